@@ -1,0 +1,90 @@
+/** Field names of POST /api/proposal, shared by the contract, the function and the workspace. */
+import type { CapabilityId, EngagementModelId } from '../schemas/ids.ts';
+
+/** Intake fields of spec part 1, gathered before an introduction. */
+export const INTAKE_FIELDS = [
+  'business_outcome',
+  'current_environment',
+  'blocker',
+  'timeline',
+  'constraints',
+  'cloud_context',
+  'engagement_model',
+] as const;
+export type IntakeField = (typeof INTAKE_FIELDS)[number];
+
+/** Intake fields a submit must carry; `cloud_context` is asked for "if known". */
+export const REQUIRED_INTAKE_FIELDS = [
+  'business_outcome',
+  'current_environment',
+  'blocker',
+  'timeline',
+  'constraints',
+  'engagement_model',
+] as const satisfies readonly IntakeField[];
+
+export const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-1000', '1001+'] as const;
+export type CompanySize = (typeof COMPANY_SIZES)[number];
+
+/** `primary_need` is a capability id, or `not-sure` when the asker cannot tell yet. */
+export type PrimaryNeed = CapabilityId | 'not-sure';
+
+export interface GuideRequest {
+  action: 'guide';
+  question: string;
+  industry: string;
+  company_size: CompanySize;
+  primary_need: PrimaryNeed;
+}
+
+export interface IntakeFields {
+  business_outcome?: string;
+  current_environment?: string;
+  blocker?: string;
+  timeline?: string;
+  constraints?: string;
+  cloud_context?: string;
+  engagement_model?: EngagementModelId;
+}
+
+export interface SummarizeRequest extends IntakeFields {
+  action: 'summarize';
+  question?: string;
+  industry?: string;
+  company_size?: CompanySize;
+  primary_need?: PrimaryNeed;
+  name?: string;
+  email?: string;
+  company?: string;
+  role?: string;
+}
+
+export interface SubmitRequest extends IntakeFields {
+  action: 'submit';
+  consent: true;
+  name: string;
+  email: string;
+  company: string;
+  role?: string;
+  question?: string;
+  industry?: string;
+  company_size?: CompanySize;
+  primary_need?: PrimaryNeed;
+  /** Version of the consent text the sender saw; defaults to the current one. */
+  consent_version?: string;
+  /** Honeypot: people leave it empty. */
+  website?: string;
+  /** Milliseconds since the epoch when the form was first shown (workspace only). */
+  form_started_at?: number;
+}
+
+export type ProposalRequest = GuideRequest | SummarizeRequest | SubmitRequest;
+export type ProposalAction = ProposalRequest['action'];
+export const ACTIONS = ['guide', 'summarize', 'submit'] as const satisfies readonly ProposalAction[];
+
+/** Largest accepted request body, in bytes; checked before parsing. */
+export const MAX_BODY_BYTES = 32 * 1024;
+/** Longest accepted free-text field, in characters. */
+export const MAX_TEXT_LENGTH = 4000;
+/** Longest accepted short field (names, industry, ...), in characters. */
+export const MAX_SHORT_LENGTH = 200;

@@ -1,0 +1,63 @@
+/** The function's replies: a plain value object so domain code stays free of the platform. */
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
+export interface FieldError {
+  /** JSON Pointer in URI-fragment form, e.g. "#/email". */
+  pointer: string;
+  detail: string;
+}
+
+/** Problem types, documented on /agents#problem-types; the URI fragment is the id. */
+export const PROBLEM_TYPES = {
+  'malformed-json': { status: 400, title: 'The request body is not valid JSON' },
+  'missing-idempotency-key': { status: 400, title: 'An Idempotency-Key header is required' },
+  'invalid-idempotency-key': { status: 400, title: 'The Idempotency-Key header is not valid' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'idempotency-key-in-use': { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
+  'payload-too-large': { status: 413, title: 'The request body is too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'invalid-request': { status: 422, title: 'The request does not match the contract' },
+  'unknown-action': { status: 422, title: 'Unknown or missing action' },
+  'sensitive-data': { status: 422, title: 'The request contains data that must not be sent through a public form' },
+  'consent-required': { status: 422, title: 'Consent is required to submit a proposal request' },
+  'idempotency-key-reused': { status: 422, title: 'This Idempotency-Key was used with a different request' },
+  'spam-suspected': { status: 422, title: 'The request looks automated' },
+  'rate-limited': { status: 429, title: 'Too many requests' },
+} as const;
+export type ProblemType = keyof typeof PROBLEM_TYPES;
+
+/** Base of problem `type` URIs; set once by the function from the site's canonical URL. */
+let problemBase = 'about:blank#';
+export function setProblemBase(agentsPageUrl: string): void {
+  problemBase = `${agentsPageUrl}#problem-`;
+}
+
+/** An RFC 9457 problem reply. Never include caller-sent values in `detail`. */
+export function problem(
+  type: ProblemType,
+  detail: string,
+  extra: { errors?: FieldError[]; headers?: Record<string, string>; [key: string]: unknown } = {},
+): Reply {
+  const { headers, ...members } = extra;
+  const { status, title } = PROBLEM_TYPES[type];
+  return {
+    status,
+    headers: { 'content-type': 'application/problem+json; charset=utf-8', ...headers },
+    body: { type: `${problemBase}${type}`, title, status, detail, ...members },
+  };
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body };
+}
+
+/** Reads a configuration variable: Netlify's runtime first, then the process environment. */
+export function readEnv(name: string): string | undefined {
+  const netlify = (globalThis as { Netlify?: { env: { get(key: string): string | undefined } } }).Netlify;
+  const value = netlify?.env.get(name) ?? process.env[name];
+  return value === '' ? undefined : value;
+}
