@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], testTimeout: 20_000 } },
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], testTimeout: 20_000, sequence: { groupOrder: 0 } } },
       {
         test: {
           name: 'built',
@@ -13,16 +13,18 @@ export default defineConfig({
           globalSetup: ['tests/setup/build-once.ts'],
           testTimeout: 60_000,
           hookTimeout: 240_000,
+          sequence: { groupOrder: 0 },
         },
       },
       {
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/setup/build-once.ts'],
+          // `npm start` builds dist/ again, so these run after the projects that read it.
           testTimeout: 120_000,
           hookTimeout: 240_000,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -88,3 +88,22 @@ export const MAX_BODY_BYTES = 32 * 1024;
 export const MAX_TEXT_LENGTH = 4000;
 /** Longest accepted short field (names, industry, ...), in characters. */
 export const MAX_SHORT_LENGTH = 200;
+
+/** Human labels of every request field, for overviews, emails and the workspace. */
+export const FIELD_LABELS = {
+  question: 'Question',
+  industry: 'Industry',
+  company_size: 'Company size',
+  primary_need: 'Primary need',
+  business_outcome: 'Business outcome',
+  current_environment: 'Current environment or product stage',
+  blocker: 'Blocker or risk',
+  timeline: 'Timeline',
+  constraints: 'Security, reliability, compliance, data or budget constraints',
+  cloud_context: 'Cloud account team, program or funding context',
+  engagement_model: 'Desired engagement model',
+  name: 'Name',
+  email: 'Email',
+  company: 'Company',
+  role: 'Role',
+} as const;

@@ -27,6 +27,7 @@ export const PROBLEM_TYPES = {
   'idempotency-key-reused': { status: 422, title: 'This Idempotency-Key was used with a different request' },
   'spam-suspected': { status: 422, title: 'The request looks automated' },
   'rate-limited': { status: 429, title: 'Too many requests' },
+  'internal-error': { status: 500, title: 'Something went wrong on our side' },
 } as const;
 export type ProblemType = keyof typeof PROBLEM_TYPES;
 

@@ -1,0 +1,33 @@
+// @ts-check
+import { readFileSync } from 'node:fs';
+import mdx from '@astrojs/mdx';
+import sitemap from '@astrojs/sitemap';
+import { defineConfig } from 'astro/config';
+import { load as loadYaml } from 'js-yaml';
+
+/** The canonical URL is set once, in content/site.md; `SITE_URL` or Netlify's `URL` override it. */
+function canonicalUrl() {
+  const override = process.env.SITE_URL || process.env.URL;
+  if (override) return override;
+  const contentDir = new URL(`${process.env.CONTENT_DIR ?? './content'}/`, new URL('./', import.meta.url));
+  const source = readFileSync(new URL('site.md', contentDir), 'utf8');
+  const frontmatter = /** @type {{ canonical_url?: string }} */ (loadYaml(source.split(/^---\s*$/m)[1] ?? ''));
+  if (!frontmatter?.canonical_url) throw new Error('content/site.md: canonical_url is missing');
+  return frontmatter.canonical_url;
+}
+
+export default defineConfig({
+  site: canonicalUrl(),
+  output: 'static',
+  trailingSlash: 'never',
+  build: { format: 'file', inlineStylesheets: 'never' },
+  // Pages ship zero client JS; the one script of the proposal workspace is bundled by Vite.
+  integrations: [
+    mdx(),
+    sitemap({
+      // The workspace result pages and twins are not pages of their own.
+      filter: (page) => !page.endsWith('.md'),
+    }),
+  ],
+  devToolbar: { enabled: false },
+});

@@ -1,0 +1,41 @@
+/** The JSON documents agents fetch, each built once from the site model and validated where a schema exists. */
+import { siteModel } from './content.ts';
+import { absolute } from './urls.ts';
+import { buildCapabilitiesDocument } from './capabilities-document.ts';
+import { buildKnowledge } from './knowledge.ts';
+import { capabilitiesDocumentSchema } from '../schemas/capabilities-document.schema.ts';
+import { assertMatchesSchema } from './json-schema-validator.ts';
+import { buildContract, EXAMPLE_REQUESTS } from '../proposal/contract.ts';
+import { guide } from '../proposal/guide.ts';
+import { summarize } from '../proposal/summarize.ts';
+import { exampleSubmitReply } from '../proposal/example-submit-reply.ts';
+import type { GuideRequest, SummarizeRequest } from '../proposal/fields.ts';
+
+export const CAPABILITIES_SCHEMA_PATH = '/schemas/capabilities.schema.json';
+
+export async function capabilitiesSchema() {
+  const model = await siteModel();
+  return capabilitiesDocumentSchema(model.site.data.slug, absolute(CAPABILITIES_SCHEMA_PATH));
+}
+
+/** The capabilities document; the build fails if it does not match its published schema. */
+export async function capabilitiesDocument() {
+  const model = await siteModel();
+  const doc = buildCapabilitiesDocument(model, absolute);
+  assertMatchesSchema('/api/capabilities', await capabilitiesSchema(), doc);
+  return doc;
+}
+
+export async function knowledge() {
+  return buildKnowledge(await siteModel(), absolute);
+}
+
+/** The proposal contract, with example responses computed from the content by the real actions. */
+export async function proposalContract() {
+  const k = await knowledge();
+  return buildContract(k, {
+    guide: guide(k, EXAMPLE_REQUESTS.guide as GuideRequest),
+    summarize: summarize(k, EXAMPLE_REQUESTS.summarize as SummarizeRequest),
+    submit: exampleSubmitReply(k),
+  });
+}

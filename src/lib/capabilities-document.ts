@@ -1,0 +1,69 @@
+/** The capabilities document (spec 2.1–2.10), mapped field by field from the site model. */
+import type { SiteModel } from './content.ts';
+import { workflowTexts } from '../proposal/contract.ts';
+
+/** Path of every agent resource (spec 2.9), in the order they are published. */
+export const AGENT_RESOURCE_PATHS = {
+  directory: '/agents',
+  solutions: '/services',
+  delivery_models: '/delivery-models',
+  partners: '/partners',
+  about: '/about',
+  credentials: '/aws-credentials',
+  case_studies: '/case-studies',
+  blog: '/blog',
+  overview: '/llms.txt',
+  full_context: '/llms-full.txt',
+  homepage_markdown: '/index.md',
+  sitemap: '/sitemap.xml',
+} as const;
+
+export function buildCapabilitiesDocument(model: SiteModel, absolute: (path: string) => string) {
+  const site = model.site.data;
+  const program = model.programSupport.data;
+  const evidence = model.evidence.data;
+  return {
+    schema_version: site.schema_version,
+    canonical_url: absolute('/'),
+    organization: {
+      name: site.name,
+      type: site.type,
+      summary: site.summary,
+      cloud_partner_profile: site.cloud_partner_profile,
+      delivery_regions: site.delivery_regions,
+    },
+    positioning: { primary: site.positioning, [`why_${site.slug}`]: site.reasons },
+    audiences: model.audiences.map(({ data }) => ({ id: data.id, needs: data.needs, outcomes: data.outcomes })),
+    capabilities: model.capabilities.map(({ data }) => ({ id: data.id, name: data.name, includes: data.includes })),
+    cloud_program_support: {
+      summary: program.summary,
+      startup_support: program.startup_support,
+      partner_program_support: program.partner_program_support,
+      disclaimer: program.disclaimer,
+    },
+    engagement_models: model.engagementModels.map(({ data }) => ({ id: data.id, description: data.description })),
+    evidence: {
+      cloud_partner_highlights: {
+        competencies: evidence.competencies,
+        certifications: evidence.certifications,
+        customer_launches: evidence.customer_launches,
+        source: evidence.source,
+      },
+      selected_client_experience: evidence.selected_client_experience,
+    },
+    agent_guidance: site.agent_guidance,
+    contact: {
+      proposal_url: absolute('/proposal'),
+      proposal_api: absolute('/api/proposal'),
+      email: site.email,
+      useful_intake_fields: site.useful_intake_fields,
+    },
+    agent_resources: Object.fromEntries(
+      Object.entries(AGENT_RESOURCE_PATHS).map(([key, path]) => [key, absolute(path)]),
+    ) as Record<keyof typeof AGENT_RESOURCE_PATHS, string>,
+    proposal_workflow: workflowTexts(absolute),
+    last_updated: site.last_updated,
+  };
+}
+
+export type CapabilitiesDocument = ReturnType<typeof buildCapabilitiesDocument>;

@@ -1,0 +1,261 @@
+/**
+ * Every published page as one markdown document built from the site model. The HTML page, its
+ * markdown twin, /llms.txt and /llms-full.txt all render from these, so they cannot disagree.
+ */
+import type { PageId } from '../schemas/ids.ts';
+import type { Sourced, SiteModel } from './content.ts';
+import type { PageData } from '../schemas/entry.ts';
+import { AGENT_RESOURCE_PATHS } from './capabilities-document.ts';
+import { PROBLEM_TYPES } from '../proposal/http.ts';
+import { workflowTexts } from '../proposal/contract.ts';
+import { absolute } from './urls.ts';
+
+export interface PageDocument {
+  /** Site path without trailing slash; `/` for home. */
+  path: string;
+  title: string;
+  description: string;
+  /** Markdown body without the H1 title. `{#id}` after a heading sets its anchor. */
+  markdown: string;
+  /** Section of llms.txt this page is listed in. */
+  section: 'Company' | 'Services' | 'Evidence' | 'Case studies' | 'Blog' | 'Proposals and agents';
+  /** Present on case studies and posts. */
+  published?: string;
+}
+
+const list = (items: readonly string[]) => items.map((i) => `- ${i}`).join('\n');
+const join = (...parts: (string | false | undefined)[]) => parts.filter((p): p is string => !!p && p.trim() !== '').join('\n\n');
+const link = (title: string, path: string) => `[${title}](${absolute(path)})`;
+
+function pageDoc(page: Sourced<PageData>, path: string, section: PageDocument['section'], markdown: string): PageDocument {
+  return { path, title: page.data.title, description: page.data.description, section, markdown };
+}
+
+function highlights(model: SiteModel): string[] {
+  const e = model.evidence.data;
+  const provider = model.site.data.cloud_provider;
+  return [`${e.competencies} ${provider} competencies`, `${e.certifications} ${provider} certifications`, `${e.customer_launches} customer launches`];
+}
+
+function home(model: SiteModel): string {
+  const { site, pages, capabilities, audiences } = model;
+  return join(
+    `**${site.data.positioning}**`,
+    site.body,
+    pages.home.body,
+    `## Why ${site.data.name}`,
+    list(site.data.reasons),
+    '## What we deliver',
+    list(capabilities.map((c) => `${link(c.data.name, `/services#${c.data.id}`)}: ${c.data.summary}`)),
+    '## Who we work with',
+    list(audiences.map((a) => `**${a.data.title}**: ${a.data.outcomes.join('; ')}`)),
+    '## Evidence',
+    `${list(highlights(model))}\n\nSource: ${link(`${site.data.name} partner profile`, model.evidence.data.source)}`,
+    '## Start here',
+    list([
+      `${link('Request a proposal', '/proposal')} or write to [${site.data.email}](mailto:${site.data.email}).`,
+      `Agents: ${link('agent directory', '/agents')}, ${link('llms.txt', '/llms.txt')}, ${link('capabilities JSON', '/api/capabilities')}.`,
+    ]),
+  );
+}
+
+function agents(model: SiteModel): string {
+  const { site, pages } = model;
+  const workflow = workflowTexts(absolute);
+  const resources = Object.entries(AGENT_RESOURCE_PATHS).map(([key, path]) => `\`${key}\`: ${absolute(path)}`);
+  return join(
+    pages.agents.body,
+    '## Machine-readable resources {#resources}',
+    list([
+      `Capabilities document (JSON): ${absolute('/api/capabilities')}, described by the JSON Schema ${absolute('/schemas/capabilities.schema.json')}`,
+      `Proposal contract (JSON): ${absolute('/api/proposal')}`,
+      `OpenAPI 3.1: ${absolute('/openapi.json')}; API catalog (RFC 9727): ${absolute('/.well-known/api-catalog')}`,
+      ...resources,
+    ]),
+    'Every page has a markdown twin: add `.md` to its path (the home page is `/index.md`).',
+    '## Rules for agents {#rules}',
+    list(site.data.agent_guidance),
+    '## Proposal API {#proposal-api}',
+    list(Object.entries(workflow).map(([key, text]) => `**${key}**: ${text}`)),
+    '## Problem types {#problem-types}',
+    'Errors are RFC 9457 problem details (`application/problem+json`). Field errors carry `errors[]` with a JSON pointer; values you sent are never echoed.',
+    ...Object.entries(PROBLEM_TYPES).map(
+      ([id, p]) => `### ${id} {#problem-${id}}\n\nHTTP ${p.status}: ${p.title}.`,
+    ),
+  );
+}
+
+function services(model: SiteModel): string {
+  return join(
+    model.pages.services.body,
+    ...model.capabilities.map((c) =>
+      join(`## ${c.data.name} {#${c.data.id}}`, `*${c.data.summary}*`, c.body, '**Includes:**', list(c.data.includes)),
+    ),
+    `Not sure which fits? ${link('Ask for guidance', '/proposal')}.`,
+  );
+}
+
+function deliveryModels(model: SiteModel): string {
+  const names = new Map(model.capabilities.map((c) => [c.data.id, c.data.name]));
+  return join(
+    model.pages['delivery-models'].body,
+    ...model.engagementModels.map((m) =>
+      join(
+        `## ${m.data.name} {#${m.data.id}}`,
+        m.data.description,
+        `**Best when:** ${m.data.best_when}`,
+        m.data.suggested_for.length > 0 &&
+          `**Often used for:** ${m.data.suggested_for.map((id) => link(names.get(id) ?? id, `/services#${id}`)).join(', ')}`,
+        m.body,
+      ),
+    ),
+  );
+}
+
+function partners(model: SiteModel): string {
+  const p = model.programSupport;
+  return join(
+    model.pages.partners.body,
+    p.data.summary,
+    p.body,
+    '## Startup support',
+    list(p.data.startup_support),
+    '## Partner program support',
+    list(p.data.partner_program_support),
+    '## Who decides {#disclaimer}',
+    `> ${p.data.disclaimer}`,
+  );
+}
+
+function about(model: SiteModel): string {
+  const { site } = model;
+  return join(
+    model.pages.about.body,
+    `**${site.data.name}** is an ${site.data.type.toLowerCase()}. ${site.data.summary}`,
+    `## Why ${site.data.name}`,
+    list(site.data.reasons),
+    ...model.audiences.map((a) =>
+      join(`## ${a.data.title} {#${a.data.id}}`, a.body, '**Needs:**', list(a.data.needs), '**Outcomes:**', list(a.data.outcomes)),
+    ),
+    '## Where we deliver',
+    list(site.data.delivery_regions),
+    '## Contact',
+    `[${site.data.email}](mailto:${site.data.email}) or ${link('the proposal workspace', '/proposal')}.`,
+  );
+}
+
+function credentials(model: SiteModel): string {
+  const e = model.evidence;
+  return join(
+    model.pages['aws-credentials'].body,
+    '## Partner highlights',
+    list(highlights(model)),
+    `Source: [${model.site.data.name} partner profile](${e.data.source}). The launches figure counts launches, not distinct companies.`,
+    e.body,
+    '## Selected client experience',
+    list(e.data.selected_client_experience),
+  );
+}
+
+const caseStudyPath = (slug: string) => `/case-studies/${slug}`;
+const postPath = (slug: string) => `/blog/${slug}`;
+
+function caseStudyIndex(model: SiteModel): string {
+  return join(
+    model.pages['case-studies'].body,
+    ...model.caseStudies.map((c) => join(`## ${link(c.data.title, caseStudyPath(c.slug))}`, `*${c.data.industry}.* ${c.data.summary}`)),
+  );
+}
+
+function caseStudy(model: SiteModel, c: SiteModel['caseStudies'][number]): string {
+  const caps = new Map(model.capabilities.map((x) => [x.data.id, x.data.name]));
+  const em = model.engagementModels.find((m) => m.data.id === c.data.engagement_model);
+  return join(
+    `*${c.data.summary}*`,
+    list([
+      `**Client:** ${c.data.client}`,
+      `**Industry:** ${c.data.industry}`,
+      `**Capabilities:** ${c.data.capabilities.map((id) => link(caps.get(id) ?? id, `/services#${id}`)).join(', ')}`,
+      `**Engagement model:** ${link(em?.data.name ?? c.data.engagement_model, `/delivery-models#${c.data.engagement_model}`)}`,
+      `**Published:** ${c.data.published}`,
+    ]),
+    '## Outcomes',
+    list(c.data.outcomes),
+    c.body,
+  );
+}
+
+function blogIndex(model: SiteModel): string {
+  return join(
+    model.pages.blog.body,
+    ...model.posts.map((p) => join(`## ${link(p.data.title, postPath(p.slug))}`, `*${p.data.published}, ${p.data.author}.* ${p.data.description}`)),
+  );
+}
+
+function post(p: SiteModel['posts'][number]): string {
+  return join(`*${p.data.published}, by ${p.data.author}.*`, p.body, p.data.tags.length > 0 && `Tags: ${p.data.tags.join(', ')}`);
+}
+
+function proposal(model: SiteModel): string {
+  const { site } = model;
+  const api = absolute('/api/proposal');
+  return join(
+    model.pages.proposal.body,
+    '## What to prepare {#prepare}',
+    list(site.data.useful_intake_fields),
+    '## Never send {#never-send}',
+    'Credentials, private architecture diagrams, confidential financial information, regulated data or secrets. Requests that contain them are refused.',
+    '## How it works {#how}',
+    list([
+      `**Guide**: describe your question, industry, company size and primary need; you get non-binding guidance.`,
+      `**Summarize**: review an overview of your request and what is still missing. Nothing is sent.`,
+      `**Submit**: with your consent, the request goes to our customer-relationship system. "Received" means it was accepted; we say an email was sent only when it was.`,
+    ]),
+    '## Consent {#consent}',
+    `Submitting means agreeing to this text (version ${site.data.consent_version}):\n\n> ${site.data.consent_text}`,
+    '## For agents and developers {#api}',
+    `POST JSON to ${api}; the contract with schemas and examples is at ${api} (GET), the OpenAPI description at ${absolute('/openapi.json')}. Submissions need an \`Idempotency-Key\` header.`,
+    `Prefer email? Write to [${site.data.email}](mailto:${site.data.email}).`,
+  );
+}
+
+/** All published pages, in navigation order then case studies and posts. */
+export function pageDocuments(model: SiteModel): PageDocument[] {
+  const p = model.pages;
+  const fixed: [PageId, string, PageDocument['section'], string][] = [
+    ['home', '/', 'Company', home(model)],
+    ['services', '/services', 'Services', services(model)],
+    ['delivery-models', '/delivery-models', 'Services', deliveryModels(model)],
+    ['partners', '/partners', 'Services', partners(model)],
+    ['aws-credentials', '/aws-credentials', 'Evidence', credentials(model)],
+    ['case-studies', '/case-studies', 'Case studies', caseStudyIndex(model)],
+    ['blog', '/blog', 'Blog', blogIndex(model)],
+    ['about', '/about', 'Company', about(model)],
+    ['agents', '/agents', 'Proposals and agents', agents(model)],
+    ['proposal', '/proposal', 'Proposals and agents', proposal(model)],
+  ];
+  return [
+    ...fixed.map(([id, path, section, md]) => pageDoc(p[id], path, section, md)),
+    ...model.caseStudies.map((c) => ({
+      path: caseStudyPath(c.slug),
+      title: c.data.title,
+      description: c.data.summary,
+      section: 'Case studies' as const,
+      markdown: caseStudy(model, c),
+      published: c.data.published,
+    })),
+    ...model.posts.map((x) => ({
+      path: postPath(x.slug),
+      title: x.data.title,
+      description: x.data.description,
+      section: 'Blog' as const,
+      markdown: post(x),
+      published: x.data.published,
+    })),
+  ];
+}
+
+/** The markdown twin of a page: title, summary line, then the body. */
+export function twinMarkdown(doc: PageDocument): string {
+  return `# ${doc.title}\n\n> ${doc.description}\n\n${doc.markdown.replace(/ \{#[\w-]+\}$/gm, '')}\n`;
+}

@@ -1,0 +1,17 @@
+/** Build-time validation of published JSON documents against their JSON Schema 2020-12. */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext interop.
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+/** Throws an error listing every mismatch, so a bad build names the field that broke. */
+export function assertMatchesSchema(name: string, schema: object, value: unknown): void {
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+  if (!validate(value)) {
+    const errors = (validate.errors ?? []).map((e) => `  ${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    throw new Error(`${name} does not match its JSON Schema:\n${errors.join('\n')}`);
+  }
+}

@@ -1,0 +1,13 @@
+/** Absolute URLs from the canonical base (astro.config `site`): agent documents never carry relative links. */
+
+const base = new URL(import.meta.env.SITE);
+
+/** Absolute URL of a site path, e.g. `absolute('/services')`. */
+export function absolute(path: string): string {
+  return new URL(path, base).toString();
+}
+
+/** Path of a page's markdown twin: `/` → `/index.md`, `/services` → `/services.md`. */
+export function twinPath(path: string): string {
+  return path === '/' ? '/index.md' : `${path}.md`;
+}

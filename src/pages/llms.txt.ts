@@ -1,0 +1,9 @@
+import type { APIRoute } from 'astro';
+import { siteModel } from '../lib/content.ts';
+import { pageDocuments } from '../lib/documents.ts';
+import { llmsTxt } from '../lib/llms.ts';
+
+export const GET: APIRoute = async () => {
+  const model = await siteModel();
+  return new Response(llmsTxt(model, pageDocuments(model)), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+};

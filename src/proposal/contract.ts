@@ -1,0 +1,208 @@
+/**
+ * The proposal contract, written once: request schemas (JSON Schema 2020-12) for each action,
+ * the meaning of each result, limits and idempotency rules. Published at GET /api/proposal,
+ * embedded in /openapi.json, and compiled ahead of time into the function's validators.
+ */
+import { COMPANY_SIZES, MAX_BODY_BYTES, MAX_SHORT_LENGTH, MAX_TEXT_LENGTH, REQUIRED_INTAKE_FIELDS } from './fields.ts';
+import { PROBLEM_TYPES } from './http.ts';
+import type { Knowledge } from '../lib/knowledge.ts';
+
+/** Version of the contract; change it when a request or response shape changes. */
+export const CONTRACT_VERSION = '2026-11-01';
+export const IDEMPOTENCY_RETENTION_HOURS = 24;
+/** Mirrors `config.rateLimit` of the function (netlify/functions/proposal.mts); a test keeps them equal. */
+export const RATE_LIMIT = { window_seconds: 60, requests_per_window: 30, aggregate_by: ['ip', 'domain'] } as const;
+
+export const STATUS_MEANINGS = {
+  received: 'The customer-relationship system accepted the request. Treat this, and only this, as confirmation.',
+  pending:
+    'The request is stored safely but the customer-relationship system has not accepted it yet. Retry later with the same Idempotency-Key and body; it is never submitted twice.',
+} as const;
+
+export const EMAIL_MEANINGS = {
+  sent: 'The confirmation email was accepted by the mail server. Only this value allows saying an email was sent.',
+  not_sent: 'No email was sent yet because the request is still pending.',
+  failed: 'Sending the confirmation email failed; the request itself is unaffected.',
+  not_configured: 'This deployment sends no confirmation emails.',
+} as const;
+
+/** The `proposal_workflow` texts of the capabilities document (spec 2.10). */
+export function workflowTexts(absolute: (path: string) => string) {
+  const api = absolute('/api/proposal');
+  return {
+    schema: `GET ${api} returns the current contract: request schemas with required fields, examples, limits and error format for the guide, summarize and submit actions (OpenAPI: ${absolute('/openapi.json')}).`,
+    guide: `POST ${api} with {"action":"guide"}, a question, industry, company_size and primary_need returns non-binding guidance. No contact details are needed and nothing is stored.`,
+    summarize: `POST ${api} with {"action":"summarize"} and the intake fields returns a reviewable overview, the recommended fields still missing and whether it is ready to submit. Nothing is stored or sent.`,
+    submit: `POST ${api} with {"action":"submit"}, consent true, contact details and the intake fields, plus an Idempotency-Key header, sends the consented request to the partner's customer-relationship system. Retries reuse the same key and body.`,
+    success_semantics: `status "received" means the customer-relationship system accepted the request; "pending" means it is stored and a retry with the same Idempotency-Key will deliver it. Claim an email was sent only when confirmation_email is "sent".`,
+  };
+}
+
+const short = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_SHORT_LENGTH, description });
+const long = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH, description });
+
+/** Descriptions of the intake fields of spec part 1. */
+const INTAKE_DESCRIPTIONS = {
+  business_outcome: 'The business outcome you want, e.g. "launch self-service onboarding in Q3".',
+  current_environment: 'Current environment or product stage: what runs where today, or how far the product is.',
+  blocker: 'The blocker or risk in the way.',
+  timeline: 'Target timeline, e.g. "pilot by March, production by June".',
+  constraints: 'Security, reliability, compliance, data or budget constraints.',
+  cloud_context: 'Known cloud-provider account team, startup program or funding context, if any.',
+} as const;
+
+export function requestSchemas(k: Knowledge) {
+  const capabilityIds = k.capabilities.map((c) => c.id);
+  const modelIds = k.engagement_models.map((m) => m.id);
+  const guidance = {
+    question: long('What you want to achieve or ask, in your own words.'),
+    industry: short('Your industry, e.g. "fintech" or "healthcare".'),
+    company_size: { type: 'string', enum: [...COMPANY_SIZES], description: 'Number of employees.' },
+    primary_need: {
+      type: 'string',
+      enum: [...capabilityIds, 'not-sure'],
+      description: `The capability you need most: ${k.capabilities.map((c) => `"${c.id}" (${c.name})`).join(', ')}, or "not-sure".`,
+    },
+  };
+  const intake = {
+    ...Object.fromEntries(Object.entries(INTAKE_DESCRIPTIONS).map(([name, text]) => [name, long(text)])),
+    engagement_model: {
+      type: 'string',
+      enum: modelIds,
+      description: `Desired engagement model: ${k.engagement_models.map((m) => `"${m.id}" (${m.name})`).join(', ')}.`,
+    },
+  };
+  const contact = {
+    name: short('Your name.'),
+    email: {
+      type: 'string',
+      maxLength: 254,
+      pattern: "^[^\\s@<>()\\[\\],;:\"]+@[^\\s@<>()\\[\\],;:\"]+\\.[^\\s@<>()\\[\\],;:\"]{2,}$",
+      description: 'Your work email address; the confirmation is sent here.',
+    },
+    company: short('Your company.'),
+    role: short('Your role (optional).'),
+  };
+  const object = (title: string, action: string, properties: Record<string, unknown>, required: string[]) => ({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title,
+    type: 'object',
+    properties: { action: { const: action, description: 'Selects the action.' }, ...properties },
+    required: ['action', ...required],
+    additionalProperties: false,
+  });
+  return {
+    guide: object('Guide request', 'guide', guidance, ['question', 'industry', 'company_size', 'primary_need']),
+    summarize: object('Summarize request', 'summarize', { ...guidance, ...intake, ...contact }, []),
+    submit: object(
+      'Submit request',
+      'submit',
+      {
+        ...guidance,
+        ...intake,
+        ...contact,
+        consent: {
+          const: true,
+          description: `Must be true: the sender agrees to this text (version ${k.consent.version}): "${k.consent.text}"`,
+        },
+        consent_version: short('Version of the consent text shown to the sender; defaults to the current version.'),
+        website: { type: 'string', maxLength: MAX_SHORT_LENGTH, description: 'Leave empty (spam trap).' },
+        form_started_at: { type: 'integer', minimum: 0, description: 'Workspace only: when the form was shown (ms since epoch).' },
+      },
+      ['consent', 'name', 'email', 'company', ...REQUIRED_INTAKE_FIELDS],
+    ),
+  };
+}
+
+export type RequestSchemas = ReturnType<typeof requestSchemas>;
+
+/** Example requests: real inputs whose responses are computed at build time from the content. */
+export const EXAMPLE_REQUESTS = {
+  guide: {
+    action: 'guide',
+    question: 'We want to add a generative AI assistant to our contact center without exposing customer data.',
+    industry: 'insurance',
+    company_size: '201-1000',
+    primary_need: 'genai-and-contact-center',
+  },
+  summarize: {
+    action: 'summarize',
+    business_outcome: 'Cut average handle time by 20% with an AI assistant for agents.',
+    current_environment: 'Amazon Connect in one region; CRM on premises.',
+    blocker: 'No safe way to give the model customer context.',
+    timeline: 'Pilot in 10 weeks.',
+    engagement_model: 'defined-project',
+  },
+  submit: {
+    action: 'submit',
+    consent: true,
+    name: 'Alex Doe',
+    email: 'alex@example.com',
+    company: 'Example Insurance',
+    business_outcome: 'Cut average handle time by 20% with an AI assistant for agents.',
+    current_environment: 'Amazon Connect in one region; CRM on premises.',
+    blocker: 'No safe way to give the model customer context.',
+    timeline: 'Pilot in 10 weeks.',
+    constraints: 'Customer data stays in the EU; SOC 2 controls apply.',
+    engagement_model: 'defined-project',
+  },
+} as const;
+
+export function buildContract(
+  k: Knowledge,
+  examples: { guide: unknown; summarize: unknown; submit: unknown },
+) {
+  const schemas = requestSchemas(k);
+  return {
+    contract_version: CONTRACT_VERSION,
+    description: `Proposal intake of ${k.partner.name}, an independent cloud consulting and delivery partner (not ${k.partner.cloud_provider_full_name}). POST one JSON object whose "action" selects guide, summarize or submit.`,
+    endpoint: { method: 'POST', url: k.urls.proposal_api, content_types: ['application/json', 'application/x-www-form-urlencoded'] },
+    documentation: k.urls.agents,
+    openapi: k.urls.openapi,
+    limits: {
+      max_body_bytes: MAX_BODY_BYTES,
+      max_text_field_length: MAX_TEXT_LENGTH,
+      max_short_field_length: MAX_SHORT_LENGTH,
+      rate_limit: RATE_LIMIT,
+    },
+    content_rules: k.agent_guidance,
+    sensitive_data:
+      'Requests carrying credentials, secrets, private keys, access tokens, passwords, connection strings, payment card numbers or national ID numbers are refused (422, problem type sensitive-data) on every action. Describe them instead ("we use IAM roles"), never paste them.',
+    idempotency: {
+      header: 'Idempotency-Key',
+      required_for: ['submit'],
+      format: 'A string of 1-255 printable ASCII characters, bare or in double quotes; a UUID is a good choice.',
+      rule: 'Send one new key per proposal request and the same key with the same body on every retry. Same key and body: the stored reply is replayed with Idempotent-Replayed: true. Same key, different body: 422. Same key while the first request is still running: 409 with Retry-After.',
+      retention_hours: IDEMPOTENCY_RETENTION_HOURS,
+    },
+    consent: { text: k.consent.text, version: k.consent.version },
+    actions: {
+      guide: {
+        description: 'Non-binding guidance tailored to the question: fitting capabilities, audience, engagement model, program context ("may qualify"), and the intake fields to prepare. No contact details; nothing stored.',
+        request_schema: schemas.guide,
+        example_request: EXAMPLE_REQUESTS.guide,
+        example_response: { status: 200, body: examples.guide },
+      },
+      summarize: {
+        description: 'A reviewable overview of a proposal request (structured and as markdown), the recommended fields still missing, warnings and ready_to_submit. Nothing is stored or sent (submitted: false).',
+        request_schema: schemas.summarize,
+        example_request: EXAMPLE_REQUESTS.summarize,
+        example_response: { status: 200, body: examples.summarize },
+      },
+      submit: {
+        description: 'Sends a consented request to the partner\'s customer-relationship system. Requires consent: true and an Idempotency-Key header. 201 when received, 202 when stored but pending.',
+        request_schema: schemas.submit,
+        required_headers: ['Idempotency-Key'],
+        example_request: EXAMPLE_REQUESTS.submit,
+        example_response: { status: 201, body: examples.submit },
+        result: { status: STATUS_MEANINGS, confirmation_email: EMAIL_MEANINGS },
+      },
+    },
+    errors: {
+      format: 'application/problem+json (RFC 9457): type, title, status, detail, and errors[] of { pointer, detail } for field problems. Values you sent are never echoed.',
+      types: Object.entries(PROBLEM_TYPES).map(([id, p]) => ({ type: `${k.urls.agents}#problem-${id}`, status: p.status, title: p.title })),
+    },
+  };
+}
+
+export type Contract = ReturnType<typeof buildContract>;

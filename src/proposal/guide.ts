@@ -1,0 +1,86 @@
+/** The guide action: non-binding guidance derived only from the published content. Deterministic. */
+import type { GuideRequest } from './fields.ts';
+import type { Knowledge } from '../lib/knowledge.ts';
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function matchedKeywords(text: string, keywords: string[]): string[] {
+  return keywords.filter((kw) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(kw)}(?:$|[^\\p{L}\\p{N}])`, 'iu').test(text));
+}
+
+/** Startups vs established businesses: company size first, then the words of the question. */
+function pickAudience(k: Knowledge, req: GuideRequest) {
+  const bySize = k.audiences.filter((a) => a.company_sizes.includes(req.company_size));
+  if (bySize.length === 1) return bySize[0];
+  const startupish = /\b(startup|start-up|seed|series [a-c]|founder|mvp|pre-revenue|yc)\b/i.test(
+    `${req.question} ${req.industry}`,
+  );
+  const candidates = bySize.length > 0 ? bySize : k.audiences;
+  return candidates.find((a) => (a.id === 'startups') === startupish) ?? candidates[0];
+}
+
+export function guide(k: Knowledge, req: GuideRequest) {
+  const text = `${req.question} ${req.industry}`;
+  const scored = k.capabilities
+    .map((c, order) => {
+      const matched = matchedKeywords(text, c.keywords);
+      const primary = req.primary_need === c.id;
+      return { c, order, matched, primary, score: (primary ? 5 : 0) + matched.length };
+    })
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, 3);
+
+  const audience = pickAudience(k, req);
+  const top = scored[0]?.c.id;
+  const unsure = req.primary_need === 'not-sure' && scored.length === 0;
+  const model = unsure
+    ? (k.engagement_models.find((m) => m.id === 'assessment') ?? k.engagement_models[0])
+    : [...k.engagement_models]
+        .map((m, order) => ({
+          m,
+          order,
+          score: (top && m.suggested_for.includes(top) ? 2 : 0) + scored.filter((s) => m.suggested_for.includes(s.c.id)).length,
+        }))
+        .sort((a, b) => b.score - a.score || a.order - b.order)[0]?.m;
+
+  const programItems = audience?.id === 'startups' ? k.program_support.startup_support : k.program_support.partner_program_support;
+
+  return {
+    action: 'guide' as const,
+    non_binding: true as const,
+    notice: `Non-binding guidance from ${k.partner.name}, an independent cloud consulting and delivery partner (not ${k.partner.cloud_provider_full_name}). It is not an offer or a commitment; a proposal follows a conversation.`,
+    audience: audience ? { id: audience.id, title: audience.title, typical_needs: audience.needs } : null,
+    capabilities: scored.map((s) => ({
+      id: s.c.id,
+      name: s.c.name,
+      summary: s.c.summary,
+      includes: s.c.includes,
+      why: [
+        ...(s.primary ? ['it is the primary need you named'] : []),
+        ...(s.matched.length > 0 ? [`your question mentions ${s.matched.map((m) => `"${m}"`).join(', ')}`] : []),
+      ].join('; '),
+      url: s.c.url,
+    })),
+    engagement_model: model
+      ? { id: model.id, name: model.name, description: model.description, why: model.best_when }
+      : null,
+    alternatives: k.engagement_models
+      .filter((m) => m.id !== model?.id)
+      .map((m) => ({ id: m.id, name: m.name, best_when: m.best_when })),
+    cloud_program_context: {
+      summary: `Depending on the provider's own review, you may qualify for support such as: ${programItems.join('; ')}.`,
+      may_qualify_for: programItems,
+      disclaimer: k.program_support.disclaimer,
+    },
+    prepare: k.useful_intake_fields,
+    next_steps: [
+      `Review your request with {"action":"summarize"} at ${k.urls.proposal_api}, or in the proposal workspace at ${k.urls.proposal_page}.`,
+      'Submit it with {"action":"submit"}, consent and an Idempotency-Key header when it is ready.',
+      'Never include credentials, private architecture diagrams, confidential financial information, regulated data or secrets.',
+    ],
+    proposal_workspace: k.urls.proposal_page,
+  };
+}
+
+export type GuideReply = ReturnType<typeof guide>;

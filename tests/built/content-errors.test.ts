@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { root, distFiles, readDist } from '../helpers/dist.ts';
+
+/** Builds a copy of content/ changed by `edit` into a temporary folder; returns the build's output. */
+function buildFixture(edit: (dir: string) => void): { status: number | null; output: string; outDir: string } {
+  const work = mkdtempSync(join(tmpdir(), 'content-fixture-'));
+  const contentDir = join(work, 'content');
+  cpSync(join(root, 'content'), contentDir, { recursive: true });
+  edit(contentDir);
+  const outDir = join(work, 'dist');
+  const result = spawnSync('npx', ['astro', 'build', '--outDir', outDir], {
+    cwd: root,
+    env: { ...process.env, CONTENT_DIR: contentDir, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
+    encoding: 'utf8',
+  });
+  return { status: result.status, output: `${result.stdout}\n${result.stderr}`, outDir };
+}
+
+const append = (file: string, text: string) => writeFileSync(file, `${readFileSync(file, 'utf8')}\n${text}\n`);
+
+describe('content errors fail the build with a helpful message', () => {
+  it('names the file, field and passage when a page calls the partner the cloud provider', () => {
+    const { status, output } = buildFixture((dir) => append(join(dir, 'pages/services.md'), 'In short, we are AWS for your team.'));
+    expect(status).not.toBe(0);
+    expect(output).toContain('pages/services.md: body:');
+    expect(output).toContain('we are AWS');
+    expect(output).toContain('partner-is-not-the-provider');
+  });
+
+  it('names the file and the field when frontmatter carries an unknown field', () => {
+    const { status, output } = buildFixture((dir) => {
+      const evidence = join(dir, 'evidence.md');
+      writeFileSync(evidence, readFileSync(evidence, 'utf8').replace(/^source:/m, 'selected_note: "x"\nsource:'));
+    });
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/evidence\.md/);
+    expect(output).toMatch(/selected_note/);
+  });
+
+  it('refuses a promise of credits in a post body, naming the file', () => {
+    const { status, output } = buildFixture((dir) =>
+      append(join(dir, 'blog/preparing-for-a-well-architected-review.md'), 'Every client will receive credits from the program.'),
+    );
+    expect(status).not.toBe(0);
+    expect(output).toContain('blog/preparing-for-a-well-architected-review.md: body:');
+    expect(output).toContain('no-promised-funding');
+  });
+
+  it('refuses "50 customer launches" and "50+ companies" in frontmatter, naming the field', () => {
+    const { status, output } = buildFixture((dir) => {
+      const file = join(dir, 'site.md');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^type: .*$/m, 'type: "Partner of 50+ companies after 50 customer launches"'));
+    });
+    expect(status).not.toBe(0);
+    expect(output).toContain('site.md: type:');
+    expect(output).toContain('50 customer launches');
+    expect(output).toContain('launches-figure');
+  });
+
+  it('names the file and the field when frontmatter misses a required field', () => {
+    const { status, output } = buildFixture((dir) => {
+      const file = join(dir, 'blog/what-to-gather-before-asking-for-a-proposal.md');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^title:.*\n/m, ''));
+    });
+    expect(status).not.toBe(0);
+    expect(output).toContain('what-to-gather-before-asking-for-a-proposal.md');
+    expect(output).toContain('title: Required');
+  });
+
+  it('two builds of the same content are byte-identical', () => {
+    const { status, outDir } = buildFixture(() => {});
+    expect(status).toBe(0);
+    const files = distFiles('**/*.{html,md,txt,json,xml}').filter((f) => !f.startsWith('build-data/'));
+    for (const file of files) expect(readFileSync(join(outDir, file), 'utf8'), file).toBe(readDist(file));
+    rmSync(outDir, { recursive: true, force: true });
+  });
+});
