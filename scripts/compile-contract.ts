@@ -6,7 +6,10 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import standaloneCode from 'ajv/dist/standalone/index.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+
+// A CommonJS module: under Node's ESM loader its default import is the whole `exports` object.
+const standaloneCode = (standaloneModule as unknown as { default?: typeof standaloneModule }).default ?? standaloneModule;
 
 const root = new URL('../', import.meta.url);
 const dist = new URL('dist/', root);
@@ -23,20 +26,21 @@ for (const [action, { request_schema }] of Object.entries(contract.actions)) {
   exports[action] = action;
 }
 
-/** ajv's ESM output still `require`s its small runtime helpers; turn those into imports. */
+/**
+ * ajv's ESM output still `require`s its runtime helper for string lengths, which Node and Vite
+ * import differently. The helper only counts code points, so it is inlined; any other runtime
+ * dependency fails the build rather than producing a validator that breaks at run time.
+ */
 function asEsm(code: string): string {
-  const imports = new Map<string, string>();
-  const body = code.replace(/require\("(ajv\/dist\/runtime\/[\w-]+)"\)/g, (_, path: string) => {
-    const name = `runtime_${imports.size}`;
-    if (![...imports.values()].includes(path)) imports.set(name, path);
-    return [...imports.entries()].find(([, p]) => p === path)![0];
-  });
-  const header = [...imports.entries()].map(([name, path]) => `import ${name} from "${path}.js";`).join('\n');
-  return `${header}\n${body.replace(/^"use strict";/, '')}`;
+  const inlined = code.replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, 'codePointLength');
+  const other = /require\("[^"]+"\)/.exec(inlined);
+  if (other) throw new Error(`compile-contract: unsupported runtime dependency in generated validators: ${other[0]}`);
+  const helper = 'function codePointLength(s) { let n = 0; for (const _ of s) n++; return n; }';
+  return `${helper}\n${inlined.replace(/^"use strict";/, '')}`;
 }
 
 mkdirSync(out, { recursive: true });
-writeFileSync(new URL('validators.mjs', out), asEsm(standaloneCode.default(ajv, exports)));
+writeFileSync(new URL('validators.mjs', out), asEsm(standaloneCode(ajv, exports)));
 writeFileSync(
   new URL('validators.d.mts', out),
   `import type { ErrorObject } from 'ajv';\nexport interface Validator { (data: unknown): boolean; errors?: ErrorObject[] | null }\n${Object.keys(exports)

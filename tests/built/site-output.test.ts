@@ -4,10 +4,11 @@ import addFormatsModule from 'ajv-formats';
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
 import { distFiles, fileForPath, gzipSize, htmlPages, readDist } from '../helpers/dist.ts';
 import { findViolations } from '../../src/lib/content-rules.ts';
+import type { SiteData } from '../../src/schemas/entry.ts';
 
 const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default;
 const content = contentFiles();
-const site = ofKind(content, 'site')[0]!.data as Record<string, string & string[]>;
+const site = ofKind(content, 'site')[0]!.data as unknown as SiteData;
 const base = new URL(site.canonical_url);
 const capabilities = JSON.parse(readDist('api/capabilities.json'));
 const pathOf = (url: string) => {

@@ -1,0 +1,15 @@
+import type { Config } from '@netlify/functions';
+import knowledge from '../../.generated/knowledge.json' with { type: 'json' };
+import * as validators from '../../.generated/validators.mjs';
+import { createProposalHandler } from '../../src/proposal/handler.ts';
+import type { Knowledge } from '../../src/lib/knowledge.ts';
+
+/** POST /api/proposal; GET of the same path is the static contract built by Astro. */
+export default createProposalHandler(knowledge as Knowledge, validators);
+
+export const config: Config = {
+  path: '/api/proposal',
+  method: ['POST', 'OPTIONS'],
+  // Mirrored in the contract's limits.rate_limit (src/proposal/contract.ts); a test keeps them equal.
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

@@ -1,0 +1,13 @@
+/** The example reply of a received submit, published in the contract. */
+import type { Knowledge } from '../lib/knowledge.ts';
+import { receivedReplyBody } from './submit/reply-bodies.ts';
+
+export function exampleSubmitReply(k: Knowledge) {
+  return receivedReplyBody({
+    requestId: '5b0e4f7e-8a5c-4d1e-9f2a-3c6d7e8f9a0b',
+    receivedAt: '2026-11-20T09:30:00.000Z',
+    crm: 'inbox',
+    confirmationEmail: 'sent',
+    partnerName: k.partner.name,
+  });
+}

@@ -1,0 +1,55 @@
+/** Builds SubmitDeps from configuration variables; the names are documented in .env.example. */
+import { getStore } from '@netlify/blobs';
+import { DEFAULT_CRM_TIMEOUT_MS, type CrmAdapter } from './crm/adapter.ts';
+import { hubSpotAdapterFromEnv } from './crm/hubspot.ts';
+import { inboxAdapter } from './crm/inbox.ts';
+import { misconfiguredAdapter } from './crm/misconfigured.ts';
+import { webhookAdapterFromEnv } from './crm/webhook.ts';
+import type { ConsentText, EnvReader, Partner, SubmitDeps } from './deps.ts';
+import { logEvent } from './log.ts';
+import { createMailer } from './mailer.ts';
+
+/** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
+export const PROPOSALS_STORE = 'proposals';
+
+/** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
+const MAX_CRM_TIMEOUT_MS = 30_000;
+
+export function submitDepsFromEnv(readEnv: EnvReader, partner: Partner, consent: ConsentText): SubmitDeps {
+  return {
+    // Strong consistency: the idempotency lock must see the latest write from any region.
+    store: getStore({ name: PROPOSALS_STORE, consistency: 'strong' }),
+    crm: crmAdapterFromEnv(readEnv, partner),
+    mailer: createMailer(readEnv),
+    partner,
+    consent,
+    crmTimeoutMs: crmTimeoutFromEnv(readEnv),
+  };
+}
+
+/** CRM_PROVIDER: unset or "inbox" (default), "webhook" or "hubspot". */
+export function crmAdapterFromEnv(readEnv: EnvReader, partner: Partner): CrmAdapter {
+  const provider = readEnv('CRM_PROVIDER')?.trim().toLowerCase() ?? 'inbox';
+  switch (provider) {
+    case 'inbox':
+      return inboxAdapter();
+    case 'webhook':
+      return webhookAdapterFromEnv(readEnv);
+    case 'hubspot':
+      return hubSpotAdapterFromEnv(readEnv, partner);
+    default:
+      // Keep requests (as pending, in the inbox) rather than accept them into a CRM nobody chose.
+      return misconfiguredAdapter('inbox', 'CRM_PROVIDER', 'must be inbox, webhook or hubspot');
+  }
+}
+
+export function crmTimeoutFromEnv(readEnv: EnvReader): number {
+  const raw = readEnv('CRM_TIMEOUT_MS');
+  if (raw === undefined) return DEFAULT_CRM_TIMEOUT_MS;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_CRM_TIMEOUT_MS) {
+    logEvent('config_invalid', { variable: 'CRM_TIMEOUT_MS', reason: `must be an integer from 1 to ${MAX_CRM_TIMEOUT_MS}` });
+    return DEFAULT_CRM_TIMEOUT_MS;
+  }
+  return value;
+}

@@ -1,0 +1,29 @@
+/** Hashes that identify a submission and name its blobs. */
+import { createHash } from 'node:crypto';
+import type { SubmitRequest } from '../fields.ts';
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** JSON with object keys sorted at every depth, so equal values give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * What "the same payload" means for a key: everything the sender chose to send. The honeypot
+ * and the form's start time describe the browser session, not the request, so a retry from a
+ * reloaded page still matches.
+ */
+export function requestFingerprint(request: SubmitRequest): string {
+  const { website: _honeypot, form_started_at: _formTiming, ...meaningful } = request;
+  return sha256Hex(canonicalJson(meaningful));
+}

@@ -1,0 +1,49 @@
+/**
+ * The Idempotency-Key request header (IETF draft "The Idempotency-Key HTTP Header Field").
+ * The draft defines the value as a Structured Field string ("..."); clients also send bare
+ * tokens (e.g. a UUID), so both forms are accepted and mean the same key.
+ */
+import { problem, type Reply } from '../http.ts';
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+export type IdempotencyKeyResult = { ok: true; key: string } | { ok: false; reply: Reply };
+
+/** Printable ASCII without space (0x21-0x7E) and without the double quote. */
+const KEY_CHARS = /^[\x21\x23-\x7e]+$/;
+
+const RULE =
+  'The Idempotency-Key must be 1 to 255 printable ASCII characters without spaces, ' +
+  'either bare or inside one pair of double quotes.';
+
+/** Parses the header value; details name the broken rule and never echo the value. */
+export function parseIdempotencyKey(header: string | null): IdempotencyKeyResult {
+  if (header === null) {
+    return invalid('missing-idempotency-key', 'Send an Idempotency-Key header with a stable value per submission. ' + RULE);
+  }
+  // Fetch's Headers already trims surrounding whitespace; trim here too for direct callers.
+  const value = header.replace(/^[ \t]+|[ \t]+$/g, '');
+  const quoted = value.startsWith('"');
+  if (quoted && (value.length < 2 || !value.endsWith('"'))) {
+    return invalid('invalid-idempotency-key', 'A quoted Idempotency-Key must end with a closing double quote. ' + RULE);
+  }
+  const key = quoted ? value.slice(1, -1) : value;
+  if (key.length === 0) {
+    return invalid('invalid-idempotency-key', 'The Idempotency-Key is empty. ' + RULE);
+  }
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    return invalid('invalid-idempotency-key', 'The Idempotency-Key is longer than 255 characters. ' + RULE);
+  }
+  if (!KEY_CHARS.test(key)) {
+    return invalid(
+      'invalid-idempotency-key',
+      'The Idempotency-Key contains a character outside printable ASCII, a space, a control character or an inner double quote. ' +
+        RULE,
+    );
+  }
+  return { ok: true, key };
+}
+
+function invalid(type: 'missing-idempotency-key' | 'invalid-idempotency-key', detail: string): IdempotencyKeyResult {
+  return { ok: false, reply: problem(type, detail) };
+}

@@ -1,0 +1,81 @@
+/**
+ * Listing and exporting stored proposal requests (the "inbox" CRM). Pure, so the inbox
+ * script stays thin and the CSV rules are tested.
+ */
+import { INTAKE_FIELDS } from '../fields.ts';
+import { isProposalRecord, type DeliveryState, type ProposalRecord } from './record.ts';
+
+/** Valid records only, optionally of one delivery state, oldest first. */
+export function selectRecords(values: unknown[], status?: DeliveryState): ProposalRecord[] {
+  return values
+    .filter(isProposalRecord)
+    .filter((record) => status === undefined || record.delivery.state === status)
+    .sort((a, b) => a.received_at.localeCompare(b.received_at));
+}
+
+type Column = [header: string, value: (record: ProposalRecord) => string | number | undefined];
+
+/** One row per request: the delivery state first, then contact, intake, guidance and consent. */
+export const CSV_COLUMNS: Column[] = [
+  ['request_id', (r) => r.request_id],
+  ['received_at', (r) => r.received_at],
+  ['status', (r) => r.delivery.state],
+  ['crm', (r) => r.delivery.crm],
+  ['attempts', (r) => r.delivery.attempts],
+  ['last_error_kind', (r) => r.delivery.last_error_kind],
+  ['delivered_at', (r) => r.delivery.delivered_at],
+  ['crm_reference', (r) => r.delivery.crm_reference],
+  ['confirmation_email', (r) => r.confirmation_email.state],
+  ['name', (r) => r.contact.name],
+  ['email', (r) => r.contact.email],
+  ['company', (r) => r.contact.company],
+  ['role', (r) => r.contact.role],
+  ...INTAKE_FIELDS.map((field): Column => [field, (r) => r.intake[field]]),
+  ['question', (r) => r.guidance.question],
+  ['industry', (r) => r.guidance.industry],
+  ['company_size', (r) => r.guidance.company_size],
+  ['primary_need', (r) => r.guidance.primary_need],
+  ['consent_version', (r) => r.consent.version],
+  ['consent_at', (r) => r.consent.at],
+];
+
+/** RFC 4180: CRLF between records, fields with a comma, quote, CR or LF in double quotes. */
+export function toCsv(records: ProposalRecord[]): string {
+  const rows = [
+    CSV_COLUMNS.map(([header]) => csvField(header)),
+    ...records.map((record) => CSV_COLUMNS.map(([, value]) => csvField(value(record)))),
+  ];
+  return rows.map((row) => row.join(',')).join('\r\n') + '\r\n';
+}
+
+export function csvField(value: string | number | undefined): string {
+  if (value === undefined) return '';
+  let text = String(value);
+  // Text from a public form, opened in a spreadsheet: keep it from being read as a formula
+  // (OWASP "CSV injection"); the leading apostrophe is shown, not evaluated.
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** A short table for the terminal, one line per request. */
+export function listText(records: ProposalRecord[]): string {
+  const pending = records.filter((record) => record.delivery.state === 'pending').length;
+  const header = `${records.length} request${records.length === 1 ? '' : 's'} (${pending} pending, ${records.length - pending} received)`;
+  const lines = records.map((r) =>
+    [
+      r.received_at.padEnd(24),
+      r.delivery.state.padEnd(8),
+      r.delivery.crm.padEnd(7),
+      `tries ${r.delivery.attempts}`.padEnd(8),
+      `email ${r.confirmation_email.state}`.padEnd(20),
+      r.request_id,
+      ` ${oneLine(r.contact.company)} / ${oneLine(r.contact.name)} <${oneLine(r.contact.email)}>`,
+    ].join(' '),
+  );
+  return [header, ...lines].join('\n') + '\n';
+}
+
+/** Sender text on one terminal line, with control characters (escape sequences) removed. */
+function oneLine(text: string): string {
+  return text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
+}

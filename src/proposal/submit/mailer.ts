@@ -1,0 +1,65 @@
+/**
+ * Confirmation email over SMTP (nodemailer). Sent at most once per request, after the CRM
+ * accepted it; its outcome is reported separately and never changes the submit status.
+ */
+import { createTransport } from 'nodemailer';
+import type { EnvReader, Partner } from './deps.ts';
+import { confirmationSubject, confirmationText, headerSafe } from './confirmation-email.ts';
+import { logEvent } from './log.ts';
+import type { ProposalRecord } from './record.ts';
+
+export type SendResult = 'sent' | 'failed';
+
+export interface Mailer {
+  sendConfirmation(record: ProposalRecord, partner: Partner): Promise<SendResult>;
+}
+
+/** Keeps a dead or slow mail server from holding the function near its time limit. */
+const SMTP_TIMEOUT_MS = 5_000;
+
+/** A mailer when SMTP_URL and MAIL_FROM are both set; otherwise null ("not_configured"). */
+export function createMailer(env: EnvReader): Mailer | null {
+  const url = env('SMTP_URL');
+  const from = env('MAIL_FROM');
+  if (url === undefined || from === undefined) return null;
+  // The object form applies the timeouts: a second argument to createTransport would be
+  // message defaults, not connection options.
+  const transport = createTransport({
+    url,
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  });
+  return {
+    async sendConfirmation(record, partner) {
+      const address = headerSafe(record.contact.email);
+      try {
+        const info = await transport.sendMail({
+          from,
+          to: { name: headerSafe(record.contact.name), address },
+          replyTo: partner.email,
+          subject: confirmationSubject(record, partner),
+          text: confirmationText(record, partner),
+          // Nothing in this message may make nodemailer read files or fetch URLs.
+          disableFileAccess: true,
+          disableUrlAccess: true,
+        });
+        const accepted = info.accepted.some((item) => item.toLowerCase() === address.toLowerCase());
+        if (accepted) return 'sent';
+        logEvent('confirmation_email_failed', { request_id: record.request_id, code: 'RECIPIENT_NOT_ACCEPTED' });
+        return 'failed';
+      } catch (error) {
+        logEvent('confirmation_email_failed', { request_id: record.request_id, code: errorCode(error) });
+        return 'failed';
+      }
+    },
+  };
+}
+
+/** The error's code only: messages can quote server replies that contain the address. */
+function errorCode(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
+    return error.code;
+  }
+  return 'UNKNOWN';
+}

@@ -1,0 +1,33 @@
+/**
+ * Human sentences of the submit replies. They claim an email only when it was sent, describe
+ * the partner as independent, and promise nothing about programs, funding or approval.
+ */
+import type { ConfirmationEmailState } from './record.ts';
+
+const EMAIL_SENTENCES: Record<ConfirmationEmailState, string> = {
+  sent: 'A confirmation email was sent to the address you gave.',
+  failed: 'The confirmation email could not be sent; keep the request_id as your reference.',
+  not_configured: 'No confirmation email is sent for this request; keep the request_id as your reference.',
+  not_sent: 'No confirmation email was sent for this request; keep the request_id as your reference.',
+};
+
+export function receivedMessage(partnerName: string, email: ConfirmationEmailState): string {
+  return (
+    `${partnerName}, an independent cloud consulting and delivery partner, has received your proposal request. ` +
+    `${EMAIL_SENTENCES[email]} The team reviews each request and replies by email.`
+  );
+}
+
+export function pendingMessage(): string {
+  return (
+    'Stored safely; retry with the same Idempotency-Key and the same body after retry_after_seconds to ' +
+    "complete delivery to the partner's customer-relationship system. The retry continues this request " +
+    '(same request_id) and never creates a second one. No confirmation email has been sent yet.'
+  );
+}
+
+export const KEY_REUSED_DETAIL =
+  'This Idempotency-Key was already used with a different request body. Send a new key for a new submission.';
+
+export const KEY_IN_USE_DETAIL =
+  'Another request with this Idempotency-Key is still being processed. Retry with the same key and body after Retry-After seconds.';

@@ -1,0 +1,115 @@
+/**
+ * The stored proposal request: written to Blobs before any delivery, so nothing a sender
+ * consented to is lost when the CRM or the mail server is down.
+ */
+import type { CompanySize, IntakeFields, PrimaryNeed, SubmitRequest } from '../fields.ts';
+import { INTAKE_FIELDS } from '../fields.ts';
+
+export type CrmName = 'inbox' | 'hubspot' | 'webhook';
+export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
+export type DeliveryState = 'pending' | 'received';
+/** `sent` only when the SMTP server accepted the recipient; nothing else may claim sending. */
+export type ConfirmationEmailState = 'not_sent' | 'sent' | 'failed' | 'not_configured';
+
+export interface ProposalRecord {
+  request_id: string;
+  /** ISO time of the first receipt; stays the same across retries. */
+  received_at: string;
+  contact: { name: string; email: string; company: string; role?: string };
+  intake: IntakeFields;
+  guidance: { question?: string; industry?: string; company_size?: CompanySize; primary_need?: PrimaryNeed };
+  consent: {
+    given: true;
+    /** The consent text and version in force when the request was received. */
+    text: string;
+    version: string;
+    at: string;
+    /** The version the sender's form showed, when it named one different from `version`. */
+    sender_version?: string;
+  };
+  delivery: {
+    crm: CrmName;
+    state: DeliveryState;
+    attempts: number;
+    last_error_kind?: CrmFailureKind;
+    delivered_at?: string;
+    crm_reference?: string;
+  };
+  confirmation_email: { state: ConfirmationEmailState; at?: string };
+}
+
+/** Blob key prefix of stored requests; the inbox script lists it. */
+export const RECORDS_PREFIX = 'requests/';
+
+export function recordKey(requestId: string): string {
+  return `${RECORDS_PREFIX}${requestId}`;
+}
+
+/**
+ * Maps fields explicitly (never a spread of the request) so the honeypot, the form timing and
+ * anything added later stay out of the record unless someone chooses to store them.
+ */
+export function buildRecord(
+  request: SubmitRequest,
+  meta: { requestId: string; receivedAt: string; crm: CrmName; consent: { text: string; version: string } },
+): ProposalRecord {
+  const intake: IntakeFields = {};
+  for (const field of INTAKE_FIELDS) {
+    const value = request[field];
+    if (value !== undefined) Object.assign(intake, { [field]: value });
+  }
+  const consent: ProposalRecord['consent'] = {
+    given: true,
+    text: meta.consent.text,
+    version: meta.consent.version,
+    at: meta.receivedAt,
+  };
+  if (request.consent_version !== undefined && request.consent_version !== meta.consent.version) {
+    consent.sender_version = request.consent_version;
+  }
+  return {
+    request_id: meta.requestId,
+    received_at: meta.receivedAt,
+    contact: {
+      name: request.name,
+      email: request.email,
+      company: request.company,
+      ...(request.role !== undefined && { role: request.role }),
+    },
+    intake,
+    guidance: {
+      ...(request.question !== undefined && { question: request.question }),
+      ...(request.industry !== undefined && { industry: request.industry }),
+      ...(request.company_size !== undefined && { company_size: request.company_size }),
+      ...(request.primary_need !== undefined && { primary_need: request.primary_need }),
+    },
+    consent,
+    delivery: { crm: meta.crm, state: 'pending', attempts: 0 },
+    confirmation_email: { state: 'not_sent' },
+  };
+}
+
+/** Shape check for values read back from Blobs (typed `any` by the client). */
+export function isProposalRecord(value: unknown): value is ProposalRecord {
+  if (!isObject(value)) return false;
+  const { contact, delivery, consent, confirmation_email: email } = value;
+  return (
+    typeof value['request_id'] === 'string' &&
+    typeof value['received_at'] === 'string' &&
+    isObject(contact) &&
+    typeof contact['email'] === 'string' &&
+    isObject(value['intake']) &&
+    isObject(value['guidance']) &&
+    isObject(consent) &&
+    consent['given'] === true &&
+    isObject(delivery) &&
+    (delivery['state'] === 'pending' || delivery['state'] === 'received') &&
+    typeof delivery['attempts'] === 'number' &&
+    isObject(email) &&
+    typeof email['state'] === 'string'
+  );
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import handler, { config } from '../../netlify/functions/proposal.mts';
+import knowledgeJson from '../../.generated/knowledge.json' with { type: 'json' };
+import { RATE_LIMIT, EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
+import { MAX_BODY_BYTES } from '../../src/proposal/fields.ts';
+import { findViolations } from '../../src/lib/content-rules.ts';
+import { readDist } from '../helpers/dist.ts';
+import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
+
+const API = 'http://127.0.0.1/api/proposal';
+const identity = {
+  name: knowledgeJson.partner.name,
+  cloudProvider: knowledgeJson.partner.cloud_provider,
+  cloudProviderFullName: knowledgeJson.partner.cloud_provider_full_name,
+};
+
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  handler(
+    new Request(API, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
+
+const guideRequest = {
+  action: 'guide',
+  question: 'We need to migrate our on-premises data center to the cloud and cut costs.',
+  industry: 'logistics',
+  company_size: '201-1000',
+  primary_need: 'cloud-engineering',
+};
+
+async function expectProblem(res: Response, status: number, type: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+  const body = (await res.json()) as { type: string; title: string; status: number; detail: string; errors?: { pointer: string; detail: string }[] };
+  expect(body.type).toBe(`${knowledgeJson.urls.agents}#problem-${type}`);
+  expect(body.status).toBe(status);
+  expect(body.title.length).toBeGreaterThan(0);
+  expect(body.detail.length).toBeGreaterThan(0);
+  expect(JSON.stringify(body)).not.toMatch(/at \w+ \(|\.ts:\d+/); // no stack trace
+  return body;
+}
+
+describe('guide', () => {
+  it('returns non-binding guidance tailored from the content, deterministic for equal input', async () => {
+    const res = await post(guideRequest);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const body = await res.json();
+    expect(body).toEqual(await (await post(guideRequest)).json());
+    expect(body.non_binding).toBe(true);
+    expect(body.capabilities[0].id).toBe('cloud-engineering');
+    expect(body.audience.id).toBe('established-businesses');
+    expect(knowledgeJson.engagement_models.map((m) => m.id)).toContain(body.engagement_model.id);
+    expect(body.cloud_program_context.summary).toContain('may qualify');
+    expect(body.cloud_program_context.disclaimer).toBe(knowledgeJson.program_support.disclaimer);
+    expect(body.prepare).toEqual(knowledgeJson.useful_intake_fields);
+    expect(body.proposal_workspace).toBe(knowledgeJson.urls.proposal_page);
+    expect(findViolations(JSON.stringify(body), identity)).toEqual([]);
+  });
+
+  it('suggests an assessment when the need is unclear', async () => {
+    const body = await (await post({ ...guideRequest, question: 'Where do we start?', primary_need: 'not-sure', company_size: '1-10' })).json();
+    expect(body.engagement_model.id).toBe('assessment');
+    expect(body.audience.id).toBe('startups');
+  });
+
+  it('matches the example response published in the contract', async () => {
+    const contract = JSON.parse(readDist('api/proposal.json'));
+    const body = await (await post(EXAMPLE_REQUESTS.guide)).json();
+    expect(body).toEqual(contract.actions.guide.example_response.body);
+  });
+});
+
+describe('summarize', () => {
+  it('returns an overview, the missing recommended fields and submitted: false', async () => {
+    const res = await post({ action: 'summarize', business_outcome: 'Launch in the EU', timeline: 'Q2' });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.submitted).toBe(false);
+    expect(body.ready_to_submit).toBe(false);
+    expect(body.overview.intake.business_outcome).toBe('Launch in the EU');
+    expect(body.missing_fields.map((f: { field: string }) => f.field)).toEqual(['current_environment', 'blocker', 'constraints', 'engagement_model']);
+    expect(body.markdown).toContain('# Proposal request overview');
+    expect(body.warnings.length).toBeGreaterThan(0);
+  });
+
+  it('is ready to submit when every required field and contact detail is present', async () => {
+    const body = await (await post({ ...EXAMPLE_REQUESTS.submit, action: 'summarize', consent: undefined })).json();
+    expect(body.ready_to_submit).toBe(true);
+    expect(body.missing_fields).toEqual([]);
+  });
+});
+
+describe('bad input gets a clear problem, never a 5xx', () => {
+  it('malformed JSON: 400', async () => {
+    await expectProblem(await post('{"action": "guide",'), 400, 'malformed-json');
+  });
+
+  it('missing or unknown action: 422 naming the allowed ones', async () => {
+    for (const body of [{}, { action: 'delete' }, { action: 7 }]) {
+      const problem = await expectProblem(await post(body), 422, 'unknown-action');
+      expect(problem.detail).toContain('guide, summarize, submit');
+      expect(problem.errors).toEqual([{ pointer: '#/action', detail: 'must be one of: guide, summarize, submit' }]);
+    }
+  });
+
+  it('unknown fields, wrong types and over-long strings: 422 with pointers', async () => {
+    const problem = await expectProblem(
+      await post({ ...guideRequest, extra: 1, company_size: 12, industry: 'x'.repeat(201) }),
+      422,
+      'invalid-request',
+    );
+    const pointers = problem.errors!.map((e) => e.pointer);
+    expect(pointers).toEqual(expect.arrayContaining(['#/extra', '#/company_size', '#/industry']));
+    expect(problem.errors!.find((e) => e.pointer === '#/industry')!.detail).toBe('must be at most 200 characters');
+    expect(JSON.stringify(problem)).not.toContain('xxxxxxxx');
+  });
+
+  it('a body over the limit: 413, before parsing, with or without Content-Length', async () => {
+    const big = JSON.stringify({ ...guideRequest, question: 'a'.repeat(MAX_BODY_BYTES) });
+    await expectProblem(await post(big), 413, 'payload-too-large');
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
+    const res = await handler(new Request(API, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit));
+    await expectProblem(res, 413, 'payload-too-large');
+  });
+
+  it('other media types: 415', async () => {
+    await expectProblem(await post(JSON.stringify(guideRequest), { 'content-type': 'text/plain' }), 415, 'unsupported-media-type');
+  });
+
+  it('__proto__ and constructor keys are refused and pollute nothing', async () => {
+    const res = await post('{"action":"summarize","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
+    const problem = await expectProblem(res, 422, 'invalid-request');
+    expect(problem.errors!.map((e) => e.pointer)).toEqual(expect.arrayContaining(['#/__proto__', '#/constructor']));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('secrets are refused with the field and kind named, never the value', async () => {
+    const key = ['AKIA', 'Z7QW', 'ER3T', 'Y5UI', 'OP2L'].join('');
+    const res = await post({ action: 'summarize', current_environment: `We deploy with key ${key} from CI.` });
+    const problem = await expectProblem(res, 422, 'sensitive-data');
+    expect(problem.errors).toEqual([{ pointer: '#/current_environment', detail: expect.stringContaining('cloud access key') }]);
+    expect(JSON.stringify(problem)).not.toContain(key);
+  });
+
+  it('ordinary security talk passes', async () => {
+    const res = await post({ action: 'summarize', constraints: 'Our password policy needs 14 characters; we rotate access keys and use Secrets Manager for SOC 2.' });
+    expect(res.status).toBe(200);
+  });
+
+  it('GET is not the function\'s: 405 with Allow', async () => {
+    const res = await handler(new Request(API));
+    await expectProblem(res, 405, 'method-not-allowed');
+    expect(res.headers.get('allow')).toContain('POST');
+  });
+
+  it('answers CORS preflight', async () => {
+    const res = await handler(new Request(API, { method: 'OPTIONS' }));
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-headers')).toContain('idempotency-key');
+  });
+
+  it('submit without consent: 422 saying why; without Idempotency-Key: 400', async () => {
+    const noConsent = await expectProblem(await post({ ...EXAMPLE_REQUESTS.submit, consent: 'yes' }), 422, 'consent-required');
+    expect(noConsent.errors).toEqual([{ pointer: '#/consent', detail: 'must be true' }]);
+    const noKey = await expectProblem(await post(EXAMPLE_REQUESTS.submit), 400, 'missing-idempotency-key');
+    expect(noKey.detail).toMatch(/Idempotency-Key/);
+  });
+});
+
+describe('property: any input gives a 2xx or a 4xx problem, never a 5xx or a throw', () => {
+  let blobs: TestBlobs;
+  beforeAll(async () => {
+    blobs = await startBlobs();
+  });
+  afterAll(async () => blobs.stop());
+
+  const check = async (res: Response) => {
+    expect(res.status).toBeGreaterThanOrEqual(200);
+    expect(res.status).toBeLessThan(500);
+    if (res.status >= 400) expect(res.headers.get('content-type')).toMatch(/^(application\/problem\+json|text\/html); charset=utf-8$/);
+  };
+
+  it('any JSON value', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), async (value) => check(await post(JSON.stringify(value)))),
+      { numRuns: 300 },
+    );
+  });
+
+  it('any object with an action and arbitrary fields', async () => {
+    const action = fc.constantFrom('guide', 'summarize', 'submit');
+    await fc.assert(
+      fc.asyncProperty(action, fc.dictionary(fc.string(), fc.jsonValue()), async (a, fields) =>
+        check(await post({ ...fields, action: a }, { 'idempotency-key': 'prop-test' })),
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('any string body and any header mix', async () => {
+    const headerName = fc.constantFrom('content-type', 'content-length', 'accept', 'idempotency-key', 'x-forwarded-for');
+    const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) });
+    await fc.assert(
+      fc.asyncProperty(fc.string(), fc.dictionary(headerName, headerValue), fc.constantFrom('POST', 'PUT', 'GET', 'DELETE'), async (body, headers, method) => {
+        let req: Request;
+        try {
+          req = new Request(API, { method, headers, ...(method === 'GET' ? {} : { body }) });
+        } catch {
+          return; // the platform itself would refuse such a request
+        }
+        await check(await handler(req));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('no-JavaScript form posts', () => {
+  it('a urlencoded guide post gets a readable HTML page', async () => {
+    const res = await handler(
+      new Request(API, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(guideRequest) }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await res.text();
+    expect(html).toContain('<h1>Guidance for your question</h1>');
+    expect(html).toContain('may qualify');
+    expect(html).toContain('href="/proposal"');
+  });
+
+  it('errors in a form post come back as an HTML page naming the fields', async () => {
+    const res = await handler(
+      new Request(API, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ action: 'guide', question: '<script>x</script>' }) }),
+    );
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html).toContain('Industry');
+    expect(html).not.toContain('<script>');
+  });
+});
+
+describe('the contract is one source', () => {
+  const contract = JSON.parse(readDist('api/proposal.json'));
+
+  it('documents the rate limit the function is configured with', () => {
+    expect(config.rateLimit).toEqual({
+      windowLimit: RATE_LIMIT.requests_per_window,
+      windowSize: RATE_LIMIT.window_seconds,
+      aggregateBy: [...RATE_LIMIT.aggregate_by],
+    });
+    expect(contract.limits.rate_limit).toEqual(RATE_LIMIT);
+    expect(contract.limits.max_body_bytes).toBe(MAX_BODY_BYTES);
+  });
+
+  it('publishes the consent text and the enums of the content', () => {
+    expect(contract.consent).toEqual(knowledgeJson.consent);
+    expect(contract.actions.submit.request_schema.properties.engagement_model.enum).toEqual(knowledgeJson.engagement_models.map((m) => m.id));
+    expect(contract.actions.guide.request_schema.properties.primary_need.enum).toEqual([...knowledgeJson.capabilities.map((c) => c.id), 'not-sure']);
+    expect(contract.actions.submit.request_schema.required).toEqual(expect.arrayContaining(['consent', 'name', 'email', 'company']));
+  });
+
+  it('its example requests are accepted by the function', async () => {
+    expect((await post(EXAMPLE_REQUESTS.summarize)).status).toBe(200);
+    expect(contract.actions.summarize.example_response.body).toEqual(await (await post(EXAMPLE_REQUESTS.summarize)).json());
+  });
+});

@@ -1,0 +1,79 @@
+/** A real SMTP server on 127.0.0.1 for tests: collects messages, can refuse or be stopped. */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  /** The message as sent over the wire (headers + body). */
+  raw: string;
+}
+
+export interface TestSmtp {
+  url: string;
+  messages: ReceivedMail[];
+  /** When true, every recipient is refused with 550. */
+  rejectRecipients(reject: boolean): void;
+  stop(): Promise<void>;
+}
+
+export async function startSmtp(): Promise<TestSmtp> {
+  const messages: ReceivedMail[] = [];
+  let reject = false;
+  const server = new SMTPServer({
+    authOptional: true,
+    // Plain SMTP on loopback: no certificate to trust in tests.
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(_address, _session, callback) {
+      if (reject) {
+        const error: Error & { responseCode?: number } = new Error('Mailbox unavailable');
+        error.responseCode = 550;
+        callback(error);
+        return;
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
+        messages.push({ from, to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.server.address() as AddressInfo;
+  let stopped = false;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    rejectRecipients: (value) => {
+      reject = value;
+    },
+    stop: () =>
+      stopped
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            stopped = true;
+            server.close(() => resolve());
+          }),
+  };
+}
+
+/** Header block of a raw message, unfolded, as [name, value] pairs. */
+export function headerLines(raw: string): Array<[string, string]> {
+  const head = raw.split(/\r?\n\r?\n/)[0] ?? '';
+  return head
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .split(/\r?\n/)
+    .map((line): [string, string] => {
+      const colon = line.indexOf(':');
+      return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
+    });
+}

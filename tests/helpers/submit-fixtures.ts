@@ -1,0 +1,50 @@
+/** Shared inputs of the submit tests: a valid request, the partner, consent text, env maps. */
+import { randomBytes } from 'node:crypto';
+import type { SubmitRequest } from '../../src/proposal/fields.ts';
+import type { ConsentText, EnvReader, Partner } from '../../src/proposal/submit/deps.ts';
+
+export const PARTNER: Partner = {
+  name: 'Kestrel Cloud',
+  email: 'hello@kestrel.example',
+  proposalUrl: 'https://kestrel.example/proposal',
+};
+
+export const CONSENT: ConsentText = {
+  text: 'I agree that Kestrel Cloud stores this request and contacts me about it.',
+  version: '2026-11-01',
+};
+
+export const IDENTITY = { name: 'Kestrel Cloud', cloudProvider: 'AWS', cloudProviderFullName: 'Amazon Web Services' };
+
+export function submitRequest(overrides: Partial<SubmitRequest> = {}): SubmitRequest {
+  return {
+    action: 'submit',
+    consent: true,
+    name: 'Ann Example',
+    email: 'ann@example.com',
+    company: 'Example GmbH',
+    role: 'CTO',
+    business_outcome: 'Launch the product in the EU by spring.',
+    current_environment: 'Prototype on a single VM.',
+    blocker: 'No infrastructure as code.',
+    timeline: 'Three months',
+    constraints: 'GDPR, fixed budget.',
+    engagement_model: 'defined-project',
+    question: 'How do we get production ready?',
+    industry: 'Retail',
+    company_size: '11-50',
+    primary_need: 'cloud-engineering',
+    website: '',
+    form_started_at: 1_790_000_000_000,
+    ...overrides,
+  };
+}
+
+/** An EnvReader over a plain map; empty strings read as unset, like readEnv. */
+export function envOf(values: Record<string, string>): EnvReader {
+  return (name) => (values[name] === '' ? undefined : values[name]);
+}
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}

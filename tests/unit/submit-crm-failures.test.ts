@@ -1,0 +1,147 @@
+/** CRM outages keep the request stored as pending (202); a retry with the same key completes it. */
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
+import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
+import { submitProposal } from '../../src/proposal/submit/index.ts';
+import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
+import { readAll, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
+import { OK, startCrmServer, type CrmBehaviour, type TestCrmServer } from '../helpers/crm-server.ts';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { CONSENT, PARTNER, envOf, newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+
+let blobs: TestBlobs;
+let crm: TestCrmServer;
+let smtp: TestSmtp;
+const secret = newWebhookSecret();
+
+beforeAll(async () => {
+  [blobs, crm, smtp] = await Promise.all([startBlobs(), startCrmServer(), startSmtp()]);
+});
+afterAll(async () => {
+  await Promise.all([crm.stop(), smtp.stop()]);
+  await blobs.stop();
+});
+beforeEach(() => {
+  crm.requests.length = 0;
+  smtp.messages.length = 0;
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function makeDeps(env: Record<string, string> = {}): SubmitDeps {
+  const values = {
+    CRM_PROVIDER: 'webhook',
+    CRM_WEBHOOK_URL: `${crm.url}/crm`,
+    CRM_WEBHOOK_SECRET: secret,
+    CRM_TIMEOUT_MS: '300',
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'no-reply@kestrel.example',
+    ...env,
+  };
+  return { ...submitDepsFromEnv(envOf(values), PARTNER, CONSENT), store: blobs.freshStore() };
+}
+
+async function records(deps: SubmitDeps): Promise<ProposalRecord[]> {
+  return (await readAll(deps.store, 'requests/')) as ProposalRecord[];
+}
+
+const outages: Array<{ name: string; behaviour: CrmBehaviour; kind: string; retryAfter: string }> = [
+  { name: '500', behaviour: { kind: 'status', status: 500 }, kind: 'server-error', retryAfter: '30' },
+  { name: '503', behaviour: { kind: 'status', status: 503 }, kind: 'server-error', retryAfter: '30' },
+  {
+    name: '429 with Retry-After',
+    behaviour: { kind: 'status', status: 429, headers: { 'retry-after': '7' } },
+    kind: 'rate-limited',
+    retryAfter: '7',
+  },
+  { name: 'no answer (timeout)', behaviour: { kind: 'hang' }, kind: 'timeout', retryAfter: '30' },
+  { name: 'a dropped connection', behaviour: { kind: 'drop' }, kind: 'unreachable', retryAfter: '30' },
+  { name: '400 (rejected, kept)', behaviour: { kind: 'status', status: 400 }, kind: 'rejected', retryAfter: '30' },
+];
+
+describe('when the CRM is not reachable', () => {
+  it.each(outages)('answers 202 pending on $name, then completes on a retry with the same key', async ({ behaviour, kind, retryAfter }) => {
+    const deps = makeDeps();
+    const key = randomUUID();
+    crm.behave(behaviour);
+
+    const pending = await submitProposal(submitRequest(), key, deps);
+    expect(pending.status).toBe(202);
+    expect(pending.headers?.['Retry-After']).toBe(retryAfter);
+    const body = pending.body as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 'pending', confirmation_email: 'not_sent', retry_after_seconds: Number(retryAfter) });
+    expect(body['message']).toMatch(/^Stored safely; retry with the same Idempotency-Key/);
+    expect(body['message']).not.toMatch(/email was sent/i);
+
+    let stored = await records(deps);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.request_id).toBe(body['request_id']);
+    expect(stored[0]?.delivery).toMatchObject({ state: 'pending', attempts: 1, last_error_kind: kind });
+    expect(stored[0]?.confirmation_email.state).toBe('not_sent');
+    expect(smtp.messages).toHaveLength(0);
+
+    crm.behave(OK);
+    const received = await submitProposal(submitRequest(), key, deps);
+    expect(received.status).toBe(201);
+    expect(received.body).toMatchObject({
+      status: 'received',
+      confirmation_email: 'sent',
+      request_id: body['request_id'],
+      received_at: body['received_at'],
+    });
+
+    stored = await records(deps);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.delivery).toMatchObject({ state: 'received', attempts: 2 });
+    expect(crm.requests).toHaveLength(2);
+    expect(new Set(crm.requests.map((request) => request.headers['webhook-id']))).toEqual(new Set([key]));
+    expect(smtp.messages).toHaveLength(1);
+
+    // Settled: further retries replay and never deliver again.
+    const replay = await submitProposal(submitRequest(), key, deps);
+    expect(replay.body).toEqual(received.body);
+    expect(replay.headers?.['Idempotent-Replayed']).toBe('true');
+    expect(crm.requests).toHaveLength(2);
+  });
+
+  it('answers 202 when nothing listens at the CRM address (connection refused)', async () => {
+    const port = await freePort();
+    const deps = makeDeps({ CRM_WEBHOOK_URL: `http://127.0.0.1:${port}/crm` });
+    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    expect(reply.status).toBe(202);
+    expect((await records(deps))[0]?.delivery.last_error_kind).toBe('unreachable');
+  });
+
+  it('keeps the request pending when the CRM is misconfigured and logs the variable, not the data', async () => {
+    const warn = vi.mocked(console.warn);
+    const deps = makeDeps({ CRM_WEBHOOK_URL: '' });
+    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+
+    expect(reply.status).toBe(202);
+    expect((await records(deps))[0]?.delivery).toMatchObject({ state: 'pending', last_error_kind: 'misconfigured' });
+    const logged = warn.mock.calls.map((args) => args.join(' ')).join('\n');
+    expect(logged).toContain('CRM_WEBHOOK_URL');
+    expect(logged).not.toMatch(/ann@example\.com|Ann Example|Example GmbH/);
+    expect(crm.requests).toHaveLength(0);
+  });
+
+  it('keeps requests pending under an unknown CRM_PROVIDER instead of accepting them', async () => {
+    const deps = makeDeps({ CRM_PROVIDER: 'salesforce' });
+    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    expect(reply.status).toBe(202);
+    expect(vi.mocked(console.warn).mock.calls.flat().join(' ')).toContain('CRM_PROVIDER');
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}

@@ -1,0 +1,228 @@
+/** submitProposal against real loopback Blobs, CRM webhook and SMTP servers. */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
+import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
+import { submitProposal } from '../../src/proposal/submit/index.ts';
+import { keyEntryKey } from '../../src/proposal/submit/key-entry.ts';
+import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
+import { readAll, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
+import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { CONSENT, PARTNER, envOf, newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+
+let blobs: TestBlobs;
+let crm: TestCrmServer;
+let smtp: TestSmtp;
+const secret = newWebhookSecret();
+
+beforeAll(async () => {
+  [blobs, crm, smtp] = await Promise.all([startBlobs(), startCrmServer(), startSmtp()]);
+});
+afterAll(async () => {
+  await Promise.all([crm.stop(), smtp.stop()]);
+  await blobs.stop();
+});
+beforeEach(() => {
+  crm.requests.length = 0;
+  smtp.messages.length = 0;
+  crm.behave({ kind: 'status', status: 200, body: '{}' });
+});
+
+function makeDeps(overrides: Partial<SubmitDeps> = {}): SubmitDeps {
+  const env = envOf({
+    CRM_PROVIDER: 'webhook',
+    CRM_WEBHOOK_URL: `${crm.url}/crm`,
+    CRM_WEBHOOK_SECRET: secret,
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>',
+  });
+  return { ...submitDepsFromEnv(env, PARTNER, CONSENT), store: blobs.freshStore(), ...overrides };
+}
+
+async function records(deps: SubmitDeps): Promise<ProposalRecord[]> {
+  return (await readAll(deps.store, 'requests/')) as ProposalRecord[];
+}
+
+describe('submitProposal', () => {
+  it('stores the request with its consent, delivers it once and answers 201 received', async () => {
+    const deps = makeDeps();
+    const before = Date.now();
+    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+
+    expect(reply.status).toBe(201);
+    const body = reply.body as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 'received', confirmation_email: 'sent', crm: 'webhook' });
+    expect(body['request_id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body['message']).toContain('A confirmation email was sent');
+
+    const stored = await records(deps);
+    expect(stored).toHaveLength(1);
+    const [record] = stored;
+    expect(record?.request_id).toBe(body['request_id']);
+    expect(record?.received_at).toBe(body['received_at']);
+    expect(record?.consent).toEqual({ given: true, text: CONSENT.text, version: CONSENT.version, at: record?.received_at });
+    expect(Date.parse(record?.consent.at ?? '')).toBeGreaterThanOrEqual(before - 1000);
+    expect(record?.contact).toEqual({ name: 'Ann Example', email: 'ann@example.com', company: 'Example GmbH', role: 'CTO' });
+    expect(record?.intake.business_outcome).toBe('Launch the product in the EU by spring.');
+    expect(record?.guidance).toEqual({
+      question: 'How do we get production ready?',
+      industry: 'Retail',
+      company_size: '11-50',
+      primary_need: 'cloud-engineering',
+    });
+    expect(record?.delivery).toMatchObject({ crm: 'webhook', state: 'received', attempts: 1 });
+    expect(record?.confirmation_email.state).toBe('sent');
+    expect(JSON.stringify(record)).not.toMatch(/website|form_started_at/);
+    expect(crm.requests).toHaveLength(1);
+    expect(smtp.messages).toHaveLength(1);
+  });
+
+  it('replays the stored answer for the same key and payload, with Idempotent-Replayed', async () => {
+    const deps = makeDeps();
+    const key = randomUUID();
+    const first = await submitProposal(submitRequest(), key, deps);
+    const second = await submitProposal(submitRequest(), key, deps);
+
+    expect(second.status).toBe(first.status);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers?.['Idempotent-Replayed']).toBe('true');
+    expect(first.headers?.['Idempotent-Replayed']).toBeUndefined();
+    expect(crm.requests).toHaveLength(1);
+    expect(smtp.messages).toHaveLength(1);
+    expect(await records(deps)).toHaveLength(1);
+  });
+
+  it('treats a retry from a reloaded form (other honeypot value or start time) as the same payload', async () => {
+    const deps = makeDeps();
+    const key = randomUUID();
+    const first = await submitProposal(submitRequest(), key, deps);
+    const second = await submitProposal(submitRequest({ form_started_at: 1, website: 'x' }), key, deps);
+    expect(second.body).toEqual(first.body);
+    expect(crm.requests).toHaveLength(1);
+  });
+
+  it('rejects a reused key with a different payload (422) without echoing it', async () => {
+    const deps = makeDeps();
+    const key = randomUUID();
+    await submitProposal(submitRequest(), key, deps);
+    const reply = await submitProposal(submitRequest({ company: 'Other Company Ltd' }), key, deps);
+
+    expect(reply.status).toBe(422);
+    expect(reply.body).toMatchObject({ type: expect.stringContaining('idempotency-key-reused'), status: 422 });
+    expect(JSON.stringify(reply.body)).not.toContain('Other Company');
+    expect(JSON.stringify(reply.body)).not.toContain(key);
+    expect(crm.requests).toHaveLength(1);
+    expect(await records(deps)).toHaveLength(1);
+  });
+
+  it('answers 20 concurrent submits with one key with one delivery, one email and identical replies', async () => {
+    const deps = makeDeps();
+    const key = randomUUID();
+    const replies = await Promise.all(Array.from({ length: 20 }, () => submitProposal(submitRequest(), key, deps)));
+
+    expect(crm.requests).toHaveLength(1);
+    expect(smtp.messages).toHaveLength(1);
+    expect(await records(deps)).toHaveLength(1);
+    for (const reply of replies) {
+      expect(reply.status).toBe(201);
+      expect(reply.body).toEqual(replies[0]?.body);
+    }
+    expect(replies.filter((reply) => reply.headers?.['Idempotent-Replayed'] === undefined)).toHaveLength(1);
+  });
+
+  it('answers 409 with Retry-After: 2 while another request with the key is still running', async () => {
+    crm.behave({ kind: 'hang' });
+    const deps = makeDeps({ crmTimeoutMs: 3_500 });
+    const key = randomUUID();
+    const first = submitProposal(submitRequest(), key, deps);
+    await expect.poll(() => crm.requests.length).toBe(1);
+
+    const started = Date.now();
+    const second = await submitProposal(submitRequest(), key, deps);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    expect(second.status).toBe(409);
+    expect(second.headers?.['Retry-After']).toBe('2');
+    expect(second.body).toMatchObject({ type: expect.stringContaining('idempotency-key-in-use') });
+
+    expect((await first).status).toBe(202);
+  });
+
+  it('forgets a key after 24 hours: a reuse then starts a new request', async () => {
+    const deps = makeDeps();
+    const key = randomUUID();
+    const t0 = new Date('2026-11-20T10:00:00Z');
+    const first = await submitProposal(submitRequest(), key, { ...deps, now: () => t0 });
+
+    const within = await submitProposal(submitRequest({ company: 'Later Ltd' }), key, {
+      ...deps,
+      now: () => new Date(t0.getTime() + 23 * 3_600_000),
+    });
+    expect(within.status).toBe(422);
+
+    const after = await submitProposal(submitRequest({ company: 'Later Ltd' }), key, {
+      ...deps,
+      now: () => new Date(t0.getTime() + 24 * 3_600_000 + 1_000),
+    });
+    expect(after.status).toBe(201);
+    expect(after.headers?.['Idempotent-Replayed']).toBeUndefined();
+    expect((after.body as { request_id: string }).request_id).not.toBe((first.body as { request_id: string }).request_id);
+    expect(await records(deps)).toHaveLength(2);
+  });
+
+  it('takes over a lock left by an instance that died, on the same request id', async () => {
+    const deps = makeDeps();
+    const key = randomUUID();
+    const old = new Date(Date.now() - 31_000).toISOString();
+    await deps.store.setJSON(keyEntryKey(key), {
+      fingerprint: 'irrelevant',
+      request_id: 'never-used',
+      received_at: old,
+      created_at: old,
+      state: 'running',
+      locked_at: old,
+    });
+    // Different fingerprint: a dead lock still belongs to its payload.
+    expect((await submitProposal(submitRequest(), key, deps)).status).toBe(422);
+
+    const { requestFingerprint } = await import('../../src/proposal/submit/fingerprint.ts');
+    await deps.store.setJSON(keyEntryKey(key), {
+      fingerprint: requestFingerprint(submitRequest()),
+      request_id: 'a3c1e0b4-0000-4000-8000-000000000001',
+      received_at: old,
+      created_at: old,
+      state: 'running',
+      locked_at: old,
+    });
+    const reply = await submitProposal(submitRequest(), key, deps);
+    expect(reply.status).toBe(201);
+    expect(reply.body).toMatchObject({ request_id: 'a3c1e0b4-0000-4000-8000-000000000001', received_at: old });
+  });
+
+  it('never delivers or emails twice when a retry finds the request already received', async () => {
+    const deps = makeDeps();
+    const key = randomUUID();
+    const first = await submitProposal(submitRequest(), key, deps);
+    const requestId = (first.body as { request_id: string }).request_id;
+    // Simulate an instance that delivered but died before storing the final answer.
+    const entry = (await deps.store.get(keyEntryKey(key), { type: 'json' })) as Record<string, unknown>;
+    await deps.store.setJSON(keyEntryKey(key), { ...entry, state: 'pending', reply: undefined });
+
+    const retry = await submitProposal(submitRequest(), key, deps);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toMatchObject({ status: 'received', request_id: requestId, confirmation_email: 'sent' });
+    expect(crm.requests).toHaveLength(1);
+    expect(smtp.messages).toHaveLength(1);
+    const stored = (await deps.store.get(recordKey(requestId), { type: 'json' })) as ProposalRecord;
+    expect(stored.delivery.attempts).toBe(1);
+  });
+
+  it('keys blobs by a hash of the Idempotency-Key, never the key itself', async () => {
+    const deps = makeDeps();
+    const key = `visible-key-${randomUUID()}`;
+    await submitProposal(submitRequest(), key, deps);
+    const { blobs: listed } = await deps.store.list();
+    expect(listed.map((blob) => blob.key).join('\n')).not.toContain('visible-key');
+    expect(listed.map((blob) => blob.key)).toContain(keyEntryKey(key));
+  });
+});

@@ -1,0 +1,115 @@
+/** The inbox: CSV rules, and scripts/inbox.ts reading the store layout `netlify serve` leaves on disk. */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { getStore } from '@netlify/blobs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { crmAdapterFromEnv } from '../../src/proposal/submit/config.ts';
+import { csvField, toCsv } from '../../src/proposal/submit/inbox-export.ts';
+import { submitProposal } from '../../src/proposal/submit/index.ts';
+import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
+import { startBlobs } from '../helpers/blobs.ts';
+import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
+
+const run = promisify(execFile);
+const SCRIPT = resolve(import.meta.dirname, '../../scripts/inbox.ts');
+
+describe('CSV export', () => {
+  it('quotes per RFC 4180 and guards against spreadsheet formulas', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\r\nlines')).toBe('"two\r\nlines"');
+    expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvField('-1')).toBe("'-1");
+    expect(csvField(3)).toBe('3');
+    expect(csvField(undefined)).toBe('');
+  });
+
+  it('writes one CRLF-terminated row per request under a header row', () => {
+    const record = buildRecord(submitRequest({ constraints: 'GDPR,\n"fixed" budget' }), {
+      requestId: 'r-1',
+      receivedAt: '2026-11-20T10:00:00.000Z',
+      crm: 'inbox',
+      consent: CONSENT,
+    });
+    const csv = toCsv([record]);
+    const [header, row] = csv.split('\r\n');
+    expect(header).toMatch(/^request_id,received_at,status,crm,attempts,/);
+    expect(row).toMatch(/^r-1,2026-11-20T10:00:00.000Z,pending,inbox,0,/);
+    expect(csv).toContain('"GDPR,\n""fixed"" budget"');
+    expect(csv.endsWith('\r\n')).toBe(true);
+  });
+});
+
+describe('scripts/inbox.ts', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'inbox-'));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const inbox = (...args: string[]) =>
+    run(process.execPath, [SCRIPT, ...args], { cwd: root, env: { PATH: process.env['PATH'] ?? '' } });
+
+  /** Stores two requests the way `netlify serve` would: one received, one pending. */
+  async function seed(siteID: string): Promise<void> {
+    const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID });
+    const store = getStore({ name: 'proposals', consistency: 'strong' });
+    const base = { store, mailer: null, partner: PARTNER, consent: CONSENT };
+    await submitProposal(submitRequest(), randomUUID(), { ...base, crm: crmAdapterFromEnv(envOf({}), PARTNER) });
+    const misconfigured = crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'webhook' }), PARTNER);
+    await submitProposal(submitRequest({ name: 'Bo, "Quoted"', email: 'bo@example.com' }), randomUUID(), {
+      ...base,
+      crm: misconfigured,
+    });
+    await blobs.stop();
+  }
+
+  it('says so when there is no local store', async () => {
+    const { stdout } = await inbox('list');
+    expect(stdout).toContain('No local store yet');
+    expect(stdout).toContain('npm start');
+  });
+
+  it('lists and exports requests from an unlinked project (site id "unlinked")', async () => {
+    await seed('unlinked');
+    const list = await inbox('list');
+    expect(list.stdout).toContain('2 requests (1 pending, 1 received)');
+    expect(list.stdout).toContain('site unlinked');
+
+    const json = JSON.parse((await inbox('export')).stdout) as ProposalRecord[];
+    expect(json.map((record) => record.contact.email).sort()).toEqual(['ann@example.com', 'bo@example.com']);
+
+    const pending = JSON.parse((await inbox('export', '--status', 'pending')).stdout) as ProposalRecord[];
+    expect(pending.map((record) => record.contact.email)).toEqual(['bo@example.com']);
+
+    const out = join(root, 'requests.csv');
+    await inbox('export', '--format', 'csv', '--out', out);
+    const csv = await readFile(out, 'utf8');
+    expect(csv.split('\r\n').filter(Boolean)).toHaveLength(3);
+    expect(csv).toContain('"Bo, ""Quoted"""');
+  });
+
+  it('reads the linked site id from .netlify/state.json', async () => {
+    await seed('0c9b6a52-site');
+    await writeFile(join(root, '.netlify', 'state.json'), JSON.stringify({ siteId: '0c9b6a52-site' }));
+    const { stdout } = await inbox('list', '--status', 'received');
+    expect(stdout).toContain('site 0c9b6a52-site');
+    expect(stdout).toContain('1 request (0 pending, 1 received)');
+  });
+
+  it('explains an empty store and rejects bad options', async () => {
+    await mkdir(join(root, '.netlify', 'blobs-serve', 'entries'), { recursive: true });
+    expect((await inbox('list')).stdout).toContain('No proposal requests stored locally yet');
+    await expect(inbox('export', '--format', 'xml')).rejects.toMatchObject({ code: 2 });
+    await expect(inbox('list', '--site', 'only-site')).rejects.toMatchObject({ code: 2 });
+  });
+});
