@@ -7,5 +7,4 @@ import { absolute } from '../lib/urls.ts';
 export const GET: APIRoute = async () =>
   jsonResponse(
     buildOpenApi(await knowledge(), absolute(CAPABILITIES_SCHEMA_PATH), absolute('/api/proposal')),
-    'application/openapi+json; charset=utf-8',
   );

@@ -2,4 +2,4 @@ import type { APIRoute } from 'astro';
 import { capabilitiesSchema } from '../../lib/agent-documents.ts';
 import { jsonResponse } from '../../lib/json-response.ts';
 
-export const GET: APIRoute = async () => jsonResponse(await capabilitiesSchema(), 'application/schema+json; charset=utf-8');
+export const GET: APIRoute = async () => jsonResponse(await capabilitiesSchema());

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { startSite, type RunningSite } from '../helpers/serve.ts';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
+
+// `npm start` as a newcomer runs it: build, then netlify serve with the function, offline,
+// with an SMTP server on loopback so confirmation emails are really sent.
+let site: RunningSite;
+let smtp: TestSmtp;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  site = await startSite({ SMTP_URL: smtp.url, MAIL_FROM: 'Kestrel Cloud <no-reply@kestrelcloud.example>' });
+});
+
+afterAll(async () => {
+  await site?.stop();
+  await smtp?.stop();
+  if (site) expect(() => process.kill(site.pid, 0)).toThrow(); // stopped by its PID
+});
+
+const get = (path: string) => fetch(`${site.url}${path}`, { redirect: 'manual' });
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${site.url}/api/proposal`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+describe('every path of the published interface, over HTTP', () => {
+  const expected: [string, RegExp][] = [
+    ['/', /^text\/html; charset=utf-8$/],
+    ['/agents', /^text\/html; charset=utf-8$/],
+    ['/services', /^text\/html; charset=utf-8$/],
+    ['/delivery-models', /^text\/html; charset=utf-8$/],
+    ['/partners', /^text\/html; charset=utf-8$/],
+    ['/about', /^text\/html; charset=utf-8$/],
+    ['/aws-credentials', /^text\/html; charset=utf-8$/],
+    ['/case-studies', /^text\/html; charset=utf-8$/],
+    ['/blog', /^text\/html; charset=utf-8$/],
+    ['/proposal', /^text\/html; charset=utf-8$/],
+    ['/api/capabilities', /^application\/json; charset=utf-8$/],
+    ['/api/proposal', /^application\/json; charset=utf-8$/],
+    ['/llms.txt', /^text\/plain; charset=utf-8$/],
+    ['/llms-full.txt', /^text\/plain; charset=utf-8$/],
+    ['/index.md', /^text\/markdown; charset=utf-8$/],
+    ['/services.md', /^text\/markdown; charset=utf-8$/],
+    ['/sitemap.xml', /^application\/xml/],
+    ['/robots.txt', /^text\/plain; charset=utf-8$/],
+    ['/openapi.json', /^application\/json/],
+    ['/.well-known/api-catalog', /^application\/(linkset\+)?json/],
+    ['/schemas/capabilities.schema.json', /^application\/json/],
+  ];
+
+  it.each(expected)('GET %s → 200 %s', async (path, type) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(type);
+    expect((await res.text()).length).toBeGreaterThan(50);
+  });
+
+  it('the capabilities document links its schema and allows any origin', async () => {
+    const res = await get('/api/capabilities');
+    expect(res.headers.get('link')).toContain('rel="describedby"');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const doc = await res.json();
+    expect(doc.contact.proposal_api).toMatch(/\/api\/proposal$/);
+  });
+
+  it('pages carry the security headers', async () => {
+    const res = await get('/services');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('strict-transport-security')).toContain('max-age=');
+  });
+});
+
+describe('the proposal API through npm start', () => {
+  it('GET contract, then guide and summarize round trips', async () => {
+    const contract = await (await get('/api/proposal')).json();
+    expect(Object.keys(contract.actions)).toEqual(['guide', 'summarize', 'submit']);
+
+    const guide = await post(contract.actions.guide.example_request);
+    expect(guide.status).toBe(200);
+    expect(await guide.json()).toEqual(contract.actions.guide.example_response.body);
+
+    const summary = await post(contract.actions.summarize.example_request);
+    expect(summary.status).toBe(200);
+    expect((await summary.json()).submitted).toBe(false);
+  });
+
+  it('guide → summarize → submit → replay, with one confirmation email', async () => {
+    const guide = await (await post(EXAMPLE_REQUESTS.guide)).json();
+    const request = { ...EXAMPLE_REQUESTS.submit, engagement_model: guide.engagement_model.id, email: `e2e-${randomUUID()}@example.com` };
+    const summary = await (await post({ ...request, action: 'summarize', consent: undefined })).json();
+    expect(summary.ready_to_submit).toBe(true);
+
+    const key = randomUUID();
+    const first = await post(request, { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    const body = await first.json();
+    expect(body.status).toBe('received');
+    expect(body.confirmation_email).toBe('sent');
+
+    const replay = await post(request, { 'idempotency-key': key });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(body);
+
+    const mails = smtp.messages.filter((m) => m.to.includes(request.email));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.raw).toContain(body.request_id);
+
+    const reused = await post({ ...request, timeline: 'Next year' }, { 'idempotency-key': key });
+    expect(reused.status).toBe(422);
+    expect(reused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+  });
+
+  it('a secret is refused over HTTP, naming the field only', async () => {
+    const token = ['ghp', '_', 'R4nd0mT0k3nV4lu3F0rT3st1ngOnly012345'].join('');
+    const res = await post({ action: 'summarize', constraints: `CI uses ${token}` });
+    expect(res.status).toBe(422);
+    const text = await res.text();
+    expect(text).toContain('#/constraints');
+    expect(text).not.toContain(token);
+  });
+});
