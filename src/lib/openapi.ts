@@ -3,9 +3,9 @@ import type { Knowledge } from './knowledge.ts';
 import { CONTRACT_VERSION, requestSchemas, STATUS_MEANINGS, EMAIL_MEANINGS } from '../proposal/contract.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
 
-/** OpenAPI components carry no `$schema` of their own; the document's dialect applies. */
-function component<T extends { $schema?: string }>(schema: T): Omit<T, '$schema'> {
-  const { $schema: _dialect, ...rest } = schema;
+/** OpenAPI components carry no `$schema` or `$id` of their own; the document's dialect applies. */
+function component<T extends { $schema?: string; $id?: string }>(schema: T): Omit<T, '$schema' | '$id'> {
+  const { $schema: _dialect, $id: _id, ...rest } = schema;
   return rest;
 }
 
@@ -14,7 +14,8 @@ const problemResponse = (description: string) => ({
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 });
 
-export function buildOpenApi(k: Knowledge, capabilitiesSchemaUrl: string, contractUrl: string) {
+/** `capabilitiesSchema` is embedded so the description is self-contained; it is also published on its own. */
+export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: string; $id?: string }, contractUrl: string) {
   const schemas = requestSchemas(k);
   const problemStatuses = [...new Set(Object.values(PROBLEM_TYPES).map((p) => p.status))].sort();
   const problemsOf = (status: number) =>
@@ -40,7 +41,7 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchemaUrl: string, contra
           responses: {
             '200': {
               description: 'The capabilities document.',
-              content: { 'application/json': { schema: { $ref: capabilitiesSchemaUrl } } },
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/CapabilitiesDocument' } } },
             },
           },
         },
@@ -107,6 +108,7 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchemaUrl: string, contra
     },
     components: {
       schemas: {
+        CapabilitiesDocument: component(capabilitiesSchema),
         GuideRequest: component(schemas.guide),
         SummarizeRequest: component(schemas.summarize),
         SubmitRequest: component(schemas.submit),

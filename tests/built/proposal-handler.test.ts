@@ -274,3 +274,22 @@ describe('the contract is one source', () => {
     expect(contract.actions.summarize.example_response.body).toEqual(await (await post(EXAMPLE_REQUESTS.summarize)).json());
   });
 });
+
+describe('abuse protections on submit', () => {
+  it('a filled honeypot field is refused, and nothing is submitted', async () => {
+    const res = await post({ ...EXAMPLE_REQUESTS.submit, website: 'http://spam.example' }, { 'idempotency-key': 'honeypot-1' });
+    const problem = await expectProblem(res, 422, 'spam-suspected');
+    expect(problem.errors).toEqual([{ pointer: '#/website', detail: 'must be empty' }]);
+  });
+
+  it('a form filled faster than a person can is refused', async () => {
+    const res = await post({ ...EXAMPLE_REQUESTS.submit, form_started_at: Date.now() - 500 }, { 'idempotency-key': 'too-fast-1' });
+    await expectProblem(res, 422, 'spam-suspected');
+  });
+
+  it('a malformed Idempotency-Key is refused without echoing it', async () => {
+    const res = await post(EXAMPLE_REQUESTS.submit, { 'idempotency-key': 'k'.repeat(256) });
+    const problem = await expectProblem(res, 400, 'invalid-idempotency-key');
+    expect(JSON.stringify(problem)).not.toContain('kkkkkkkk');
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { readDist, fileForPath } from '../helpers/dist.ts';
+
+const openapi = JSON.parse(readDist('openapi.json'));
+const contract = JSON.parse(readDist('api/proposal.json'));
+
+describe('/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document (independent validator)', async () => {
+    const result = await new Validator().validate(openapi);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(openapi.openapi).toBe('3.1.0');
+  });
+
+  it('describes the three operations, one request schema per action, and the problem responses', () => {
+    expect(Object.keys(openapi.paths)).toEqual(['/api/capabilities', '/api/proposal']);
+    expect(Object.keys(openapi.paths['/api/proposal'])).toEqual(['get', 'post']);
+    const body = openapi.paths['/api/proposal'].post.requestBody.content['application/json'].schema;
+    expect(body.discriminator.propertyName).toBe('action');
+    expect(Object.keys(body.discriminator.mapping)).toEqual(['guide', 'summarize', 'submit']);
+    const responses = openapi.paths['/api/proposal'].post.responses;
+    for (const status of ['400', '409', '413', '415', '422', '500']) {
+      expect(responses[status].content['application/problem+json']).toBeDefined();
+    }
+  });
+
+  it('embeds exactly the request schemas that GET /api/proposal publishes', () => {
+    const strip = ({ $schema: _d, ...rest }: Record<string, unknown>) => rest;
+    expect(openapi.components.schemas.GuideRequest).toEqual(strip(contract.actions.guide.request_schema));
+    expect(openapi.components.schemas.SummarizeRequest).toEqual(strip(contract.actions.summarize.request_schema));
+    expect(openapi.components.schemas.SubmitRequest).toEqual(strip(contract.actions.submit.request_schema));
+  });
+});
+
+describe('/.well-known/api-catalog (RFC 9727)', () => {
+  it('is a linkset pointing at the OpenAPI description and the agents page', () => {
+    expect(fileForPath('/.well-known/api-catalog')).toBe('.well-known/api-catalog.json');
+    const catalog = JSON.parse(readDist('.well-known/api-catalog.json'));
+    const [entry] = catalog.linkset;
+    expect(new URL(entry['service-desc'][0].href).pathname).toBe('/openapi.json');
+    expect(new URL(entry['service-doc'][0].href).pathname).toBe('/agents');
+    expect(new URL(entry.anchor).pathname).toBe('/api/proposal');
+  });
+});
+
+describe('the contract explains itself to an agent', () => {
+  it('states idempotency, result meanings, error format, limits and a version', () => {
+    expect(contract.contract_version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(contract.idempotency.retention_hours).toBe(24);
+    expect(Object.keys(contract.actions.submit.result.status)).toEqual(['received', 'pending']);
+    expect(contract.actions.submit.result.confirmation_email.sent).toMatch(/Only this value/);
+    expect(contract.errors.format).toContain('RFC 9457');
+    expect(contract.limits.max_body_bytes).toBeGreaterThan(1000);
+  });
+
+  it('documents every problem type on /agents with an anchor', () => {
+    const agents = readDist('agents.html');
+    for (const { type } of contract.errors.types as { type: string }[]) {
+      const anchor = new URL(type).hash.slice(1);
+      expect(agents, anchor).toContain(`id="${anchor}"`);
+    }
+  });
+});
+
+describe('the capabilities schema in the OpenAPI description', () => {
+  it('is the published JSON Schema, embedded', () => {
+    const { $schema: _s, $id: _i, ...published } = JSON.parse(readDist('schemas/capabilities.schema.json'));
+    expect(openapi.components.schemas.CapabilitiesDocument).toEqual(published);
+  });
+});
