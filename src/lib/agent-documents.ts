@@ -15,7 +15,7 @@ export const CAPABILITIES_SCHEMA_PATH = '/schemas/capabilities.schema.json';
 
 export async function capabilitiesSchema() {
   const model = await siteModel();
-  return capabilitiesDocumentSchema(model.site.data.slug, absolute(CAPABILITIES_SCHEMA_PATH));
+  return capabilitiesDocumentSchema(model.site.data.brand_slug, absolute(CAPABILITIES_SCHEMA_PATH));
 }
 
 /** The capabilities document; the build fails if it does not match its published schema. */

@@ -32,7 +32,7 @@ export function buildCapabilitiesDocument(model: SiteModel, absolute: (path: str
       cloud_partner_profile: site.cloud_partner_profile,
       delivery_regions: site.delivery_regions,
     },
-    positioning: { primary: site.positioning, [`why_${site.slug}`]: site.reasons },
+    positioning: { primary: site.positioning, [`why_${site.brand_slug}`]: site.reasons },
     audiences: model.audiences.map(({ data }) => ({ id: data.id, needs: data.needs, outcomes: data.outcomes })),
     capabilities: model.capabilities.map(({ data }) => ({ id: data.id, name: data.name, includes: data.includes })),
     cloud_program_support: {

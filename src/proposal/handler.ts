@@ -126,7 +126,7 @@ export function createProposalHandler(k: Knowledge, validators: Validators, deps
     try {
       routed = await route(req);
     } catch (error) {
-      logEvent('proposal.unexpected_error', { name: error instanceof Error ? error.name : 'unknown' });
+      logEvent('unexpected_error', { name: error instanceof Error ? error.name : 'unknown' });
       routed = { reply: problem('internal-error', 'The request could not be completed. Retry later; submissions can be retried safely with the same Idempotency-Key.'), form: false };
     }
     const { reply, action, form } = routed;

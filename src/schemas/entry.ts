@@ -20,8 +20,8 @@ export const SiteSchema = z.strictObject({
   kind: z.literal('site'),
   /** Partner's display name, used everywhere the partner is named. */
   name: text,
-  /** Lower-case brand slug: the capabilities field `positioning.why_<slug>`. */
-  slug: z.string().regex(/^[a-z][a-z0-9]*$/, 'must be lower-case letters and digits, e.g. "kestrel"'),
+  /** Lower-case brand slug: the capabilities field `positioning.why_<brand_slug>`. (Not `slug`: Astro reserves that name for entry ids.) */
+  brand_slug: z.string().regex(/^[a-z][a-z0-9]*$/, 'must be lower-case letters and digits, e.g. "kestrel"'),
   /** Organisation type, e.g. "Independent cloud consulting and delivery partner". */
   type: text,
   /** Cloud provider's short name (e.g. "AWS"); the partner is never this. */

@@ -34,7 +34,7 @@ describe('capabilities document', () => {
     ]);
     expect(capabilities.organization.cloud_partner_profile).toBe(site.cloud_partner_profile);
     expect(capabilities.evidence.cloud_partner_highlights.customer_launches).toBe('50+');
-    expect(capabilities.positioning[`why_${site.slug}`]).toEqual(site.reasons);
+    expect(capabilities.positioning[`why_${site.brand_slug}`]).toEqual(site.reasons);
   });
 
   it('matches the content files it is built from', () => {
