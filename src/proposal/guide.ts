@@ -4,8 +4,18 @@ import type { Knowledge } from '../lib/knowledge.ts';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Keyword patterns, compiled once per keyword list (the knowledge is fixed for a function instance). */
+const patterns = new WeakMap<string[], RegExp[]>();
+
+function compile(keywords: string[]): RegExp[] {
+  const compiled = keywords.map((kw) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(kw)}(?:$|[^\\p{L}\\p{N}])`, 'iu'));
+  patterns.set(keywords, compiled);
+  return compiled;
+}
+
 function matchedKeywords(text: string, keywords: string[]): string[] {
-  return keywords.filter((kw) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(kw)}(?:$|[^\\p{L}\\p{N}])`, 'iu').test(text));
+  const compiled = patterns.get(keywords) ?? compile(keywords);
+  return keywords.filter((_, i) => compiled[i]!.test(text));
 }
 
 /** Startups vs established businesses: company size first, then the words of the question. */

@@ -1,13 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root, distFiles, readDist } from '../helpers/dist.ts';
 
+const workDirs: string[] = [];
+afterAll(() => {
+  for (const dir of workDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Builds a copy of content/ changed by `edit` into a temporary folder; returns the build's output. */
 function buildFixture(edit: (dir: string) => void): { status: number | null; output: string; outDir: string } {
   const work = mkdtempSync(join(tmpdir(), 'content-fixture-'));
+  workDirs.push(work);
   const contentDir = join(work, 'content');
   cpSync(join(root, 'content'), contentDir, { recursive: true });
   edit(contentDir);
@@ -76,6 +82,5 @@ describe('content errors fail the build with a helpful message', () => {
     expect(status).toBe(0);
     const files = distFiles('**/*.{html,md,txt,json,xml}').filter((f) => !f.startsWith('build-data/'));
     for (const file of files) expect(readFileSync(join(outDir, file), 'utf8'), file).toBe(readDist(file));
-    rmSync(outDir, { recursive: true, force: true });
   });
 });

@@ -2,7 +2,7 @@
  * Confirmation email over SMTP (nodemailer). Sent at most once per request, after the CRM
  * accepted it; its outcome is reported separately and never changes the submit status.
  */
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { EnvReader, Partner } from './deps.ts';
 import { confirmationSubject, confirmationText, headerSafe } from './confirmation-email.ts';
 import { logEvent } from './log.ts';
@@ -22,19 +22,25 @@ export function createMailer(env: EnvReader): Mailer | null {
   const url = env('SMTP_URL');
   const from = env('MAIL_FROM');
   if (url === undefined || from === undefined) return null;
-  // The object form applies the timeouts: a second argument to createTransport would be
-  // message defaults, not connection options.
-  const transport = createTransport({
-    url,
-    connectionTimeout: SMTP_TIMEOUT_MS,
-    greetingTimeout: SMTP_TIMEOUT_MS,
-    socketTimeout: SMTP_TIMEOUT_MS,
-  });
+  // nodemailer is half the function bundle: loaded on the first email, not at every cold start.
+  let transport: Promise<Transporter> | undefined;
+  const connect = () =>
+    (transport ??= import('nodemailer').then((nodemailer) =>
+      // The object form applies the timeouts: a second argument to createTransport would be
+      // message defaults, not connection options.
+      // A CommonJS module: its exports may arrive as the default export.
+      (nodemailer.default ?? nodemailer).createTransport({
+        url,
+        connectionTimeout: SMTP_TIMEOUT_MS,
+        greetingTimeout: SMTP_TIMEOUT_MS,
+        socketTimeout: SMTP_TIMEOUT_MS,
+      }),
+    ));
   return {
     async sendConfirmation(record, partner) {
       const address = headerSafe(record.contact.email);
       try {
-        const info = await transport.sendMail({
+        const info = await (await connect()).sendMail({
           from,
           to: { name: headerSafe(record.contact.name), address },
           replyTo: partner.email,
@@ -44,7 +50,7 @@ export function createMailer(env: EnvReader): Mailer | null {
           disableFileAccess: true,
           disableUrlAccess: true,
         });
-        const accepted = info.accepted.some((item) => item.toLowerCase() === address.toLowerCase());
+        const accepted = (info.accepted ?? []).some((item) => item.toLowerCase() === address.toLowerCase());
         if (accepted) return 'sent';
         logEvent('confirmation_email_failed', { request_id: record.request_id, code: 'RECIPIENT_NOT_ACCEPTED' });
         return 'failed';
