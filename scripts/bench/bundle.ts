@@ -1,0 +1,135 @@
+/**
+ * Item 3: the function as Netlify ships it. Bundles netlify/functions/proposal.mts with esbuild the
+ * way Netlify's esbuild bundler (@netlify/zip-it-and-ship-it) does: platform node, ESM, bundle,
+ * not minified, only Node builtins external, its CJS shim banner. Then the size, and the cold
+ * import time in fresh `node` processes.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { childEnv, progress, root, run } from './process.ts';
+import { bytes, bytesExact, median, ms, table } from './stats.ts';
+
+export const COLD_RUNS = 10;
+
+/** CJS_SHIM of @netlify/zip-it-and-ship-it (runtimes/node/utils/esm_cjs_compat.js), verbatim. */
+const CJS_SHIM = `
+import {createRequire as ___nfyCreateRequire} from "module";
+import {fileURLToPath as ___nfyFileURLToPath} from "url";
+import {dirname as ___nfyPathDirname} from "path";
+let __filename=___nfyFileURLToPath(import.meta.url);
+let __dirname=___nfyPathDirname(___nfyFileURLToPath(import.meta.url));
+let require=___nfyCreateRequire(import.meta.url);
+`;
+
+export interface ColdImport {
+  runs: number[];
+  median: number;
+  max: number;
+}
+
+export interface BundleResult {
+  esbuildMs: number;
+  bytes: number;
+  gzipBytes: number;
+  /** Bytes in the bundle by package (or project folder), largest first. */
+  topInputs: { name: string; bytes: number }[];
+  coldImport: ColdImport;
+  /** The same measure for the unbundled source, loaded by Node's type stripping (for comparison). */
+  coldImportSource: ColdImport;
+  /** Time of the whole `node` process of a cold import of the bundle (spawn to exit). */
+  processMedianMs: number;
+  options: string;
+}
+
+/** Size by package: node_modules/<pkg> or the project folder of each input. */
+function byPackage(inputs: Record<string, { bytesInOutput: number }>): { name: string; bytes: number }[] {
+  const totals = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(inputs)) {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+    const name = pkg ? (pkg[1] as string) : path.replace(/^(?:\.\.\/)*/, '').split('/').slice(0, 2).join('/');
+    totals.set(name, (totals.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...totals].map(([name, b]) => ({ name, bytes: b })).sort((a, b) => b.bytes - a.bytes);
+}
+
+/** Spawns `node` COLD_RUNS times; each reports performance.now() around one dynamic import. */
+async function coldImports(file: string, cwd: string): Promise<{ imports: ColdImport; processMs: number[] }> {
+  const code = `const t0 = performance.now(); const m = await import(${JSON.stringify(pathToFileURL(file).href)}); const t1 = performance.now(); if (typeof m.default !== 'function') throw new Error('no default export'); console.log(JSON.stringify({ ms: t1 - t0 }));`;
+  const runs: number[] = [];
+  const processMs: number[] = [];
+  for (let i = 0; i < COLD_RUNS; i++) {
+    const r = await run(process.execPath, ['--input-type=module', '-e', code], { cwd, env: childEnv() });
+    if (r.code !== 0) throw new Error(`cold import of ${file} failed:\n${r.stderr.slice(-2000)}`);
+    runs.push((JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as { ms: number }).ms);
+    processMs.push(r.ms);
+  }
+  return { imports: { runs, median: median(runs), max: Math.max(...runs) }, processMs };
+}
+
+export async function benchBundle(): Promise<BundleResult> {
+  const work = mkdtempSync(join(tmpdir(), 'kestrel-bench-bundle-'));
+  try {
+    const outfile = join(work, 'proposal.mjs');
+    progress('bundle: esbuild');
+    const t0 = performance.now();
+    const result = await build({
+      entryPoints: [join(root, 'netlify/functions/proposal.mts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: ['node24'],
+      minify: false,
+      banner: { js: CJS_SHIM },
+      resolveExtensions: ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts', '.json'],
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const esbuildMs = performance.now() - t0;
+    const code = readFileSync(outfile);
+    const output = Object.values(result.metafile.outputs)[0];
+
+    progress(`bundle: ${COLD_RUNS} cold imports of the bundle, then of the unbundled source`);
+    // Run from the temp folder: the bundle must not need node_modules.
+    const bundled = await coldImports(outfile, work);
+    const source = await coldImports(join(root, 'netlify/functions/proposal.mts'), root);
+    return {
+      esbuildMs,
+      bytes: code.byteLength,
+      gzipBytes: gzipSync(code, { level: 6 }).byteLength,
+      topInputs: output ? byPackage(output.inputs).slice(0, 8) : [],
+      coldImport: bundled.imports,
+      coldImportSource: source.imports,
+      processMedianMs: median(bundled.processMs),
+      options: `esbuild ${relative(root, join(root, 'netlify/functions/proposal.mts'))} --bundle --platform=node --format=esm --target=node24 --banner:js=<Netlify CJS shim> (no minify; builtins external)`,
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function printBundle(r: BundleResult): void {
+  console.log(
+    table(
+      `3. Function bundle as shipped (esbuild, ${ms(r.esbuildMs)} to bundle) and cold import (${COLD_RUNS} fresh node processes)`,
+      ['measure', 'value'],
+      [
+        ['bundle size', bytesExact(r.bytes)],
+        ['bundle size gzipped (level 6)', bytesExact(r.gzipBytes)],
+        ['cold import of bundle, median', ms(r.coldImport.median)],
+        ['cold import of bundle, max', ms(r.coldImport.max)],
+        ['node process incl. import, median', ms(r.processMedianMs)],
+        ['(compare) cold import of unbundled .mts source, median', ms(r.coldImportSource.median)],
+        ['(compare) cold import of unbundled .mts source, max', ms(r.coldImportSource.max)],
+      ],
+    ),
+  );
+  console.log(`largest contributors to the bundle: ${r.topInputs.map((i) => `${i.name} ${bytes(i.bytes)}`).join(', ')}`);
+  console.log(`command: ${r.options}`);
+  console.log(`cold import: node --input-type=module -e "t0=performance.now(); await import('<tmp>/proposal.mjs'); performance.now()-t0"`);
+  console.log(`cold import runs (ms): ${r.coldImport.runs.map((x) => x.toFixed(1)).join(', ')}`);
+}

@@ -1,0 +1,218 @@
+/**
+ * Item 4: `submit` into the default inbox CRM, stored in a real local Netlify Blobs server
+ * (BlobsServer on a temp dir, wired in with setEnvironmentContext as tests/helpers/blobs.ts does).
+ * CRM_PROVIDER, SMTP_URL and MAIL_FROM are unset by the parent, so a 201 means the request is
+ * stored durably and its status is 'received'.
+ *
+ * Note: the BlobsServer runs in this same process (as in the tests), so every figure includes
+ * the server's work on the same event loop.
+ *
+ * Run by scripts/bench.ts in a fresh process: node scripts/bench/submit.ts
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { handBack, progress } from './process.ts';
+import { int, ms, summarize, table, type Summary } from './stats.ts';
+
+export const WARMUP = 20;
+export const SEQUENTIAL = 300;
+export const CONCURRENT = 1000;
+export const CONCURRENCY = 16;
+export const REPLAYS = 300;
+const API = 'http://127.0.0.1/api/proposal';
+
+export interface SubmitResult {
+  sequential: Summary;
+  sequentialStatuses: Record<string, number>;
+  /** Requests the Blobs client sent per sequential submit, by method. */
+  blobRequestsPerSubmit: Record<string, number>;
+  concurrent: {
+    keys: number;
+    concurrency: number;
+    elapsedMs: number;
+    accepted201: number;
+    acceptedPerSecond: number;
+    statuses: Record<string, number>;
+    latency: Summary;
+  };
+  replay: Summary;
+  replayStatuses: Record<string, number>;
+  replayedHeader: number;
+  blobRequestsPerReplay: Record<string, number>;
+  storedReceived: number;
+  /** Request records listed in the store after the run, and the distinct keys sent. */
+  storedRecords: number;
+  distinctKeys: number;
+}
+
+type Handler = (req: Request) => Promise<Response>;
+
+/** Counts the Blobs client's HTTP requests (it calls globalThis.fetch at request time). */
+const fetchCounts = new Map<string, number>();
+const realFetch = globalThis.fetch;
+globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  fetchCounts.set(method, (fetchCounts.get(method) ?? 0) + 1);
+  return realFetch(input, init);
+}) as typeof fetch;
+
+function perCall(counts: Map<string, number>, calls: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let total = 0;
+  for (const [method, n] of [...counts].sort()) {
+    out[method] = n / calls;
+    total += n;
+  }
+  out['total'] = total / calls;
+  return out;
+}
+
+function tally(into: Record<string, number>, key: string | number): void {
+  into[String(key)] = (into[String(key)] ?? 0) + 1;
+}
+
+async function main(): Promise<void> {
+  for (const name of ['CRM_PROVIDER', 'SMTP_URL', 'MAIL_FROM']) delete process.env[name];
+  const { setEnvironmentContext, getStore } = await import('@netlify/blobs');
+  const { BlobsServer } = await import('@netlify/blobs/server');
+  const directory = await mkdtemp(join(tmpdir(), 'kestrel-bench-blobs-'));
+  const token = randomUUID();
+  const server = new BlobsServer({ directory, token });
+  const { port } = await server.start();
+  const url = `http://127.0.0.1:${port}`;
+  setEnvironmentContext({ siteID: `bench-site-${randomUUID()}`, token, edgeURL: url, uncachedEdgeURL: url });
+
+  try {
+    const { default: handler } = (await import('../../netlify/functions/proposal.mts')) as { default: Handler };
+    const { EXAMPLE_REQUESTS } = await import('../../src/proposal/contract.ts');
+    const { PROPOSALS_STORE } = await import('../../src/proposal/submit/config.ts');
+    const { RECORDS_PREFIX } = await import('../../src/proposal/submit/record.ts');
+    const body = JSON.stringify(EXAMPLE_REQUESTS.submit);
+
+    const submit = async (key: string): Promise<{ ms: number; status: number; replayed: boolean; state: unknown }> => {
+      const started = performance.now();
+      const res = await handler(
+        new Request(API, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body }),
+      );
+      const reply = (await res.json()) as { status?: unknown };
+      return { ms: performance.now() - started, status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true', state: reply.status };
+    };
+
+    progress(`submit: ${WARMUP} warm-up submits`);
+    for (let i = 0; i < WARMUP; i++) await submit(`bench-warmup-${i}-${randomUUID()}`);
+
+    progress(`submit: ${SEQUENTIAL} sequential submits`);
+    const seqKeys = Array.from({ length: SEQUENTIAL }, (_, i) => `bench-seq-${i}-${randomUUID()}`);
+    const seqTimes: number[] = [];
+    const seqStatuses: Record<string, number> = {};
+    let storedReceived = 0;
+    fetchCounts.clear();
+    for (const key of seqKeys) {
+      const r = await submit(key);
+      seqTimes.push(r.ms);
+      tally(seqStatuses, r.status);
+      if (r.status === 201 && r.state === 'received') storedReceived++;
+    }
+    const blobRequestsPerSubmit = perCall(fetchCounts, SEQUENTIAL);
+
+    progress(`submit: ${CONCURRENT} distinct keys, concurrency ${CONCURRENCY}`);
+    const concKeys = Array.from({ length: CONCURRENT }, (_, i) => `bench-conc-${i}-${randomUUID()}`);
+    const concStatuses: Record<string, number> = {};
+    const concTimes: number[] = [];
+    let next = 0;
+    let accepted = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < concKeys.length) {
+          const key = concKeys[next++] as string;
+          const r = await submit(key);
+          concTimes.push(r.ms);
+          tally(concStatuses, r.status);
+          if (r.status === 201) accepted++;
+        }
+      }),
+    );
+    const elapsedMs = performance.now() - started;
+
+    progress(`submit: ${REPLAYS} idempotent replays (same key and body again)`);
+    const replayTimes: number[] = [];
+    const replayStatuses: Record<string, number> = {};
+    let replayedHeader = 0;
+    fetchCounts.clear();
+    for (const key of seqKeys.slice(0, REPLAYS)) {
+      const r = await submit(key);
+      replayTimes.push(r.ms);
+      tally(replayStatuses, r.status);
+      if (r.replayed) replayedHeader++;
+    }
+    const blobRequestsPerReplay = perCall(fetchCounts, REPLAYS);
+
+    // Through the store itself: one request record per distinct key (warm-up + sequential + concurrent).
+    const { blobs } = await getStore({ name: PROPOSALS_STORE, consistency: 'strong' }).list({ prefix: RECORDS_PREFIX });
+
+    const result: SubmitResult = {
+      sequential: summarize(seqTimes),
+      sequentialStatuses: seqStatuses,
+      blobRequestsPerSubmit,
+      concurrent: {
+        keys: CONCURRENT,
+        concurrency: CONCURRENCY,
+        elapsedMs,
+        accepted201: accepted,
+        acceptedPerSecond: accepted / (elapsedMs / 1000),
+        statuses: concStatuses,
+        latency: summarize(concTimes),
+      },
+      replay: summarize(replayTimes),
+      replayStatuses,
+      replayedHeader,
+      blobRequestsPerReplay,
+      storedReceived,
+      storedRecords: blobs.length,
+      distinctKeys: WARMUP + SEQUENTIAL + CONCURRENT,
+    };
+    handBack(result);
+  } finally {
+    await server.stop();
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+const statuses = (s: Record<string, number>) =>
+  Object.entries(s)
+    .map(([k, v]) => `${k}×${v}`)
+    .join(' ');
+const requests = (r: Record<string, number>) =>
+  Object.entries(r)
+    .map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(2)}`)
+    .join(', ');
+
+export function printSubmit(r: SubmitResult): void {
+  const c = r.concurrent;
+  console.log(
+    table(
+      '4. submit into the Blobs inbox (local BlobsServer on 127.0.0.1, in-process; CRM_PROVIDER unset, no SMTP)',
+      ['measure', 'p50', 'p99', 'mean', 'max', 'statuses'],
+      [
+        [`sequential submits (${r.sequential.n}, new key each)`, ms(r.sequential.p50), ms(r.sequential.p99), ms(r.sequential.mean), ms(r.sequential.max), statuses(r.sequentialStatuses)],
+        [`concurrent submits (${c.keys} keys, ${c.concurrency} in flight)`, ms(c.latency.p50), ms(c.latency.p99), ms(c.latency.mean), ms(c.latency.max), statuses(c.statuses)],
+        [`idempotent replays (${r.replay.n}, same key + body)`, ms(r.replay.p50), ms(r.replay.p99), ms(r.replay.mean), ms(r.replay.max), statuses(r.replayStatuses)],
+      ],
+    ),
+  );
+  console.log(
+    table('', ['throughput', 'value'], [
+      [`accepted (201) submits per second, ${c.keys} keys at concurrency ${c.concurrency}`, `${c.acceptedPerSecond.toFixed(1)} /s`],
+      ['201 received / elapsed', `${int(c.accepted201)} in ${ms(c.elapsedMs)}`],
+    ]),
+  );
+  console.log(`sequential 201 with status 'received' (stored durably): ${r.storedReceived} of ${r.sequential.n}; replays marked Idempotent-Replayed: ${r.replayedHeader} of ${r.replay.n}`);
+  console.log(`request records in the store afterwards: ${r.storedRecords} for ${r.distinctKeys} distinct keys`);
+  console.log(`Blobs HTTP requests per submit: ${requests(r.blobRequestsPerSubmit)}; per replay: ${requests(r.blobRequestsPerReplay)}`);
+  console.log('command: node scripts/bench/submit.ts (fresh process; handler = default export of netlify/functions/proposal.mts; Idempotency-Key header distinct per submit)');
+}
+
+if (import.meta.main) await main();
