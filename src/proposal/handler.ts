@@ -35,6 +35,19 @@ const CORS = {
   'access-control-expose-headers': 'retry-after, idempotent-replayed, location',
 };
 
+/**
+ * The workspace is one HTML form: without JavaScript it posts every field of the page whichever
+ * step's button was pressed. Fields that the chosen action does not take are dropped, so asking
+ * for guidance with step 2 already filled in still works. JSON clients get no such leniency.
+ */
+function dropOtherStepsFields(body: Record<string, unknown>, validate: Validator): void {
+  if (validate(body)) return;
+  for (const error of validate.errors ?? []) {
+    const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+    if (error.keyword === 'additionalProperties' && error.instancePath === '' && extra !== undefined) delete body[extra];
+  }
+}
+
 export function createProposalHandler(k: Knowledge, validators: Validators, depsFactory?: () => SubmitDeps) {
   setProblemBase(k.urls.agents);
   let deps: SubmitDeps | undefined;
@@ -85,6 +98,7 @@ export function createProposalHandler(k: Knowledge, validators: Validators, deps
       };
     }
     const validate = validators[act];
+    if (form) dropOtherStepsFields(body, validate);
     if (!validate(body)) {
       return {
         reply: problem('invalid-request', `The ${act} request does not match the contract (GET /api/proposal).`, { errors: fieldErrors(validate.errors) }),
@@ -109,7 +123,9 @@ export function createProposalHandler(k: Knowledge, validators: Validators, deps
     if (request.website) {
       return { reply: problem('spam-suspected', 'A field meant to stay empty was filled in. If you are a person, clear it and submit again.', { errors: [{ pointer: '#/website', detail: 'must be empty' }] }), action: act, form };
     }
-    if (request.form_started_at !== undefined && Date.now() - request.form_started_at < MIN_FILL_MS) {
+    // A negative time means the browser's clock runs ahead of ours: no evidence of automation.
+    const filledInMs = request.form_started_at === undefined ? undefined : Date.now() - request.form_started_at;
+    if (filledInMs !== undefined && filledInMs >= 0 && filledInMs < MIN_FILL_MS) {
       return { reply: problem('spam-suspected', 'The form was submitted faster than a person can fill it. Review it and submit again.'), action: act, form };
     }
     // A plain HTML form cannot set headers: its key comes from a hidden field, or else from the

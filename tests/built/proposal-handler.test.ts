@@ -293,3 +293,31 @@ describe('abuse protections on submit', () => {
     expect(JSON.stringify(problem)).not.toContain('kkkkkkkk');
   });
 });
+
+describe('the workspace form without JavaScript', () => {
+  const formPost = (fields: Record<string, string>) =>
+    handler(new Request(API, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) }));
+
+  it('asks for guidance even when later steps are filled in and consent is ticked', async () => {
+    const res = await formPost({ ...guideRequest, business_outcome: 'Launch in Q3', name: 'Ann', consent: 'on', consent_version: '2026-11-01' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Guidance for your question');
+  });
+
+  it('JSON clients still get 422 for fields of another action', async () => {
+    await expectProblem(await post({ ...guideRequest, business_outcome: 'Launch in Q3' }), 422, 'invalid-request');
+  });
+});
+
+describe('minimum fill time', () => {
+  it('does not refuse a browser whose clock runs ahead of the server', async () => {
+    let blobs: TestBlobs | undefined;
+    try {
+      blobs = await startBlobs();
+      const res = await post({ ...EXAMPLE_REQUESTS.submit, form_started_at: Date.now() + 60_000 }, { 'idempotency-key': `ahead-${Date.now()}` });
+      expect(res.status).toBe(201);
+    } finally {
+      await blobs?.stop();
+    }
+  });
+});

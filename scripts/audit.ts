@@ -1,0 +1,78 @@
+/**
+ * Lighthouse audit: `npm run audit` (node scripts/audit.ts). Starts the site with `npm start` on
+ * a free port, audits /, /services, /agents and /proposal with Lighthouse's default (mobile)
+ * configuration in Debian's Chromium, prints the four category scores per page and writes
+ * test-results/lighthouse.json. Exits with 1 when any score is below 100, the goal.
+ *
+ * Runs on Node 24 type stripping: erasable TypeScript only.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import lighthouse from 'lighthouse';
+import { launch } from 'chrome-launcher';
+import { CHROME_FLAGS, CHROME_PATH } from '../tests/helpers/browser.ts';
+import { root } from '../tests/helpers/dist.ts';
+import { startSite } from '../tests/helpers/serve.ts';
+
+const PAGES = ['/', '/services', '/agents', '/proposal'];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+
+interface PageResult {
+  path: string;
+  scores: Record<string, number | null>;
+  /** Audits scoring below 1 in the four categories, so a score below 100 names its cause. */
+  failing: { category: string; id: string; title: string; score: number | null }[];
+}
+
+const site = await startSite();
+console.log(`npm start serves ${site.url} (pid ${site.pid})`);
+const chrome = await launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+const results: PageResult[] = [];
+let version = '';
+try {
+  for (const path of PAGES) {
+    const run = await lighthouse(`${site.url}${path}`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: CATEGORIES,
+    });
+    if (!run) throw new Error(`Lighthouse returned no result for ${path}`);
+    const { lhr } = run;
+    version = lhr.lighthouseVersion;
+    const scores: Record<string, number | null> = {};
+    const failing: PageResult['failing'] = [];
+    for (const id of CATEGORIES) {
+      const category = lhr.categories[id];
+      scores[id] = category?.score === null || category === undefined ? null : Math.round(category.score * 100);
+      for (const ref of category?.auditRefs ?? []) {
+        const audit = lhr.audits[ref.id];
+        if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) {
+          failing.push({ category: id, id: audit.id, title: audit.title, score: audit.score });
+        }
+      }
+    }
+    results.push({ path, scores, failing });
+    if (lhr.runtimeError) console.warn(`${path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  }
+} finally {
+  chrome.kill();
+  await site.stop();
+}
+
+const cell = (s: string | number | null, width: number) => String(s ?? 'n/a').padEnd(width);
+console.log(`\nLighthouse ${version}, default (mobile) config, ${CHROME_PATH}\n`);
+console.log(`${cell('page', 12)}${CATEGORIES.map((c) => cell(c, 16)).join('')}`);
+for (const r of results) console.log(`${cell(r.path, 12)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 16)).join('')}`);
+for (const r of results) {
+  for (const f of r.failing) console.log(`  ${r.path} ${f.category}: ${f.id} (${f.title}) scored ${f.score}`);
+}
+
+const out = join(root, 'test-results');
+mkdirSync(out, { recursive: true });
+writeFileSync(
+  join(out, 'lighthouse.json'),
+  `${JSON.stringify({ lighthouse_version: version, config: 'default (mobile)', chrome: CHROME_PATH, generated_at: new Date().toISOString(), pages: results }, null, 2)}\n`,
+);
+console.log(`\nwritten: test-results/lighthouse.json`);
+if (results.some((r) => Object.values(r.scores).some((s) => s !== 100))) process.exitCode = 1;

@@ -1,0 +1,55 @@
+/**
+ * The draft of one proposal request, kept in sessionStorage (this tab only, gone when it
+ * closes): field values, the Idempotency-Key and when the form was first shown. A reload
+ * therefore resends with the same key, and the server never stores the request twice.
+ */
+export interface Draft {
+  key: string;
+  /** ms since the epoch when this draft's form was first shown (the server's fill-time check). */
+  started: number;
+  fields: Record<string, string>;
+}
+
+const STORAGE_KEY = 'proposal-workspace-draft';
+
+export function newKey(): string {
+  // randomUUID needs a secure context; getRandomValues works everywhere.
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function freshDraft(): Draft {
+  return { key: newKey(), started: Date.now(), fields: {} };
+}
+
+function isDraft(value: unknown): value is Draft {
+  if (typeof value !== 'object' || value === null) return false;
+  const d = value as Record<string, unknown>;
+  return (
+    typeof d['key'] === 'string' &&
+    d['key'] !== '' &&
+    typeof d['started'] === 'number' &&
+    typeof d['fields'] === 'object' &&
+    d['fields'] !== null &&
+    Object.values(d['fields']).every((v) => typeof v === 'string')
+  );
+}
+
+export function loadDraft(): Draft {
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null');
+    if (isDraft(stored)) return stored;
+  } catch {
+    // Storage blocked or corrupt: start over rather than fail.
+  }
+  return saveDraft(freshDraft());
+}
+
+export function saveDraft(draft: Draft): Draft {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(draft));
+  } catch {
+    // Storage blocked (private mode, quota): the page still works, only reloads forget.
+  }
+  return draft;
+}

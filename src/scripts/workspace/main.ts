@@ -1,0 +1,317 @@
+/**
+ * The proposal workspace in the browser. It takes over the form's three buttons and posts JSON
+ * with fetch, keeps the draft and its Idempotency-Key in this tab, shows errors at their fields
+ * and results in place. Without it the same form still posts and the API answers with a page.
+ */
+import { INTAKE_FIELDS } from '../../proposal/fields.ts';
+import type { GuideReply } from '../../proposal/guide.ts';
+import type { SummarizeReply } from '../../proposal/summarize.ts';
+import { freshDraft, loadDraft, newKey, saveDraft } from './draft.ts';
+import { append, fieldLink, h, type Child } from './dom.ts';
+import {
+  fieldFor,
+  fieldName,
+  guideView,
+  labelOf,
+  problemView,
+  submitView,
+  summaryView,
+  type Control,
+  type Problem,
+  type SubmitReply,
+} from './render.ts';
+import { findSecret } from './secrets.ts';
+
+type Action = 'guide' | 'summarize' | 'submit';
+type Body = Record<string, unknown>;
+const ACTIONS: readonly Action[] = ['guide', 'summarize', 'submit'];
+const GUIDE_FIELDS = ['question', 'industry', 'company_size', 'primary_need'];
+/** Every field a person fills in; guide accepts only the first four (the schemas allow no extras). */
+const FIELDS = [...GUIDE_FIELDS, ...INTAKE_FIELDS, 'name', 'email', 'company', 'role'];
+
+const isAction = (value: unknown): value is Action => ACTIONS.includes(value as Action);
+const byId = (id: string) => document.getElementById(id);
+
+const root = byId('workspace');
+if (root instanceof HTMLFormElement) init(root);
+
+function init(form: HTMLFormElement): void {
+  // Not form.action: the buttons are named "action" and shadow that property.
+  const endpoint = form.getAttribute('action') ?? '/api/proposal';
+  const buttons = Array.from(form.querySelectorAll<HTMLButtonElement>('button[name="action"]'));
+  const hidden = (name: string) => form.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
+  const consent = fieldFor('consent');
+  let draft = loadDraft();
+  let busy = false;
+  let retryTimer: number | undefined;
+  /** Flagged values the person chose to send anyway: the server's guard decides then. */
+  let acknowledged = '';
+  const last: Partial<Record<Action, Body>> = {};
+
+  // The script shows the server's errors at the fields, so the browser's own bubbles stay off.
+  form.noValidate = true;
+  for (const name of FIELDS) {
+    const field = fieldFor(name);
+    const value = draft.fields[name];
+    if (field && value !== undefined) field.value = value;
+    checkSecret(name);
+  }
+  syncHidden();
+
+  function syncHidden(): void {
+    const key = hidden('idempotency_key');
+    const started = hidden('form_started_at');
+    if (key) key.value = draft.key;
+    if (started) started.value = String(draft.started);
+  }
+
+  function save(): void {
+    draft.fields = Object.fromEntries(FIELDS.map((name) => [name, fieldFor(name)?.value ?? '']));
+    saveDraft(draft);
+  }
+
+  function bodyFor(action: Action): Body {
+    const body: Body = { action };
+    for (const name of action === 'guide' ? GUIDE_FIELDS : FIELDS) {
+      const value = fieldFor(name)?.value.trim();
+      if (value) body[name] = value;
+    }
+    if (action === 'submit') {
+      body['consent'] = consent instanceof HTMLInputElement && consent.checked;
+      body['consent_version'] = consent?.dataset['version'];
+      const trap = form.querySelector<HTMLInputElement>('input[name="website"]')?.value;
+      if (trap) body['website'] = trap;
+      body['form_started_at'] = draft.started;
+    }
+    return body;
+  }
+
+  function say(action: Action, text: string): void {
+    const live = byId(`m-${action}`);
+    if (live) live.textContent = text;
+  }
+
+  function show(action: Action, children: Child[], message: string, focus?: HTMLElement): void {
+    const out = byId(`o-${action}`);
+    if (!out) return;
+    out.replaceChildren();
+    append(out, children);
+    out.hidden = false;
+    say(action, message);
+    (focus ?? out).focus();
+  }
+
+  function markField(field: Control, text: string): void {
+    const id = `e-${field.name}`;
+    const error = byId(id) ?? field.closest('.field')?.appendChild(h('span', { id, class: 'field-error' }));
+    if (error) error.textContent = text;
+    field.setAttribute('aria-invalid', 'true');
+    field.setAttribute('aria-describedby', [byId(`h-${field.name}`) ? `h-${field.name}` : '', id].join(' ').trim());
+  }
+
+  function clearField(field: Control): void {
+    byId(`e-${field.name}`)?.remove();
+    field.removeAttribute('aria-invalid');
+    if (byId(`h-${field.name}`)) field.setAttribute('aria-describedby', `h-${field.name}`);
+    else field.removeAttribute('aria-describedby');
+  }
+
+  function checkSecret(name: string): boolean {
+    const field = fieldFor(name);
+    const found = field && !(field instanceof HTMLSelectElement) ? findSecret(field.value) : undefined;
+    if (field && found) markField(field, `This looks like ${found}. Remove it and describe it instead.`);
+    return found !== undefined;
+  }
+
+  /** Flags likely secrets at their fields and stops the first attempt; a second press sends. */
+  function blockedBySecrets(action: Action): boolean {
+    const flagged = (action === 'guide' ? GUIDE_FIELDS : FIELDS).filter(checkSecret);
+    const signature = flagged.map((name) => `${name}=${fieldFor(name)?.value ?? ''}`).join('\n');
+    if (flagged.length === 0 || signature === acknowledged) return false;
+    acknowledged = signature;
+    const labels = flagged.map(labelOf).join(', ');
+    show(
+      action,
+      [
+        h('h2', null, 'Possible secret found'),
+        h('ul', null, flagged.map((name) => h('li', null, fieldLink(name, labelOf(name))))),
+        h('p', null, 'Remove it and describe it instead. If you are sure it is not a secret, press the button again: our server checks it too.'),
+      ],
+      `Nothing was sent: possible secret in ${labels}.`,
+      fieldFor(flagged[0] ?? ''),
+    );
+    return true;
+  }
+
+  const button = (text: string, onClick: () => void) => {
+    const b = h('button', { type: 'button', class: 'secondary' }, text);
+    b.addEventListener('click', onClick);
+    return b;
+  };
+  const retryButton = (action: Action) => button('Try again', () => void run(action, last[action]));
+
+  function schedule(action: Action, seconds: number): void {
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(() => void run(action, last[action]), seconds * 1000);
+  }
+
+  async function post(action: Action, body: Body) {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    // One key per draft: a double click, a retry or a reload all resend the same key.
+    if (action === 'submit') headers['idempotency-key'] = draft.key;
+    const res = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body) });
+    // A body that is not JSON (a proxy's error page) reads as null and is shown as a failure.
+    const data: unknown = await res.json().catch(() => null);
+    return { status: res.status, retryAfter: Number(res.headers.get('retry-after')) || 0, data };
+  }
+
+  async function run(action: Action, again?: Body): Promise<void> {
+    if (busy) return;
+    window.clearTimeout(retryTimer);
+    for (const name of [...FIELDS, 'consent']) {
+      const field = fieldFor(name);
+      if (field) clearField(field);
+    }
+    if (!again && blockedBySecrets(action)) return;
+    // The server refuses a submit without consent too, but its wording is for API clients.
+    if (!again && action === 'submit' && consent instanceof HTMLInputElement && !consent.checked) {
+      markField(consent, 'Tick this box to agree before sending.');
+      show(action, [h('h2', null, 'Consent needed'), h('p', null, 'Nothing is sent without your consent: tick the box above to agree to the text.')], 'Consent needed: tick the box to agree.', consent);
+      return;
+    }
+    const body = again ?? bodyFor(action);
+    last[action] = body;
+    busy = true;
+    for (const b of buttons) b.disabled = true;
+    say(action, action === 'submit' ? 'Sending…' : 'Working…');
+    try {
+      handle(action, body, await post(action, body));
+    } catch {
+      show(
+        action,
+        [
+          h('h2', null, 'Could not reach the server'),
+          h('p', null, action === 'submit'
+            ? 'Your draft stays in this tab. Trying again resends the same request with the same reference, so it is never stored twice.'
+            : 'Your draft stays in this tab.'),
+          retryButton(action),
+        ],
+        'Could not reach the server. Try again.',
+      );
+    } finally {
+      busy = false;
+      for (const b of buttons) b.disabled = false;
+    }
+  }
+
+  function handle(action: Action, body: Body, reply: { status: number; retryAfter: number; data: unknown }): void {
+    const { status, retryAfter, data } = reply;
+    if (status >= 200 && status < 300 && typeof data === 'object' && data !== null) {
+      if (action === 'guide') {
+        const g = data as GuideReply;
+        show(action, guideView(g, preselect(g)), 'Guidance is ready below.');
+      } else if (action === 'summarize') {
+        const s = data as SummarizeReply;
+        const missing = s.missing_fields.length + s.missing_contact_fields.length;
+        show(action, summaryView(s), s.ready_to_submit ? 'Overview ready: your request can be sent.' : `Overview ready: ${missing} required field(s) missing.`);
+      } else {
+        const r = data as SubmitReply;
+        const email = String(body['email'] ?? '');
+        if (r.status === 'received') {
+          show(action, [...submitView(r, email, undefined), button('Start a new request', startOver)], 'Request received.');
+        } else {
+          // Pending: stored, not yet accepted by the CRM. Keep trying with the same key and body.
+          const wait = Math.min(Math.max(retryAfter || r.retry_after_seconds, 2), 300);
+          schedule(action, wait);
+          show(action, [...submitView(r, email, wait), button('Try now', () => void run(action, last[action]))], 'Stored; delivery pending. We will keep trying.');
+        }
+      }
+      return;
+    }
+    if (status === 409) {
+      // The same key is still being processed (a retry raced the first try): ask again shortly.
+      schedule(action, Math.min(retryAfter || 2, 30));
+      say(action, 'Still being processed; checking again in a moment.');
+      return;
+    }
+    const p: Problem = typeof data === 'object' && data !== null ? (data as Problem) : { title: 'The server did not answer properly' };
+    let first: Control | undefined;
+    const named: string[] = [];
+    for (const e of p.errors ?? []) {
+      const field = fieldFor(fieldName(e.pointer));
+      if (!field) continue;
+      markField(field, `${labelOf(field.name)} ${e.detail}.`);
+      first ??= field;
+      named.push(labelOf(field.name));
+    }
+    const reused = p.type?.endsWith('#problem-idempotency-key-reused') === true;
+    const extra = reused
+      ? button('Send it as a new request', () => {
+          draft.key = newKey();
+          save();
+          syncHidden();
+          void run('submit');
+        })
+      : status >= 429 && retryButton(action);
+    show(
+      action,
+      [...problemView(p, status >= 429 ? 'The request did not go through' : 'Please check your request'), extra],
+      `${p.type?.endsWith('-invalid-request') ? 'Some fields are missing or not valid' : (p.title ?? 'The request was refused')}.${named.length > 0 ? ` Check: ${named.join(', ')}.` : ''}`,
+      first,
+    );
+  }
+
+  function preselect(g: GuideReply): boolean {
+    const select = fieldFor('engagement_model');
+    if (!g.engagement_model || !select || select.value) return false;
+    select.value = g.engagement_model.id;
+    save();
+    return true;
+  }
+
+  /** Only here does a draft get a new key: after the person chose to start over. */
+  function startOver(): void {
+    window.clearTimeout(retryTimer);
+    form.reset();
+    draft = saveDraft(freshDraft());
+    acknowledged = '';
+    syncHidden();
+    for (const action of ACTIONS) {
+      const out = byId(`o-${action}`);
+      if (out) out.hidden = true;
+      say(action, '');
+    }
+    fieldFor('question')?.focus();
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const action = event.submitter instanceof HTMLButtonElement ? event.submitter.value : '';
+    void run(isAction(action) ? action : 'guide');
+  });
+
+  // Enter in a one-line field runs its own step's action, not the form's first button (guide).
+  form.addEventListener('keydown', (event) => {
+    const target = event.target;
+    if (event.key !== 'Enter' || event.isComposing || !(target instanceof HTMLInputElement)) return;
+    const step = target.closest<HTMLElement>('[data-step]')?.dataset['step'];
+    event.preventDefault();
+    if (isAction(step)) void run(step);
+  });
+
+  form.addEventListener('input', (event) => {
+    const name = event.target instanceof Element ? (event.target.getAttribute('name') ?? '') : '';
+    if (!FIELDS.includes(name) && name !== 'consent') return;
+    const field = fieldFor(name);
+    if (field) clearField(field);
+    checkSecret(name);
+    save();
+  });
+
+  form.addEventListener('click', (event) => {
+    const link = event.target instanceof Element ? event.target.closest<HTMLElement>('a[data-focus]') : null;
+    if (!link) return;
+    event.preventDefault();
+    fieldFor(link.dataset['focus'] ?? '')?.focus();
+  });
+}
