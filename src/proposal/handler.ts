@@ -48,12 +48,11 @@ function dropOtherStepsFields(body: Record<string, unknown>, validate: Validator
   }
 }
 
-export function createProposalHandler(k: Knowledge, validators: Validators, depsFactory?: () => SubmitDeps) {
+export function createProposalHandler(k: Knowledge, validators: Validators) {
   setProblemBase(k.urls.agents);
   let deps: SubmitDeps | undefined;
   const submitDeps = () =>
-    (deps ??= depsFactory?.() ??
-      submitDepsFromEnv(readEnv, { name: k.partner.name, email: k.partner.email, proposalUrl: k.urls.proposal_page }, k.consent));
+    (deps ??= submitDepsFromEnv(readEnv, { name: k.partner.name, email: k.partner.email, proposalUrl: k.urls.proposal_page }, k.consent));
 
   async function route(req: Request): Promise<{ reply: Reply; action?: ProposalAction; form: boolean }> {
     const media = mediaTypeOf(req.headers.get('content-type'));

@@ -54,12 +54,12 @@ ${s.missing_fields.length + s.missing_contact_fields.length > 0 ? `<h2>Still mis
   ];
 }
 
-function submitBody(b: { status?: string; confirmation_email?: string; request_id?: string; message?: string }): [string, string] {
+function submitBody(b: { status?: string; request_id?: string; message?: string }): [string, string] {
   const received = b.status === 'received';
   return [
     received ? 'Proposal request received' : 'Proposal request stored, delivery pending',
+    // The message already says whether an email was sent (only when confirmation_email is "sent").
     `<p role="status">${esc(b.message)}</p><p>Request id: <code>${esc(b.request_id)}</code></p>
-<p>${b.confirmation_email === 'sent' ? 'A confirmation email is on its way.' : 'No confirmation email has been sent.'}</p>
 ${received ? '' : '<p>Your request is stored safely. Send the same form again later to complete delivery; it will not be duplicated.</p>'}`,
   ];
 }
