@@ -2,13 +2,13 @@
  * Every published page as one markdown document built from the site model. The HTML page, its
  * markdown twin, /llms.txt and /llms-full.txt all render from these, so they cannot disagree.
  */
-import type { PageId } from '../schemas/ids.ts';
 import type { Sourced, SiteModel } from './content.ts';
 import type { PageData } from '../schemas/entry.ts';
 import { AGENT_RESOURCE_PATHS } from './capabilities-document.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
 import { workflowTexts } from '../proposal/contract.ts';
 import { absolute } from './urls.ts';
+import { INDEX_PAGE_SIZE } from './index-page-size.ts';
 
 export interface PageDocument {
   /** Site path without trailing slash; `/` for home. */
@@ -160,12 +160,8 @@ function credentials(model: SiteModel): string {
 const caseStudyPath = (slug: string) => `/case-studies/${slug}`;
 const postPath = (slug: string) => `/blog/${slug}`;
 
-function caseStudyIndex(model: SiteModel): string {
-  return join(
-    model.pages['case-studies'].body,
-    ...model.caseStudies.map((c) => join(`## ${link(c.data.title, caseStudyPath(c.slug))}`, `*${c.data.industry}.* ${c.data.summary}`)),
-  );
-}
+const caseStudyItem = (c: SiteModel['caseStudies'][number]) =>
+  join(`## ${link(c.data.title, caseStudyPath(c.slug))}`, `*${c.data.industry}.* ${c.data.summary}`);
 
 function caseStudy(model: SiteModel, c: SiteModel['caseStudies'][number]): string {
   const caps = new Map(model.capabilities.map((x) => [x.data.id, x.data.name]));
@@ -185,11 +181,37 @@ function caseStudy(model: SiteModel, c: SiteModel['caseStudies'][number]): strin
   );
 }
 
-function blogIndex(model: SiteModel): string {
-  return join(
-    model.pages.blog.body,
-    ...model.posts.map((p) => join(`## ${link(p.data.title, postPath(p.slug))}`, `*${p.data.published}, ${p.data.author}.* ${p.data.description}`)),
-  );
+const postItem = (p: SiteModel['posts'][number]) =>
+  join(`## ${link(p.data.title, postPath(p.slug))}`, `*${p.data.published}, ${p.data.author}.* ${p.data.description}`);
+
+/**
+ * A listing split into pages: `/blog`, then `/blog/archive/2`, ... (two segments, so no entry
+ * slug can collide). Page 1 carries the intro; every page links its neighbours.
+ */
+function paginatedIndex<T>(
+  page: Sourced<PageData>,
+  basePath: string,
+  section: PageDocument['section'],
+  items: T[],
+  render: (item: T) => string,
+  older: string,
+): PageDocument[] {
+  const count = Math.max(1, Math.ceil(items.length / INDEX_PAGE_SIZE));
+  const pathOf = (n: number) => (n === 1 ? basePath : `${basePath}/archive/${n}`);
+  return Array.from({ length: count }, (_, i) => {
+    const n = i + 1;
+    const nav = [
+      n > 1 && link(n === 2 ? 'Newer' : `Newer (page ${n - 1})`, pathOf(n - 1)),
+      n < count && link(`${older} (page ${n + 1} of ${count})`, pathOf(n + 1)),
+    ].filter((x): x is string => typeof x === 'string');
+    return {
+      path: pathOf(n),
+      title: n === 1 ? page.data.title : `${page.data.title}, page ${n}`,
+      description: n === 1 ? page.data.description : `${page.data.description} Page ${n} of ${count}.`,
+      section,
+      markdown: join(n === 1 && page.body, ...items.slice(i * INDEX_PAGE_SIZE, n * INDEX_PAGE_SIZE).map(render), nav.join(' · ')),
+    };
+  });
 }
 
 function post(p: SiteModel['posts'][number]): string {
@@ -219,23 +241,24 @@ function proposal(model: SiteModel): string {
   );
 }
 
-/** All published pages, in navigation order then case studies and posts. */
+/** All published pages: the fixed pages in site order, index archive pages, then every entry. */
 export function pageDocuments(model: SiteModel): PageDocument[] {
   const p = model.pages;
-  const fixed: [PageId, string, PageDocument['section'], string][] = [
-    ['home', '/', 'Company', home(model)],
-    ['services', '/services', 'Services', services(model)],
-    ['delivery-models', '/delivery-models', 'Services', deliveryModels(model)],
-    ['partners', '/partners', 'Services', partners(model)],
-    ['aws-credentials', '/aws-credentials', 'Evidence', credentials(model)],
-    ['case-studies', '/case-studies', 'Case studies', caseStudyIndex(model)],
-    ['blog', '/blog', 'Blog', blogIndex(model)],
-    ['about', '/about', 'Company', about(model)],
-    ['agents', '/agents', 'Proposals and agents', agents(model)],
-    ['proposal', '/proposal', 'Proposals and agents', proposal(model)],
-  ];
+  const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(p['case-studies'], '/case-studies', 'Case studies', model.caseStudies, caseStudyItem, 'Older case studies');
+  const [blogIndex, ...blogArchive] = paginatedIndex(p.blog, '/blog', 'Blog', model.posts, postItem, 'Older posts');
   return [
-    ...fixed.map(([id, path, section, md]) => pageDoc(p[id], path, section, md)),
+    pageDoc(p.home, '/', 'Company', home(model)),
+    pageDoc(p.services, '/services', 'Services', services(model)),
+    pageDoc(p['delivery-models'], '/delivery-models', 'Services', deliveryModels(model)),
+    pageDoc(p.partners, '/partners', 'Services', partners(model)),
+    pageDoc(p['aws-credentials'], '/aws-credentials', 'Evidence', credentials(model)),
+    caseStudyIndex!,
+    blogIndex!,
+    pageDoc(p.about, '/about', 'Company', about(model)),
+    pageDoc(p.agents, '/agents', 'Proposals and agents', agents(model)),
+    pageDoc(p.proposal, '/proposal', 'Proposals and agents', proposal(model)),
+    ...caseStudyArchive,
+    ...blogArchive,
     ...model.caseStudies.map((c) => ({
       path: caseStudyPath(c.slug),
       title: c.data.title,

@@ -1,30 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, distFiles, readDist } from '../helpers/dist.ts';
+import { distFiles, readDist } from '../helpers/dist.ts';
+import { buildFixture, removeFixtures } from '../helpers/fixture-build.ts';
 
-const workDirs: string[] = [];
-afterAll(() => {
-  for (const dir of workDirs) rmSync(dir, { recursive: true, force: true });
-});
-
-/** Builds a copy of content/ changed by `edit` into a temporary folder; returns the build's output. */
-function buildFixture(edit: (dir: string) => void): { status: number | null; output: string; outDir: string } {
-  const work = mkdtempSync(join(tmpdir(), 'content-fixture-'));
-  workDirs.push(work);
-  const contentDir = join(work, 'content');
-  cpSync(join(root, 'content'), contentDir, { recursive: true });
-  edit(contentDir);
-  const outDir = join(work, 'dist');
-  const result = spawnSync('npx', ['astro', 'build', '--outDir', outDir], {
-    cwd: root,
-    env: { ...process.env, CONTENT_DIR: contentDir, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-    encoding: 'utf8',
-  });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}`, outDir };
-}
+afterAll(removeFixtures);
 
 const append = (file: string, text: string) => writeFileSync(file, `${readFileSync(file, 'utf8')}\n${text}\n`);
 
