@@ -1,31 +1,19 @@
 /** CRM outages keep the request stored as pending (202); a retry with the same key completes it. */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
-import { readAll, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
-import { OK, startCrmServer, type CrmBehaviour, type TestCrmServer } from '../helpers/crm-server.ts';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { CONSENT, PARTNER, envOf, newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+import { readAll } from '../helpers/blobs.ts';
+import { useLoopbackParts } from '../helpers/loopback-parts.ts';
+import { OK, type CrmBehaviour } from '../helpers/crm-server.ts';
+import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
 
-let blobs: TestBlobs;
-let crm: TestCrmServer;
-let smtp: TestSmtp;
-const secret = newWebhookSecret();
-
-beforeAll(async () => {
-  [blobs, crm, smtp] = await Promise.all([startBlobs(), startCrmServer(), startSmtp()]);
-});
-afterAll(async () => {
-  await Promise.all([crm.stop(), smtp.stop()]);
-  await blobs.stop();
-});
+const parts = useLoopbackParts();
+const { webhookSecret: secret } = parts;
 beforeEach(() => {
-  crm.requests.length = 0;
-  smtp.messages.length = 0;
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 afterEach(() => {
@@ -35,14 +23,14 @@ afterEach(() => {
 function makeDeps(env: Record<string, string> = {}): SubmitDeps {
   const values = {
     CRM_PROVIDER: 'webhook',
-    CRM_WEBHOOK_URL: `${crm.url}/crm`,
+    CRM_WEBHOOK_URL: `${parts.crm.url}/crm`,
     CRM_WEBHOOK_SECRET: secret,
     CRM_TIMEOUT_MS: '300',
-    SMTP_URL: smtp.url,
+    SMTP_URL: parts.smtp.url,
     MAIL_FROM: 'no-reply@kestrel.example',
     ...env,
   };
-  return { ...submitDepsFromEnv(envOf(values), PARTNER, CONSENT), store: blobs.freshStore() };
+  return { ...submitDepsFromEnv(envOf(values), PARTNER, CONSENT), store: parts.blobs.freshStore() };
 }
 
 async function records(deps: SubmitDeps): Promise<ProposalRecord[]> {
@@ -67,7 +55,7 @@ describe('when the CRM is not reachable', () => {
   it.each(outages)('answers 202 pending on $name, then completes on a retry with the same key', async ({ behaviour, kind, retryAfter }) => {
     const deps = makeDeps();
     const key = randomUUID();
-    crm.behave(behaviour);
+    parts.crm.behave(behaviour);
 
     const pending = await submitProposal(submitRequest(), key, deps);
     expect(pending.status).toBe(202);
@@ -82,9 +70,9 @@ describe('when the CRM is not reachable', () => {
     expect(stored[0]?.request_id).toBe(body['request_id']);
     expect(stored[0]?.delivery).toMatchObject({ state: 'pending', attempts: 1, last_error_kind: kind });
     expect(stored[0]?.confirmation_email.state).toBe('not_sent');
-    expect(smtp.messages).toHaveLength(0);
+    expect(parts.smtp.messages).toHaveLength(0);
 
-    crm.behave(OK);
+    parts.crm.behave(OK);
     const received = await submitProposal(submitRequest(), key, deps);
     expect(received.status).toBe(201);
     expect(received.body).toMatchObject({
@@ -97,15 +85,15 @@ describe('when the CRM is not reachable', () => {
     stored = await records(deps);
     expect(stored).toHaveLength(1);
     expect(stored[0]?.delivery).toMatchObject({ state: 'received', attempts: 2 });
-    expect(crm.requests).toHaveLength(2);
-    expect(new Set(crm.requests.map((request) => request.headers['webhook-id']))).toEqual(new Set([key]));
-    expect(smtp.messages).toHaveLength(1);
+    expect(parts.crm.requests).toHaveLength(2);
+    expect(new Set(parts.crm.requests.map((request) => request.headers['webhook-id']))).toEqual(new Set([key]));
+    expect(parts.smtp.messages).toHaveLength(1);
 
     // Settled: further retries replay and never deliver again.
     const replay = await submitProposal(submitRequest(), key, deps);
     expect(replay.body).toEqual(received.body);
     expect(replay.headers?.['Idempotent-Replayed']).toBe('true');
-    expect(crm.requests).toHaveLength(2);
+    expect(parts.crm.requests).toHaveLength(2);
   });
 
   it('answers 202 when nothing listens at the CRM address (connection refused)', async () => {
@@ -126,7 +114,7 @@ describe('when the CRM is not reachable', () => {
     const logged = warn.mock.calls.map((args) => args.join(' ')).join('\n');
     expect(logged).toContain('CRM_WEBHOOK_URL');
     expect(logged).not.toMatch(/ann@example\.com|Ann Example|Example GmbH/);
-    expect(crm.requests).toHaveLength(0);
+    expect(parts.crm.requests).toHaveLength(0);
   });
 
   it('keeps requests pending under an unknown CRM_PROVIDER instead of accepting them', async () => {

@@ -1,43 +1,30 @@
 /** submitProposal against real loopback Blobs, CRM webhook and SMTP servers. */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { keyEntryKey } from '../../src/proposal/submit/key-entry.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
-import { readAll, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
-import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { CONSENT, PARTNER, envOf, newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+import { readAll } from '../helpers/blobs.ts';
+import { useLoopbackParts } from '../helpers/loopback-parts.ts';
+import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
 
-let blobs: TestBlobs;
-let crm: TestCrmServer;
-let smtp: TestSmtp;
-const secret = newWebhookSecret();
-
-beforeAll(async () => {
-  [blobs, crm, smtp] = await Promise.all([startBlobs(), startCrmServer(), startSmtp()]);
-});
-afterAll(async () => {
-  await Promise.all([crm.stop(), smtp.stop()]);
-  await blobs.stop();
-});
+const parts = useLoopbackParts();
+const { webhookSecret: secret } = parts;
 beforeEach(() => {
-  crm.requests.length = 0;
-  smtp.messages.length = 0;
-  crm.behave({ kind: 'status', status: 200, body: '{}' });
+  parts.crm.behave({ kind: 'status', status: 200, body: '{}' });
 });
 
 function makeDeps(overrides: Partial<SubmitDeps> = {}): SubmitDeps {
   const env = envOf({
     CRM_PROVIDER: 'webhook',
-    CRM_WEBHOOK_URL: `${crm.url}/crm`,
+    CRM_WEBHOOK_URL: `${parts.crm.url}/crm`,
     CRM_WEBHOOK_SECRET: secret,
-    SMTP_URL: smtp.url,
+    SMTP_URL: parts.smtp.url,
     MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>',
   });
-  return { ...submitDepsFromEnv(env, PARTNER, CONSENT), store: blobs.freshStore(), ...overrides };
+  return { ...submitDepsFromEnv(env, PARTNER, CONSENT), store: parts.blobs.freshStore(), ...overrides };
 }
 
 async function records(deps: SubmitDeps): Promise<ProposalRecord[]> {
@@ -74,8 +61,8 @@ describe('submitProposal', () => {
     expect(record?.delivery).toMatchObject({ crm: 'webhook', state: 'received', attempts: 1 });
     expect(record?.confirmation_email.state).toBe('sent');
     expect(JSON.stringify(record)).not.toMatch(/website|form_started_at/);
-    expect(crm.requests).toHaveLength(1);
-    expect(smtp.messages).toHaveLength(1);
+    expect(parts.crm.requests).toHaveLength(1);
+    expect(parts.smtp.messages).toHaveLength(1);
   });
 
   it('replays the stored answer for the same key and payload, with Idempotent-Replayed', async () => {
@@ -88,8 +75,8 @@ describe('submitProposal', () => {
     expect(second.body).toEqual(first.body);
     expect(second.headers?.['Idempotent-Replayed']).toBe('true');
     expect(first.headers?.['Idempotent-Replayed']).toBeUndefined();
-    expect(crm.requests).toHaveLength(1);
-    expect(smtp.messages).toHaveLength(1);
+    expect(parts.crm.requests).toHaveLength(1);
+    expect(parts.smtp.messages).toHaveLength(1);
     expect(await records(deps)).toHaveLength(1);
   });
 
@@ -99,7 +86,7 @@ describe('submitProposal', () => {
     const first = await submitProposal(submitRequest(), key, deps);
     const second = await submitProposal(submitRequest({ form_started_at: 1, website: 'x' }), key, deps);
     expect(second.body).toEqual(first.body);
-    expect(crm.requests).toHaveLength(1);
+    expect(parts.crm.requests).toHaveLength(1);
   });
 
   it('rejects a reused key with a different payload (422) without echoing it', async () => {
@@ -112,7 +99,7 @@ describe('submitProposal', () => {
     expect(reply.body).toMatchObject({ type: expect.stringContaining('idempotency-key-reused'), status: 422 });
     expect(JSON.stringify(reply.body)).not.toContain('Other Company');
     expect(JSON.stringify(reply.body)).not.toContain(key);
-    expect(crm.requests).toHaveLength(1);
+    expect(parts.crm.requests).toHaveLength(1);
     expect(await records(deps)).toHaveLength(1);
   });
 
@@ -121,8 +108,8 @@ describe('submitProposal', () => {
     const key = randomUUID();
     const replies = await Promise.all(Array.from({ length: 20 }, () => submitProposal(submitRequest(), key, deps)));
 
-    expect(crm.requests).toHaveLength(1);
-    expect(smtp.messages).toHaveLength(1);
+    expect(parts.crm.requests).toHaveLength(1);
+    expect(parts.smtp.messages).toHaveLength(1);
     expect(await records(deps)).toHaveLength(1);
     for (const reply of replies) {
       expect(reply.status).toBe(201);
@@ -132,11 +119,11 @@ describe('submitProposal', () => {
   });
 
   it('answers 409 with Retry-After: 2 while another request with the key is still running', async () => {
-    crm.behave({ kind: 'hang' });
+    parts.crm.behave({ kind: 'hang' });
     const deps = makeDeps({ crmTimeoutMs: 3_500 });
     const key = randomUUID();
     const first = submitProposal(submitRequest(), key, deps);
-    await expect.poll(() => crm.requests.length).toBe(1);
+    await expect.poll(() => parts.crm.requests.length).toBe(1);
 
     const started = Date.now();
     const second = await submitProposal(submitRequest(), key, deps);
@@ -211,8 +198,8 @@ describe('submitProposal', () => {
     const retry = await submitProposal(submitRequest(), key, deps);
     expect(retry.status).toBe(201);
     expect(retry.body).toMatchObject({ status: 'received', request_id: requestId, confirmation_email: 'sent' });
-    expect(crm.requests).toHaveLength(1);
-    expect(smtp.messages).toHaveLength(1);
+    expect(parts.crm.requests).toHaveLength(1);
+    expect(parts.smtp.messages).toHaveLength(1);
     const stored = (await deps.store.get(recordKey(requestId), { type: 'json' })) as ProposalRecord;
     expect(stored.delivery.attempts).toBe(1);
   });

@@ -1,0 +1,31 @@
+/** The real parts the submit tests talk to, started once per file on 127.0.0.1 and reset per test. */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startBlobs, type TestBlobs } from './blobs.ts';
+import { startCrmServer, type TestCrmServer } from './crm-server.ts';
+import { startSmtp, type TestSmtp } from './smtp.ts';
+import { newWebhookSecret } from './submit-fixtures.ts';
+
+export interface LoopbackParts {
+  blobs: TestBlobs;
+  crm: TestCrmServer;
+  smtp: TestSmtp;
+  /** Signing secret for the webhook CRM, `whsec_…`. */
+  webhookSecret: string;
+}
+
+/** Registers the hooks; the returned object's servers are there from beforeAll on. */
+export function useLoopbackParts(): LoopbackParts {
+  const parts = { webhookSecret: newWebhookSecret() } as LoopbackParts;
+  beforeAll(async () => {
+    [parts.blobs, parts.crm, parts.smtp] = await Promise.all([startBlobs(), startCrmServer(), startSmtp()]);
+  });
+  afterAll(async () => {
+    await Promise.all([parts.crm?.stop(), parts.smtp?.stop()]);
+    await parts.blobs?.stop();
+  });
+  beforeEach(() => {
+    parts.crm.requests.length = 0;
+    parts.smtp.messages.length = 0;
+  });
+  return parts;
+}
