@@ -52,10 +52,10 @@ async function runClaimed(
   idempotencyKey: string,
   deps: SubmitDeps,
   entryKey: string,
-  owned: { entry: KeyEntry; etag: string | undefined },
+  owned: { entry: KeyEntry; etag: string | undefined; fresh: boolean },
 ): Promise<Reply> {
   try {
-    const { reply, final } = await storeThenDeliver(request, idempotencyKey, deps, owned.entry);
+    const { reply, final } = await storeThenDeliver(request, idempotencyKey, deps, owned.entry, owned.fresh);
     const outcome = final ? { state: 'final' as const, reply: toStored(reply) } : { state: 'pending' as const };
     await withKeyMutex(entryKey, () => settleKey(deps.store, entryKey, owned, outcome));
     return reply;
@@ -71,52 +71,73 @@ async function storeThenDeliver(
   idempotencyKey: string,
   deps: SubmitDeps,
   entry: KeyEntry,
+  fresh: boolean,
 ): Promise<{ reply: Reply; final: boolean }> {
   const now = deps.now ?? (() => new Date());
   const key = recordKey(entry.request_id);
-  let record = await loadRecord(deps, key);
-  if (record === null) {
-    record = buildRecord(request, {
-      requestId: entry.request_id,
-      receivedAt: entry.received_at,
-      crm: deps.crm.name,
-      consent: deps.consent,
-    });
-    await deps.store.setJSON(key, record);
-  }
+  // A fresh key entry has no record yet: skip the read.
+  const existing = fresh ? null : await loadRecord(deps, key);
+  let record =
+    existing ??
+    buildRecord(request, { requestId: entry.request_id, receivedAt: entry.received_at, crm: deps.crm.name, consent: deps.consent });
   // A retry after a delivery that succeeded (but whose answer was not stored) must not deliver
   // or email again.
   if (record.delivery.state === 'received') return { reply: receivedReply(record, deps), final: true };
 
+  // The inbox: the one write that stores the record also delivers it.
+  if (deps.crm.storesRecord) return confirm(delivered(record, deps, now), key, deps, now);
+
+  // Durable first: the record is stored before anything leaves the function.
+  if (!existing) await deps.store.setJSON(key, record);
   const outcome = await deliverWithin(deps.crm, record, idempotencyKey, deps.crmTimeoutMs ?? DEFAULT_CRM_TIMEOUT_MS);
-  const attempts = record.delivery.attempts + 1;
   if (!outcome.ok) {
+    const attempts = record.delivery.attempts + 1;
     record = { ...record, delivery: { ...record.delivery, crm: deps.crm.name, attempts, last_error_kind: outcome.kind } };
     await deps.store.setJSON(key, record);
     logEvent('crm_delivery_pending', { request_id: record.request_id, crm: deps.crm.name, kind: outcome.kind, attempts });
     const retryAfter = outcome.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
     return { reply: pendingReply(record, retryAfter), final: false };
   }
+  return confirm(delivered(record, deps, now, outcome.reference), key, deps, now);
+}
 
-  record = {
+/** The record as accepted by the CRM. */
+function delivered(record: ProposalRecord, deps: SubmitDeps, now: () => Date, reference?: string): ProposalRecord {
+  return {
     ...record,
     delivery: {
       ...record.delivery,
       crm: deps.crm.name,
       state: 'received',
-      attempts,
+      attempts: record.delivery.attempts + 1,
       delivered_at: now().toISOString(),
-      ...(outcome.reference !== undefined && { crm_reference: outcome.reference }),
+      ...(reference !== undefined && { crm_reference: reference }),
     },
   };
-  // Durable before the email: whatever happens next, a retry sees "received".
+}
+
+/** Stores the delivered record and sends the confirmation email at most once. */
+async function confirm(
+  record: ProposalRecord,
+  key: string,
+  deps: SubmitDeps,
+  now: () => Date,
+): Promise<{ reply: Reply; final: boolean }> {
+  const withEmail = (state: ProposalRecord['confirmation_email']['state']): ProposalRecord => ({
+    ...record,
+    confirmation_email: { state, at: now().toISOString() },
+  });
+  if (!deps.mailer) {
+    const settled = withEmail('not_configured');
+    await deps.store.setJSON(key, settled);
+    return { reply: receivedReply(settled, deps), final: true };
+  }
+  // Durable before the email: whatever happens next, a retry sees "received" and never emails twice.
   await deps.store.setJSON(key, record);
-  const email = deps.mailer
-    ? await deps.mailer.sendConfirmation(record, deps.partner).catch(() => 'failed' as const)
-    : 'not_configured';
-  record = { ...record, confirmation_email: { state: email, at: now().toISOString() } };
-  await deps.store.setJSON(key, record);
-  return { reply: receivedReply(record, deps), final: true };
+  const email = await deps.mailer.sendConfirmation(record, deps.partner).catch(() => 'failed' as const);
+  const settled = withEmail(email);
+  await deps.store.setJSON(key, settled);
+  return { reply: receivedReply(settled, deps), final: true };
 }
 
 async function loadRecord(deps: SubmitDeps, key: string): Promise<ProposalRecord | null> {

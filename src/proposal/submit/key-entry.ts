@@ -35,8 +35,11 @@ export interface KeyEntry {
 }
 
 export type Claim =
-  /** This call holds the lock; `etag` is of our own write, to settle it conditionally. */
-  | { kind: 'owner'; entry: KeyEntry; etag: string | undefined }
+  /**
+   * This call holds the lock; `etag` is of our own write, to settle it conditionally. `fresh`:
+   * the entry was just created, so no request record can exist for it yet.
+   */
+  | { kind: 'owner'; entry: KeyEntry; etag: string | undefined; fresh: boolean }
   | { kind: 'replay'; reply: StoredReply }
   | { kind: 'reused' }
   | { kind: 'busy' }
@@ -49,25 +52,29 @@ export function keyEntryKey(idempotencyKey: string): string {
 }
 
 export async function claimKey(store: Store, entryKey: string, fingerprint: string, now: Date): Promise<Claim> {
-  const found = await store.getWithMetadata(entryKey, { type: 'json' });
-  const data: unknown = found?.data;
-  const existing = isKeyEntry(data) && age(data.created_at, now) < KEY_RETENTION_MS ? data : null;
   const at = now.toISOString();
+  const newEntry = (): KeyEntry => ({
+    fingerprint,
+    request_id: randomUUID(),
+    received_at: at,
+    created_at: at,
+    state: 'running',
+    locked_at: at,
+  });
+  // Most keys are new: create the entry first and read only when it already exists.
+  const created = newEntry();
+  const first = await store.setJSON(entryKey, created, { onlyIfNew: true });
+  if (first.modified) return { kind: 'owner', entry: created, etag: first.etag, fresh: true };
 
+  const found = await store.getWithMetadata(entryKey, { type: 'json' });
+  if (!found) return { kind: 'lost' };
+  const data: unknown = found.data;
+  const existing = isKeyEntry(data) && age(data.created_at, now) < KEY_RETENTION_MS ? data : null;
   if (existing === null) {
-    const entry: KeyEntry = {
-      fingerprint,
-      request_id: randomUUID(),
-      received_at: at,
-      created_at: at,
-      state: 'running',
-      locked_at: at,
-    };
-    // An expired or unreadable entry is replaced; otherwise the key must not exist yet.
-    const write = found
-      ? await writeOver(store, entryKey, entry, found.etag)
-      : await store.setJSON(entryKey, entry, { onlyIfNew: true });
-    return write.modified ? { kind: 'owner', entry, etag: write.etag } : { kind: 'lost' };
+    // An expired or unreadable entry is replaced by a new submission with its own request id.
+    const entry = newEntry();
+    const write = await writeOver(store, entryKey, entry, found.etag);
+    return write.modified ? { kind: 'owner', entry, etag: write.etag, fresh: true } : { kind: 'lost' };
   }
   if (existing.fingerprint !== fingerprint) return { kind: 'reused' };
   if (existing.state === 'final' && existing.reply !== undefined) return { kind: 'replay', reply: existing.reply };
@@ -76,8 +83,8 @@ export async function claimKey(store: Store, entryKey: string, fingerprint: stri
   // Pending (the CRM was not reached) or a dead holder: continue the same request.
   const { reply: _reply, ...rest } = existing;
   const entry: KeyEntry = { ...rest, state: 'running', locked_at: at };
-  const write = await writeOver(store, entryKey, entry, found?.etag);
-  return write.modified ? { kind: 'owner', entry, etag: write.etag } : { kind: 'lost' };
+  const write = await writeOver(store, entryKey, entry, found.etag);
+  return write.modified ? { kind: 'owner', entry, etag: write.etag, fresh: false } : { kind: 'lost' };
 }
 
 /** Releases the lock: `final` stores the answer to replay, `pending` lets a retry deliver again. */

@@ -14,6 +14,8 @@ export interface CrmDeliveryContext {
 
 export interface CrmAdapter {
   name: CrmName;
+  /** The stored record is itself the delivery (the Blobs inbox): storing it is accepting it. */
+  storesRecord?: boolean;
   deliver(record: ProposalRecord, ctx: CrmDeliveryContext): Promise<CrmOutcome>;
 }
 
