@@ -1,7 +1,7 @@
 /** Renders a page document's markdown to HTML for the human pages. */
 import { Marked, type Tokens } from 'marked';
+import { base } from './urls.ts';
 
-const base = new URL(import.meta.env.SITE);
 
 const slugify = (text: string) =>
   text
@@ -25,10 +25,8 @@ const marked = new Marked({
     link({ href, title, tokens }: Tokens.Link) {
       // Own-site links become root-relative so the pages work on any host (previews, local serve).
       let target = href;
-      if (href.startsWith(base.origin)) {
-        const url = new URL(href);
-        target = `${url.pathname}${url.search}${url.hash}`;
-      }
+      const url = URL.canParse(href) ? new URL(href) : undefined;
+      if (url?.origin === base.origin) target = `${url.pathname}${url.search}${url.hash}`;
       const titleAttr = title ? ` title="${escapeAttr(title)}"` : '';
       return `<a href="${escapeAttr(target)}"${titleAttr}>${this.parser.parseInline(tokens)}</a>`;
     },

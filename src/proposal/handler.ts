@@ -105,6 +105,18 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
         form,
       };
     }
+    // Cheap spam checks before the (costlier) sensitive-data scan.
+    const request = body as unknown as SubmitRequest;
+    if (act === 'submit') {
+      if (request.website) {
+        return { reply: problem('spam-suspected', 'A field meant to stay empty was filled in. If you are a person, clear it and submit again.', { errors: [{ pointer: '#/website', detail: 'must be empty' }] }), action: act, form };
+      }
+      // A negative time means the browser's clock runs ahead of ours: no evidence of automation.
+      const filledInMs = request.form_started_at === undefined ? undefined : Date.now() - request.form_started_at;
+      if (filledInMs !== undefined && filledInMs >= 0 && filledInMs < MIN_FILL_MS) {
+        return { reply: problem('spam-suspected', 'The form was submitted faster than a person can fill it. Review it and submit again.'), action: act, form };
+      }
+    }
     const findings = await findSensitiveData(body);
     if (findings.length > 0) {
       return {
@@ -118,19 +130,11 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
     if (act === 'guide') return { reply: json(200, guide(k, body as unknown as GuideRequest)), action: act, form };
     if (act === 'summarize') return { reply: json(200, summarize(k, body as unknown as SummarizeRequest)), action: act, form };
 
-    const request = body as unknown as SubmitRequest;
-    if (request.website) {
-      return { reply: problem('spam-suspected', 'A field meant to stay empty was filled in. If you are a person, clear it and submit again.', { errors: [{ pointer: '#/website', detail: 'must be empty' }] }), action: act, form };
-    }
-    // A negative time means the browser's clock runs ahead of ours: no evidence of automation.
-    const filledInMs = request.form_started_at === undefined ? undefined : Date.now() - request.form_started_at;
-    if (filledInMs !== undefined && filledInMs >= 0 && filledInMs < MIN_FILL_MS) {
-      return { reply: problem('spam-suspected', 'The form was submitted faster than a person can fill it. Review it and submit again.'), action: act, form };
-    }
-    // A plain HTML form cannot set headers: its key comes from a hidden field, or else from the
-    // content itself, so resubmitting the same form is still recognised.
+    // A plain HTML form cannot set headers: its key comes from a hidden field (held to the
+    // header's rules), or else from the content itself, so resubmitting the same form is recognised.
+    const formKey = parsed.formKey === undefined ? undefined : parseIdempotencyKey(parsed.formKey);
     const key = form
-      ? { ok: true as const, key: parsed.formKey ?? `form-${sha256Hex(raw.text.replace(/(^|&)form_started_at=\d*/g, ''))}` }
+      ? { ok: true as const, key: formKey?.ok ? formKey.key : `form-${sha256Hex(raw.text.replace(/(^|&)form_started_at=\d*/g, ''))}` }
       : parseIdempotencyKey(req.headers.get('idempotency-key'));
     if (!key.ok) return { reply: key.reply, action: act, form };
     return { reply: await submitProposal(request, key.key, submitDeps()), action: act, form };

@@ -64,9 +64,13 @@ ${received ? '' : '<p>Your request is stored safely. Send the same form again la
   ];
 }
 
-function retryAfter(reply: Reply): Record<string, string> {
-  const value = new Headers(reply.headers).get('retry-after');
-  return value ? { 'retry-after': value } : {};
+/** Protocol headers of the reply that keep their meaning on an HTML page. */
+function passedThrough(reply: Reply): Record<string, string> {
+  const headers = new Headers(reply.headers);
+  return Object.fromEntries(['retry-after', 'idempotent-replayed'].flatMap((name) => {
+    const value = headers.get(name);
+    return value ? [[name, value]] : [];
+  }));
 }
 
 export function htmlReply(k: Knowledge & { stylesheet?: string }, reply: Reply, action: ProposalAction | undefined): Response {
@@ -93,7 +97,7 @@ ${k.stylesheet ? `<link rel="stylesheet" href="${esc(k.stylesheet)}">` : ''}</he
       'content-security-policy': "default-src 'none'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'strict-origin-when-cross-origin',
-      ...retryAfter(reply),
+      ...passedThrough(reply),
     },
   });
 }

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
-import { keyEntryKey } from '../../src/proposal/submit/key-entry.ts';
+import { keyEntryKey, LOCK_STALE_MS } from '../../src/proposal/submit/key-entry.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
@@ -160,7 +160,7 @@ describe('submitProposal', () => {
   it('takes over a lock left by an instance that died, on the same request id', async () => {
     const deps = makeDeps();
     const key = randomUUID();
-    const old = new Date(Date.now() - 31_000).toISOString();
+    const old = new Date(Date.now() - LOCK_STALE_MS - 1_000).toISOString();
     await deps.store.setJSON(keyEntryKey(key), {
       fingerprint: 'irrelevant',
       request_id: 'never-used',

@@ -33,8 +33,11 @@ export async function submitProposal(request: SubmitRequest, idempotencyKey: str
   const entryKey = keyEntryKey(idempotencyKey);
   const waitUntil = Date.now() + IN_USE_WAIT_MS;
 
+  let tryCreate = true;
   for (;;) {
-    const claim = await withKeyMutex(entryKey, () => claimKey(deps.store, entryKey, fingerprint, now()));
+    const claim = await withKeyMutex(entryKey, () => claimKey(deps.store, entryKey, fingerprint, now(), tryCreate));
+    // A busy entry exists: further polls only read it. A lost race starts over with a create.
+    tryCreate = claim.kind === 'lost';
     if (claim.kind === 'owner') return runClaimed(request, idempotencyKey, deps, entryKey, claim);
     if (claim.kind === 'replay') return replay(claim.reply);
     if (claim.kind === 'reused') return problem('idempotency-key-reused', KEY_REUSED_DETAIL);

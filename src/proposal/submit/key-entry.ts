@@ -11,8 +11,11 @@ import { isObject } from './record.ts';
 
 /** Keys are honoured for 24 hours; after that a reuse starts a new submission. */
 export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A lock older than this belongs to an instance that died (deliveries end within ~10 s). */
-export const LOCK_STALE_MS = 30_000;
+/**
+ * A lock older than this belongs to an instance that died. It exceeds the platform's 60 s limit
+ * on a function run, so a holder still delivering (up to 30 s) or emailing is never taken over.
+ */
+export const LOCK_STALE_MS = 90_000;
 
 export interface StoredReply {
   status: number;
@@ -51,7 +54,8 @@ export function keyEntryKey(idempotencyKey: string): string {
   return `idempotency/${sha256Hex(idempotencyKey)}`;
 }
 
-export async function claimKey(store: Store, entryKey: string, fingerprint: string, now: Date): Promise<Claim> {
+/** `tryCreate: false` when the entry is known to exist (polling a busy key): read without a doomed write. */
+export async function claimKey(store: Store, entryKey: string, fingerprint: string, now: Date, tryCreate = true): Promise<Claim> {
   const at = now.toISOString();
   const newEntry = (): KeyEntry => ({
     fingerprint,
@@ -62,11 +66,14 @@ export async function claimKey(store: Store, entryKey: string, fingerprint: stri
     locked_at: at,
   });
   // Most keys are new: create the entry first and read only when it already exists.
-  const created = newEntry();
-  const first = await store.setJSON(entryKey, created, { onlyIfNew: true });
-  if (first.modified) return { kind: 'owner', entry: created, etag: first.etag, fresh: true };
+  if (tryCreate) {
+    const created = newEntry();
+    const first = await store.setJSON(entryKey, created, { onlyIfNew: true });
+    if (first.modified) return { kind: 'owner', entry: created, etag: first.etag, fresh: true };
+  }
 
   const found = await store.getWithMetadata(entryKey, { type: 'json' });
+  // Gone since the failed create (or never there when polling): start over with a create.
   if (!found) return { kind: 'lost' };
   const data: unknown = found.data;
   const existing = isKeyEntry(data) && age(data.created_at, now) < KEY_RETENTION_MS ? data : null;

@@ -166,8 +166,13 @@ function init(form: HTMLFormElement): void {
   }
 
   async function run(action: Action, again?: Body): Promise<void> {
-    if (busy) return;
-    window.clearTimeout(retryTimer);
+    if (busy) {
+      // An automatic resend that meets another request in flight tries again shortly.
+      if (again) schedule(action, 2);
+      return;
+    }
+    // Only a new submit replaces a scheduled resend of a pending one; guidance and review do not.
+    if (action === 'submit') window.clearTimeout(retryTimer);
     for (const name of [...FIELDS, 'consent']) {
       const field = fieldFor(name);
       if (field) clearField(field);
