@@ -18,6 +18,8 @@ function canonicalUrl() {
 
 export default defineConfig({
   site: canonicalUrl(),
+  // Fixture builds (tests, benchmarks) run side by side; each keeps its own content cache.
+  ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'never' },

@@ -21,9 +21,8 @@ import { parseArgs } from 'node:util';
 import { getStore, type Store } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
-import { RECORDS_PREFIX, type DeliveryState } from '../src/proposal/submit/record.ts';
+import { PROPOSALS_STORE, RECORDS_PREFIX, type DeliveryState } from '../src/proposal/submit/record.ts';
 
-const STORE_NAME = 'proposals';
 /** netlify-cli's site id for a project that is not linked to a site (UNLINKED_SITE_MOCK_ID). */
 const UNLINKED_SITE_ID = 'unlinked';
 
@@ -109,7 +108,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 /** The deployed site's store, through the Netlify API. */
 function remoteSource(siteID: string, token: string): Source {
   return {
-    store: getStore({ name: STORE_NAME, siteID, token }),
+    store: getStore({ name: PROPOSALS_STORE, siteID, token }),
     where: `site ${siteID}`,
     close: async () => undefined,
   };
@@ -133,13 +132,13 @@ async function localSource(root: string): Promise<Source | null> {
     return null;
   }
   const holdsStore = (siteID: string) =>
-    existsSync(join(entries, siteID)) && readdirSync(join(entries, siteID)).some((name) => name.endsWith(STORE_NAME));
+    existsSync(join(entries, siteID)) && readdirSync(join(entries, siteID)).some((name) => name.endsWith(PROPOSALS_STORE));
   const candidates = [linkedSiteId(root), UNLINKED_SITE_ID, ...readdirSync(entries)].filter(
     (id): id is string => id !== undefined,
   );
   const siteID = candidates.find(holdsStore);
   if (siteID === undefined) {
-    process.stdout.write(`No proposal requests stored locally yet (nothing under ${shown}/entries/*/site:${STORE_NAME}).\n`);
+    process.stdout.write(`No proposal requests stored locally yet (nothing under ${shown}/entries/*/site:${PROPOSALS_STORE}).\n`);
     return null;
   }
   // Our own server on the same directory: the CLI's runs on a random port with a random token.
@@ -148,7 +147,7 @@ async function localSource(root: string): Promise<Source | null> {
   const { port } = await server.start();
   const url = `http://127.0.0.1:${port}`;
   return {
-    store: getStore({ name: STORE_NAME, siteID, token, edgeURL: url, uncachedEdgeURL: url }),
+    store: getStore({ name: PROPOSALS_STORE, siteID, token, edgeURL: url, uncachedEdgeURL: url }),
     where: `local store ${shown}, site ${siteID}`,
     close: () => server.stop(),
   };

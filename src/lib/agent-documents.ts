@@ -1,8 +1,8 @@
 /** The JSON documents agents fetch, each built once from the site model and validated where a schema exists. */
 import { siteModel } from './content.ts';
-import { absolute } from './urls.ts';
+import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
 import { buildCapabilitiesDocument } from './capabilities-document.ts';
-import { buildKnowledge } from './knowledge.ts';
+import { buildKnowledge, type Knowledge } from './knowledge.ts';
 import { capabilitiesDocumentSchema } from '../schemas/capabilities-document.schema.ts';
 import { assertMatchesSchema } from './json-schema-validator.ts';
 import { buildContract, EXAMPLE_REQUESTS } from '../proposal/contract.ts';
@@ -11,7 +11,6 @@ import { summarize } from '../proposal/summarize.ts';
 import { exampleSubmitReply } from '../proposal/example-submit-reply.ts';
 import type { GuideRequest, SummarizeRequest } from '../proposal/fields.ts';
 
-export const CAPABILITIES_SCHEMA_PATH = '/schemas/capabilities.schema.json';
 
 export async function capabilitiesSchema() {
   const model = await siteModel();
@@ -26,8 +25,12 @@ export async function capabilitiesDocument() {
   return doc;
 }
 
-export async function knowledge() {
-  return buildKnowledge(await siteModel(), absolute);
+let knowledgeOnce: Promise<Knowledge> | undefined;
+
+/** The function's knowledge, built once per build and shared by every route that needs it. */
+export function knowledge(): Promise<Knowledge> {
+  knowledgeOnce ??= siteModel().then((model) => buildKnowledge(model, absolute));
+  return knowledgeOnce;
 }
 
 /** The proposal contract, with example responses computed from the content by the real actions. */

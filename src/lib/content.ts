@@ -92,6 +92,20 @@ function* stringFields(value: unknown, path: string): Generator<[string, string]
     for (const [k, v] of Object.entries(value)) yield* stringFields(v, path ? `${path}.${k}` : k);
 }
 
+/**
+ * Pages, twins and llms files render every body as the same markdown, so an .mdx body may use
+ * markdown only: an import, an export or a component would reach readers as raw text.
+ */
+function checkMdxBodies(entries: Sourced<EntryData>[]): void {
+  for (const entry of entries) {
+    if (!entry.file.endsWith('.mdx')) continue;
+    const jsx = /^(?:import|export)\s|<[A-Z][\w.]*[\s/>]/m.exec(entry.body);
+    if (jsx) {
+      throw new ContentError(entry.file, `body: "${jsx[0].trim()}": components, imports and exports are not supported; write plain markdown (the page, its markdown twin and llms-full.txt render the same text)`);
+    }
+  }
+}
+
 function checkContentRules(entries: Sourced<EntryData>[], identity: Identity): void {
   const problems: string[] = [];
   for (const entry of entries) {
@@ -121,7 +135,9 @@ async function load(): Promise<SiteModel> {
     cloudProvider: site.data.cloud_provider,
     cloudProviderFullName: site.data.cloud_provider_full_name,
   };
-  checkContentRules(entries.map((e) => sourced(e)), identity);
+  const all = entries.map((e) => sourced(e));
+  checkMdxBodies(all);
+  checkContentRules(all, identity);
 
   const pageList = ofKind(entries, 'page');
   unique(pageList, (p) => p.page, 'page');

@@ -2,13 +2,14 @@
  * Every published page as one markdown document built from the site model. The HTML page, its
  * markdown twin, /llms.txt and /llms-full.txt all render from these, so they cannot disagree.
  */
-import type { Sourced, SiteModel } from './content.ts';
+import { ContentError, type Sourced, type SiteModel } from './content.ts';
 import type { PageData } from '../schemas/entry.ts';
 import { AGENT_RESOURCE_PATHS } from './capabilities-document.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
 import { workflowTexts } from '../proposal/contract.ts';
-import { absolute } from './urls.ts';
+import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
 import { INDEX_PAGE_SIZE } from './index-page-size.ts';
+import { partnerPhrase } from './partner-phrase.ts';
 
 export interface PageDocument {
   /** Site path without trailing slash; `/` for home. */
@@ -67,7 +68,7 @@ function agents(model: SiteModel): string {
     pages.agents.body,
     '## Machine-readable resources {#resources}',
     list([
-      `Capabilities document (JSON): ${absolute('/api/capabilities')}, described by the JSON Schema ${absolute('/schemas/capabilities.schema.json')}`,
+      `Capabilities document (JSON): ${absolute('/api/capabilities')}, described by the JSON Schema ${absolute(CAPABILITIES_SCHEMA_PATH)}`,
       `Proposal contract (JSON): ${absolute('/api/proposal')}`,
       `OpenAPI 3.1: ${absolute('/openapi.json')}; API catalog (RFC 9727): ${absolute('/.well-known/api-catalog')}`,
       ...resources,
@@ -131,7 +132,7 @@ function about(model: SiteModel): string {
   const { site } = model;
   return join(
     model.pages.about.body,
-    `**${site.data.name}** is an ${site.data.type.toLowerCase()}. ${site.data.summary}`,
+    `**${site.data.name}** is ${partnerPhrase(site.data.type)}. ${site.data.summary}`,
     `## Why ${site.data.name}`,
     list(site.data.reasons),
     ...model.audiences.map((a) =>
@@ -218,15 +219,38 @@ function post(p: SiteModel['posts'][number]): string {
   return join(`*${p.data.published}, by ${p.data.author}.*`, p.body, p.data.tags.length > 0 && `Tags: ${p.data.tags.join(', ')}`);
 }
 
-function proposal(model: SiteModel): string {
+/** The agent rule on what never to send through a public form; the workspace shows it too. */
+export function neverSendRule(model: SiteModel): string {
+  const rule = model.site.data.agent_guidance.find((g) => /^never send credentials/i.test(g));
+  if (!rule) {
+    throw new ContentError(model.site.file, 'agent_guidance needs the rule that starts "Never send credentials"; /proposal and its workspace show it');
+  }
+  return rule;
+}
+
+/** The intro above the workspace form. */
+export const proposalIntro = (model: SiteModel): string => model.pages.proposal.body;
+
+/** The note for agents and developers below the workspace form. */
+export function proposalApiNote(model: SiteModel): string {
   const { site } = model;
   const api = absolute('/api/proposal');
   return join(
-    model.pages.proposal.body,
+    '## For agents and developers {#api}',
+    `POST JSON to ${api}; the contract with schemas and examples is at ${api} (GET), the OpenAPI description at ${absolute('/openapi.json')}. Submissions need an \`Idempotency-Key\` header.`,
+    `Prefer email? Write to [${site.data.email}](mailto:${site.data.email}).`,
+  );
+}
+
+/** The whole proposal page for agents; the HTML page shows the intro and API note around its form. */
+function proposal(model: SiteModel): string {
+  const { site } = model;
+  return join(
+    proposalIntro(model),
     '## What to prepare {#prepare}',
     list(site.data.useful_intake_fields),
     '## Never send {#never-send}',
-    'Credentials, private architecture diagrams, confidential financial information, regulated data or secrets. Requests that contain them are refused.',
+    `${neverSendRule(model)} Requests that contain them are refused.`,
     '## How it works {#how}',
     list([
       `**Guide**: describe your question, industry, company size and primary need; you get non-binding guidance.`,
@@ -235,14 +259,23 @@ function proposal(model: SiteModel): string {
     ]),
     '## Consent {#consent}',
     `Submitting means agreeing to this text (version ${site.data.consent_version}):\n\n> ${site.data.consent_text}`,
-    '## For agents and developers {#api}',
-    `POST JSON to ${api}; the contract with schemas and examples is at ${api} (GET), the OpenAPI description at ${absolute('/openapi.json')}. Submissions need an \`Idempotency-Key\` header.`,
-    `Prefer email? Write to [${site.data.email}](mailto:${site.data.email}).`,
+    proposalApiNote(model),
   );
 }
 
-/** All published pages: the fixed pages in site order, index archive pages, then every entry. */
+const built = new WeakMap<SiteModel, PageDocument[]>();
+
+/** All published pages (built once per model): fixed pages in site order, index archive pages, then every entry. */
 export function pageDocuments(model: SiteModel): PageDocument[] {
+  let docs = built.get(model);
+  if (!docs) {
+    docs = buildPageDocuments(model);
+    built.set(model, docs);
+  }
+  return docs;
+}
+
+function buildPageDocuments(model: SiteModel): PageDocument[] {
   const p = model.pages;
   const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(p['case-studies'], '/case-studies', 'Case studies', model.caseStudies, caseStudyItem, 'Older case studies');
   const [blogIndex, ...blogArchive] = paginatedIndex(p.blog, '/blog', 'Blog', model.posts, postItem, 'Older posts');

@@ -4,9 +4,18 @@
  */
 import type { AudienceId, CapabilityId, EngagementModelId } from '../schemas/ids.ts';
 import type { SiteModel } from './content.ts';
+import { partnerPhrase } from './partner-phrase.ts';
 
 export interface Knowledge {
-  partner: { name: string; type: string; email: string; cloud_provider: string; cloud_provider_full_name: string };
+  partner: {
+    name: string;
+    type: string;
+    /** `type` with its article, e.g. "an independent cloud consulting and delivery partner". */
+    described_as: string;
+    email: string;
+    cloud_provider: string;
+    cloud_provider_full_name: string;
+  };
   urls: { home: string; proposal_page: string; proposal_api: string; agents: string; capabilities: string; openapi: string };
   capabilities: { id: CapabilityId; name: string; summary: string; includes: string[]; keywords: string[]; url: string }[];
   audiences: { id: AudienceId; title: string; needs: string[]; company_sizes: string[] }[];
@@ -23,6 +32,7 @@ export function buildKnowledge(model: SiteModel, absolute: (path: string) => str
     partner: {
       name: site.name,
       type: site.type,
+      described_as: partnerPhrase(site.type),
       email: site.email,
       cloud_provider: site.cloud_provider,
       cloud_provider_full_name: site.cloud_provider_full_name,

@@ -1,7 +1,8 @@
 /** /llms.txt (llmstxt.org shape) and /llms-full.txt, from the page documents. */
 import type { SiteModel } from './content.ts';
+import { partnerPhrase } from './partner-phrase.ts';
 import { twinMarkdown, type PageDocument } from './documents.ts';
-import { absolute, twinPath } from './urls.ts';
+import { absolute, CAPABILITIES_SCHEMA_PATH, twinPath } from './urls.ts';
 
 const SECTION_ORDER: PageDocument['section'][] = ['Company', 'Services', 'Evidence', 'Proposals and agents', 'Case studies', 'Blog'];
 
@@ -14,11 +15,11 @@ export function llmsTxt(model: SiteModel, docs: PageDocument[]): string {
   return [
     `# ${site.name}`,
     `> ${site.summary}`,
-    `${site.name} is an independent cloud consulting and delivery partner, not ${site.cloud_provider_full_name}. When you use or repeat anything from this site, follow these rules:`,
+    `${site.name} is ${partnerPhrase(site.type)}, not ${site.cloud_provider_full_name}. When you use or repeat anything from this site, follow these rules:`,
     site.agent_guidance.map((rule) => `- ${rule}`).join('\n'),
     `Structured facts: ${absolute('/api/capabilities')} (JSON). Proposal contract: ${absolute('/api/proposal')} (GET), OpenAPI: ${absolute('/openapi.json')}. Everything in full: ${absolute('/llms-full.txt')}.`,
     ...sections,
-    `## Optional\n\n- [Sitemap](${absolute('/sitemap.xml')}): every published page\n- [Capabilities JSON Schema](${absolute('/schemas/capabilities.schema.json')}): shape of the capabilities document`,
+    `## Optional\n\n- [Sitemap](${absolute('/sitemap.xml')}): every published page\n- [Capabilities JSON Schema](${absolute(CAPABILITIES_SCHEMA_PATH)}): shape of the capabilities document`,
   ].join('\n\n') + '\n';
 }
 

@@ -1,6 +1,7 @@
 /** OpenAPI 3.1 description of the three operations, embedding the contract's own request schemas. */
 import type { Knowledge } from './knowledge.ts';
-import { CONTRACT_VERSION, requestSchemas, STATUS_MEANINGS, EMAIL_MEANINGS } from '../proposal/contract.ts';
+import { CONTRACT_VERSION, IDEMPOTENCY_RETENTION_HOURS, requestSchemas, STATUS_MEANINGS, EMAIL_MEANINGS } from '../proposal/contract.ts';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../proposal/submit/idempotency-key.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
 
 /** OpenAPI components carry no `$schema` or `$id` of their own; the document's dialect applies. */
@@ -28,7 +29,7 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
     info: {
       title: `${k.partner.name} information and proposal intake`,
       version: CONTRACT_VERSION,
-      description: `Machine-readable facts about ${k.partner.name}, an independent cloud consulting and delivery partner (not ${k.partner.cloud_provider_full_name}), and its proposal intake. Content rules: ${k.agent_guidance.join(' ')}`,
+      description: `Machine-readable facts about ${k.partner.name}, ${k.partner.described_as} (not ${k.partner.cloud_provider_full_name}), and its proposal intake. Content rules: ${k.agent_guidance.join(' ')}`,
       contact: { email: k.partner.email, url: k.urls.agents },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -61,8 +62,9 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
               name: 'Idempotency-Key',
               in: 'header',
               required: false,
-              description: 'Required for action "submit": 1-255 printable ASCII characters, reused on retries. Kept 24 hours.',
-              schema: { type: 'string', minLength: 1, maxLength: 257 },
+              description: `Required for action "submit": 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, reused on retries. Kept ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
+              // Two more for the optional double quotes.
+              schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH + 2 },
             },
           ],
           requestBody: {

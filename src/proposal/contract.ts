@@ -3,8 +3,18 @@
  * the meaning of each result, limits and idempotency rules. Published at GET /api/proposal,
  * embedded in /openapi.json, and compiled ahead of time into the function's validators.
  */
-import { COMPANY_SIZES, MAX_BODY_BYTES, MAX_SHORT_LENGTH, MAX_TEXT_LENGTH, REQUIRED_INTAKE_FIELDS } from './fields.ts';
+import {
+  COMPANY_SIZES,
+  CONTACT_FIELDS,
+  GUIDANCE_FIELDS,
+  MAX_BODY_BYTES,
+  MAX_SHORT_LENGTH,
+  MAX_TEXT_LENGTH,
+  NOT_SURE,
+  REQUIRED_INTAKE_FIELDS,
+} from './fields.ts';
 import { PROBLEM_TYPES } from './http.ts';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from './submit/idempotency-key.ts';
 import type { Knowledge } from '../lib/knowledge.ts';
 
 /** Version of the contract; change it when a request or response shape changes. */
@@ -60,8 +70,8 @@ export function requestSchemas(k: Knowledge) {
     company_size: { type: 'string', enum: [...COMPANY_SIZES], description: 'Number of employees.' },
     primary_need: {
       type: 'string',
-      enum: [...capabilityIds, 'not-sure'],
-      description: `The capability you need most: ${k.capabilities.map((c) => `"${c.id}" (${c.name})`).join(', ')}, or "not-sure".`,
+      enum: [...capabilityIds, NOT_SURE],
+      description: `The capability you need most: ${k.capabilities.map((c) => `"${c.id}" (${c.name})`).join(', ')}, or "${NOT_SURE}".`,
     },
   };
   const intake = {
@@ -92,7 +102,7 @@ export function requestSchemas(k: Knowledge) {
     additionalProperties: false,
   });
   return {
-    guide: object('Guide request', 'guide', guidance, ['question', 'industry', 'company_size', 'primary_need']),
+    guide: object('Guide request', 'guide', guidance, [...GUIDANCE_FIELDS]),
     summarize: object('Summarize request', 'summarize', { ...guidance, ...intake, ...contact }, []),
     submit: object(
       'Submit request',
@@ -109,7 +119,7 @@ export function requestSchemas(k: Knowledge) {
         website: { type: 'string', maxLength: MAX_SHORT_LENGTH, description: 'Leave empty (spam trap).' },
         form_started_at: { type: 'integer', minimum: 0, description: 'Workspace only: when the form was shown (ms since epoch).' },
       },
-      ['consent', 'name', 'email', 'company', ...REQUIRED_INTAKE_FIELDS],
+      ['consent', ...CONTACT_FIELDS, ...REQUIRED_INTAKE_FIELDS],
     ),
   };
 }
@@ -155,7 +165,7 @@ export function buildContract(
   const schemas = requestSchemas(k);
   return {
     contract_version: CONTRACT_VERSION,
-    description: `Proposal intake of ${k.partner.name}, an independent cloud consulting and delivery partner (not ${k.partner.cloud_provider_full_name}). POST one JSON object whose "action" selects guide, summarize or submit.`,
+    description: `Proposal intake of ${k.partner.name}, ${k.partner.described_as} (not ${k.partner.cloud_provider_full_name}). POST one JSON object whose "action" selects guide, summarize or submit.`,
     endpoint: { method: 'POST', url: k.urls.proposal_api, content_types: ['application/json', 'application/x-www-form-urlencoded'] },
     documentation: k.urls.agents,
     openapi: k.urls.openapi,
@@ -171,7 +181,7 @@ export function buildContract(
     idempotency: {
       header: 'Idempotency-Key',
       required_for: ['submit'],
-      format: 'A string of 1-255 printable ASCII characters, bare or in double quotes; a UUID is a good choice.',
+      format: `A string of 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, bare or in double quotes; a UUID is a good choice.`,
       rule: 'Send one new key per proposal request and the same key with the same body on every retry. Same key and body: the stored reply is replayed with Idempotent-Replayed: true. Same key, different body: 422. Same key while the first request is still running: 409 with Retry-After.',
       retention_hours: IDEMPOTENCY_RETENTION_HOURS,
     },

@@ -8,6 +8,6 @@ export function exampleSubmitReply(k: Knowledge) {
     receivedAt: '2026-11-20T09:30:00.000Z',
     crm: 'inbox',
     confirmationEmail: 'sent',
-    partnerName: k.partner.name,
+    partner: { name: k.partner.name, describedAs: k.partner.described_as },
   });
 }

@@ -26,8 +26,16 @@ export const REQUIRED_INTAKE_FIELDS = [
 export const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-1000', '1001+'] as const;
 export type CompanySize = (typeof COMPANY_SIZES)[number];
 
+/** The `primary_need` value for an asker who cannot tell yet which capability fits. */
+export const NOT_SURE = 'not-sure';
 /** `primary_need` is a capability id, or `not-sure` when the asker cannot tell yet. */
-export type PrimaryNeed = CapabilityId | 'not-sure';
+export type PrimaryNeed = CapabilityId | typeof NOT_SURE;
+
+/** The fields of a guide request, after `action`. */
+export const GUIDANCE_FIELDS = ['question', 'industry', 'company_size', 'primary_need'] as const;
+/** Contact details a submit needs, and the optional one. */
+export const CONTACT_FIELDS = ['name', 'email', 'company'] as const;
+export const OPTIONAL_CONTACT_FIELDS = ['role'] as const;
 
 export interface GuideRequest {
   action: 'guide';

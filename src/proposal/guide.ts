@@ -1,5 +1,5 @@
 /** The guide action: non-binding guidance derived only from the published content. Deterministic. */
-import type { GuideRequest } from './fields.ts';
+import { NOT_SURE, type GuideRequest } from './fields.ts';
 import type { Knowledge } from '../lib/knowledge.ts';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -43,7 +43,7 @@ export function guide(k: Knowledge, req: GuideRequest) {
 
   const audience = pickAudience(k, req);
   const top = scored[0]?.c.id;
-  const unsure = req.primary_need === 'not-sure' && scored.length === 0;
+  const unsure = req.primary_need === NOT_SURE && scored.length === 0;
   const model = unsure
     ? (k.engagement_models.find((m) => m.id === 'assessment') ?? k.engagement_models[0])
     : [...k.engagement_models]
@@ -59,7 +59,7 @@ export function guide(k: Knowledge, req: GuideRequest) {
   return {
     action: 'guide' as const,
     non_binding: true as const,
-    notice: `Non-binding guidance from ${k.partner.name}, an independent cloud consulting and delivery partner (not ${k.partner.cloud_provider_full_name}). It is not an offer or a commitment; a proposal follows a conversation.`,
+    notice: `Non-binding guidance from ${k.partner.name}, ${k.partner.described_as} (not ${k.partner.cloud_provider_full_name}). It is not an offer or a commitment; a proposal follows a conversation.`,
     audience: audience ? { id: audience.id, title: audience.title, typical_needs: audience.needs } : null,
     capabilities: scored.map((s) => ({
       id: s.c.id,

@@ -52,7 +52,7 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
   setProblemBase(k.urls.agents);
   let deps: SubmitDeps | undefined;
   const submitDeps = () =>
-    (deps ??= submitDepsFromEnv(readEnv, { name: k.partner.name, email: k.partner.email, proposalUrl: k.urls.proposal_page }, k.consent));
+    (deps ??= submitDepsFromEnv(readEnv, { name: k.partner.name, describedAs: k.partner.described_as, email: k.partner.email, proposalUrl: k.urls.proposal_page }, k.consent));
 
   async function route(req: Request): Promise<{ reply: Reply; action?: ProposalAction; form: boolean }> {
     const media = mediaTypeOf(req.headers.get('content-type'));

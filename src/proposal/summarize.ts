@@ -1,9 +1,15 @@
 /** The summarize action: a reviewable overview of a proposal request. Nothing is stored or sent. */
-import { FIELD_LABELS, INTAKE_FIELDS, REQUIRED_INTAKE_FIELDS, type SummarizeRequest } from './fields.ts';
+import {
+  CONTACT_FIELDS,
+  FIELD_LABELS,
+  GUIDANCE_FIELDS,
+  INTAKE_FIELDS,
+  OPTIONAL_CONTACT_FIELDS,
+  REQUIRED_INTAKE_FIELDS,
+  type SummarizeRequest,
+} from './fields.ts';
 import type { Knowledge } from '../lib/knowledge.ts';
 
-const CONTACT_FIELDS = ['name', 'email', 'company'] as const;
-const GUIDANCE_FIELDS = ['question', 'industry', 'company_size', 'primary_need'] as const;
 
 type Labelled = keyof typeof FIELD_LABELS;
 
@@ -27,7 +33,7 @@ function markdownSection(title: string, fields: Partial<Record<Labelled, string>
 export function summarize(k: Knowledge, req: SummarizeRequest) {
   const intake = pick(req, INTAKE_FIELDS);
   const guidance = pick(req, GUIDANCE_FIELDS);
-  const contact = pick(req, [...CONTACT_FIELDS, 'role']);
+  const contact = pick(req, [...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS]);
   const model = k.engagement_models.find((m) => m.id === req.engagement_model);
   if (model) intake.engagement_model = `${model.name} (${model.id})`;
 
@@ -43,7 +49,7 @@ export function summarize(k: Knowledge, req: SummarizeRequest) {
   const markdown = [
     '# Proposal request overview',
     '',
-    `For ${k.partner.name}, an independent cloud consulting and delivery partner. Not submitted.`,
+    `For ${k.partner.name}, ${k.partner.described_as}. Not submitted.`,
     '',
     markdownSection('Intake', intake),
     markdownSection('Context', guidance),

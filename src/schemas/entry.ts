@@ -162,7 +162,6 @@ export const EntrySchema = z.discriminatedUnion('kind', [
   PostSchema,
 ]);
 
-export type EntryInput = z.input<typeof EntrySchema>;
 export type EntryData = z.output<typeof EntrySchema>;
 export type SiteData = z.output<typeof SiteSchema>;
 export type PageData = z.output<typeof PageSchema>;

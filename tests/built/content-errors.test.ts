@@ -57,6 +57,29 @@ describe('content errors fail the build with a helpful message', () => {
     expect(output).toContain('title: Required');
   });
 
+  it('refuses an .mdx body that uses a component, naming the file', () => {
+    const { status, output } = buildFixture((dir) =>
+      writeFileSync(
+        join(dir, 'blog/with-a-component.mdx'),
+        '---\nkind: post\ntitle: "With a component"\ndescription: "A post that uses a component."\nauthor: Test\npublished: "2026-01-01"\n---\n\n<Chart data="x" />\n',
+      ),
+    );
+    expect(status).not.toBe(0);
+    expect(output).toContain('blog/with-a-component.mdx: body: "<Chart"');
+    expect(output).toContain('write plain markdown');
+  });
+
+  it('builds an .mdx body that is plain markdown', () => {
+    const { status, output, outDir } = buildFixture((dir) =>
+      writeFileSync(
+        join(dir, 'blog/plain-mdx.mdx'),
+        '---\nkind: post\ntitle: "Plain MDX"\ndescription: "A post in MDX with markdown only."\nauthor: Test\npublished: "2026-01-01"\n---\n\nJust **markdown**.\n',
+      ),
+    );
+    expect(status, output.slice(-1500)).toBe(0);
+    expect(readFileSync(join(outDir, 'blog/plain-mdx.html'), 'utf8')).toContain('<strong>markdown</strong>');
+  });
+
   it('two builds of the same content are byte-identical', () => {
     const { status, outDir } = buildFixture(() => {});
     expect(status).toBe(0);

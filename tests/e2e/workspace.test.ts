@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { launchBrowser } from '../helpers/browser.ts';
 import { OK, startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { root } from '../helpers/dist.ts';
+import { luhnValid } from '../../src/proposal/sensitive-data/identifiers.ts';
 import { startSite, type RunningSite } from '../helpers/serve.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
@@ -111,16 +112,6 @@ async function waitFillTime(page: Page): Promise<void> {
   if (rest > 0) await page.waitForTimeout(rest);
 }
 
-/** The payment-card checksum, as the browser's secret check applies it to 13-19 digit runs. */
-function luhnValid(digitString: string): boolean {
-  let sum = 0;
-  for (const [i, ch] of [...digitString].reverse().entries()) {
-    const d = Number(ch) * (i % 2 === 1 ? 2 : 1);
-    sum += d > 9 ? d - 9 : d;
-  }
-  return sum % 10 === 0;
-}
-
 /** Steps 1 and 2 filled, consent ticked, and the minimum fill time passed. */
 async function fillReadyToSend(page: Page, email: string): Promise<void> {
   await fillStep1(page);
@@ -194,7 +185,7 @@ describe('the proposal workspace in a browser', () => {
     await fillStep2(page, uniqueEmail());
     const accessKey = `AKIA${randomBytes(16).toString('hex').toUpperCase().slice(0, 16)}`;
     await page.fill('#f-current_environment', `Deploys run with ${accessKey} today.`);
-    await expect.poll(() => page.locator('#e-current_environment').innerText()).toContain('looks like an access key ID');
+    await expect.poll(() => page.locator('#e-current_environment').innerText()).toContain('looks like a cloud access key');
     await page.click('button[value="summarize"]');
     await expect.poll(() => page.locator('#m-summarize').innerText()).toContain('Nothing was sent');
     expect(posts).toHaveLength(0);

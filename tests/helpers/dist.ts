@@ -2,8 +2,9 @@
 import { existsSync, readFileSync, globSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const root = new URL('../../', import.meta.url).pathname;
+export const root = fileURLToPath(new URL('../../', import.meta.url));
 export const dist = join(root, 'dist');
 
 export const readDist = (file: string) => readFileSync(join(dist, file), 'utf8');

@@ -7,6 +7,7 @@ export const PARTNER: Partner = {
   name: 'Kestrel Cloud',
   email: 'hello@kestrel.example',
   proposalUrl: 'https://kestrel.example/proposal',
+  describedAs: 'an independent cloud consulting and delivery partner',
 };
 
 export const CONSENT: ConsentText = {

@@ -1,6 +1,5 @@
 /** CRM outages keep the request stored as pending (202); a retry with the same key completes it. */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
@@ -8,6 +7,7 @@ import { submitProposal } from '../../src/proposal/submit/index.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
+import { freePort } from '../helpers/serve.ts';
 import { OK, type CrmBehaviour } from '../helpers/crm-server.ts';
 import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
 
@@ -124,12 +124,3 @@ describe('when the CRM is not reachable', () => {
     expect(vi.mocked(console.warn).mock.calls.flat().join(' ')).toContain('CRM_PROVIDER');
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}

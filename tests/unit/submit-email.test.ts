@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { findViolations } from '../../src/lib/content-rules.ts';
 import { FIELD_LABELS } from '../../src/proposal/fields.ts';
 import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
-import { headerSafe } from '../../src/proposal/submit/confirmation-email.ts';
+import { singleLine } from '../../src/proposal/submit/single-line.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { createMailer } from '../../src/proposal/submit/mailer.ts';
@@ -111,8 +111,8 @@ describe('confirmation email', () => {
   });
 
   it('strips CR, LF and control characters from header values', () => {
-    expect(headerSafe('Ann\r\nBcc: x@y')).toBe('Ann Bcc: x@y');
-    expect(headerSafe('A\u0000B\u0007C\u2028D\u007f')).toBe('A B C D');
+    expect(singleLine('Ann\r\nBcc: x@y')).toBe('Ann Bcc: x@y');
+    expect(singleLine('A\u0000B\u0007C\u2028D\u007f')).toBe('A B C D');
   });
 });
 

@@ -8,9 +8,8 @@ import { webhookAdapterFromEnv } from './crm/webhook.ts';
 import type { ConsentText, EnvReader, Partner, SubmitDeps } from './deps.ts';
 import { logEvent } from './log.ts';
 import { createMailer } from './mailer.ts';
+import { PROPOSALS_STORE } from './record.ts';
 
-/** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
-export const PROPOSALS_STORE = 'proposals';
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;

@@ -1,33 +1,23 @@
 /**
  * Text of the confirmation email. Pure: the mailer sends it, tests read it. Only the
- * recipient's address and display name come from the sender, and both pass headerSafe.
+ * recipient's address and display name come from the sender, and both pass singleLine.
  */
 import type { Partner } from './deps.ts';
 import { overviewText } from './overview.ts';
 import type { ProposalRecord } from './record.ts';
-
-/**
- * Removes what could end a header line or hide text: CR, LF, other control characters and
- * Unicode line/paragraph separators. An address book name keeps its spaces.
- */
-export function headerSafe(value: string): string {
-  return value
-    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+import { singleLine } from './single-line.ts';
 
 /** Fixed text plus the request id; no sender text, so the subject cannot carry an injection. */
 export function confirmationSubject(record: ProposalRecord, partner: Partner): string {
-  return headerSafe(`${partner.name}: your proposal request ${record.request_id} is received`);
+  return singleLine(`${partner.name}: your proposal request ${record.request_id} is received`);
 }
 
 export function confirmationText(record: ProposalRecord, partner: Partner): string {
-  const name = headerSafe(record.contact.name);
+  const name = singleLine(record.contact.name);
   return [
     `Hello ${name},`,
     '',
-    `${partner.name}, an independent cloud consulting and delivery partner, has received your proposal request.`,
+    `${partner.name}, ${partner.describedAs}, has received your proposal request.`,
     `It is stored with ${partner.name} under this reference:`,
     '',
     `Request id: ${record.request_id}`,

@@ -9,6 +9,8 @@ export type EnvReader = (name: string) => string | undefined;
 export interface Partner {
   /** Display name, e.g. "Kestrel Cloud". */
   name: string;
+  /** How the partner is described, from content: "an independent cloud consulting and delivery partner". */
+  describedAs: string;
   /** Where replies to the confirmation email go. */
   email: string;
   /** The proposal workspace, sent to the CRM as the page of the submission. */

@@ -13,7 +13,7 @@ export type IdempotencyKeyResult = { ok: true; key: string } | { ok: false; repl
 const KEY_CHARS = /^[\x21\x23-\x7e]+$/;
 
 const RULE =
-  'The Idempotency-Key must be 1 to 255 printable ASCII characters without spaces, ' +
+  `The Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces, ` +
   'either bare or inside one pair of double quotes.';
 
 /** Parses the header value; details name the broken rule and never echo the value. */
@@ -32,7 +32,7 @@ export function parseIdempotencyKey(header: string | null): IdempotencyKeyResult
     return invalid('invalid-idempotency-key', 'The Idempotency-Key is empty. ' + RULE);
   }
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    return invalid('invalid-idempotency-key', 'The Idempotency-Key is longer than 255 characters. ' + RULE);
+    return invalid('invalid-idempotency-key', `The Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. ` + RULE);
   }
   if (!KEY_CHARS.test(key)) {
     return invalid(

@@ -4,6 +4,7 @@
  */
 import { INTAKE_FIELDS } from '../fields.ts';
 import { isProposalRecord, type DeliveryState, type ProposalRecord } from './record.ts';
+import { singleLine } from './single-line.ts';
 
 /** Valid records only, optionally of one delivery state, oldest first. */
 export function selectRecords(values: unknown[], status?: DeliveryState): ProposalRecord[] {
@@ -69,13 +70,8 @@ export function listText(records: ProposalRecord[]): string {
       `tries ${r.delivery.attempts}`.padEnd(8),
       `email ${r.confirmation_email.state}`.padEnd(20),
       r.request_id,
-      ` ${oneLine(r.contact.company)} / ${oneLine(r.contact.name)} <${oneLine(r.contact.email)}>`,
+      ` ${singleLine(r.contact.company)} / ${singleLine(r.contact.name)} <${singleLine(r.contact.email)}>`,
     ].join(' '),
   );
   return [header, ...lines].join('\n') + '\n';
-}
-
-/** Sender text on one terminal line, with control characters (escape sequences) removed. */
-function oneLine(text: string): string {
-  return text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
 }

@@ -15,12 +15,6 @@ import { KEY_IN_USE_DETAIL, KEY_REUSED_DETAIL } from './messages.ts';
 import { buildRecord, isProposalRecord, recordKey, type ProposalRecord } from './record.ts';
 import { pendingReplyBody, receivedReplyBody } from './reply-bodies.ts';
 
-export type { ConsentText, EnvReader, Partner, SubmitDeps } from './deps.ts';
-export type { CrmAdapter, CrmOutcome } from './crm/adapter.ts';
-export type { Mailer } from './mailer.ts';
-export type { ProposalRecord } from './record.ts';
-export { parseIdempotencyKey } from './idempotency-key.ts';
-
 /** How long a request waits for another one with the same key before answering 409. */
 const IN_USE_WAIT_MS = 2_000;
 const IN_USE_POLL_MS = 100;
@@ -156,7 +150,7 @@ function receivedReply(record: ProposalRecord, deps: SubmitDeps): Reply {
       receivedAt: record.received_at,
       crm: record.delivery.crm,
       confirmationEmail: record.confirmation_email.state,
-      partnerName: deps.partner.name,
+      partner: deps.partner,
     }),
   );
 }

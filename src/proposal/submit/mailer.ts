@@ -4,7 +4,8 @@
  */
 import type { Transporter } from 'nodemailer';
 import type { EnvReader, Partner } from './deps.ts';
-import { confirmationSubject, confirmationText, headerSafe } from './confirmation-email.ts';
+import { confirmationSubject, confirmationText } from './confirmation-email.ts';
+import { singleLine } from './single-line.ts';
 import { logEvent } from './log.ts';
 import type { ProposalRecord } from './record.ts';
 
@@ -38,11 +39,11 @@ export function createMailer(env: EnvReader): Mailer | null {
     ));
   return {
     async sendConfirmation(record, partner) {
-      const address = headerSafe(record.contact.email);
+      const address = singleLine(record.contact.email);
       try {
         const info = await (await connect()).sendMail({
           from,
-          to: { name: headerSafe(record.contact.name), address },
+          to: { name: singleLine(record.contact.name), address },
           replyTo: partner.email,
           subject: confirmationSubject(record, partner),
           text: confirmationText(record, partner),

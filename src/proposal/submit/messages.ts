@@ -2,6 +2,7 @@
  * Human sentences of the submit replies. They claim an email only when it was sent, describe
  * the partner as independent, and promise nothing about programs, funding or approval.
  */
+import type { Partner } from './deps.ts';
 import type { ConfirmationEmailState } from './record.ts';
 
 const EMAIL_SENTENCES: Record<ConfirmationEmailState, string> = {
@@ -11,9 +12,9 @@ const EMAIL_SENTENCES: Record<ConfirmationEmailState, string> = {
   not_sent: 'No confirmation email was sent for this request; keep the request_id as your reference.',
 };
 
-export function receivedMessage(partnerName: string, email: ConfirmationEmailState): string {
+export function receivedMessage(partner: Pick<Partner, 'name' | 'describedAs'>, email: ConfirmationEmailState): string {
   return (
-    `${partnerName}, an independent cloud consulting and delivery partner, has received your proposal request. ` +
+    `${partner.name}, ${partner.describedAs}, has received your proposal request. ` +
     `${EMAIL_SENTENCES[email]} The team reviews each request and replies by email.`
   );
 }

@@ -1,8 +1,6 @@
 /** A stored request as labelled lines, shared by the confirmation email and the CRM note. */
-import { FIELD_LABELS, INTAKE_FIELDS } from '../fields.ts';
+import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
 import type { ProposalRecord } from './record.ts';
-
-const GUIDANCE_FIELDS = ['question', 'industry', 'company_size', 'primary_need'] as const;
 
 /** [label, value] pairs in reading order; absent fields are left out. */
 export function overviewLines(record: ProposalRecord): Array<[string, string]> {

@@ -3,7 +3,7 @@
  * consented to is lost when the CRM or the mail server is down.
  */
 import type { CompanySize, IntakeFields, PrimaryNeed, SubmitRequest } from '../fields.ts';
-import { INTAKE_FIELDS } from '../fields.ts';
+import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
 
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
@@ -37,6 +37,9 @@ export interface ProposalRecord {
   };
   confirmation_email: { state: ConfirmationEmailState; at?: string };
 }
+
+/** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
+export const PROPOSALS_STORE = 'proposals';
 
 /** Blob key prefix of stored requests; the inbox script lists it. */
 export const RECORDS_PREFIX = 'requests/';
@@ -77,12 +80,7 @@ export function buildRecord(
       ...(request.role !== undefined && { role: request.role }),
     },
     intake,
-    guidance: {
-      ...(request.question !== undefined && { question: request.question }),
-      ...(request.industry !== undefined && { industry: request.industry }),
-      ...(request.company_size !== undefined && { company_size: request.company_size }),
-      ...(request.primary_need !== undefined && { primary_need: request.primary_need }),
-    },
+    guidance: Object.fromEntries(GUIDANCE_FIELDS.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]]))) as ProposalRecord['guidance'],
     consent,
     delivery: { crm: meta.crm, state: 'pending', attempts: 0 },
     confirmation_email: { state: 'not_sent' },

@@ -1,16 +1,15 @@
 /** Bodies of the submit replies; the contract publishes an example built by the same code. */
 import { pendingMessage, receivedMessage } from './messages.ts';
+import type { Partner } from './deps.ts';
 import type { ConfirmationEmailState, CrmName } from './record.ts';
-
-export type ConfirmationEmail = ConfirmationEmailState;
 
 /** 201: the CRM accepted the request; `confirmation_email` reports the email separately. */
 export function receivedReplyBody(r: {
   requestId: string;
   receivedAt: string;
   crm: CrmName;
-  confirmationEmail: ConfirmationEmail;
-  partnerName: string;
+  confirmationEmail: ConfirmationEmailState;
+  partner: Pick<Partner, 'name' | 'describedAs'>;
 }) {
   return {
     status: 'received' as const,
@@ -18,7 +17,7 @@ export function receivedReplyBody(r: {
     request_id: r.requestId,
     received_at: r.receivedAt,
     crm: r.crm,
-    message: receivedMessage(r.partnerName, r.confirmationEmail),
+    message: receivedMessage(r.partner, r.confirmationEmail),
   };
 }
 

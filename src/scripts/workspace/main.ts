@@ -3,7 +3,7 @@
  * with fetch, keeps the draft and its Idempotency-Key in this tab, shows errors at their fields
  * and results in place. Without it the same form still posts and the API answers with a page.
  */
-import { INTAKE_FIELDS } from '../../proposal/fields.ts';
+import { ACTIONS, CONTACT_FIELDS, GUIDANCE_FIELDS, INTAKE_FIELDS, OPTIONAL_CONTACT_FIELDS } from '../../proposal/fields.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
 import { freshDraft, loadDraft, newKey, saveDraft } from './draft.ts';
@@ -22,14 +22,13 @@ import {
 } from './render.ts';
 import { findSecret } from './secrets.ts';
 
-type Action = 'guide' | 'summarize' | 'submit';
+type Action = (typeof ACTIONS)[number];
 type Body = Record<string, unknown>;
-const ACTIONS: readonly Action[] = ['guide', 'summarize', 'submit'];
-const GUIDE_FIELDS = ['question', 'industry', 'company_size', 'primary_need'];
-/** Every field a person fills in; guide accepts only the first four (the schemas allow no extras). */
-const FIELDS = [...GUIDE_FIELDS, ...INTAKE_FIELDS, 'name', 'email', 'company', 'role'];
+const GUIDE_FIELDS: readonly string[] = GUIDANCE_FIELDS;
+/** Every field a person fills in; guide accepts only its own four (the schemas allow no extras). */
+const FIELDS: readonly string[] = [...GUIDANCE_FIELDS, ...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS];
 
-const isAction = (value: unknown): value is Action => ACTIONS.includes(value as Action);
+const isAction = (value: unknown): value is Action => (ACTIONS as readonly unknown[]).includes(value);
 const byId = (id: string) => document.getElementById(id);
 
 const root = byId('workspace');
