@@ -115,3 +115,10 @@ export const FIELD_LABELS = {
   company: 'Company',
   role: 'Role',
 } as const;
+
+/** The top-level field a problem pointer names: "#/email" → "email"; "#" → "". */
+export const fieldOfPointer = (pointer: string): string => pointer.replace(/^#\/?/, '').split('/')[0] ?? '';
+
+/** The human label of a field name, or the name itself, capitalised, for fields without one. */
+export const labelOfField = (name: string): string =>
+  (FIELD_LABELS as Record<string, string>)[name] ?? `${name.charAt(0).toUpperCase()}${name.slice(1)}`;

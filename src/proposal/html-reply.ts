@@ -3,7 +3,7 @@
  * with the result or the errors and a way back. All text is escaped; no script.
  */
 import type { Knowledge } from '../lib/knowledge.ts';
-import { FIELD_LABELS, type ProposalAction } from './fields.ts';
+import { fieldOfPointer, labelOfField, type ProposalAction } from './fields.ts';
 import type { FieldError, Reply } from './http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
@@ -14,8 +14,8 @@ const esc = (s: unknown) =>
 const items = (xs: readonly string[]) => `<ul>${xs.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>`;
 
 function labelOf(pointer: string): string {
-  const field = pointer.replace(/^#\//, '').split('/')[0] ?? '';
-  return (FIELD_LABELS as Record<string, string>)[field] ?? (field || 'Request');
+  const field = fieldOfPointer(pointer);
+  return field ? labelOfField(field) : 'Request';
 }
 
 function problemBody(body: { title?: string; detail?: string; errors?: FieldError[] }): [string, string] {
@@ -43,7 +43,7 @@ function summaryBody(s: SummarizeReply): [string, string] {
   const section = (title: string, fields: Record<string, string | undefined>) => {
     const rows = Object.entries(fields).filter(([, v]) => v);
     return rows.length > 0
-      ? `<h2>${esc(title)}</h2><dl>${rows.map(([k, v]) => `<dt>${esc((FIELD_LABELS as Record<string, string>)[k] ?? k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`
+      ? `<h2>${esc(title)}</h2><dl>${rows.map(([k, v]) => `<dt>${esc(labelOfField(k))}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`
       : '';
   };
   return [

@@ -3,16 +3,22 @@
  * with fetch, keeps the draft and its Idempotency-Key in this tab, shows errors at their fields
  * and results in place. Without it the same form still posts and the API answers with a page.
  */
-import { ACTIONS, CONTACT_FIELDS, GUIDANCE_FIELDS, INTAKE_FIELDS, OPTIONAL_CONTACT_FIELDS } from '../../proposal/fields.ts';
+import {
+  ACTIONS,
+  CONTACT_FIELDS,
+  fieldOfPointer,
+  GUIDANCE_FIELDS,
+  INTAKE_FIELDS,
+  labelOfField,
+  OPTIONAL_CONTACT_FIELDS,
+} from '../../proposal/fields.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
 import { freshDraft, loadDraft, newKey, saveDraft } from './draft.ts';
 import { append, fieldLink, h, type Child } from './dom.ts';
 import {
   fieldFor,
-  fieldName,
   guideView,
-  labelOf,
   problemView,
   submitView,
   summaryView,
@@ -128,12 +134,12 @@ function init(form: HTMLFormElement): void {
     const signature = flagged.map((name) => `${name}=${fieldFor(name)?.value ?? ''}`).join('\n');
     if (flagged.length === 0 || signature === acknowledged) return false;
     acknowledged = signature;
-    const labels = flagged.map(labelOf).join(', ');
+    const labels = flagged.map(labelOfField).join(', ');
     show(
       action,
       [
         h('h2', null, 'Possible secret found'),
-        h('ul', null, flagged.map((name) => h('li', null, fieldLink(name, labelOf(name))))),
+        h('ul', null, flagged.map((name) => h('li', null, fieldLink(name, labelOfField(name))))),
         h('p', null, 'Remove it and describe it instead. If you are sure it is not a secret, press the button again: our server checks it too.'),
       ],
       `Nothing was sent: possible secret in ${labels}.`,
@@ -242,11 +248,11 @@ function init(form: HTMLFormElement): void {
     let first: Control | undefined;
     const named: string[] = [];
     for (const e of p.errors ?? []) {
-      const field = fieldFor(fieldName(e.pointer));
+      const field = fieldFor(fieldOfPointer(e.pointer));
       if (!field) continue;
-      markField(field, `${labelOf(field.name)} ${e.detail}.`);
+      markField(field, `${labelOfField(field.name)} ${e.detail}.`);
       first ??= field;
-      named.push(labelOf(field.name));
+      named.push(labelOfField(field.name));
     }
     const reused = p.type?.endsWith('#problem-idempotency-key-reused') === true;
     const extra = reused

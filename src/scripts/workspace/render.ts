@@ -1,5 +1,5 @@
 /** The workspace's readable views of the API's replies, built from the reply fields only. */
-import { FIELD_LABELS } from '../../proposal/fields.ts';
+import { fieldOfPointer, labelOfField } from '../../proposal/fields.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
 import type { pendingReplyBody, receivedReplyBody } from '../../proposal/submit/reply-bodies.ts';
@@ -14,8 +14,6 @@ export interface Problem {
   errors?: { pointer: string; detail: string }[];
 }
 
-export const labelOf = (name: string): string =>
-  (FIELD_LABELS as Record<string, string>)[name] ?? `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 
 /** Capability links are absolute on the canonical host; keep them on the host serving this page. */
 const local = (url: string) => {
@@ -55,7 +53,7 @@ export function guideView(g: GuideReply, preselected: boolean): Child[] {
 export function summaryView(s: SummarizeReply): Child[] {
   const section = (title: string, fields: Record<string, string | undefined>) => {
     const rows = Object.entries(fields).filter((e): e is [string, string] => !!e[1]);
-    return rows.length > 0 && [h('h3', null, title), h('dl', null, rows.map(([k, v]) => [h('dt', null, labelOf(k)), h('dd', null, shown(k, v))]))];
+    return rows.length > 0 && [h('h3', null, title), h('dl', null, rows.map(([k, v]) => [h('dt', null, labelOfField(k)), h('dd', null, shown(k, v))]))];
   };
   const missing = [...s.missing_fields, ...s.missing_contact_fields];
   return [
@@ -104,8 +102,8 @@ export function problemView(p: Problem, heading: string): Child[] {
     h('p', null, p.type?.endsWith('-invalid-request') ? 'Some fields are missing or not valid:' : [p.title, p.detail].filter(Boolean).join('. ')),
     (p.errors ?? []).length > 0 &&
       h('ul', null, (p.errors ?? []).map((e) => {
-        const name = fieldName(e.pointer);
-        return h('li', null, fieldFor(name) ? fieldLink(name, labelOf(name)) : labelOf(name || 'request'), ` ${e.detail}`);
+        const name = fieldOfPointer(e.pointer);
+        return h('li', null, fieldFor(name) ? fieldLink(name, labelOfField(name)) : labelOfField(name || 'request'), ` ${e.detail}`);
       })),
   ];
 }
@@ -119,5 +117,4 @@ export function fieldFor(name: string): Control | undefined {
   return control?.closest('.trap') ? undefined : control;
 }
 
-/** "#/email" → "email". */
-export const fieldName = (pointer: string) => pointer.replace(/^#\/?/, '').split('/')[0] ?? '';
+
