@@ -13,7 +13,7 @@ import {
   NOT_SURE,
   REQUIRED_INTAKE_FIELDS,
 } from './fields.ts';
-import { PROBLEM_TYPES } from './http.ts';
+import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from './http.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './submit/idempotency-key.ts';
 import type { Knowledge } from '../lib/knowledge.ts';
 
@@ -31,8 +31,8 @@ export const STATUS_MEANINGS = {
 
 export const EMAIL_MEANINGS = {
   sent: 'The confirmation email was accepted by the mail server. Only this value allows saying an email was sent.',
-  not_sent: 'No email was sent yet because the request is still pending.',
-  failed: 'Sending the confirmation email failed; the request itself is unaffected.',
+  not_sent: 'No email was sent yet: the request is still pending, or the mail server could not be reached. The email is owed and is sent once the request is received and the mail server answers; a retry with the same Idempotency-Key sends it too.',
+  failed: 'The mail server refused the confirmation email (or it failed repeatedly); it will not be sent. The request itself is unaffected.',
   not_configured: 'This deployment sends no confirmation emails.',
 } as const;
 
@@ -210,7 +210,7 @@ export function buildContract(
     },
     errors: {
       format: 'application/problem+json (RFC 9457): type, title, status, detail, and errors[] of { pointer, detail } for field problems. Values you sent are never echoed.',
-      types: Object.entries(PROBLEM_TYPES).map(([id, p]) => ({ type: `${k.urls.agents}#problem-${id}`, status: p.status, title: p.title })),
+      types: Object.entries(PROBLEM_TYPES).map(([id, p]) => ({ type: problemTypeUri(k.urls.agents, id as ProblemType), status: p.status, title: p.title })),
     },
   };
 }
