@@ -48,8 +48,18 @@ export function workflowTexts(absolute: (path: string) => string) {
   };
 }
 
-const short = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_SHORT_LENGTH, description });
-const long = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH, description });
+/**
+ * Text a person wrote: at least one visible character (not only spaces, zero-width or other
+ * format characters), and no control characters; free text may keep tabs and line breaks.
+ * Values are trimmed before they are checked.
+ */
+export const VISIBLE_LINE_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])[^\\p{Cc}\\p{Cf}]*$';
+export const VISIBLE_TEXT_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])(?:[^\\p{Cc}\\p{Cf}]|[\\t\\n\\r])*$';
+/** The longest address SMTP allows (RFC 5321 path limit). */
+export const MAX_EMAIL_LENGTH = 254;
+
+const short = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_SHORT_LENGTH, pattern: VISIBLE_LINE_PATTERN, description });
+const long = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH, pattern: VISIBLE_TEXT_PATTERN, description });
 
 /** Descriptions of the intake fields of spec part 1. */
 const INTAKE_DESCRIPTIONS = {
@@ -86,9 +96,9 @@ export function requestSchemas(k: Knowledge) {
     name: short('Your name.'),
     email: {
       type: 'string',
-      maxLength: 254,
-      pattern: "^[^\\s@<>()\\[\\],;:\"]+@[^\\s@<>()\\[\\],;:\"]+\\.[^\\s@<>()\\[\\],;:\"]{2,}$",
-      description: 'Your work email address; the confirmation is sent here.',
+      maxLength: MAX_EMAIL_LENGTH,
+      format: 'email',
+      description: 'Your work email address (an address only, without a display name); the confirmation is sent here.',
     },
     company: short('Your company.'),
     role: short('Your role (optional).'),

@@ -48,6 +48,12 @@ function dropOtherStepsFields(body: Record<string, unknown>, validate: Validator
   }
 }
 
+/** Leading and trailing spaces are never part of a value; the schema then sees what is stored. */
+function trimmedStrings(body: Record<string, unknown>): Record<string, unknown> {
+  for (const [name, value] of Object.entries(body)) if (typeof value === 'string') body[name] = value.trim();
+  return body;
+}
+
 export function createProposalHandler(k: Knowledge, validators: Validators) {
   setProblemBase(k.urls.agents);
   let deps: SubmitDeps | undefined;
@@ -76,7 +82,7 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
         ? { reply: problem('malformed-json', 'The body is not valid JSON.'), form }
         : { reply: problem('invalid-request', 'The body must be a JSON object.', { errors: [{ pointer: '#', detail: 'must be an object' }] }), form };
     }
-    const body = parsed.body;
+    const body = trimmedStrings(parsed.body);
     const action = body.action;
     if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) {
       return {
