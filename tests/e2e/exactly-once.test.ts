@@ -20,8 +20,8 @@ const body = (company = 'Example GmbH') => JSON.stringify({ ...submitRequest({ c
 
 interface Answer {
   status: number;
-  requestId?: string;
-  email?: string;
+  requestId?: string | undefined;
+  email?: string | undefined;
 }
 
 /**
