@@ -8,8 +8,9 @@ import { webhookAdapterFromEnv } from './crm/webhook.ts';
 import type { ConsentText, EnvReader, Partner, SubmitDeps } from './deps.ts';
 import { logEvent } from './log.ts';
 import { createMailer } from './mailer.ts';
+import { notifyConfigFromEnv } from './notification.ts';
+import { redeliveryPolicyFromEnv } from './redelivery-policy.ts';
 import { PROPOSALS_STORE } from './record.ts';
-
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;
@@ -23,6 +24,8 @@ export function submitDepsFromEnv(readEnv: EnvReader, partner: Partner, consent:
     partner,
     consent,
     crmTimeoutMs: crmTimeoutFromEnv(readEnv),
+    notify: notifyConfigFromEnv(readEnv, partner),
+    redelivery: redeliveryPolicyFromEnv(readEnv),
   };
 }
 
