@@ -30,8 +30,8 @@ import { isProposalRecord, PROPOSALS_STORE, RECORDS_PREFIX, recordKey, type Deli
 import { entriesNaming, eraseRecord } from '../src/proposal/submit/retention.ts';
 import { runSweep, type SweepLimits } from '../src/proposal/submit/sweep.ts';
 
-/** On demand nobody waits on a function limit: every open request, a few at a time. */
-const ON_DEMAND_LIMITS: SweepLimits = { maxRequests: Number.POSITIVE_INFINITY, budgetMs: 15 * 60_000, concurrency: 4 };
+/** On demand nobody waits on a function limit: every open request now, backoff or not, a few at a time. */
+const ON_DEMAND_LIMITS: SweepLimits = { maxRequests: Number.POSITIVE_INFINITY, budgetMs: 15 * 60_000, concurrency: 4, ignoreBackoff: true };
 
 /** netlify-cli's site id for a project that is not linked to a site (UNLINKED_SITE_MOCK_ID). */
 const UNLINKED_SITE_ID = 'unlinked';
@@ -40,7 +40,8 @@ const USAGE = `Usage: node scripts/inbox.ts [list|export|redeliver|delete] [opti
 
   list                 one line per stored request (default)
   export               all stored requests as JSON (default) or CSV
-  redeliver            run the function's sweep now: deliver pending requests to the CRM, send owed
+  redeliver            run the function's sweep now: deliver pending requests to the CRM (without
+                       waiting for their backoff), send owed
                        emails and notices, delete expired idempotency entries (and requests past
                        RETENTION_DAYS). Uses the CRM_*, SMTP_*, NOTIFY_* and REDELIVERY_* variables of
                        the environment or .env, and the partner facts of .generated/ (npm run build)
@@ -218,7 +219,7 @@ function sweepDeps(store: Store) {
   if (!existsSync(file)) fail('redeliver needs the partner facts of the build: run `npm run build` first (.generated/knowledge.json is missing).');
   const k = JSON.parse(readFileSync(file, 'utf8')) as Knowledge;
   const partner = { name: k.partner.name, describedAs: k.partner.described_as, email: k.partner.email, proposalUrl: k.urls.proposal_page };
-  return { ...submitDepsFromEnv(readEnv, partner, k.consent), store };
+  return submitDepsFromEnv(readEnv, partner, k.consent, store);
 }
 
 async function redeliver(source: Source): Promise<void> {

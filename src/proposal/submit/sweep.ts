@@ -22,6 +22,8 @@ export interface SweepLimits {
   budgetMs: number;
   /** Requests worked on at once. */
   concurrency: number;
+  /** Try every pending request now, backoff or not (an operator's `redeliver`). */
+  ignoreBackoff?: boolean;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
     Array.from({ length: Math.min(limits.concurrency, queue.length) }, async () => {
       while (next < queue.length && performance.now() < deadline) {
         const marker = queue[next++]!;
-        const outcome = await sweepOne(deps, marker.requestId, marker.receivedMs).catch((error: unknown): RequestOutcome => {
+        const outcome = await sweepOne(deps, marker.requestId, marker.receivedMs, limits.ignoreBackoff === true).catch((error: unknown): RequestOutcome => {
           logEvent('sweep_request_error', { request_id: marker.requestId, name: error instanceof Error ? error.name : 'unknown' });
           return 'error';
         });
@@ -82,7 +84,7 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
 }
 
 /** One open request: skip it while its backoff runs, else complete its owed work under its lease. */
-async function sweepOne(deps: SubmitDeps, requestId: string, receivedMs: number): Promise<RequestOutcome> {
+async function sweepOne(deps: SubmitDeps, requestId: string, receivedMs: number, ignoreBackoff: boolean): Promise<RequestOutcome> {
   const now = deps.now ?? (() => new Date());
   const marker = { request_id: requestId, received_at: new Date(receivedMs).toISOString() };
   const data: unknown = await deps.store.get(recordKey(requestId), { type: 'json' });
@@ -95,7 +97,7 @@ async function sweepOne(deps: SubmitDeps, requestId: string, receivedMs: number)
     await markSettled(deps.store, data);
     return 'settled';
   }
-  if (waiting(data, now())) return 'waiting';
+  if (!ignoreBackoff && waiting(data, now())) return 'waiting';
   const claim = await claimForRequest(deps.store, data, now);
   if (claim.kind === 'final') {
     await markSettled(deps.store, data);
@@ -105,7 +107,7 @@ async function sweepOne(deps: SubmitDeps, requestId: string, receivedMs: number)
   const { lease } = claim;
   try {
     const before = data.delivery.state;
-    const { reply, record, final } = await completeOwedWork(deps, lease, { fresh: false }, { respectBackoff: true });
+    const { reply, record, final } = await completeOwedWork(deps, lease, { fresh: false }, { respectBackoff: !ignoreBackoff });
     await settle(deps.store, lease, record, final, final, reply);
     if (before === 'pending' && record.delivery.state === 'received') return 'delivered';
     if (before === 'pending' && record.delivery.state === 'failed') return 'failed';
