@@ -17,15 +17,7 @@ for (const generated of ['.astro/types.d.ts', '.generated/validators.d.mts']) {
 }
 
 export default defineConfig(
-  globalIgnores([
-    'dist/',
-    '.astro/',
-    '.netlify/',
-    '.generated/',
-    'node_modules/',
-    'test-results/',
-    'bench-results/',
-  ]),
+  globalIgnores(['dist/', '.astro/', '.netlify/', '.generated/', 'node_modules/', 'test-results/', 'bench-results/']),
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   astro.configs.recommended,
