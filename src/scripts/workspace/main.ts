@@ -226,7 +226,7 @@ function init(form: HTMLFormElement): void {
         show(action, summaryView(s), s.ready_to_submit ? 'Overview ready: your request can be sent.' : `Overview ready: ${missing} required field(s) missing.`);
       } else {
         const r = data as SubmitReply;
-        const email = String(body['email'] ?? '');
+        const email = typeof body['email'] === 'string' ? body['email'] : '';
         if (r.status === 'received') {
           show(action, [...submitView(r, email, undefined), button('Start a new request', startOver)], 'Request received.');
         } else {
@@ -244,7 +244,7 @@ function init(form: HTMLFormElement): void {
       say(action, 'Still being processed; checking again in a moment.');
       return;
     }
-    const p: Problem = typeof data === 'object' && data !== null ? (data as Problem) : { title: 'The server did not answer properly' };
+    const p: Problem = typeof data === 'object' && data !== null ? data : { title: 'The server did not answer properly' };
     let first: Control | undefined;
     const named: string[] = [];
     for (const e of p.errors ?? []) {
