@@ -1,0 +1,38 @@
+/**
+ * `npm run build`: builds the site and the function's data into a temporary folder, then swaps
+ * them into place. A failed build therefore leaves the last good dist/ and .generated/ serving.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+// One folder per process, so two builds at the same time never write into each other.
+const work = join(root, '.build', String(process.pid));
+const next = { dist: join(work, 'dist'), generated: join(work, 'generated') };
+const live = { dist: join(root, 'dist'), generated: join(root, '.generated') };
+
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    rmSync(work, { recursive: true, force: true });
+    console.error(`\nBuild failed: dist/ was left as it was (the last good build).`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+/** Replaces `target` with `source`; the old folder is removed only after the new one is in place. */
+function swap(source: string, target: string): void {
+  const old = `${source}.old`;
+  if (existsSync(target)) renameSync(target, old);
+  renameSync(source, target);
+  rmSync(old, { recursive: true, force: true });
+}
+
+mkdirSync(work, { recursive: true });
+run('astro', ['build', '--outDir', next.dist, ...process.argv.slice(2)]);
+run(process.execPath, [join(root, 'scripts/compile-contract.ts'), next.dist, next.generated]);
+swap(next.dist, live.dist);
+swap(next.generated, live.generated);
+rmSync(work, { recursive: true, force: true });

@@ -1,0 +1,63 @@
+/**
+ * What the proposal function reads from `.generated/`: the request schemas of the published
+ * contract compiled into standalone ajv validators, and the knowledge the actions answer from.
+ * Written after `astro build` (scripts/compile-contract.ts) and by the dev preview on every
+ * content change (src/build/dev-preview.ts), so the function validates exactly what GET
+ * /api/proposal publishes and compiles no schema at cold start.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+
+// A CommonJS module: under Node's ESM loader its default import is the whole `exports` object.
+const standaloneCode = (standaloneModule as unknown as { default?: typeof standaloneModule }).default ?? standaloneModule;
+
+export interface FunctionData {
+  /** The published contract (GET /api/proposal). */
+  contract: { actions: Record<string, { request_schema: object }> };
+  /** The function's knowledge (the build-data/knowledge.json route). */
+  knowledge: Record<string, unknown>;
+  /** Site path of the hashed stylesheet the function's HTML replies reuse, when there is one. */
+  stylesheet?: string | undefined;
+}
+
+/**
+ * ajv's ESM output still `require`s its runtime helper for string lengths, which Node and Vite
+ * import differently. The helper only counts code points, so it is inlined; any other runtime
+ * dependency fails the build rather than producing a validator that breaks at run time.
+ */
+function asEsm(code: string): string {
+  const inlined = code.replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, 'codePointLength');
+  const other = /require\("[^"]+"\)/.exec(inlined);
+  if (other) throw new Error(`compile-contract: unsupported runtime dependency in generated validators: ${other[0]}`);
+  const helper = 'function codePointLength(s) { let n = 0; for (const _ of s) n++; return n; }';
+  return `${helper}\n${inlined.replace(/^"use strict";/, '')}`;
+}
+
+/** Writes a file whole or not at all, so a function reloading mid-write never reads half of it. */
+function writeAtomic(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+}
+
+/** Writes validators.mjs, validators.d.mts and knowledge.json into `outDir`; returns the action names. */
+export function writeFunctionData(outDir: string, { contract, knowledge, stylesheet }: FunctionData): string[] {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, code: { source: true, esm: true } });
+  const exports: Record<string, string> = {};
+  for (const [action, { request_schema }] of Object.entries(contract.actions)) {
+    ajv.addSchema(request_schema, action);
+    exports[action] = action;
+  }
+  mkdirSync(outDir, { recursive: true });
+  writeAtomic(join(outDir, 'validators.mjs'), asEsm(standaloneCode(ajv, exports)));
+  writeAtomic(
+    join(outDir, 'validators.d.mts'),
+    `import type { ErrorObject } from 'ajv';\nexport interface Validator { (data: unknown): boolean; errors?: ErrorObject[] | null }\n${Object.keys(exports)
+      .map((name) => `export declare const ${name}: Validator;`)
+      .join('\n')}\n`,
+  );
+  writeAtomic(join(outDir, 'knowledge.json'), `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`);
+  return Object.keys(exports);
+}
