@@ -2,6 +2,8 @@
  * The only caller of `getCollection`: loads the one content collection once, drops drafts,
  * checks structure and content rules, and returns the typed model every output derives from.
  */
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import type {
   AudienceData,
@@ -17,6 +19,10 @@ import type {
 } from '../schemas/entry.ts';
 import { PAGE_IDS, type PageId } from '../schemas/ids.ts';
 import { findViolations, ruleHelp, type Identity } from './content-rules.ts';
+import { bodyFirstLine, isRootRelative, rewriteLinks } from './content-links.ts';
+import type { SourcedLink } from './link-check.ts';
+import { expandPlaceholders } from './placeholders.ts';
+import { absolute } from './urls.ts';
 
 /** An entry's data with its markdown body and where it came from. */
 export interface Sourced<T> {
@@ -35,11 +41,14 @@ export interface SiteModel {
   capabilities: Sourced<CapabilityData>[];
   engagementModels: Sourced<EngagementModelData>[];
   programSupport: Sourced<ProgramSupportData>;
-  evidence: Sourced<EvidenceData>;
+  /** `selected_client_experience`: every case study's client, newest first, then `other_clients`. */
+  evidence: Sourced<EvidenceData & { selected_client_experience: string[] }>;
   /** Newest first. */
   caseStudies: Sourced<CaseStudyData>[];
   /** Newest first. */
   posts: Sourced<PostData>[];
+  /** Every link written in content, for the build's link check (src/lib/link-check.ts). */
+  links: SourcedLink[];
 }
 
 /** A build error that names the content file and what to change. */
@@ -52,19 +61,46 @@ export class ContentError extends Error {
 
 type Entry = CollectionEntry<'entries'>;
 
-function sourced<T extends EntryData>(entry: Entry & { data: T }): Sourced<T> {
-  return {
-    data: entry.data,
-    body: (entry.body ?? '').trim(),
-    file: entry.filePath ?? `content/${entry.id}`,
-    slug: entry.id.split('/').pop() ?? entry.id,
-  };
+const CONTENT_DIR = resolve(process.env.CONTENT_DIR ?? 'content');
+
+/** Deep copy of frontmatter with every string passed through `map` (given its field path). */
+function mapStrings(value: unknown, path: string, map: (text: string, field: string) => string): unknown {
+  if (typeof value === 'string') return map(value, path);
+  if (Array.isArray(value)) return value.map((v, i) => mapStrings(v, `${path}, item ${i + 1}`, map));
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, path ? `${path}.${k}` : k, map)]));
+  }
+  return value;
 }
 
-function ofKind<K extends EntryData['kind']>(entries: Entry[], kind: K): Sourced<Extract<EntryData, { kind: K }>>[] {
-  return entries
-    .filter((e): e is Entry & { data: Extract<EntryData, { kind: K }> } => e.data.kind === kind)
-    .map((e) => sourced(e));
+/**
+ * An entry as published: placeholders filled in from site.md, and root-relative links
+ * (`/services#id`) made absolute canonical URLs, so every agent document carries absolute URLs;
+ * the HTML renderer turns them back into site-relative links. Links are recorded for the link check.
+ */
+function prepare(entry: Entry, site: SiteData, links: SourcedLink[], problems: string[]): Sourced<EntryData> {
+  const path = resolve(entry.filePath ?? `content/${entry.id}`);
+  const file = `content/${relative(CONTENT_DIR, path)}`;
+  const rawBody = entry.body ?? '';
+  const publish = (text: string, where: (line: number) => string, firstLine: number) => {
+    const { text: expanded, misspelt } = expandPlaceholders(text, site);
+    for (const m of misspelt) problems.push(`${where(firstLine)}: "${m.written}" is not a placeholder; did you mean ${m.suggestion}?`);
+    return rewriteLinks(expanded, firstLine, ({ kind, href, line }) => {
+      if (kind === 'link') links.push({ where: where(line), href, context: '' });
+      return isRootRelative(href) ? absolute(href) : href;
+    });
+  };
+  const firstLine = rawBody.trim() ? bodyFirstLine(readFileSync(path, 'utf8'), rawBody) : 1;
+  const before = links.length;
+  const body = publish(rawBody, (line) => `${file}:${line}`, firstLine).trim();
+  const data = mapStrings(entry.data, '', (text, field) => publish(text, () => `${file}: ${field}`, 1)) as EntryData;
+  // `#heading` links resolve on the page that shows this entry's body.
+  for (const link of links.slice(before)) link.context = body;
+  return { data, body, file, slug: entry.id.split('/').pop() ?? entry.id };
+}
+
+function ofKind<K extends EntryData['kind']>(entries: Sourced<EntryData>[], kind: K): Sourced<Extract<EntryData, { kind: K }>>[] {
+  return entries.filter((e): e is Sourced<Extract<EntryData, { kind: K }>> => e.data.kind === kind);
 }
 
 function single<T>(items: Sourced<T>[], kind: string): Sourced<T> {
@@ -129,17 +165,25 @@ async function load(): Promise<SiteModel> {
   // Drafts are dropped here and only here, so no output can publish one.
   const entries = (await getCollection('entries')).filter((e) => !e.data.draft);
 
-  const site = single(ofKind(entries, 'site'), 'site');
+  const siteEntries = entries.filter((e): e is Entry & { data: SiteData } => e.data.kind === 'site');
+  const rawSite = single(
+    siteEntries.map((e) => ({ data: e.data, body: '', file: e.filePath ?? 'content/site.md', slug: 'site' })),
+    'site',
+  ).data;
+  const links: SourcedLink[] = [];
+  const problems: string[] = [];
+  const all = entries.map((e) => prepare(e, rawSite, links, problems));
+  if (problems.length > 0) throw new Error(`Placeholders to fix:\n  ${problems.join('\n  ')}`);
+  const site = single(ofKind(all, 'site'), 'site');
   const identity: Identity = {
     name: site.data.name,
     cloudProvider: site.data.cloud_provider,
     cloudProviderFullName: site.data.cloud_provider_full_name,
   };
-  const all = entries.map((e) => sourced(e));
   checkMdxBodies(all);
   checkContentRules(all, identity);
 
-  const pageList = ofKind(entries, 'page');
+  const pageList = ofKind(all, 'page');
   unique(pageList, (p) => p.page, 'page');
   const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Partial<Record<PageId, Sourced<PageData>>>;
   const missing = PAGE_IDS.filter((id) => !pages[id]);
@@ -147,12 +191,16 @@ async function load(): Promise<SiteModel> {
     throw new ContentError('content/pages/', `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`);
   }
 
-  const audiences = ofKind(entries, 'audience');
-  const capabilities = ofKind(entries, 'capability').sort(byOrder);
-  const engagementModels = ofKind(entries, 'engagement-model').sort(byOrder);
+  const audiences = ofKind(all, 'audience');
+  const capabilities = ofKind(all, 'capability').sort(byOrder);
+  const engagementModels = ofKind(all, 'engagement-model').sort(byOrder);
   unique(audiences, (a) => a.id, 'audience id');
   unique(capabilities, (c) => c.id, 'capability id');
   unique(engagementModels, (m) => m.id, 'engagement model id');
+
+  const caseStudies = ofKind(all, 'case-study').sort(newestFirst);
+  const evidence = single(ofKind(all, 'evidence'), 'evidence');
+  const clients = [...new Set([...caseStudies.map((c) => c.data.client), ...evidence.data.other_clients])];
 
   return {
     site,
@@ -160,10 +208,11 @@ async function load(): Promise<SiteModel> {
     audiences,
     capabilities,
     engagementModels,
-    programSupport: single(ofKind(entries, 'program-support'), 'program-support'),
-    evidence: single(ofKind(entries, 'evidence'), 'evidence'),
-    caseStudies: ofKind(entries, 'case-study').sort(newestFirst),
-    posts: ofKind(entries, 'post').sort(newestFirst),
+    programSupport: single(ofKind(all, 'program-support'), 'program-support'),
+    evidence: { ...evidence, data: { ...evidence.data, selected_client_experience: clients } },
+    caseStudies,
+    posts: ofKind(all, 'post').sort(newestFirst),
+    links,
   };
 }
 

@@ -12,13 +12,17 @@ const slugify = (text: string) =>
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
+/** A heading's anchor: `{#id}` written after it, or its text slugged. */
+function headingId(text: string, inner: string): string {
+  return / \{#([\w-]+)\}$/.exec(text)?.[1] ?? slugify(inner);
+}
+
 const marked = new Marked({
   gfm: true,
   renderer: {
     heading({ tokens, depth, text }: Tokens.Heading) {
-      const explicit = / \{#([\w-]+)\}$/.exec(text);
       const inner = this.parser.parseInline(tokens).replace(/ \{#[\w-]+\}$/, '');
-      const id = explicit?.[1] ?? slugify(inner);
+      const id = headingId(text, inner);
       // Pages carry their own H1; document headings start at H2.
       return `<h${depth} id="${id}">${inner}</h${depth}>\n`;
     },
@@ -35,4 +39,16 @@ const marked = new Marked({
 
 export function renderMarkdown(markdown: string): string {
   return marked.parse(markdown, { async: false });
+}
+
+/** The anchor of every heading in a markdown document, as the rendered page gives them. */
+export function headingAnchors(markdown: string): string[] {
+  const ids: string[] = [];
+  marked.walkTokens(marked.lexer(markdown), (token) => {
+    if (token.type === 'heading') {
+      const heading = token as Tokens.Heading;
+      ids.push(headingId(heading.text, marked.parseInline(heading.text, { async: false }).replace(/ \{#[\w-]+\}$/, '')));
+    }
+  });
+  return ids;
 }
