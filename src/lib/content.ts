@@ -19,7 +19,8 @@ import type {
 } from '../schemas/entry.ts';
 import { PAGE_IDS, type PageId } from '../schemas/ids.ts';
 import { findViolations, ruleHelp, type Identity } from './content-rules.ts';
-import { bodyFirstLine, isRootRelative, rewriteLinks } from './content-links.ts';
+import { bodyFirstLine, isRootRelative, rewriteLinks, scanLinks } from './content-links.ts';
+import { publishImage } from './content-images.ts';
 import type { SourcedLink } from './link-check.ts';
 import { expandPlaceholders } from './placeholders.ts';
 import { absolute } from './urls.ts';
@@ -78,22 +79,33 @@ function mapStrings(value: unknown, path: string, map: (text: string, field: str
  * (`/services#id`) made absolute canonical URLs, so every agent document carries absolute URLs;
  * the HTML renderer turns them back into site-relative links. Links are recorded for the link check.
  */
-function prepare(entry: Entry, site: SiteData, links: SourcedLink[], problems: string[]): Sourced<EntryData> {
+async function prepare(entry: Entry, site: SiteData, links: SourcedLink[], problems: string[]): Promise<Sourced<EntryData>> {
   const path = resolve(entry.filePath ?? `content/${entry.id}`);
   const file = `content/${relative(CONTENT_DIR, path)}`;
   const rawBody = entry.body ?? '';
-  const publish = (text: string, where: (line: number) => string, firstLine: number) => {
+  const expand = (text: string, where: string) => {
     const { text: expanded, misspelt } = expandPlaceholders(text, site);
-    for (const m of misspelt) problems.push(`${where(firstLine)}: "${m.written}" is not a placeholder; did you mean ${m.suggestion}?`);
-    return rewriteLinks(expanded, firstLine, ({ kind, href, line }) => {
-      if (kind === 'link') links.push({ where: where(line), href, context: '' });
-      return isRootRelative(href) ? absolute(href) : href;
-    });
+    for (const m of misspelt) problems.push(`${where}: "${m.written}" is not a placeholder; did you mean ${m.suggestion}?`);
+    return expanded;
   };
+  const publishLinks = (text: string, where: (line: number) => string, firstLine: number, images: Map<string, string>) =>
+    rewriteLinks(text, firstLine, ({ kind, href, line }) => {
+      if (kind === 'link') links.push({ where: where(line), href, context: '' });
+      const target = kind === 'image' ? (images.get(href) ?? href) : href;
+      return isRootRelative(target) ? absolute(target) : target;
+    });
+
   const firstLine = rawBody.trim() ? bodyFirstLine(readFileSync(path, 'utf8'), rawBody) : 1;
+  const expandedBody = expand(rawBody, file);
+  const images = new Map<string, string>();
+  for (const image of scanLinks(expandedBody, firstLine)) {
+    if (image.kind === 'image' && !images.has(image.href) && !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(image.href)) {
+      images.set(image.href, await publishImage(image.href, entry.filePath ?? file, image.text));
+    }
+  }
   const before = links.length;
-  const body = publish(rawBody, (line) => `${file}:${line}`, firstLine).trim();
-  const data = mapStrings(entry.data, '', (text, field) => publish(text, () => `${file}: ${field}`, 1)) as EntryData;
+  const body = publishLinks(expandedBody, (line) => `${file}:${line}`, firstLine, images).trim();
+  const data = mapStrings(entry.data, '', (text, field) => publishLinks(expand(text, `${file}: ${field}`), () => `${file}: ${field}`, 1, new Map())) as EntryData;
   // `#heading` links resolve on the page that shows this entry's body.
   for (const link of links.slice(before)) link.context = body;
   return { data, body, file, slug: entry.id.split('/').pop() ?? entry.id };
@@ -172,7 +184,7 @@ async function load(): Promise<SiteModel> {
   ).data;
   const links: SourcedLink[] = [];
   const problems: string[] = [];
-  const all = entries.map((e) => prepare(e, rawSite, links, problems));
+  const all = await Promise.all(entries.map((e) => prepare(e, rawSite, links, problems)));
   if (problems.length > 0) throw new Error(`Placeholders to fix:\n  ${problems.join('\n  ')}`);
   const site = single(ofKind(all, 'site'), 'site');
   const identity: Identity = {

@@ -1,6 +1,7 @@
 /** Renders a page document's markdown to HTML for the human pages. */
 import { Marked, type Tokens } from 'marked';
 import { base } from './urls.ts';
+import { imageSize } from './content-images.ts';
 
 
 const slugify = (text: string) =>
@@ -17,6 +18,12 @@ function headingId(text: string, inner: string): string {
   return / \{#([\w-]+)\}$/.exec(text)?.[1] ?? slugify(inner);
 }
 
+/** Own-site URLs become root-relative so the pages work on any host (previews, local serve). */
+function siteRelative(href: string): string {
+  const url = URL.canParse(href) ? new URL(href) : undefined;
+  return url?.origin === base.origin ? `${url.pathname}${url.search}${url.hash}` : href;
+}
+
 const marked = new Marked({
   gfm: true,
   renderer: {
@@ -27,12 +34,17 @@ const marked = new Marked({
       return `<h${depth} id="${id}">${inner}</h${depth}>\n`;
     },
     link({ href, title, tokens }: Tokens.Link) {
-      // Own-site links become root-relative so the pages work on any host (previews, local serve).
-      let target = href;
-      const url = URL.canParse(href) ? new URL(href) : undefined;
-      if (url?.origin === base.origin) target = `${url.pathname}${url.search}${url.hash}`;
+      const target = siteRelative(href);
       const titleAttr = title ? ` title="${escapeAttr(title)}"` : '';
       return `<a href="${escapeAttr(target)}"${titleAttr}>${this.parser.parseInline(tokens)}</a>`;
+    },
+    image({ href, title, text }: Tokens.Image) {
+      const src = siteRelative(href);
+      // Width and height reserve the image's space before it loads, so the text does not jump.
+      const size = imageSize(decodeURI(src.replace(/[?#].*$/, '')));
+      const sizeAttrs = size ? ` width="${size.width}" height="${size.height}"` : '';
+      const titleAttr = title ? ` title="${escapeAttr(title)}"` : '';
+      return `<img src="${escapeAttr(src)}" alt="${escapeAttr(text)}"${sizeAttrs}${titleAttr} loading="lazy" decoding="async">`;
     },
   },
 });
