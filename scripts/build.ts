@@ -4,14 +4,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 // One folder per process, so two builds at the same time never write into each other.
 const work = join(root, '.build', String(process.pid));
 const next = { dist: join(work, 'dist'), generated: join(work, 'generated') };
-const live = { dist: join(root, 'dist'), generated: join(root, '.generated') };
+// OUT_DIR and GENERATED_DIR let tests build elsewhere; the site and the function use the defaults.
+const live = { dist: resolve(root, process.env.OUT_DIR ?? 'dist'), generated: resolve(root, process.env.GENERATED_DIR ?? '.generated') };
 
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });

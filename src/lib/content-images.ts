@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { getImage } from 'astro:assets';
 import { imageMetadata } from 'astro/assets/utils';
+import { PUBLIC_DIR } from './project-dirs.ts';
 
 export interface ImageSize {
   width: number;
@@ -20,8 +20,6 @@ const sizes = new Map<string, ImageSize>();
 
 /** The size of an image the content published at `path`, when it is known. */
 export const imageSize = (path: string): ImageSize | undefined => sizes.get(path);
-
-const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 
 /**
  * The images Astro's content layer imported for content bodies, keyed as Astro keys them

@@ -24,6 +24,7 @@ import { publishImage } from './content-images.ts';
 import type { SourcedLink } from './link-check.ts';
 import { expandPlaceholders } from './placeholders.ts';
 import { absolute } from './urls.ts';
+import { CONTENT_DIR } from './project-dirs.ts';
 
 /** An entry's data with its markdown body and where it came from. */
 export interface Sourced<T> {
@@ -61,8 +62,6 @@ export class ContentError extends Error {
 }
 
 type Entry = CollectionEntry<'entries'>;
-
-const CONTENT_DIR = resolve(process.env.CONTENT_DIR ?? 'content');
 
 /** Deep copy of frontmatter with every string passed through `map` (given its field path). */
 function mapStrings(value: unknown, path: string, map: (text: string, field: string) => string): unknown {

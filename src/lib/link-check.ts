@@ -8,6 +8,7 @@ import type { PageDocument } from './documents.ts';
 import { headingAnchors } from './render-markdown.ts';
 import { nearest } from './nearest.ts';
 import { base, twinPath } from './urls.ts';
+import { PUBLIC_DIR } from './project-dirs.ts';
 
 export interface SourcedLink {
   /** `content/blog/x.md:12`, or `content/site.md: summary` for frontmatter text. */
@@ -30,7 +31,6 @@ const DOCUMENT_PATHS = [
   '/schemas/capabilities.schema.json',
 ];
 
-const PUBLIC_DIR = new URL('../../public/', import.meta.url);
 const publicPaths = () => (existsSync(PUBLIC_DIR) ? globSync('**/*', { cwd: PUBLIC_DIR }).map((f) => `/${f}`) : []);
 
 /** `/services/` → `/services`; `/` stays. */

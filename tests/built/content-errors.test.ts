@@ -53,8 +53,8 @@ describe('content errors fail the build with a helpful message', () => {
       writeFileSync(file, readFileSync(file, 'utf8').replace(/^title:.*\n/m, ''));
     });
     expect(status).not.toBe(0);
-    expect(output).toContain('what-to-gather-before-asking-for-a-proposal.md');
-    expect(output).toContain('title: Required');
+    expect(output).toContain('content/blog/what-to-gather-before-asking-for-a-proposal.md\n  field:    title\n  found:    nothing (the field is missing)');
+    expect(output).toContain('fix:      add the field: title: ...');
   });
 
   it('refuses an .mdx body that uses a component, naming the file', () => {
