@@ -24,7 +24,8 @@ import { publishImage } from './content-images.ts';
 import type { SourcedLink } from './link-check.ts';
 import { expandPlaceholders } from './placeholders.ts';
 import { absolute } from './urls.ts';
-import { CONTENT_DIR } from './project-dirs.ts';
+import { CONTENT_DIR, PUBLIC_DIR } from './project-dirs.ts';
+import { checkContentFiles } from './content-check.ts';
 
 /** An entry's data with its markdown body and where it came from. */
 export interface Sourced<T> {
@@ -231,6 +232,15 @@ let cached: Promise<SiteModel> | undefined;
 
 /** The site model, loaded once per build. */
 export function siteModel(): Promise<SiteModel> {
+  if (import.meta.env.DEV) {
+    // In the dev preview Astro keeps a file's old data when it cannot reload it, and says so only
+    // in the terminal; checking the files on every page shows the problem where the editor looks.
+    try {
+      checkContentFiles(CONTENT_DIR, PUBLIC_DIR);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
   cached ??= load();
   return cached;
 }

@@ -41,7 +41,7 @@ const marked = new Marked({
     image({ href, title, text }: Tokens.Image) {
       const src = siteRelative(href);
       // Width and height reserve the image's space before it loads, so the text does not jump.
-      const size = imageSize(decodeURI(src.replace(/[?#].*$/, '')));
+      const size = imageSize(src);
       const sizeAttrs = size ? ` width="${size.width}" height="${size.height}"` : '';
       const titleAttr = title ? ` title="${escapeAttr(title)}"` : '';
       return `<img src="${escapeAttr(src)}" alt="${escapeAttr(text)}"${sizeAttrs}${titleAttr} loading="lazy" decoding="async">`;

@@ -113,7 +113,14 @@ const block = (file: string, field: string, { found, expected, fix }: Explained)
 export function formatEntryIssues(file: string, data: unknown, issues: readonly Issue[]): string[] {
   const kind = typeof (data as { kind?: unknown })?.kind === 'string' ? (data as { kind: string }).kind : undefined;
   const known = (kind && FIELDS_BY_KIND.get(kind)) || [];
+  // A misspelt field also leaves its right name missing; the "did you mean" block says both.
+  const meant = new Set(
+    issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => nearest(key, known)) : [])).filter(Boolean),
+  );
   return issues.flatMap((issue) => {
+    if (issue.code === 'invalid_type' && issue.path.length === 1 && meant.has(String(issue.path[0])) && valueAt(data, issue.path) === undefined) {
+      return [];
+    }
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
         const guess = nearest(key, known);

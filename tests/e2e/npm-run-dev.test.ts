@@ -65,6 +65,29 @@ describe('npm run dev: the live preview serves what production serves', () => {
     expect(await (await get('/llms-full.txt')).text()).toContain(marker);
   });
 
+  it('shows a content mistake on the page, in editor words, until it is fixed', async () => {
+    const file = join(contentDir, `${POST}.md`);
+    const good = readFileSync(file, 'utf8');
+    const until = async (check: (res: Response, text: string) => boolean) => {
+      const started = Date.now();
+      for (;;) {
+        const res = await get(`/${POST}`);
+        const text = await res.text();
+        if (check(res, text) || Date.now() - started > 5000) return { status: res.status, text };
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    writeFileSync(file, `${good}\nSee [our services](/servces).\n`);
+    const broken = await until((res) => res.status === 500);
+    expect(broken.status).toBe(500);
+    // The page is Astro's error overlay (drawn by its script); the terminal carries the same words.
+    expect(broken.text).toContain('<title>ContentError</title>');
+    expect(dev.output()).toContain(`content/${POST}.md:`);
+    expect(dev.output()).toContain('link "/servces": no page at /servces; did you mean /services?');
+    writeFileSync(file, good);
+    expect((await until((res) => res.ok)).status).toBe(200);
+  });
+
   it('answers POST /api/proposal with the function: a guide request', async () => {
     const contract = await (await get('/api/proposal')).json();
     const res = await fetch(`${dev.url}/api/proposal`, {
