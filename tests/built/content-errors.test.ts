@@ -80,6 +80,15 @@ describe('content errors fail the build with a helpful message', () => {
     expect(readFileSync(join(outDir, 'blog/plain-mdx.html'), 'utf8')).toContain('<strong>markdown</strong>');
   });
 
+  it('names both files when two capabilities claim the same id', () => {
+    const { status, output } = buildFixture((dir) => {
+      const original = readFileSync(join(dir, 'capabilities/cloud-engineering.md'), 'utf8');
+      writeFileSync(join(dir, 'capabilities/cloud-engineering-copy.md'), original);
+    });
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/content\/capabilities\/cloud-engineering(-copy)?\.md: capability id "cloud-engineering" is already used by content\/capabilities\/cloud-engineering(-copy)?\.md/);
+  });
+
   it('two builds of the same content are byte-identical', () => {
     const { status, outDir } = buildFixture(() => {});
     expect(status).toBe(0);
