@@ -1,23 +1,9 @@
 /** Runs `npm run dev` (netlify dev + Astro's dev server) on free loopback ports, and stops it by its PID. */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './serve.ts';
 import { root } from './dist.ts';
 
-const isFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 
-/** A port p with p, p+1 and p+2 free: the dev script serves on PORT, Astro on PORT+1, functions on PORT+2. */
-async function freePortRun(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 40_000);
-    if ((await isFree(port)) && (await isFree(port + 1)) && (await isFree(port + 2))) return port;
-  }
-  throw new Error('no three consecutive free ports found');
-}
 
 export interface DevServer {
   url: string;
@@ -27,7 +13,7 @@ export interface DevServer {
 }
 
 export async function startDev(env: Record<string, string>, timeoutMs = 120_000): Promise<DevServer> {
-  const port = await freePortRun();
+  const port = await freePort();
   // vitest sets NODE_ENV=test, under which Astro's dev server serves no routes; an editor's shell has none.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV' && !key.startsWith('VITEST')));
   let log = '';
