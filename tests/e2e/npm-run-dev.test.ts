@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from '../helpers/dist.ts';
 import { startDev, type DevServer } from '../helpers/dev-server.ts';
+import { launchBrowser } from '../helpers/browser.ts';
 
 // `npm run dev` as an editor runs it, on a copy of content/ so the edit below touches nothing real.
 const work = mkdtempSync(join(tmpdir(), 'dev-preview-'));
@@ -63,6 +64,27 @@ describe('npm run dev: the live preview serves what production serves', () => {
     expect(html, dev.output()).toContain(marker);
     expect(await (await get(`/${POST}.md`)).text()).toContain(marker);
     expect(await (await get('/llms-full.txt')).text()).toContain(marker);
+  });
+
+  it('reloads an open page in the browser when its file changes, styles applied', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const blocked: string[] = [];
+      page.on('console', (m) => m.text().includes('Content Security Policy') && blocked.push(m.text()));
+      // The page listens for changes once Vite's client is connected (through netlify dev's proxy).
+      const connected = page.waitForEvent('console', { predicate: (m) => m.text().includes('[vite] connected'), timeout: 10_000 });
+      await page.goto(`${dev.url}/${POST}`, { waitUntil: 'networkidle' });
+      await connected;
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector('main')!).maxWidth)).not.toBe('none');
+      const marker = `Reloaded in the browser ${Date.now()}.`;
+      const file = join(contentDir, `${POST}.md`);
+      writeFileSync(file, `${readFileSync(file, 'utf8')}\n${marker}\n`);
+      await page.waitForFunction((text) => document.body.innerText.includes(text), marker, { timeout: 8000 });
+      expect(blocked).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('shows a content mistake on the page, in editor words, until it is fixed', async () => {
