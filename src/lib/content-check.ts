@@ -17,7 +17,7 @@ const YAML_SCHEMA = CORE_SCHEMA.withTags(timestampTag, mergeTag);
 const FRONTMATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/;
 
 /** The entry id Astro derives from a file path: each segment lower-cased and slugged, no extension. */
-export const entryId = (path: string) =>
+const entryId = (path: string) =>
   path
     .replace(/\.(md|mdx)$/, '')
     .split('/')
