@@ -1,23 +1,18 @@
 /**
- * The dev preview (`npm run dev`): Astro's dev server behind netlify dev. This integration gives
- * the dev server what production has beyond Astro's own routes: a sitemap (written by
- * @astrojs/sitemap only at build time) and the proposal function's `.generated/` data, refreshed
- * whenever content changes so the function answers from the content on screen.
+ * The dev preview (`npm run dev`, scripts/dev.ts): Astro's dev server behind netlify dev. This
+ * integration gives the dev server what production has beyond Astro's own routes: the published
+ * paths of netlify.toml's rewrites, a sitemap (written by @astrojs/sitemap only at build time),
+ * and the proposal function's `.generated/` data, rewritten whenever content changes so the
+ * function answers from the content on screen.
  */
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { writeFunctionData, type FunctionData } from './function-data.ts';
+import { writeFunctionDataFrom } from './function-data.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
 const SETTLE_MS = 300;
-
-async function fetchJson(origin: string, path: string): Promise<unknown> {
-  const res = await fetch(new URL(path, origin));
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
-  return res.json();
-}
 
 /**
  * The 200-rewrites of netlify.toml (published path → emitted file). netlify dev applies a
@@ -46,14 +41,11 @@ function devContentSecurityPolicy(): string {
   return csp.replace(/style-src ([^;]*)/, "style-src $1 'unsafe-inline'");
 }
 
-/** Writes the function's data from the running dev server's own routes. */
+/** Rewrites the function's data after a content change (scripts/dev.ts wrote it at start). */
 async function refreshFunctionData(origin: string, logger: AstroIntegrationLogger): Promise<void> {
   try {
-    writeFunctionData(GENERATED_DIR, {
-      contract: (await fetchJson(origin, '/api/proposal.json')) as FunctionData['contract'],
-      knowledge: (await fetchJson(origin, '/build-data/knowledge.json')) as FunctionData['knowledge'],
-    });
-    logger.info('proposal function data refreshed (.generated/)');
+    await writeFunctionDataFrom(origin, GENERATED_DIR);
+    logger.info('proposal function data checked (.generated/ is rewritten only when it changed)');
   } catch (error) {
     // A content error is already shown on the page; the function keeps its last good data.
     logger.warn(`proposal function data not refreshed: ${(error as Error).message}`);
@@ -88,10 +80,9 @@ export function devPreview(): AstroIntegration {
           timer = setTimeout(() => void refreshFunctionData(at, logger), SETTLE_MS);
         });
       },
-      'astro:server:start': async ({ address, logger }) => {
+      'astro:server:start': ({ address }) => {
         const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
         origin = `http://${host}:${address.port}`;
-        await refreshFunctionData(origin, logger);
       },
     },
   };

@@ -1,11 +1,11 @@
 /**
  * What the proposal function reads from `.generated/`: the request schemas of the published
  * contract compiled into standalone ajv validators, and the knowledge the actions answer from.
- * Written after `astro build` (scripts/compile-contract.ts) and by the dev preview on every
- * content change (src/build/dev-preview.ts), so the function validates exactly what GET
+ * Written after `astro build` (scripts/compile-contract.ts), and by the dev preview before the
+ * function starts (scripts/dev.ts) and on every content change (src/build/dev-preview.ts), so the function validates exactly what GET
  * /api/proposal publishes and compiles no schema at cold start.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
@@ -35,8 +35,12 @@ function asEsm(code: string): string {
   return `${helper}\n${inlined.replace(/^"use strict";/, '')}`;
 }
 
-/** Writes a file whole or not at all, so a function reloading mid-write never reads half of it. */
+/**
+ * Writes a file whole or not at all, so a function reloading mid-write never reads half of it;
+ * an unchanged file is left alone, so the dev server does not reload the function for nothing.
+ */
 function writeAtomic(file: string, text: string): void {
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, text);
   renameSync(temp, file);
@@ -60,4 +64,18 @@ export function writeFunctionData(outDir: string, { contract, knowledge, stylesh
   );
   writeAtomic(join(outDir, 'knowledge.json'), `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`);
   return Object.keys(exports);
+}
+
+async function fetchJson(origin: string, path: string): Promise<unknown> {
+  const res = await fetch(new URL(path, origin));
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
+  return res.json();
+}
+
+/** Writes the function's data from a running Astro dev server's own routes (the dev preview). */
+export async function writeFunctionDataFrom(origin: string, outDir: string): Promise<string[]> {
+  return writeFunctionData(outDir, {
+    contract: (await fetchJson(origin, '/api/proposal.json')) as FunctionData['contract'],
+    knowledge: (await fetchJson(origin, '/build-data/knowledge.json')) as FunctionData['knowledge'],
+  });
 }
