@@ -4,6 +4,7 @@ import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
 import { defineConfig } from 'astro/config';
 import { load as loadYaml } from 'js-yaml';
+import { devPreview } from './src/build/dev-preview.ts';
 
 /** The canonical URL is set once, in content/site.md; `SITE_URL` or Netlify's `URL` override it. */
 function canonicalUrl() {
@@ -26,6 +27,7 @@ export default defineConfig({
   // Pages ship zero client JS; the one script of the proposal workspace is bundled by Vite.
   integrations: [
     mdx(),
+    devPreview(),
     sitemap({
       // The workspace result pages and twins are not pages of their own.
       filter: (page) => !page.endsWith('.md'),

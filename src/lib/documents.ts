@@ -10,6 +10,7 @@ import { workflowTexts } from '../proposal/contract.ts';
 import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
 import { INDEX_PAGE_SIZE } from './index-page-size.ts';
 import { partnerPhrase } from './partner-phrase.ts';
+import { checkLinks } from './link-check.ts';
 
 export interface PageDocument {
   /** Site path without trailing slash; `/` for home. */
@@ -270,6 +271,8 @@ export function pageDocuments(model: SiteModel): PageDocument[] {
   let docs = built.get(model);
   if (!docs) {
     docs = buildPageDocuments(model);
+    // Every link editors wrote must land on a published page and heading.
+    checkLinks(model.links, docs);
     built.set(model, docs);
   }
   return docs;
