@@ -50,6 +50,13 @@ writeFileSync(
 // The function's HTML replies reuse the site's hashed stylesheet.
 const knowledge = JSON.parse(readFileSync(new URL('build-data/knowledge.json', dist), 'utf8')) as Record<string, unknown>;
 const stylesheet = readdirSync(new URL('_astro/', dist)).find((f) => f.endsWith('.css'));
-writeFileSync(new URL('knowledge.json', out), `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet: `/_astro/${stylesheet}` } : {}) }, null, 2)}\n`);
+// ... and the site's header and footer, so a reply page sits in the same frame as every page.
+const proposalPage = readFileSync(new URL('proposal.html', dist), 'utf8');
+const header = /<header class="site-header">[\s\S]*?<\/header>/.exec(proposalPage)?.[0];
+const footer = /<footer class="site-footer">[\s\S]*?<\/footer>/.exec(proposalPage)?.[0];
+if (!header || !footer) throw new Error('compile-contract: dist/proposal.html has no site header or footer to frame the reply pages');
+// The reply is not /proposal itself: no link marked as the current page.
+const frame = { header: header.replace(/ aria-current="page"/g, ''), footer };
+writeFileSync(new URL('knowledge.json', out), `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet: `/_astro/${stylesheet}` } : {}), frame }, null, 2)}\n`);
 rmSync(new URL('build-data/', dist), { recursive: true, force: true });
 console.log(`compile-contract: ${Object.keys(exports).length} validators and knowledge.json written to .generated/`);
