@@ -95,7 +95,9 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
 
   /** A contract description that only restates its label is dropped; "Label: detail" keeps the detail. */
   const hint = (name: FieldName): string | undefined => {
-    const text = schema[name]?.description;
+    // A select's options already name the choices; its hint keeps the sentence before them.
+    const full = schema[name]?.description;
+    const text = options[name] ? full?.split(':')[0]?.replace(/\.?$/, '.') : full;
     const label = FIELD_LABELS[name];
     const bare = (s: string) => s.toLowerCase().replace(/[.\s]+$/, '');
     if (!text || bare(text) === bare(label)) return undefined;

@@ -21,7 +21,10 @@ const optionsOf = (name: string) => {
 
 describe('the proposal workspace page', () => {
   it('is a real form posting to the API, with a named control for every submit field', () => {
-    expect(html).toMatch(/<form id="workspace" method="post" action="\/api\/proposal">/);
+    // One form per step (and WebMCP tool), each posting its action to the API.
+    for (const [id, step, tool] of [['guide-form', 'guide', 'request_guidance'], ['workspace', 'summarize', 'review_proposal_request'], ['send-form', 'submit', 'submit_proposal_request']]) {
+      expect(html).toMatch(new RegExp(`<form id="${id}" data-step="${step}" method="post" action="/api/proposal" toolname="${tool}" tooldescription="[^"]+">`));
+    }
     const expected = Object.keys(properties).filter((p) => p !== 'action' && p !== 'consent_version');
     for (const name of expected) expect(named(name), name).toBeDefined();
     expect(named('idempotency_key')).toMatch(/type="hidden"/);
