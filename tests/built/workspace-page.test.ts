@@ -84,6 +84,6 @@ describe('the proposal workspace page', () => {
     expect(html).toContain('id="api"');
     expect(html).not.toContain('id="prepare"');
     expect(html).not.toContain('id="consent"');
-    expect(html.indexOf('A short, plain description is enough')).toBeLessThan(html.indexOf('<form'));
+    expect(html.indexOf('a short, plain description is enough')).toBeLessThan(html.indexOf('<form'));
   });
 });
