@@ -21,16 +21,22 @@ interface ModelContext {
     description: string;
     inputSchema: object;
     execute: (input: Record<string, unknown>) => Promise<unknown>;
-    annotations?: { readOnlyHint?: boolean };
+    annotations?: { readOnlyHint?: boolean; consequentialHint?: boolean };
   }): void;
 }
 
-/** Tool names and wording match the forms' declarative attributes (toolname, tooldescription). */
-function toolOf(action: Action): { name: string; description: string } | undefined {
+/**
+ * Takes over a form's declarative tool: same name and wording, but the contract's full schema.
+ * The browser allows one tool per name, and removing the attributes unregisters the form's.
+ */
+function takeOver(action: Action): { name: string; description: string } | undefined {
   const form = document.querySelector<HTMLFormElement>(`form[data-step="${action}"]`);
   const name = form?.getAttribute('toolname');
   const description = form?.getAttribute('tooldescription');
-  return name && description ? { name, description } : undefined;
+  if (!form || !name || !description) return undefined;
+  form.removeAttribute('toolname');
+  form.removeAttribute('tooldescription');
+  return { name, description };
 }
 
 /** Fields the page sets itself: the step, the consent version, the spam checks. */
@@ -49,16 +55,19 @@ const text = (value: unknown) => ({ content: [{ type: 'text', text: typeof value
 export async function registerTools(api: WorkspaceApi): Promise<void> {
   const context = (document as { modelContext?: ModelContext }).modelContext ?? (navigator as { modelContext?: ModelContext }).modelContext;
   if (!context) return;
-  const contract = (await (await fetch(api.endpoint, { headers: { accept: 'application/json' } })).json()) as {
-    actions: Record<Action, { request_schema: Schema }>;
-  };
+  let contract: { actions: Record<Action, { request_schema: Schema }> };
+  try {
+    contract = await (await fetch(api.endpoint, { headers: { accept: 'application/json' } })).json();
+  } catch {
+    return; // The forms' declarative tools stay as they are.
+  }
   for (const action of ['guide', 'summarize', 'submit'] as const) {
-    const tool = toolOf(action);
+    const tool = takeOver(action);
     if (!tool) continue;
     context.registerTool({
       ...tool,
       inputSchema: inputSchema(contract.actions[action].request_schema),
-      annotations: { readOnlyHint: action !== 'submit' },
+      annotations: { readOnlyHint: action !== 'submit', consequentialHint: action === 'submit' },
       async execute(input) {
         if (action === 'submit' && input['consent'] !== true) {
           return text('Not sent: the person must agree to the consent text first (consent: true).');
@@ -66,7 +75,7 @@ export async function registerTools(api: WorkspaceApi): Promise<void> {
         api.fill(input);
         if (action === 'submit') api.consent(true);
         const reply = await api.run(action);
-        return text(reply ? { status: reply.status, body: reply.data } : 'Not sent: see the message shown on the page (a possible secret or a missing consent).');
+        return text(reply ? { status: reply.status, body: reply.data } : 'No reply from the API: see the message shown on the page (a possible secret, or consent missing).');
       },
     });
   }
