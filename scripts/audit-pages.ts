@@ -17,7 +17,7 @@ import { htmlPages, root } from '../tests/helpers/dist.ts';
 import { startSite } from '../tests/helpers/serve.ts';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
-const WEBMCP_AUDITS = ['webmcp-form-coverage', 'webmcp-schema-validity'];
+const WEBMCP_AUDITS = ['webmcp-form-coverage', 'webmcp-schema-validity', 'webmcp-registered-tools'];
 
 const site = await startSite();
 const caseStudy = htmlPages().find((p) => /^\/case-studies\/(?!archive\/)/.test(p.path))!.path;

@@ -34,8 +34,14 @@ function takeOver(action: Action): { name: string; description: string } | undef
   const name = form?.getAttribute('toolname');
   const description = form?.getAttribute('tooldescription');
   if (!form || !name || !description) return undefined;
-  form.removeAttribute('toolname');
-  form.removeAttribute('tooldescription');
+  // The parameter descriptions go too: without a tool name they would describe nothing. The
+  // form leaves the document meanwhile, so the browser never sees it half annotated.
+  const place = document.createComment('');
+  form.replaceWith(place);
+  for (const el of [form, ...form.querySelectorAll('[toolparamdescription]')]) {
+    for (const attr of ['toolname', 'tooldescription', 'toolparamdescription']) el.removeAttribute(attr);
+  }
+  place.replaceWith(form);
   return { name, description };
 }
 
