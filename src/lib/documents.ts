@@ -150,7 +150,7 @@ function credentials(model: SiteModel): string {
     model.pages['aws-credentials'].body,
     '## Partner highlights',
     list(highlights(model)),
-    `Source: [${model.site.data.name} partner profile](${e.data.source}). The launches figure counts launches, not distinct companies.`,
+    `Source: [${model.site.data.name} partner profile](${e.data.source}).`,
     e.body,
     '## Selected client experience',
     list(e.data.selected_client_experience),
