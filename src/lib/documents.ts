@@ -79,9 +79,7 @@ function agents(model: SiteModel): string {
     list(Object.entries(workflow).map(([key, text]) => `**${key}**: ${text}`)),
     '## Problem types {#problem-types}',
     'Errors are RFC 9457 problem details (`application/problem+json`). Field errors carry `errors[]` with a JSON pointer; values you sent are never echoed.',
-    ...Object.entries(PROBLEM_TYPES).map(
-      ([id, p]) => `### ${id} {#problem-${id}}\n\nHTTP ${p.status}: ${p.title}.`,
-    ),
+    ['| Type | Status | Meaning |', '|---|---|---|', ...Object.entries(PROBLEM_TYPES).map(([id, p]) => `| [${id}](${absolute(`/agents#problem-${id}`)}) | ${p.status} | ${p.title} |`)].join('\n'),
   );
 }
 
