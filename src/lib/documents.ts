@@ -11,8 +11,7 @@ import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
 import { INDEX_PAGE_SIZE } from './index-page-size.ts';
 import { proofFigures } from './proof-figures.ts';
 import { bodySections } from './body-sections.ts';
-import { caseStudyPath, postPath } from './paths.ts';
-import { tagPath } from './feed.ts';
+import { caseStudyPath, postPath, tagPath } from './paths.ts';
 
 export interface PageDocument {
   /** Site path without trailing slash; `/` for home. */
