@@ -63,8 +63,8 @@ try {
 
 const cell = (s: string | number | null, width: number) => String(s ?? 'n/a').padEnd(width);
 console.log(`\nLighthouse ${version}, default (mobile) config, ${CHROME_PATH} --enable-features=WebMCP\n`);
-console.log(`${cell('page', 56)}${CATEGORIES.map((c) => cell(c, 16)).join('')}`);
-for (const r of rows) console.log(`${cell(r.path, 56)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 16)).join('')}`);
+console.log(`${cell('page', 60)}${CATEGORIES.map((c) => cell(c, 16)).join('')}`);
+for (const r of rows) console.log(`${cell(r.path, 60)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 16)).join('')}`);
 for (const r of rows) for (const f of r.failing) console.log(`  ${r.path} ${f}`);
 console.log('\nWebMCP on /proposal:');
 for (const a of webmcp) console.log(`  ${a.id}: ${a.score === null ? 'not applicable' : a.score === 1 ? 'pass' : `fail (${a.score})`}`);
