@@ -45,7 +45,8 @@ try {
       scores[id] = category?.score == null ? null : Math.round(category.score * 100);
       for (const ref of category?.auditRefs ?? []) {
         const audit = lhr.audits[ref.id];
-        if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) failing.push(`${id}: ${audit.id} (${audit.score})`);
+        if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1)
+          failing.push(`${id}: ${audit.id} (${audit.score})`);
       }
     }
     if (agentic) {
@@ -64,15 +65,24 @@ try {
 const cell = (s: string | number | null, width: number) => String(s ?? 'n/a').padEnd(width);
 console.log(`\nLighthouse ${version}, default (mobile) config, ${CHROME_PATH} --enable-features=WebMCP\n`);
 console.log(`${cell('page', 60)}${CATEGORIES.map((c) => cell(c, 16)).join('')}`);
-for (const r of rows) console.log(`${cell(r.path, 60)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 16)).join('')}`);
+for (const r of rows)
+  console.log(`${cell(r.path, 60)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 16)).join('')}`);
 for (const r of rows) for (const f of r.failing) console.log(`  ${r.path} ${f}`);
 console.log('\nWebMCP on /proposal:');
-for (const a of webmcp) console.log(`  ${a.id}: ${a.score === null ? 'not applicable' : a.score === 1 ? 'pass' : `fail (${a.score})`}`);
-const tools = JSON.stringify(webmcp.map((a) => a.details)).match(/request_guidance|review_proposal_request|submit_proposal_request/g) ?? [];
+for (const a of webmcp)
+  console.log(`  ${a.id}: ${a.score === null ? 'not applicable' : a.score === 1 ? 'pass' : `fail (${a.score})`}`);
+const tools =
+  JSON.stringify(webmcp.map((a) => a.details)).match(
+    /request_guidance|review_proposal_request|submit_proposal_request/g,
+  ) ?? [];
 console.log(`  tools listed: ${[...new Set(tools)].join(', ') || 'none'}`);
 
 const out = join(root, 'test-results');
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'lighthouse-pages.json'), `${JSON.stringify({ lighthouse_version: version, chrome_flags: '--enable-features=WebMCP', pages: rows, webmcp }, null, 2)}\n`);
+writeFileSync(
+  join(out, 'lighthouse-pages.json'),
+  `${JSON.stringify({ lighthouse_version: version, chrome_flags: '--enable-features=WebMCP', pages: rows, webmcp }, null, 2)}\n`,
+);
 console.log('\nwritten: test-results/lighthouse-pages.json');
-if (rows.some((r) => Object.values(r.scores).some((s) => s !== 100)) || webmcp.some((a) => a.score !== 1)) process.exitCode = 1;
+if (rows.some((r) => Object.values(r.scores).some((s) => s !== 100)) || webmcp.some((a) => a.score !== 1))
+  process.exitCode = 1;

@@ -17,12 +17,25 @@ export interface Exchange {
 const REASONS: Record<number, string> = { 200: 'OK', 201: 'Created', 422: 'Unprocessable Content' };
 
 function request(host: string, body: unknown, headers: string[] = []): string {
-  return [`POST /api/proposal HTTP/1.1`, `Host: ${host}`, 'Content-Type: application/json', ...headers, '', JSON.stringify(body, null, 2)].join('\n');
+  return [
+    `POST /api/proposal HTTP/1.1`,
+    `Host: ${host}`,
+    'Content-Type: application/json',
+    ...headers,
+    '',
+    JSON.stringify(body, null, 2),
+  ].join('\n');
 }
 
 function response(status: number, body: unknown, headers: string[] = []): string {
   const type = status >= 400 ? 'application/problem+json' : 'application/json';
-  return [`HTTP/1.1 ${status} ${REASONS[status] ?? ''}`.trim(), `Content-Type: ${type}`, ...headers, '', JSON.stringify(body, null, 2)].join('\n');
+  return [
+    `HTTP/1.1 ${status} ${REASONS[status] ?? ''}`.trim(),
+    `Content-Type: ${type}`,
+    ...headers,
+    '',
+    JSON.stringify(body, null, 2),
+  ].join('\n');
 }
 
 /**
@@ -31,7 +44,13 @@ function response(status: number, body: unknown, headers: string[] = []): string
  */
 async function consentProblem(k: Knowledge, body: unknown): Promise<{ status: number; body: unknown }> {
   const handle = createProposalHandler(k, {} as Validators);
-  const res = await handle(new Request(k.urls.proposal_api, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }));
+  const res = await handle(
+    new Request(k.urls.proposal_api, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
   return { status: res.status, body: await res.json() };
 }
 
@@ -42,9 +61,27 @@ export async function apiExamples(contract: Contract, k: Knowledge): Promise<Exc
   const { consent: _consent, ...withoutConsent } = submit.example_request;
   const refused = await consentProblem(k, withoutConsent);
   return [
-    { id: 'example-guide', title: 'Guide', note: 'Non-binding guidance; no contact details, nothing stored.', request: request(host, guide.example_request), response: response(guide.example_response.status, guide.example_response.body) },
-    { id: 'example-summarize', title: 'Summarize', note: 'An overview for the person to review; nothing is stored or sent.', request: request(host, summarize.example_request), response: response(summarize.example_response.status, summarize.example_response.body) },
-    { id: 'example-submit', title: 'Submit', note: 'Only after the person agreed to the consent text; one new key per request.', request: request(host, submit.example_request, [key]), response: response(submit.example_response.status, submit.example_response.body) },
+    {
+      id: 'example-guide',
+      title: 'Guide',
+      note: 'Non-binding guidance; no contact details, nothing stored.',
+      request: request(host, guide.example_request),
+      response: response(guide.example_response.status, guide.example_response.body),
+    },
+    {
+      id: 'example-summarize',
+      title: 'Summarize',
+      note: 'An overview for the person to review; nothing is stored or sent.',
+      request: request(host, summarize.example_request),
+      response: response(summarize.example_response.status, summarize.example_response.body),
+    },
+    {
+      id: 'example-submit',
+      title: 'Submit',
+      note: 'Only after the person agreed to the consent text; one new key per request.',
+      request: request(host, submit.example_request, [key]),
+      response: response(submit.example_response.status, submit.example_response.body),
+    },
     {
       id: 'example-replay',
       title: 'Replay',

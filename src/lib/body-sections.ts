@@ -17,4 +17,8 @@ export function bodySections(body: string): { intro: string; sections: BodySecti
 }
 
 /** The paragraphs of a markdown text. */
-export const paragraphs = (markdown: string) => markdown.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+export const paragraphs = (markdown: string) =>
+  markdown
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);

@@ -27,10 +27,16 @@ export interface PageDocument {
 }
 
 const list = (items: readonly string[]) => items.map((i) => `- ${i}`).join('\n');
-const join = (...parts: (string | false | undefined)[]) => parts.filter((p): p is string => !!p && p.trim() !== '').join('\n\n');
+const join = (...parts: (string | false | undefined)[]) =>
+  parts.filter((p): p is string => !!p && p.trim() !== '').join('\n\n');
 const link = (title: string, path: string) => `[${title}](${absolute(path)})`;
 
-function pageDoc(page: Sourced<PageData>, path: string, section: PageDocument['section'], markdown: string): PageDocument {
+function pageDoc(
+  page: Sourced<PageData>,
+  path: string,
+  section: PageDocument['section'],
+  markdown: string,
+): PageDocument {
   return { path, title: page.data.title, description: page.data.description, section, markdown };
 }
 
@@ -78,7 +84,13 @@ function agents(model: SiteModel): string {
     list(Object.entries(workflow).map(([key, text]) => `**${key}**: ${text}`)),
     '## Problem types {#problem-types}',
     'Errors are RFC 9457 problem details (`application/problem+json`). Field errors carry `errors[]` with a JSON pointer; values you sent are never echoed.',
-    ['| Type | Status | Meaning |', '|---|---|---|', ...Object.entries(PROBLEM_TYPES).map(([id, p]) => `| [${id}](${absolute(`/agents#problem-${id}`)}) | ${p.status} | ${p.title} |`)].join('\n'),
+    [
+      '| Type | Status | Meaning |',
+      '|---|---|---|',
+      ...Object.entries(PROBLEM_TYPES).map(
+        ([id, p]) => `| [${id}](${absolute(`/agents#problem-${id}`)}) | ${p.status} | ${p.title} |`,
+      ),
+    ].join('\n'),
   );
 }
 
@@ -132,7 +144,14 @@ function about(model: SiteModel): string {
     `## Why ${site.data.name}`,
     list(site.data.reasons),
     ...model.audiences.map((a) =>
-      join(`## ${a.data.title} {#${a.data.id}}`, a.body, '**Needs:**', list(a.data.needs), '**Outcomes:**', list(a.data.outcomes)),
+      join(
+        `## ${a.data.title} {#${a.data.id}}`,
+        a.body,
+        '**Needs:**',
+        list(a.data.needs),
+        '**Outcomes:**',
+        list(a.data.outcomes),
+      ),
     ),
     '## Where we deliver',
     list(site.data.delivery_regions),
@@ -153,7 +172,6 @@ function credentials(model: SiteModel): string {
     list(e.data.selected_client_experience),
   );
 }
-
 
 const caseStudyItem = (c: SiteModel['caseStudies'][number]) =>
   join(`## ${link(c.data.title, caseStudyPath(c.slug))}`, `*${c.data.industry}.* ${c.data.summary}`);
@@ -211,7 +229,11 @@ function paginatedIndex<T>(
       title: n === 1 ? page.data.title : `${page.data.title}, page ${n}`,
       description: n === 1 ? page.data.description : `${page.data.description} Page ${n} of ${count}.`,
       section,
-      markdown: join(n === 1 && page.body, ...items.slice(i * INDEX_PAGE_SIZE, n * INDEX_PAGE_SIZE).map(render), nav.join(' · ')),
+      markdown: join(
+        n === 1 && page.body,
+        ...items.slice(i * INDEX_PAGE_SIZE, n * INDEX_PAGE_SIZE).map(render),
+        nav.join(' · '),
+      ),
     };
   });
 }
@@ -246,7 +268,10 @@ function tagDoc(model: SiteModel, tag: string, posts: SiteModel['posts']): PageD
 export function neverSendRule(model: SiteModel): string {
   const rule = model.site.data.agent_guidance.find((g) => /^never send credentials/i.test(g));
   if (!rule) {
-    throw new ContentError(model.site.file, 'agent_guidance needs the rule that starts "Never send credentials"; /proposal and its workspace show it');
+    throw new ContentError(
+      model.site.file,
+      'agent_guidance needs the rule that starts "Never send credentials"; /proposal and its workspace show it',
+    );
   }
   return rule;
 }
@@ -300,7 +325,14 @@ export function pageDocuments(model: SiteModel): PageDocument[] {
 
 function buildPageDocuments(model: SiteModel): PageDocument[] {
   const p = model.pages;
-  const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(p['case-studies'], '/case-studies', 'Case studies', model.caseStudies, caseStudyItem, 'Older case studies');
+  const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(
+    p['case-studies'],
+    '/case-studies',
+    'Case studies',
+    model.caseStudies,
+    caseStudyItem,
+    'Older case studies',
+  );
   const [blogIndex, ...blogArchive] = paginatedIndex(p.blog, '/blog', 'Blog', model.posts, postItem, 'Older posts');
   return [
     pageDoc(p.home, '/', 'Company', home(model)),

@@ -30,21 +30,29 @@ interface Page {
 
 type Values = Record<string, string>;
 
-function problemPage(body: { type?: string; title?: string; detail?: string; errors?: FieldError[] }, values: Values): Page {
+function problemPage(
+  body: { type?: string; title?: string; detail?: string; errors?: FieldError[] },
+  values: Values,
+): Page {
   const errors = body.errors ?? [];
   const sensitive = body.type?.endsWith('#problem-sensitive-data') === true;
   const atFields: Record<string, string> = {};
   const general: string[] = [];
   for (const e of errors) {
     const field = fieldOfPointer(e.pointer);
-    if ((ALL_FIELDS as readonly string[]).includes(field) || field === 'consent') atFields[field] = `${labelOfField(field)} ${e.detail}.`;
+    if ((ALL_FIELDS as readonly string[]).includes(field) || field === 'consent')
+      atFields[field] = `${labelOfField(field)} ${e.detail}.`;
     else general.push(`${labelOfField(field || 'request')} ${e.detail}.`);
   }
   // A value refused as a likely secret is not sent back into the page.
   const kept = sensitive ? Object.fromEntries(Object.entries(values).filter(([name]) => !(name in atFields))) : values;
   // The contract's wording ("does not match the contract") speaks to API clients; people get the list.
-  const intro = body.type?.endsWith('#problem-invalid-request') ? 'Some fields are missing or not valid.' : `${body.title ?? 'The request was refused'}. ${body.detail ?? ''}`;
-  const list = Object.keys(atFields).map((f) => `<li><a href="#f-${f}">${esc(atFields[f])}</a></li>`).concat(general.map((g) => `<li>${esc(g)}</li>`));
+  const intro = body.type?.endsWith('#problem-invalid-request')
+    ? 'Some fields are missing or not valid.'
+    : `${body.title ?? 'The request was refused'}. ${body.detail ?? ''}`;
+  const list = Object.keys(atFields)
+    .map((f) => `<li><a href="#f-${f}">${esc(atFields[f])}</a></li>`)
+    .concat(general.map((g) => `<li>${esc(g)}</li>`));
   const inGuide = ['question', 'industry', 'company_size', 'primary_need'].some((f) => f in atFields);
   return {
     title: 'Please check your request',
@@ -56,16 +64,19 @@ function problemPage(body: { type?: string; title?: string; detail?: string; err
 }
 
 function guidePage(g: GuideReply, values: Values): Page {
-  const caps = g.capabilities.length > 0
-    ? `<ul>${g.capabilities.map((c) => `<li><a href="/services#${esc(c.id)}">${esc(c.name)}</a>: ${esc(c.summary)} <span class="hint">Why: ${esc(c.why)}.</span></li>`).join('')}</ul>`
-    : '<p>No single capability stands out yet; an assessment is a good start.</p>';
+  const caps =
+    g.capabilities.length > 0
+      ? `<ul>${g.capabilities.map((c) => `<li><a href="/services#${esc(c.id)}">${esc(c.name)}</a>: ${esc(c.summary)} <span class="hint">Why: ${esc(c.why)}.</span></li>`).join('')}</ul>`
+      : '<p>No single capability stands out yet; an assessment is a good start.</p>';
   const model = g.engagement_model;
   // The suggested model is preselected in step 2 unless the person already chose one.
   const filled = model && !values['engagement_model'] ? { ...values, engagement_model: model.id } : values;
   return {
     title: 'Guidance for your question',
     lead: `<div class="reply"><p>${esc(g.notice)}</p><h2>Capabilities that fit</h2>${caps}${
-      model ? `<h2>Suggested engagement model</h2><p><strong>${esc(model.name)}</strong>: ${esc(model.description)}</p>` : ''
+      model
+        ? `<h2>Suggested engagement model</h2><p><strong>${esc(model.name)}</strong>: ${esc(model.description)}</p>`
+        : ''
     }<h2>Cloud program context</h2><p>${esc(g.cloud_program_context.summary)}</p><p class="hint">${esc(g.cloud_program_context.disclaimer)}</p><h2>Prepare</h2>${items(g.prepare)}<p><a href="#step-request">Continue with step 2 below</a>; what you typed is kept.</p></div>`,
     form: { values: filled, open: 'request', canSend: true },
   };
@@ -81,7 +92,9 @@ function summaryPage(k: Knowledge, s: SummarizeReply, values: Values): Page {
   };
   const missing = [...s.missing_fields, ...s.missing_contact_fields];
   const review = `<div class="ws-out" id="o-summarize"><p>Nothing has been sent yet.</p>${section('Your request', s.overview.intake)}${section('Context', s.overview.context)}${section('Contact', s.overview.contact)}${
-    missing.length > 0 ? `<h3>Still missing</h3><ul>${missing.map((m) => `<li><a href="#f-${esc(m.field)}">${esc(m.label)}</a></li>`).join('')}</ul>` : ''
+    missing.length > 0
+      ? `<h3>Still missing</h3><ul>${missing.map((m) => `<li><a href="#f-${esc(m.field)}">${esc(m.label)}</a></li>`).join('')}</ul>`
+      : ''
   }<h3>Check before sending</h3>${items(s.warnings)}<p><strong>${s.ready_to_submit ? 'Ready to send: give your consent in step 4.' : 'Fill in what is missing, then review again or send.'}</strong></p></div>`;
   return {
     title: 'Your request, for review',
@@ -94,7 +107,9 @@ function submitPage(b: { status?: string; request_id?: string; message?: string 
   const received = b.status === 'received';
   // The message already says whether an email was sent (only when confirmation_email is "sent").
   const lead = `<div class="reply"><p role="status">${esc(b.message)}</p><p>Reference: <code>${esc(b.request_id)}</code></p>${
-    received ? '<p>A person reads every request and replies by email.</p>' : '<p>Your request is stored safely. Send the same form again later to complete delivery; it will not be stored twice.</p>'
+    received
+      ? '<p>A person reads every request and replies by email.</p>'
+      : '<p>Your request is stored safely. Send the same form again later to complete delivery; it will not be stored twice.</p>'
   }</div>`;
   return received
     ? { title: 'Proposal request received', lead }
@@ -104,10 +119,12 @@ function submitPage(b: { status?: string; request_id?: string; message?: string 
 /** Protocol headers of the reply that keep their meaning on an HTML page. */
 function passedThrough(reply: Reply): Record<string, string> {
   const headers = new Headers(reply.headers);
-  return Object.fromEntries(['retry-after', 'idempotent-replayed'].flatMap((name) => {
-    const value = headers.get(name);
-    return value ? [[name, value]] : [];
-  }));
+  return Object.fromEntries(
+    ['retry-after', 'idempotent-replayed'].flatMap((name) => {
+      const value = headers.get(name);
+      return value ? [[name, value]] : [];
+    }),
+  );
 }
 
 /** The typed values of a form post, by field name (hidden protocol fields left out). */
@@ -120,7 +137,12 @@ export function formValues(params: URLSearchParams | undefined): Values {
   return values;
 }
 
-export function htmlReply(k: ReplyKnowledge, reply: Reply, action: ProposalAction | undefined, params?: URLSearchParams): Response {
+export function htmlReply(
+  k: ReplyKnowledge,
+  reply: Reply,
+  action: ProposalAction | undefined,
+  params?: URLSearchParams,
+): Response {
   const body = reply.body as Record<string, unknown>;
   const values = formValues(params);
   const page =
@@ -144,7 +166,8 @@ ${page.form ? workspaceFormsHtml(k, page.form) : `<p class="actions"><a class="b
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      'content-security-policy':
+        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'strict-origin-when-cross-origin',
       ...passedThrough(reply),

@@ -34,15 +34,18 @@ export const ALL_FIELDS: readonly FieldName[] = [...GUIDANCE_FIELDS, ...REQUEST_
 export const WORKSPACE_TOOLS = {
   guide: {
     name: 'request_guidance',
-    description: 'Get non-binding guidance on which capability and engagement model fit a question. Needs no contact details; nothing is stored.',
+    description:
+      'Get non-binding guidance on which capability and engagement model fit a question. Needs no contact details; nothing is stored.',
   },
   summarize: {
     name: 'review_proposal_request',
-    description: 'Show an overview of a proposal request and what is still missing, for the person to review. Nothing is stored or sent.',
+    description:
+      'Show an overview of a proposal request and what is still missing, for the person to review. Nothing is stored or sent.',
   },
   submit: {
     name: 'submit_proposal_request',
-    description: 'Send the reviewed proposal request. Only with the person\'s explicit consent to the consent text; retries with the same draft are never stored twice.',
+    description:
+      "Send the reviewed proposal request. Only with the person's explicit consent to the consent text; retries with the same draft are never stored twice.",
   },
 } as const satisfies Record<ProposalAction, { name: string; description: string }>;
 
@@ -55,7 +58,10 @@ export interface SelectOption {
 export function selectOptions(k: Knowledge): Partial<Record<FieldName, SelectOption[]>> {
   return {
     company_size: COMPANY_SIZES.map((s) => ({ value: s, label: `${s} employees` })),
-    primary_need: [...k.capabilities.map((c) => ({ value: c.id, label: c.name })), { value: NOT_SURE, label: 'Not sure yet' }],
+    primary_need: [
+      ...k.capabilities.map((c) => ({ value: c.id, label: c.name })),
+      { value: NOT_SURE, label: 'Not sure yet' },
+    ],
     engagement_model: k.engagement_models.map((m) => ({ value: m.id, label: m.name })),
   };
 }
@@ -68,7 +74,8 @@ export function displayValue(k: Knowledge, name: string, value: string): string 
 /** The rule on what never to send through a public form (from the agent guidance). */
 export function neverSendRule(k: Knowledge): string {
   const rule = k.agent_guidance.find((g) => /^never send credentials/i.test(g));
-  if (!rule) throw new Error('agent_guidance needs the rule that starts "Never send credentials"; the workspace shows it');
+  if (!rule)
+    throw new Error('agent_guidance needs the rule that starts "Never send credentials"; the workspace shows it');
   return rule;
 }
 
@@ -105,7 +112,11 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
     return detail.charAt(0).toUpperCase() + detail.slice(1);
   };
 
-  const field = (name: FieldName, kind: 'text' | 'email' | 'textarea' | 'select', extra: { autocomplete?: string; hintHtml?: string } = {}) => {
+  const field = (
+    name: FieldName,
+    kind: 'text' | 'email' | 'textarea' | 'select',
+    extra: { autocomplete?: string; hintHtml?: string } = {},
+  ) => {
     const id = `f-${name}`;
     const isRequired = required.has(name);
     const hintText = hint(name);
@@ -120,7 +131,10 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
         ? `<textarea ${common} rows="3" maxlength="${max}">${esc(value)}</textarea>`
         : kind === 'select'
           ? `<select ${common}><option value="">Choose…</option>${(options[name] ?? [])
-              .map((o) => `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`)
+              .map(
+                (o) =>
+                  `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`,
+              )
               .join('')}</select>`
           : `<input ${common} type="${kind}" maxlength="${max}"${extra.autocomplete ? ` autocomplete="${extra.autocomplete}"` : ''}${value ? ` value="${esc(value)}"` : ''}>`;
     return `<div class="field"><label for="${id}">${esc(FIELD_LABELS[name])}${isRequired ? '<span class="req"> (required)</span>' : ''}</label>${
@@ -137,7 +151,8 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
 
   const form = (action: ProposalAction, id: string, body: string) =>
     `<form id="${id}" data-step="${action}" method="post" action="/api/proposal" toolname="${WORKSPACE_TOOLS[action].name}" tooldescription="${esc(WORKSPACE_TOOLS[action].description)}">${body}</form>`;
-  const out = (action: ProposalAction) => `<p class="ws-msg" id="m-${action}" role="status"></p><div class="ws-out" id="o-${action}" tabindex="-1" hidden></div>`;
+  const out = (action: ProposalAction) =>
+    `<p class="ws-msg" id="m-${action}" role="status"></p><div class="ws-out" id="o-${action}" tabindex="-1" hidden></div>`;
   const open = (step: 'guide' | 'request') => ((state.open ?? 'guide') === step ? ' open' : '');
 
   const textareas = INTAKE_FIELDS.filter((n) => n !== 'engagement_model').map((n) => field(n, 'textarea'));
@@ -149,9 +164,13 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
   const requestForm = form(
     'summarize',
     'workspace',
-    `<div class="step-body"><p class="notice warning" id="never-send"><strong>${esc(neverSendRule(k))}</strong> Describe such things instead; requests that contain them are refused.</p><div class="grid2">${textareas.join('')}</div>${field('engagement_model', 'select', {
-      hintHtml: 'Compare them on <a href="/delivery-models">Delivery models</a>, or ask for guidance in step 1.',
-    })}<fieldset><legend>Contact details</legend><div class="grid2">${field('name', 'text', { autocomplete: 'name' })}${field('email', 'email', { autocomplete: 'email' })}${field('company', 'text', { autocomplete: 'organization' })}${field('role', 'text', { autocomplete: 'organization-title' })}</div></fieldset>${carry(GUIDANCE_FIELDS)}<div class="actions"><button name="action" value="summarize" formnovalidate>Review my request</button></div></div>`,
+    `<div class="step-body"><p class="notice warning" id="never-send"><strong>${esc(neverSendRule(k))}</strong> Describe such things instead; requests that contain them are refused.</p><div class="grid2">${textareas.join('')}</div>${field(
+      'engagement_model',
+      'select',
+      {
+        hintHtml: 'Compare them on <a href="/delivery-models">Delivery models</a>, or ask for guidance in step 1.',
+      },
+    )}<fieldset><legend>Contact details</legend><div class="grid2">${field('name', 'text', { autocomplete: 'name' })}${field('email', 'email', { autocomplete: 'email' })}${field('company', 'text', { autocomplete: 'organization' })}${field('role', 'text', { autocomplete: 'organization-title' })}</div></fieldset>${carry(GUIDANCE_FIELDS)}<div class="actions"><button name="action" value="summarize" formnovalidate>Review my request</button></div></div>`,
   );
   const consentError = errors['consent'];
   // Without JavaScript the send form on /proposal holds no values yet: review first, and the
@@ -163,7 +182,9 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
       `<div class="trap" aria-hidden="true"><label for="f-website">Leave this field empty</label><input id="f-website" name="website" type="text" tabindex="-1" autocomplete="off"></div>` +
       `<input type="hidden" name="idempotency_key" value=""><input type="hidden" name="form_started_at" value="${esc(values['form_started_at'] ?? '')}">${carry(ALL_FIELDS)}` +
       `<div class="actions"${state.canSend ? '' : ' data-needs-script hidden'}><button name="action" value="submit">Send my request</button></div>${
-        state.canSend ? '' : '<noscript><p class="hint">Review your request first: the overview page brings the send button with everything you typed.</p></noscript>'
+        state.canSend
+          ? ''
+          : '<noscript><p class="hint">Review your request first: the overview page brings the send button with everything you typed.</p></noscript>'
       }${out('submit')}`,
   );
 

@@ -11,7 +11,13 @@ import { PROBLEM_TYPES } from '../../src/proposal/http.ts';
 const pages = htmlPages();
 const KB = 1024;
 const one = (html: string, re: RegExp) => [...html.matchAll(re)].map((m) => m[1] ?? '');
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 describe('page budgets', () => {
   it.each(pages)('$path is at most 14 KB gzipped', ({ file }) => {
@@ -22,7 +28,8 @@ describe('page budgets', () => {
     const sheets = distFiles('_astro/*.css');
     expect(sheets).toHaveLength(1);
     expect(gzipSize(sheets[0]!)).toBeLessThanOrEqual(8 * KB);
-    for (const { file } of pages) expect(one(readDist(file), /<link rel="stylesheet" href="([^"]+)"/g)).toEqual([`/${sheets[0]}`]);
+    for (const { file } of pages)
+      expect(one(readDist(file), /<link rel="stylesheet" href="([^"]+)"/g)).toEqual([`/${sheets[0]}`]);
     expect(readDist(sheets[0]!)).not.toMatch(/@font-face|@import|url\(/);
     expect(distFiles('**/*.{woff,woff2,ttf,otf}')).toEqual([]);
   });
@@ -33,7 +40,9 @@ describe('page budgets', () => {
     expect(gzipSize(scripts[0]!)).toBeLessThanOrEqual(10 * KB);
     for (const { file, path } of pages) {
       // Structured data (JSON-LD) is data, not script.
-      const tags = one(readDist(file), /<script\b([^>]*)>/g).filter((attrs) => !/type="application\/ld\+json"/.test(attrs));
+      const tags = one(readDist(file), /<script\b([^>]*)>/g).filter(
+        (attrs) => !/type="application\/ld\+json"/.test(attrs),
+      );
       expect(tags, path).toEqual(path === '/proposal' ? [` type="module" src="/${scripts[0]}"`] : []);
     }
   });
@@ -65,13 +74,20 @@ describe('HTML validity', () => {
     const files = pages.map(({ file }) => join(dist, file));
     let report = '';
     try {
-      execFileSync('java', ['-jar', jar, '--errors-only', '--format', 'json', ...files], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync('java', ['-jar', jar, '--errors-only', '--format', 'json', ...files], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } catch (error) {
       report = String((error as { stderr?: string }).stderr ?? error);
     }
-    const messages = report ? (JSON.parse(report) as { messages: { url: string; message: string; lastLine?: number }[] }).messages : [];
+    const messages = report
+      ? (JSON.parse(report) as { messages: { url: string; message: string; lastLine?: number }[] }).messages
+      : [];
     // The declarative WebMCP attributes are newer than the checker's schema.
-    const errors = messages.filter((m) => !/Attribute “tool(?:name|description|paramdescription)” not allowed/.test(m.message));
+    const errors = messages.filter(
+      (m) => !/Attribute “tool(?:name|description|paramdescription)” not allowed/.test(m.message),
+    );
     expect(errors.map((m) => `${m.url.replace(/^.*\/dist\//, '')}:${m.lastLine}: ${m.message}`)).toEqual([]);
   }, 120_000);
 });
@@ -83,7 +99,8 @@ describe('blog feed and tags', () => {
     const posts = pages.filter((p) => /^\/blog\/(?!tags\/|archive\/)[^/]+$/.test(p.path));
     expect(posts.length).toBeGreaterThan(0);
     for (const p of posts) expect(rss).toContain(`${p.path}</link>`);
-    for (const { file } of pages) expect(readDist(file)).toMatch(/<link rel="alternate" type="application\/rss\+xml" href="[^"]+\/rss\.xml"/);
+    for (const { file } of pages)
+      expect(readDist(file)).toMatch(/<link rel="alternate" type="application\/rss\+xml" href="[^"]+\/rss\.xml"/);
   });
 
   it('every tag on a post links to its tag page, which has a twin and lists the post', () => {
@@ -104,7 +121,9 @@ describe('blog feed and tags', () => {
 describe('pages people compare firms by', () => {
   it('home: headline, offer, both calls to action, the proof band and capability cards', () => {
     const html = readDist('index.html');
-    expect(html).toMatch(/<a class="button primary" href="\/proposal">Request a proposal<\/a>\s*<a class="button secondary" href="\/agents">Talk to us as an agent<\/a>/);
+    expect(html).toMatch(
+      /<a class="button primary" href="\/proposal">Request a proposal<\/a>\s*<a class="button secondary" href="\/agents">Talk to us as an agent<\/a>/,
+    );
     expect(html).toContain('<strong>50+</strong> customer launches');
     const services = one(html, /<h3><a href="(\/services#[\w-]+)">/g);
     expect(services.length).toBe(5);
@@ -126,7 +145,9 @@ describe('pages people compare firms by', () => {
     const headings = one(text, /<h2[^>]*>([^<]+)<\/h2>/g);
     expect(headings.indexOf('Challenge')).toBeLessThan(headings.indexOf('Approach'));
     expect(headings.indexOf('Approach')).toBeLessThan(headings.indexOf('Outcomes'));
-    for (const outcome of one(text, /<ul class="outcomes">([\s\S]*?)<\/ul>/g)[0]!.split('</li>').filter(Boolean)) {
+    for (const outcome of one(text, /<ul class="outcomes">([\s\S]*?)<\/ul>/g)[0]!
+      .split('</li>')
+      .filter(Boolean)) {
       const words = outcome.replace(/<[^>]+>/g, '').trim();
       expect(text.split(words).length - 1, words).toBe(1);
     }
@@ -138,7 +159,8 @@ describe('pages people compare firms by', () => {
   it('the developer page tables every problem type with its anchor and shows the five exchanges', () => {
     const html = readDist('agents.html');
     for (const id of Object.keys(PROBLEM_TYPES)) expect(html).toContain(`<tr id="problem-${id}">`);
-    for (const id of ['guide', 'summarize', 'submit', 'replay', 'problem']) expect(html).toContain(`id="example-${id}"`);
+    for (const id of ['guide', 'summarize', 'submit', 'replay', 'problem'])
+      expect(html).toContain(`id="example-${id}"`);
     expect(html).toContain('Idempotent-Replayed: true');
     expect(html).toContain('HTTP/1.1 422');
     // Link text is words or paths, never a full URL.

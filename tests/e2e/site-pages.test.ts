@@ -20,7 +20,9 @@ beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
   [site, browser] = await Promise.all([startSite(), launchBrowser()]);
   // dist/ as `npm start` built it; the 404 page is reached through an unknown path.
-  paths = htmlPages().map((p) => p.path).filter((p) => p !== '/404');
+  paths = htmlPages()
+    .map((p) => p.path)
+    .filter((p) => p !== '/404');
 });
 
 afterAll(async () => {
@@ -28,7 +30,11 @@ afterAll(async () => {
   await site?.stop();
 });
 
-async function open(path: string, viewport: { width: number; height: number }, javaScriptEnabled = true): Promise<Page> {
+async function open(
+  path: string,
+  viewport: { width: number; height: number },
+  javaScriptEnabled = true,
+): Promise<Page> {
   const context = await browser.newContext({ viewport, javaScriptEnabled });
   const page = await context.newPage();
   page.on('close', () => void context.close());
@@ -36,14 +42,18 @@ async function open(path: string, viewport: { width: number; height: number }, j
   return page;
 }
 
-const shotName = (path: string, size: string) => `${path === '/' ? 'home' : path.slice(1).replace(/\//g, '_')}-${size}.png`;
+const shotName = (path: string, size: string) =>
+  `${path === '/' ? 'home' : path.slice(1).replace(/\//g, '_')}-${size}.png`;
 
 /** True when the element's box lies wholly inside the first screen. */
 const aboveTheFold = (page: Page, selector: string) =>
-  page.locator(selector).first().evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return r.top >= 0 && r.bottom <= window.innerHeight && r.width > 0;
-  });
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight && r.width > 0;
+    });
 
 describe('the site in a browser', () => {
   it('the header fits one row on a phone, and its menu opens without JavaScript', async () => {
@@ -68,7 +78,10 @@ describe('the site in a browser', () => {
     await wide.close();
   });
 
-  it.each([['phone', PHONE], ['desktop', DESKTOP]] as const)('home shows the headline and both calls to action above the fold on a %s', async (_, viewport) => {
+  it.each([
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const)('home shows the headline and both calls to action above the fold on a %s', async (_, viewport) => {
     const page = await open('/', viewport);
     expect(await aboveTheFold(page, 'main h1')).toBe(true);
     expect(await aboveTheFold(page, 'main .hero .button.primary[href="/proposal"]')).toBe(true);
@@ -91,7 +104,11 @@ describe('the site in a browser', () => {
 
   it('no page scrolls sideways at 320 px, and every page is screenshotted at both sizes', async () => {
     const overflowing: string[] = [];
-    for (const [size, viewport] of [['390', PHONE], ['1366', DESKTOP], ['320', { width: 320, height: 700 }]] as const) {
+    for (const [size, viewport] of [
+      ['390', PHONE],
+      ['1366', DESKTOP],
+      ['320', { width: 320, height: 700 }],
+    ] as const) {
       const page = await open('/', viewport);
       for (const path of paths) {
         await page.goto(`${site.url}${path}`);
@@ -113,8 +130,14 @@ describe('the site in a browser', () => {
       if (path === '/') await page.click('.menu summary');
       await page.addScriptTag({ path: join(root, 'node_modules/axe-core/axe.min.js') });
       const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-        return (await axe.run()).violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+        const axe = (
+          window as unknown as {
+            axe: { run: () => Promise<{ violations: { id: string; help: string; nodes: { target: unknown[] }[] }[] }> };
+          }
+        ).axe;
+        return (await axe.run()).violations.map(
+          (v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
+        );
       });
       found.push(...violations.map((v) => `${path} ${v}`));
     }

@@ -34,10 +34,24 @@ describe('the workspace as WebMCP tools', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${site.url}/proposal`);
-    const contract = (await (await fetch(`${site.url}/api/proposal`)).json()) as { actions: Record<string, { request_schema: { required: string[] } }> };
+    const contract = (await (await fetch(`${site.url}/api/proposal`)).json()) as {
+      actions: Record<string, { request_schema: { required: string[] } }>;
+    };
     await page.waitForFunction(() => document.querySelector('form[toolname]') === null); // taken over by the script
     const tools = await page.evaluate(async () => {
-      const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string; inputSchema: { required?: string[]; properties?: object }; annotations?: { readOnlyHint?: boolean } }[]> } }).modelContext;
+      const context = (
+        document as unknown as {
+          modelContext: {
+            getTools(): Promise<
+              {
+                name: string;
+                inputSchema: { required?: string[]; properties?: object };
+                annotations?: { readOnlyHint?: boolean };
+              }[]
+            >;
+          };
+        }
+      ).modelContext;
       return (await context.getTools()).map((t) => ({
         name: t.name,
         required: t.inputSchema.required ?? [],
@@ -46,8 +60,14 @@ describe('the workspace as WebMCP tools', () => {
       }));
     });
     const byName = new Map<string, ToolView>(tools.map((t) => [t.name, t]));
-    expect([...byName.keys()].sort()).toEqual(['request_guidance', 'review_proposal_request', 'submit_proposal_request']);
-    expect(byName.get('request_guidance')!.required).toEqual(contract.actions['guide']!.request_schema.required.filter((f) => f !== 'action'));
+    expect([...byName.keys()].sort()).toEqual([
+      'request_guidance',
+      'review_proposal_request',
+      'submit_proposal_request',
+    ]);
+    expect(byName.get('request_guidance')!.required).toEqual(
+      contract.actions['guide']!.request_schema.required.filter((f) => f !== 'action'),
+    );
     expect(byName.get('submit_proposal_request')!.required).toContain('consent');
     expect(byName.get('submit_proposal_request')!.properties).not.toContain('website');
     expect(byName.get('submit_proposal_request')!.readOnly).toBe(false);
@@ -57,9 +77,21 @@ describe('the workspace as WebMCP tools', () => {
     // A guidance call fills the form a person sees and answers with the API's reply.
     const question = 'We want to migrate our data center to AWS within a year.';
     const reply = await page.evaluate(async (q) => {
-      const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: object, input: object): Promise<string> } }).modelContext;
+      const context = (
+        document as unknown as {
+          modelContext: {
+            getTools(): Promise<{ name: string }[]>;
+            executeTool(tool: object, input: object): Promise<string>;
+          };
+        }
+      ).modelContext;
       const tool = (await context.getTools()).find((t) => t.name === 'request_guidance')!;
-      return context.executeTool(tool, { question: q, industry: 'logistics', company_size: '201-1000', primary_need: 'cloud-engineering' });
+      return context.executeTool(tool, {
+        question: q,
+        industry: 'logistics',
+        company_size: '201-1000',
+        primary_need: 'cloud-engineering',
+      });
     }, question);
     expect(reply).toContain('Cloud engineering and migration');
     expect(await page.inputValue('#f-question')).toBe(question);
@@ -69,7 +101,14 @@ describe('the workspace as WebMCP tools', () => {
     const posts: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
     const refused = await page.evaluate(async () => {
-      const context = (document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]>; executeTool(tool: object, input: object): Promise<string> } }).modelContext;
+      const context = (
+        document as unknown as {
+          modelContext: {
+            getTools(): Promise<{ name: string }[]>;
+            executeTool(tool: object, input: object): Promise<string>;
+          };
+        }
+      ).modelContext;
       const tool = (await context.getTools()).find((t) => t.name === 'submit_proposal_request')!;
       return context.executeTool(tool, { name: 'Alex Doe', email: 'alex@example.com', company: 'Example' });
     });

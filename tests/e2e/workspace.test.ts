@@ -21,7 +21,12 @@ let disclaimer: string;
 const contexts: BrowserContext[] = [];
 const shots = join(root, 'test-results');
 /** The boxes of steps 1 to 4: two <details> steps, then the review and send panels. */
-const STEP_BOXES = ['#step-guide', '#step-request', '.ws-side > .panel:nth-of-type(1)', '.ws-side > .panel:nth-of-type(2)'];
+const STEP_BOXES = [
+  '#step-guide',
+  '#step-request',
+  '.ws-side > .panel:nth-of-type(1)',
+  '.ws-side > .panel:nth-of-type(2)',
+];
 /** A step's box when named (readable at full size), else the whole page. */
 const shot = (page: Page, name: string, step?: number) => {
   const path = join(shots, `workspace-${name}.png`);
@@ -177,7 +182,12 @@ describe('the proposal workspace in a browser', () => {
     const key = await draftKey(page);
     const submit = posts.find((p) => (p.body as { action?: string }).action === 'submit')!;
     expect(submit.headers['idempotency-key']).toBe(key);
-    expect(submit.body).toMatchObject({ consent: true, consent_version: consent.version, email, engagement_model: 'defined-project' });
+    expect(submit.body).toMatchObject({
+      consent: true,
+      consent_version: consent.version,
+      email,
+      engagement_model: 'defined-project',
+    });
     expect(mailsTo(email)).toHaveLength(1);
     expect(crmRecordsFor(email)).toHaveLength(1);
 
@@ -194,7 +204,9 @@ describe('the proposal workspace in a browser', () => {
     await fillStep2(page, uniqueEmail());
     const accessKey = `AKIA${randomBytes(16).toString('hex').toUpperCase().slice(0, 16)}`;
     await page.fill('#f-current_environment', `Deploys run with ${accessKey} today.`);
-    await expect.poll(() => page.locator('#e-current_environment').innerText()).toContain('looks like a cloud access key');
+    await expect
+      .poll(() => page.locator('#e-current_environment').innerText())
+      .toContain('looks like a cloud access key');
     await page.click('button[value="summarize"]');
     await expect.poll(() => page.locator('#m-summarize').innerText()).toContain('Nothing was sent');
     expect(posts).toHaveLength(0);
@@ -247,10 +259,14 @@ describe('the proposal workspace in a browser', () => {
     const email = uniqueEmail();
     await fillReadyToSend(page, email);
     // The request reaches the server, the answer never reaches the page.
-    await page.route('**/api/proposal', async (route) => {
-      await route.fetch();
-      await route.abort('connectionreset');
-    }, { times: 1 });
+    await page.route(
+      '**/api/proposal',
+      async (route) => {
+        await route.fetch();
+        await route.abort('connectionreset');
+      },
+      { times: 1 },
+    );
     await page.click('button[value="submit"]');
     await page.locator('#o-submit h2', { hasText: 'Could not reach the server' }).waitFor();
     expect(crmRecordsFor(email)).toHaveLength(1);
@@ -338,7 +354,8 @@ describe('the proposal workspace in a browser', () => {
     expect(review).toContain('Defined project'); // the model's name, not its id
     expect(review).not.toContain('defined-project');
     expect(review).not.toMatch(/contract|GET \/api/);
-    for (const [name, value] of Object.entries(STEP2)) if (name !== 'blocker') expect(await page.inputValue(`#f-${name}`)).toBe(value);
+    for (const [name, value] of Object.entries(STEP2))
+      if (name !== 'blocker') expect(await page.inputValue(`#f-${name}`)).toBe(value);
     expect(await page.inputValue('#f-question')).toBe(STEP1.question); // carried through step 2's post
     await shot(page, 'nojs-review');
 
@@ -421,9 +438,19 @@ describe('the proposal workspace in a browser', () => {
     await page.addScriptTag({ path: join(root, 'node_modules/axe-core/axe.min.js') });
     const violations = () =>
       page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+        const axe = (
+          window as unknown as {
+            axe: {
+              run: () => Promise<{
+                violations: { id: string; impact: string; help: string; nodes: { target: unknown[] }[] }[];
+              }>;
+            };
+          }
+        ).axe;
         const result = await axe.run();
-        return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+        return result.violations.map(
+          (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
+        );
       });
     const empty = await violations();
     expect(empty, empty.join('\n')).toEqual([]);

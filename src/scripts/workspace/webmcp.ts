@@ -56,10 +56,14 @@ function inputSchema(request: Schema): Schema {
   return { ...rest, properties: kept, required: required.filter((name) => !PAGE_SET.includes(name)) };
 }
 
-const text = (value: unknown) => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] });
+const text = (value: unknown) => ({
+  content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
+});
 
 export async function registerTools(api: WorkspaceApi): Promise<void> {
-  const context = (document as { modelContext?: ModelContext }).modelContext ?? (navigator as { modelContext?: ModelContext }).modelContext;
+  const context =
+    (document as { modelContext?: ModelContext }).modelContext ??
+    (navigator as { modelContext?: ModelContext }).modelContext;
   if (!context) return;
   let contract: { actions: Record<Action, { request_schema: Schema }> };
   try {
@@ -81,7 +85,11 @@ export async function registerTools(api: WorkspaceApi): Promise<void> {
         api.fill(input);
         if (action === 'submit') api.consent(true);
         const reply = await api.run(action);
-        return text(reply ? { status: reply.status, body: reply.data } : 'No reply from the API: see the message shown on the page (a possible secret, or consent missing).');
+        return text(
+          reply
+            ? { status: reply.status, body: reply.data }
+            : 'No reply from the API: see the message shown on the page (a possible secret, or consent missing).',
+        );
       },
     });
   }
