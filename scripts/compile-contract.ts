@@ -9,8 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 
 // A CommonJS module: under Node's ESM loader its default import is the whole `exports` object.
-const standaloneCode =
-  (standaloneModule as unknown as { default?: typeof standaloneModule }).default ?? standaloneModule;
+const standaloneCode = (standaloneModule as unknown as { default?: typeof standaloneModule }).default ?? standaloneModule;
 
 const root = new URL('../', import.meta.url);
 const dist = new URL('dist/', root);
@@ -44,29 +43,20 @@ mkdirSync(out, { recursive: true });
 writeFileSync(new URL('validators.mjs', out), asEsm(standaloneCode(ajv, exports)));
 writeFileSync(
   new URL('validators.d.mts', out),
-  `import type { ErrorObject } from 'ajv';\nexport interface Validator { (data: unknown): boolean; errors?: ErrorObject[] | null }\n${Object.keys(
-    exports,
-  )
+  `import type { ErrorObject } from 'ajv';\nexport interface Validator { (data: unknown): boolean; errors?: ErrorObject[] | null }\n${Object.keys(exports)
     .map((name) => `export declare const ${name}: Validator;`)
     .join('\n')}\n`,
 );
 // The function's HTML replies reuse the site's hashed stylesheet.
-const knowledge = JSON.parse(readFileSync(new URL('build-data/knowledge.json', dist), 'utf8')) as Record<
-  string,
-  unknown
->;
+const knowledge = JSON.parse(readFileSync(new URL('build-data/knowledge.json', dist), 'utf8')) as Record<string, unknown>;
 const stylesheet = readdirSync(new URL('_astro/', dist)).find((f) => f.endsWith('.css'));
 // ... and the site's header and footer, so a reply page sits in the same frame as every page.
 const proposalPage = readFileSync(new URL('proposal.html', dist), 'utf8');
 const header = /<header class="site-header">[\s\S]*?<\/header>/.exec(proposalPage)?.[0];
 const footer = /<footer class="site-footer">[\s\S]*?<\/footer>/.exec(proposalPage)?.[0];
-if (!header || !footer)
-  throw new Error('compile-contract: dist/proposal.html has no site header or footer to frame the reply pages');
+if (!header || !footer) throw new Error('compile-contract: dist/proposal.html has no site header or footer to frame the reply pages');
 // The reply is not /proposal itself: no link marked as the current page.
 const frame = { header: header.replace(/ aria-current="page"/g, ''), footer };
-writeFileSync(
-  new URL('knowledge.json', out),
-  `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet: `/_astro/${stylesheet}` } : {}), frame }, null, 2)}\n`,
-);
+writeFileSync(new URL('knowledge.json', out), `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet: `/_astro/${stylesheet}` } : {}), frame }, null, 2)}\n`);
 rmSync(new URL('build-data/', dist), { recursive: true, force: true });
 console.log(`compile-contract: ${Object.keys(exports).length} validators and knowledge.json written to .generated/`);
