@@ -52,7 +52,8 @@ function inputSchema(request: Schema): Schema {
   const { $schema: _drop, properties = {}, required = [], ...rest } = request;
   const kept = Object.fromEntries(Object.entries(properties).filter(([name]) => !PAGE_SET.includes(name)));
   // `consent` is `const: true` in the contract; the type makes the tool's parameter explicit.
-  if (kept['consent']) kept['consent'] = { type: 'boolean', ...(kept['consent'] as object) };
+  const consent = kept['consent'];
+  if (consent && typeof consent === 'object') kept['consent'] = { type: 'boolean', ...consent };
   return { ...rest, properties: kept, required: required.filter((name) => !PAGE_SET.includes(name)) };
 }
 
@@ -67,7 +68,8 @@ export async function registerTools(api: WorkspaceApi): Promise<void> {
   if (!context) return;
   let contract: { actions: Record<Action, { request_schema: Schema }> };
   try {
-    contract = await (await fetch(api.endpoint, { headers: { accept: 'application/json' } })).json();
+    const res = await fetch(api.endpoint, { headers: { accept: 'application/json' } });
+    contract = (await res.json()) as typeof contract;
   } catch {
     return; // The forms' declarative tools stay as they are.
   }
