@@ -1,0 +1,28 @@
+/** RFC 9727 API catalog (`/.well-known/api-catalog`): one linkset entry per API the site offers. */
+import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
+import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';
+
+/** The media type RFC 9727 registers for the catalog, with its profile. */
+export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+
+export function apiCatalog() {
+  const described = {
+    'service-desc': [{ href: absolute(AGENT_DOCUMENT_PATHS.openapi), type: 'application/openapi+json' }],
+    'service-doc': [{ href: absolute(AGENT_DOCUMENT_PATHS.serviceDoc), type: 'text/html' }],
+  };
+  return {
+    linkset: [
+      {
+        anchor: absolute('/api/capabilities'),
+        ...described,
+        describedby: [{ href: absolute(CAPABILITIES_SCHEMA_PATH), type: 'application/schema+json' }],
+      },
+      {
+        anchor: absolute('/api/proposal'),
+        ...described,
+        // GET of the endpoint itself is the contract: schemas, limits, examples.
+        'service-meta': [{ href: absolute('/api/proposal'), type: 'application/json' }],
+      },
+    ],
+  };
+}
