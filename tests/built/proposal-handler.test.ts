@@ -277,10 +277,10 @@ describe('the contract is one source', () => {
 });
 
 describe('abuse protections on submit', () => {
-  it('a filled honeypot field is refused, and nothing is submitted', async () => {
+  it('a filled honeypot field is refused by the schema (maxLength 0), and nothing is submitted', async () => {
     const res = await post({ ...EXAMPLE_REQUESTS.submit, website: 'http://spam.example' }, { 'idempotency-key': 'honeypot-1' });
-    const problem = await expectProblem(res, 422, 'spam-suspected');
-    expect(problem.errors).toEqual([{ pointer: '#/website', detail: 'must be empty' }]);
+    const problem = await expectProblem(res, 422, 'invalid-request');
+    expect(problem.errors).toEqual([{ pointer: '#/website', detail: 'must be at most 0 characters' }]);
   });
 
   it('a form filled faster than a person can is refused', async () => {

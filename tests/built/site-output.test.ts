@@ -84,9 +84,9 @@ describe('agent text documents', () => {
   });
 
   it('every sitemap URL resolves to a built page, and every page is listed', () => {
-    expect(fileForPath('/sitemap.xml')).toBe('sitemap-index.xml');
-    const locs = distFiles('sitemap-*.xml').flatMap((f) => [...readDist(f).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!));
-    const pages = locs.filter((l) => !l.endsWith('.xml')).map(pathOf).sort();
+    expect(fileForPath('/sitemap.xml')).toBe('sitemap.xml');
+    const locs = [...readDist('sitemap.xml').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    const pages = locs.map(pathOf).sort();
     expect(pages).toEqual(htmlPages().map((p) => p.path).sort());
     expect(readDist('robots.txt')).toContain(`Sitemap: ${new URL('/sitemap.xml', base)}`);
   });
@@ -101,9 +101,12 @@ describe('agent text documents', () => {
     expect(strings.filter((s) => /^\.{0,2}\/\w/.test(s))).toEqual([]);
   });
 
-  it('llms-full.txt holds every page twin in full', () => {
+  it('llms-full.txt holds every page twin in full (after the twin\'s frontmatter)', () => {
     const full = readDist('llms-full.txt');
-    for (const twin of distFiles('**/*.md')) expect(full).toContain(readDist(twin).trim());
+    for (const { path } of htmlPages()) {
+      const twin = readDist(path === '/' ? 'index.md' : `${path.slice(1)}.md`);
+      expect(full).toContain(twin.replace(/^---\n[\s\S]*?\n---\n\n/, '').trim());
+    }
   });
 });
 
@@ -130,9 +133,9 @@ describe('HTML pages', () => {
     expect(gzipSize(file)).toBeLessThanOrEqual(14 * 1024);
   });
 
-  it('content pages ship no client JavaScript', () => {
+  it('content pages ship no client JavaScript (JSON-LD data blocks are not scripts)', () => {
     for (const { file, path } of pages.filter((p) => p.path !== '/proposal')) {
-      expect(readDist(file), path).not.toMatch(/<script/i);
+      expect(readDist(file), path).not.toMatch(/<script(?![^>]*type="application\/ld\+json")/i);
     }
   });
 });
