@@ -3,11 +3,11 @@
  * (Agent Skills Discovery RFC v0.2.0): one skill, "request a proposal", whose SKILL.md is
  * generated from the content and the proposal contract, and an index carrying its sha256 digests.
  */
-import { createHash } from 'node:crypto';
 import type { Knowledge } from './knowledge.ts';
 import { CONTRACT_VERSION, EMAIL_MEANINGS, EXAMPLE_REQUESTS, IDEMPOTENCY_RETENTION_HOURS, requestSchemas, STATUS_MEANINGS, workflowTexts } from '../proposal/contract.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
 import { absolute } from './urls.ts';
+import { sha256Hex, skillDigest } from './skill-digest.ts';
 import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';
 
 /** Version of the discovery index format this site publishes. */
@@ -32,26 +32,12 @@ export interface Skill {
 /** URL path of one file of a skill. */
 export const skillFilePath = (skill: string, file: string) => `${SKILLS_BASE_PATH}/${skill}/${file}`;
 
-const sha256 = (bytes: string) => createHash('sha256').update(bytes, 'utf8').digest('hex');
-
-/**
- * Skill-level digest (RFC section "Integrity and Verification"): sha256 over the lines
- * `{path}\0{hex}\n` of every file, sorted by path in byte order.
- */
-export function skillDigest(files: { path: string; hex: string }[]): string {
-  const manifest = [...files]
-    .sort((a, b) => (Buffer.from(a.path) < Buffer.from(b.path) ? -1 : 1))
-    .map((f) => `${f.path}\0${f.hex}\n`)
-    .join('');
-  return `sha256:${sha256(manifest)}`;
-}
-
 /** `/.well-known/agent-skills/index.json`. */
 export function skillsIndex(skills: Skill[]) {
   return {
     version: SKILLS_INDEX_VERSION,
     skills: skills.map((skill) => {
-      const files = skill.files.map((f) => ({ path: f.path, hex: sha256(f.content) }));
+      const files = skill.files.map((f) => ({ path: f.path, hex: sha256Hex(f.content) }));
       return {
         name: skill.name,
         description: skill.description,

@@ -2,9 +2,6 @@
 import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
 import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';
 
-/** The media type RFC 9727 registers for the catalog, with its profile. */
-export const API_CATALOG_CONTENT_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
-
 export function apiCatalog() {
   const described = {
     'service-desc': [{ href: absolute(AGENT_DOCUMENT_PATHS.openapi), type: 'application/openapi+json' }],

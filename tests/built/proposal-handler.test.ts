@@ -293,6 +293,12 @@ describe('abuse protections on submit', () => {
     const problem = await expectProblem(res, 400, 'invalid-idempotency-key');
     expect(JSON.stringify(problem)).not.toContain('kkkkkkkk');
   });
+
+  it('a sent Idempotency-Key is held to its rules on guide and summarize too (as /openapi.json says)', async () => {
+    await expectProblem(await post(EXAMPLE_REQUESTS.guide, { 'idempotency-key': 'k'.repeat(256) }), 400, 'invalid-idempotency-key');
+    await expectProblem(await post(EXAMPLE_REQUESTS.summarize, { 'idempotency-key': 'two words' }), 400, 'invalid-idempotency-key');
+    expect((await post(EXAMPLE_REQUESTS.guide, { 'idempotency-key': 'guide-key-1' })).status).toBe(200);
+  });
 });
 
 describe('the workspace form without JavaScript', () => {
