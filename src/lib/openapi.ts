@@ -24,6 +24,11 @@ const problemResponse = (description: string, headers?: Record<string, unknown>)
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } }, ...HTML_REPLY },
 });
 
+/** The platform enforces the function's rate limit before any of our code runs. */
+const rateLimited = () => ({
+  description: `Too many requests: the platform's rate limit (${RATE_LIMIT.requests_per_window} per ${RATE_LIMIT.window_seconds} s) answered before the function; no body is promised.`,
+});
+
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying with the same Idempotency-Key and body.', schema: { type: 'integer', minimum: 0 } } };
 
 /** A static document's GET: its one success, and the host's own answer for anything else. */
@@ -92,6 +97,7 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
                 'Access-Control-Allow-Headers': { schema: { type: 'string' } },
               },
             },
+            [String(RATE_LIMITED_STATUS)]: rateLimited(),
           },
         },
         post: {
@@ -153,9 +159,7 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
                 .filter((s) => s !== RATE_LIMITED_STATUS)
                 .map((s) => [String(s), problemResponse(`Problem types: ${problemsOf(s)}.`, s === 409 ? RETRY_AFTER : undefined)]),
             ),
-            [String(RATE_LIMITED_STATUS)]: {
-              description: `Too many requests: the platform's rate limit (${RATE_LIMIT.requests_per_window} per ${RATE_LIMIT.window_seconds} s) answered before the function; no body is promised.`,
-            },
+            [String(RATE_LIMITED_STATUS)]: rateLimited(),
           },
         },
       },
