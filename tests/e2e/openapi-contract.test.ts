@@ -44,7 +44,7 @@ interface Sent {
 const sent: Sent[] = [];
 
 async function send(path: string, method: string, init: { headers?: Record<string, string>; body?: string }, valid: boolean, label: string) {
-  const res = await fetch(`${site.url}${path}`, { method: method.toUpperCase(), headers: init.headers, body: init.body, redirect: 'manual' });
+  const res = await fetch(`${site.url}${path}`, { method: method.toUpperCase(), headers: init.headers ?? {}, body: init.body ?? null, redirect: 'manual' });
   const { status, mismatches } = await check(path, method, res);
   if (status >= 500) mismatches.push(`${status} is a server error`);
   if (!valid && (status < 400 || status >= 500)) mismatches.push(`an invalid request (${label}) was answered ${status}, not 4xx`);
