@@ -1,7 +1,7 @@
 /** OpenAPI 3.1 description of the three operations, embedding the contract's own request schemas. */
 import type { Knowledge } from './knowledge.ts';
 import { CONTRACT_VERSION, IDEMPOTENCY_RETENTION_HOURS, RATE_LIMIT, requestSchemas, STATUS_MEANINGS, EMAIL_MEANINGS } from '../proposal/contract.ts';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../proposal/submit/idempotency-key.ts';
+import { KEY_CHAR_CLASS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../proposal/submit/idempotency-key.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
 
 const RATE_LIMITED_STATUS = PROBLEM_TYPES['rate-limited'].status;
@@ -42,11 +42,8 @@ const staticGet = (operationId: string, summary: string, ok: Record<string, unkn
   },
 });
 
-/**
- * The Idempotency-Key header as the function parses it (src/proposal/submit/idempotency-key.ts):
- * printable ASCII without spaces or double quotes, bare or inside one pair of double quotes.
- */
-const idempotencyKeyPattern = (max: number) => `^(?:[\\x21\\x23-\\x7E]{1,${max}}|"[\\x21\\x23-\\x7E]{1,${max}}")$`;
+/** The Idempotency-Key header as the function parses it: bare, or inside one pair of double quotes. */
+const idempotencyKeyPattern = (max: number) => `^(?:${KEY_CHAR_CLASS}{1,${max}}|"${KEY_CHAR_CLASS}{1,${max}}")$`;
 
 /** `capabilitiesSchema` is embedded so the description is self-contained; it is also published on its own. */
 export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: string; $id?: string }, contractUrl: string) {
