@@ -15,6 +15,9 @@ export const AGENT_DOCUMENT_PATHS = {
   llmsTxt: '/llms.txt',
 } as const;
 
+/** The media type ARD registers for an ai-catalog.json (netlify.toml serves it so on Netlify). */
+export const AI_CATALOG_MEDIA_TYPE = 'application/ai-catalog+json';
+
 /** One link-value: `<url>; rel="..."; type="..."`. */
 export interface LinkValue {
   href: string;
@@ -45,7 +48,7 @@ export function homeLinks(): LinkValue[] {
     apiCatalogLink(),
     { href: absolute(AGENT_DOCUMENT_PATHS.openapi), rel: 'service-desc', type: 'application/openapi+json' },
     { href: absolute(AGENT_DOCUMENT_PATHS.serviceDoc), rel: 'service-doc', type: 'text/html' },
-    { href: absolute(AGENT_DOCUMENT_PATHS.aiCatalog), rel: 'ai-catalog', type: 'application/json' },
+    { href: absolute(AGENT_DOCUMENT_PATHS.aiCatalog), rel: 'ai-catalog', type: AI_CATALOG_MEDIA_TYPE },
   ];
 }
 

@@ -143,7 +143,7 @@ describe('/.well-known/ai-catalog.json (ARD)', () => {
   });
 
   it('every HTML page links it with <link rel="ai-catalog">', () => {
-    for (const { file } of htmlPages()) expect(readDist(file), file).toContain(`<link rel="ai-catalog" type="application/json" href="${new URL('/.well-known/ai-catalog.json', base)}">`);
+    for (const { file } of htmlPages()) expect(readDist(file), file).toContain(`<link rel="ai-catalog" type="application/ai-catalog+json" href="${new URL('/.well-known/ai-catalog.json', base)}">`);
   });
 });
 
