@@ -32,7 +32,7 @@ interface PageResult {
 // Built with its own local URL: agent documents and links are absolute, and Lighthouse follows
 // them (robots.txt Agentmap, <link rel="ai-catalog">), so they must point at this server.
 const port = await freePort();
-const site = await startSite({ SITE_URL: `http://127.0.0.1:${port}` }, undefined, port);
+const site = await startSite({ SITE_URL: `http://127.0.0.1:${port}` }, undefined, undefined, port);
 console.log(`npm start serves ${site.url} (pid ${site.pid})`);
 const chrome = await launch({ chromePath: CHROME_PATH, chromeFlags: [...CHROME_FLAGS, WEBMCP_FLAG] });
 const results: PageResult[] = [];

@@ -7,9 +7,11 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
+import addFormatsModule from 'ajv-formats';
 
 // A CommonJS module: under Node's ESM loader its default import is the whole `exports` object.
 const standaloneCode = (standaloneModule as unknown as { default?: typeof standaloneModule }).default ?? standaloneModule;
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 const root = new URL('../', import.meta.url);
 const dist = new URL('dist/', root);
@@ -20,6 +22,8 @@ const contract = JSON.parse(readFileSync(new URL('api/proposal.json', dist), 'ut
 };
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, code: { source: true, esm: true } });
+// ajv-formats' maintained address check (its regular expression is inlined into the validators).
+addFormats(ajv, ['email']);
 const exports: Record<string, string> = {};
 for (const [action, { request_schema }] of Object.entries(contract.actions)) {
   ajv.addSchema(request_schema, action);

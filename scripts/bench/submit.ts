@@ -21,6 +21,10 @@ export const SEQUENTIAL = 300;
 export const CONCURRENT = 1000;
 export const CONCURRENCY = 16;
 export const REPLAYS = 300;
+/** Shared keys: rounds of SHARED_CLIENTS simultaneous submits spread over SHARED_KEYS keys. */
+export const SHARED_ROUNDS = 20;
+export const SHARED_CLIENTS = 20;
+export const SHARED_KEYS = 5;
 const API = 'http://127.0.0.1/api/proposal';
 
 export interface SubmitResult {
@@ -36,6 +40,16 @@ export interface SubmitResult {
     acceptedPerSecond: number;
     statuses: Record<string, number>;
     latency: Summary;
+  };
+  shared: {
+    rounds: number;
+    clients: number;
+    keysPerRound: number;
+    elapsedMs: number;
+    latency: Summary;
+    statuses: Record<string, number>;
+    /** Keys whose replies carried more than one request_id (exactly once says 0). */
+    keysWithSeveralRequestIds: number;
   };
   replay: Summary;
   replayStatuses: Record<string, number>;
@@ -91,13 +105,13 @@ async function main(): Promise<void> {
     const { RECORDS_PREFIX } = await import('../../src/proposal/submit/record.ts');
     const body = JSON.stringify(EXAMPLE_REQUESTS.submit);
 
-    const submit = async (key: string): Promise<{ ms: number; status: number; replayed: boolean; state: unknown }> => {
+    const submit = async (key: string): Promise<{ ms: number; status: number; replayed: boolean; state: unknown; requestId?: unknown }> => {
       const started = performance.now();
       const res = await handler(
         new Request(API, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body }),
       );
-      const reply = (await res.json()) as { status?: unknown };
-      return { ms: performance.now() - started, status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true', state: reply.status };
+      const reply = (await res.json()) as { status?: unknown; request_id?: unknown };
+      return { ms: performance.now() - started, status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true', state: reply.status, requestId: reply.request_id };
     };
 
     progress(`submit: ${WARMUP} warm-up submits`);
@@ -137,6 +151,25 @@ async function main(): Promise<void> {
     );
     const elapsedMs = performance.now() - started;
 
+    progress(`submit: ${SHARED_ROUNDS} rounds of ${SHARED_CLIENTS} simultaneous clients sharing ${SHARED_KEYS} keys`);
+    const sharedTimes: number[] = [];
+    const sharedStatuses: Record<string, number> = {};
+    let keysWithSeveralRequestIds = 0;
+    const sharedStarted = performance.now();
+    for (let round = 0; round < SHARED_ROUNDS; round++) {
+      const keys = Array.from({ length: SHARED_KEYS }, (_, i) => `bench-shared-${round}-${i}-${randomUUID()}`);
+      const replies = await Promise.all(Array.from({ length: SHARED_CLIENTS }, (_, client) => submit(keys[client % SHARED_KEYS] as string)));
+      for (const r of replies) {
+        sharedTimes.push(r.ms);
+        tally(sharedStatuses, r.status);
+      }
+      for (let i = 0; i < SHARED_KEYS; i++) {
+        const ids = new Set(replies.filter((_, client) => client % SHARED_KEYS === i).map((r) => r.requestId));
+        if (ids.size !== 1) keysWithSeveralRequestIds++;
+      }
+    }
+    const sharedElapsedMs = performance.now() - sharedStarted;
+
     progress(`submit: ${REPLAYS} idempotent replays (same key and body again)`);
     const replayTimes: number[] = [];
     const replayStatuses: Record<string, number> = {};
@@ -166,13 +199,22 @@ async function main(): Promise<void> {
         statuses: concStatuses,
         latency: summarize(concTimes),
       },
+      shared: {
+        rounds: SHARED_ROUNDS,
+        clients: SHARED_CLIENTS,
+        keysPerRound: SHARED_KEYS,
+        elapsedMs: sharedElapsedMs,
+        latency: summarize(sharedTimes),
+        statuses: sharedStatuses,
+        keysWithSeveralRequestIds,
+      },
       replay: summarize(replayTimes),
       replayStatuses,
       replayedHeader,
       blobRequestsPerReplay,
       storedReceived,
       storedRecords: blobs.length,
-      distinctKeys: WARMUP + SEQUENTIAL + CONCURRENT,
+      distinctKeys: WARMUP + SEQUENTIAL + CONCURRENT + SHARED_ROUNDS * SHARED_KEYS,
     };
     handBack(result);
   } finally {
@@ -199,6 +241,14 @@ export function printSubmit(r: SubmitResult): void {
       [
         [`sequential submits (${r.sequential.n}, new key each)`, ms(r.sequential.p50), ms(r.sequential.p99), ms(r.sequential.mean), ms(r.sequential.max), statuses(r.sequentialStatuses)],
         [`concurrent submits (${c.keys} keys, ${c.concurrency} in flight)`, ms(c.latency.p50), ms(c.latency.p99), ms(c.latency.mean), ms(c.latency.max), statuses(c.statuses)],
+        [
+          `shared keys (${r.shared.rounds} rounds × ${r.shared.clients} at once on ${r.shared.keysPerRound} keys)`,
+          ms(r.shared.latency.p50),
+          ms(r.shared.latency.p99),
+          ms(r.shared.latency.mean),
+          ms(r.shared.latency.max),
+          statuses(r.shared.statuses),
+        ],
         [`idempotent replays (${r.replay.n}, same key + body)`, ms(r.replay.p50), ms(r.replay.p99), ms(r.replay.mean), ms(r.replay.max), statuses(r.replayStatuses)],
       ],
     ),
@@ -207,6 +257,8 @@ export function printSubmit(r: SubmitResult): void {
     table('', ['throughput', 'value'], [
       [`accepted (201) submits per second, ${c.keys} keys at concurrency ${c.concurrency}`, `${c.acceptedPerSecond.toFixed(1)} /s`],
       ['201 received / elapsed', `${int(c.accepted201)} in ${ms(c.elapsedMs)}`],
+      [`shared keys: submits answered per second`, `${((r.shared.rounds * r.shared.clients) / (r.shared.elapsedMs / 1000)).toFixed(1)} /s`],
+      ['shared keys: keys answered with more than one request_id (exactly once: 0)', String(r.shared.keysWithSeveralRequestIds)],
     ]),
   );
   console.log(`sequential 201 with status 'received' (stored durably): ${r.storedReceived} of ${r.sequential.n}; replays marked Idempotent-Replayed: ${r.replayedHeader} of ${r.replay.n}`);

@@ -5,7 +5,7 @@
  */
 import type { Knowledge } from './knowledge.ts';
 import { CONTRACT_VERSION, EMAIL_MEANINGS, EXAMPLE_REQUESTS, IDEMPOTENCY_RETENTION_HOURS, requestSchemas, STATUS_MEANINGS, workflowTexts } from '../proposal/contract.ts';
-import { PROBLEM_TYPES } from '../proposal/http.ts';
+import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from '../proposal/http.ts';
 import { absolute } from './urls.ts';
 import { sha256Hex, skillDigest } from './skill-digest.ts';
 import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';
@@ -108,7 +108,7 @@ export function proposalSkill(k: Knowledge): Skill {
     fieldList(schemas.submit),
     '## When something is refused',
     `Errors are \`application/problem+json\` (RFC 9457) with \`type\`, \`title\`, \`status\`, \`detail\` and, for fields, \`errors[]\` of \`{ pointer, detail }\`. Fix what the detail names and send again. Types:`,
-    bullets(Object.entries(PROBLEM_TYPES).map(([id, p]) => `\`${id}\` (${p.status}): ${p.title}. ${k.urls.agents}#problem-${id}`)),
+    bullets(Object.entries(PROBLEM_TYPES).map(([id, p]) => `\`${id}\` (${p.status}): ${p.title}. ${problemTypeUri(k.urls.agents, id as ProblemType)}`)),
     '## References',
     bullets([
       `Contract with schemas, limits and examples: GET ${api}`,

@@ -13,7 +13,7 @@ import {
   NOT_SURE,
   REQUIRED_INTAKE_FIELDS,
 } from './fields.ts';
-import { PROBLEM_TYPES } from './http.ts';
+import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from './http.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './submit/idempotency-key.ts';
 import type { Knowledge } from '../lib/knowledge.ts';
 
@@ -31,8 +31,8 @@ export const STATUS_MEANINGS = {
 
 export const EMAIL_MEANINGS = {
   sent: 'The confirmation email was accepted by the mail server. Only this value allows saying an email was sent.',
-  not_sent: 'No email was sent yet because the request is still pending.',
-  failed: 'Sending the confirmation email failed; the request itself is unaffected.',
+  not_sent: 'No email was sent yet: the request is still pending, or the mail server could not be reached. The email is owed and is sent once the request is received and the mail server answers; a retry with the same Idempotency-Key sends it too.',
+  failed: 'The mail server refused the confirmation email (or it failed repeatedly); it will not be sent. The request itself is unaffected.',
   not_configured: 'This deployment sends no confirmation emails.',
 } as const;
 
@@ -48,8 +48,18 @@ export function workflowTexts(absolute: (path: string) => string) {
   };
 }
 
-const short = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_SHORT_LENGTH, description });
-const long = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH, description });
+/**
+ * Text a person wrote: at least one visible character (not only spaces, zero-width or other
+ * format characters), and no control characters; free text may keep tabs and line breaks.
+ * Values are trimmed before they are checked.
+ */
+export const VISIBLE_LINE_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])[^\\p{Cc}\\p{Cf}]*$';
+export const VISIBLE_TEXT_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])(?:[^\\p{Cc}\\p{Cf}]|[\\t\\n\\r])*$';
+/** The longest address SMTP allows (RFC 5321 path limit). */
+export const MAX_EMAIL_LENGTH = 254;
+
+const short = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_SHORT_LENGTH, pattern: VISIBLE_LINE_PATTERN, description });
+const long = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH, pattern: VISIBLE_TEXT_PATTERN, description });
 
 /** Descriptions of the intake fields of spec part 1. */
 const INTAKE_DESCRIPTIONS = {
@@ -86,9 +96,9 @@ export function requestSchemas(k: Knowledge) {
     name: short('Your name.'),
     email: {
       type: 'string',
-      maxLength: 254,
-      pattern: "^[^\\s@<>()\\[\\],;:\"]+@[^\\s@<>()\\[\\],;:\"]+\\.[^\\s@<>()\\[\\],;:\"]{2,}$",
-      description: 'Your work email address; the confirmation is sent here.',
+      maxLength: MAX_EMAIL_LENGTH,
+      format: 'email',
+      description: 'Your work email address (an address only, without a display name); the confirmation is sent here.',
     },
     company: short('Your company.'),
     role: short('Your role (optional).'),
@@ -210,7 +220,7 @@ export function buildContract(
     },
     errors: {
       format: 'application/problem+json (RFC 9457): type, title, status, detail, and errors[] of { pointer, detail } for field problems. Values you sent are never echoed.',
-      types: Object.entries(PROBLEM_TYPES).map(([id, p]) => ({ type: `${k.urls.agents}#problem-${id}`, status: p.status, title: p.title })),
+      types: Object.entries(PROBLEM_TYPES).map(([id, p]) => ({ type: problemTypeUri(k.urls.agents, id as ProblemType), status: p.status, title: p.title })),
     },
   };
 }

@@ -48,6 +48,12 @@ function dropOtherStepsFields(body: Record<string, unknown>, validate: Validator
   }
 }
 
+/** Leading and trailing spaces are never part of a value; the schema then sees what is stored. */
+function trimmedStrings(body: Record<string, unknown>): Record<string, unknown> {
+  for (const [name, value] of Object.entries(body)) if (typeof value === 'string') body[name] = value.trim();
+  return body;
+}
+
 export function createProposalHandler(k: Knowledge, validators: Validators) {
   setProblemBase(k.urls.agents);
   let deps: SubmitDeps | undefined;
@@ -80,7 +86,7 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
     const sentKey = req.headers.get('idempotency-key');
     const checkedKey = sentKey === null ? undefined : parseIdempotencyKey(sentKey);
     if (checkedKey && !checkedKey.ok) return { reply: checkedKey.reply, form };
-    const body = parsed.body;
+    const body = trimmedStrings(parsed.body);
     const action = body.action;
     if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) {
       return {

@@ -31,10 +31,15 @@ export const PROBLEM_TYPES = {
 } as const;
 export type ProblemType = keyof typeof PROBLEM_TYPES;
 
-/** Base of problem `type` URIs; set once by the function from the site's canonical URL. */
-let problemBase = 'about:blank#';
+/** The `type` URI of a problem: its anchor in the problem-type table of the agents page. */
+export function problemTypeUri(agentsPageUrl: string, type: ProblemType): string {
+  return `${agentsPageUrl}#problem-${type}`;
+}
+
+/** The agents page the problem types link to; set once by the function from the site's canonical URL. */
+let agentsPage = 'about:blank';
 export function setProblemBase(agentsPageUrl: string): void {
-  problemBase = `${agentsPageUrl}#problem-`;
+  agentsPage = agentsPageUrl;
 }
 
 /** An RFC 9457 problem reply. Never include caller-sent values in `detail`. */
@@ -48,7 +53,7 @@ export function problem(
   return {
     status,
     headers: { 'content-type': 'application/problem+json; charset=utf-8', ...headers },
-    body: { type: `${problemBase}${type}`, title, status, detail, ...members },
+    body: { type: problemTypeUri(agentsPage, type), title, status, detail, ...members },
   };
 }
 

@@ -15,6 +15,7 @@
  */
 import { credentialHits } from './sensitive-data/credentials.ts';
 import { identifierHits } from './sensitive-data/identifiers.ts';
+import { proseSecretHits } from './sensitive-data/prose-secrets.ts';
 import { type Hit, SENSITIVE_KIND_LABELS, SENSITIVE_KINDS, type SensitiveKind } from './sensitive-data/kinds.ts';
 import { secretlintHitsEach } from './sensitive-data/secretlint.ts';
 
@@ -63,7 +64,7 @@ const overlaps = (a: Hit, b: Hit): boolean => a.start < b.end && b.start < a.end
 
 /** The distinct kinds among secretlint's hits and ours in one text, in SENSITIVE_KINDS order. */
 function kindsIn(text: string, fromSecretlint: readonly Hit[]): SensitiveKind[] {
-  const hits = [...fromSecretlint, ...credentialHits(text), ...identifierHits(text)];
+  const hits = [...fromSecretlint, ...credentialHits(text), ...proseSecretHits(text), ...identifierHits(text)];
   const specific = hits.filter((hit) => hit.generic === undefined);
   const kept = hits.filter((hit) => hit.generic === undefined || !specific.some((other) => overlaps(hit, other)));
   const kinds = new Set(kept.map((hit) => hit.kind));

@@ -1,10 +1,19 @@
 /** Maps ajv errors to problem `errors[]` entries: a JSON pointer and a detail that never echoes the value. */
 import type { ErrorObject } from 'ajv';
 import type { FieldError } from './http.ts';
+import { FIELD_LABELS } from './fields.ts';
 
-const pointerOf = (e: ErrorObject): string => {
+/** Every field of any action, plus the submit-only ones: names safe to repeat back. */
+const KNOWN_FIELDS: ReadonlySet<string> = new Set([...Object.keys(FIELD_LABELS), 'action', 'consent', 'consent_version', 'website', 'form_started_at']);
+
+/**
+ * A property name the caller made up may itself be the secret ({"sk_live_…": 1}): only names
+ * the contract knows are repeated; any other points at the object that holds it.
+ */
+const pointerOf = (e: ErrorObject, knownFields: ReadonlySet<string>): string => {
   const params = e.params as { missingProperty?: string; additionalProperty?: string };
-  const child = params.missingProperty ?? params.additionalProperty;
+  const extra = params.additionalProperty;
+  const child = params.missingProperty ?? (extra !== undefined && knownFields.has(extra) ? extra : undefined);
   const escaped = child?.replace(/~/g, '~0').replace(/\//g, '~1');
   return `#${e.instancePath}${escaped !== undefined ? `/${escaped}` : ''}`;
 };
@@ -27,17 +36,21 @@ function detailOf(e: ErrorObject): string {
     case 'type':
       return `must be of type ${String(p.type)}`;
     case 'pattern':
-      return e.instancePath.endsWith('/email') ? 'must be an email address' : 'has an invalid format';
+      return 'must contain visible text, without control or invisible formatting characters';
+    case 'format':
+      return p['format'] === 'email' ? 'must be an email address, such as name@example.com' : `must be a valid ${String(p['format'])}`;
     default:
       return e.message ?? 'is invalid';
   }
 }
 
-export function fieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
+export function fieldErrors(errors: ErrorObject[] | null | undefined, knownFields: ReadonlySet<string> = KNOWN_FIELDS): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
   for (const e of errors ?? []) {
-    const error = { pointer: pointerOf(e), detail: detailOf(e) };
+    const pointer = pointerOf(e, knownFields);
+    const unknownName = e.keyword === 'additionalProperties' && pointer === `#${e.instancePath}`;
+    const error = { pointer, detail: unknownName ? 'has an unknown property (its name is not repeated here)' : detailOf(e) };
     const key = `${error.pointer} ${error.detail}`;
     if (!seen.has(key)) {
       seen.add(key);

@@ -8,9 +8,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { dist } from '../helpers/dist.ts';
 import { startSite, type RunningSite } from '../helpers/serve.ts';
 import { invalidHeader, invalidObject, validValue, type Schema } from '../helpers/openapi-arbitraries.ts';
 import { responseChecker } from '../helpers/openapi-responses.ts';
@@ -25,8 +22,8 @@ let check: ReturnType<typeof responseChecker>;
 
 beforeAll(async () => {
   site = await startSite();
-  // Read after `npm start` built it: the document served is the one checked.
-  doc = JSON.parse(readFileSync(join(dist, 'openapi.json'), 'utf8')) as Schema;
+  // The document served is the one checked.
+  doc = (await (await fetch(`${site.url}/openapi.json`)).json()) as Schema;
   check = responseChecker(doc);
 });
 afterAll(async () => site?.stop());

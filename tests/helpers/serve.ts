@@ -1,7 +1,33 @@
-/** Runs `npm start` (build, then netlify serve with the function) on a free loopback port, and stops it by its PID. */
-import { spawn, type ChildProcess } from 'node:child_process';
+/**
+ * Runs `npm start` (build, then netlify serve with the function) on a free loopback port, in a
+ * copy of the checkout, and stops it by its PID. The copy keeps the test's requests out of the
+ * developer's own local Blobs store (.netlify/blobs-serve) and its build out of dist/.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { root } from './dist.ts';
+
+/** A copy of the checkout's tracked and new files, sharing its node_modules. */
+export function copyCheckout(): string {
+  const copy = mkdtempSync(join(tmpdir(), 'site-'));
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
+  for (const file of files) {
+    const target = join(copy, file);
+    mkdirSync(dirname(target), { recursive: true });
+    try {
+      cpSync(join(root, file), target);
+    } catch {
+      // deleted in the work tree but not yet in the index
+    }
+  }
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  return copy;
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -17,9 +43,11 @@ export async function freePort(): Promise<number> {
 export interface RunningSite {
   url: string;
   pid: number;
+  /** The copy of the checkout it serves from (its Blobs are under .netlify/blobs-serve). */
+  dir: string;
   /** Everything the process printed, for failure messages. */
   output: () => string;
-  stop: () => Promise<void>;
+  stop: (options?: { keep?: boolean; signal?: NodeJS.Signals }) => Promise<void>;
 }
 
 async function waitUntilServing(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
@@ -38,12 +66,12 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
 }
 
 /** `port` defaults to a free one; pass one to build the site with its own local URL (`SITE_URL`). */
-export async function startSite(env: Record<string, string> = {}, timeoutMs = 180_000, port?: number): Promise<RunningSite> {
+export async function startSite(env: Record<string, string> = {}, timeoutMs = 180_000, dir = copyCheckout(), port?: number): Promise<RunningSite> {
   port ??= await freePort();
   let log = '';
   // detached: the process gets its own group, so stop() ends npm, netlify and its children together.
   const child = spawn('npm', ['start'], {
-    cwd: root,
+    cwd: dir,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env, PORT: String(port), CI: 'true', ASTRO_TELEMETRY_DISABLED: '1', NETLIFY_TELEMETRY_DISABLED: '1' },
@@ -52,13 +80,20 @@ export async function startSite(env: Record<string, string> = {}, timeoutMs = 18
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
   const url = `http://127.0.0.1:${port}`;
   const output = () => log.slice(-6000);
-  const stop = async () => {
-    if (child.exitCode !== null || !child.pid) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    process.kill(-child.pid, 'SIGTERM');
-    const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
+  /** Stops the whole process group; `keep` leaves the copy for a restart on the same store. */
+  const stop = async (options: { keep?: boolean; signal?: NodeJS.Signals } = {}) => {
+    if (child.exitCode === null && child.pid) {
+      const exited = new Promise((r) => child.once('exit', r));
+      try {
+        process.kill(-child.pid, options.signal ?? 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (!options.keep) rmSync(dir, { recursive: true, force: true });
   };
   try {
     await waitUntilServing(url, child, output, timeoutMs);
@@ -66,5 +101,5 @@ export async function startSite(env: Record<string, string> = {}, timeoutMs = 18
     await stop();
     throw error;
   }
-  return { url, pid: child.pid!, output, stop };
+  return { url, pid: child.pid!, dir, output, stop };
 }

@@ -14,12 +14,22 @@ export interface TestSmtp {
   messages: ReceivedMail[];
   /** When true, every recipient is refused with 550. */
   rejectRecipients(reject: boolean): void;
+  /**
+   * Holds each 250 reply to DATA this long. A message counts as received only once that reply
+   * went out on a live connection, as with a real mail server: a client killed before the reply
+   * has not sent it.
+   */
+  delayAcknowledgement(ms: number): void;
+  /** DATA transfers begun and not yet acknowledged. */
+  inFlight(): number;
   stop(): Promise<void>;
 }
 
 export async function startSmtp(): Promise<TestSmtp> {
   const messages: ReceivedMail[] = [];
   let reject = false;
+  let ackDelayMs = 0;
+  let inFlight = 0;
   const server = new SMTPServer({
     authOptional: true,
     // Plain SMTP on loopback: no certificate to trust in tests.
@@ -36,12 +46,23 @@ export async function startSmtp(): Promise<TestSmtp> {
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
+      inFlight++;
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
-        messages.push({ from, to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
+        const mail = { from, to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') };
+        const acknowledge = () => {
+          inFlight--;
+          if (ackDelayMs > 0 && (session as { closed?: boolean }).closed === true) return;
+          messages.push(mail);
+          callback();
+        };
+        if (ackDelayMs > 0) setTimeout(acknowledge, ackDelayMs);
+        else acknowledge();
       });
+    },
+    onClose(session) {
+      (session as { closed?: boolean }).closed = true;
     },
   });
   await new Promise<void>((resolve, reject) => {
@@ -56,6 +77,10 @@ export async function startSmtp(): Promise<TestSmtp> {
     rejectRecipients: (value) => {
       reject = value;
     },
+    delayAcknowledgement: (ms) => {
+      ackDelayMs = ms;
+    },
+    inFlight: () => inFlight,
     stop: () =>
       stopped
         ? Promise.resolve()

@@ -66,20 +66,29 @@ describe('confirmation email', () => {
     expect(findViolations(String(body['message']), IDENTITY)).toEqual([]);
   });
 
-  it('reports failed, keeps status received, when the SMTP server is down', async () => {
+  it('keeps the email owed while the SMTP server is down, and a retry with the key sends it once', async () => {
     const down = await startSmtp();
     await down.stop();
+    const key = randomUUID();
     const deps = makeDeps(down.url);
-    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    const reply = await submitProposal(submitRequest(), key, deps);
 
     expect(reply.status).toBe(201);
-    expect(bodyOf(reply)).toMatchObject({ status: 'received', confirmation_email: 'failed' });
+    expect(bodyOf(reply)).toMatchObject({ status: 'received', confirmation_email: 'not_sent' });
     expect(bodyOf(reply)['message']).not.toMatch(/email was sent/i);
     const [record] = (await readAll(deps.store, 'requests/')) as ProposalRecord[];
-    expect(record?.confirmation_email.state).toBe('failed');
+    expect(record?.confirmation_email).toMatchObject({ state: 'not_sent', attempts: 1 });
     const logged = vi.mocked(console.warn).mock.calls.flat().join(' ');
     expect(logged).toMatch(/"code":"E[A-Z]+"/);
     expect(logged).not.toContain('ann@example.com');
+
+    // The mail server is back: the retry completes the owed email, and later retries replay it.
+    const healed = { ...makeDeps(smtp.url), store: deps.store };
+    const retry = await submitProposal(submitRequest(), key, healed);
+    expect(bodyOf(retry)).toMatchObject({ status: 'received', confirmation_email: 'sent', request_id: bodyOf(reply)['request_id'] });
+    const replayed = await submitProposal(submitRequest(), key, healed);
+    expect(replayed.headers?.['Idempotent-Replayed']).toBe('true');
+    expect(smtp.messages).toHaveLength(1);
   });
 
   it('reports failed when the SMTP server refuses the recipient', async () => {

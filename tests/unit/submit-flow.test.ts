@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
-import { keyEntryKey, LOCK_STALE_MS } from '../../src/proposal/submit/key-entry.ts';
+import { keyEntryKey, LEASE_STALE_MS } from '../../src/proposal/submit/key-entry.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
@@ -120,14 +120,14 @@ describe('submitProposal', () => {
 
   it('answers 409 with Retry-After: 2 while another request with the key is still running', async () => {
     parts.crm.behave({ kind: 'hang' });
-    const deps = makeDeps({ crmTimeoutMs: 3_500 });
+    const deps = makeDeps({ crmTimeoutMs: 7_000 });
     const key = randomUUID();
     const first = submitProposal(submitRequest(), key, deps);
     await expect.poll(() => parts.crm.requests.length).toBe(1);
 
     const started = Date.now();
     const second = await submitProposal(submitRequest(), key, deps);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
     expect(second.status).toBe(409);
     expect(second.headers?.['Retry-After']).toBe('2');
     expect(second.body).toMatchObject({ type: expect.stringContaining('idempotency-key-in-use') });
@@ -160,7 +160,7 @@ describe('submitProposal', () => {
   it('takes over a lock left by an instance that died, on the same request id', async () => {
     const deps = makeDeps();
     const key = randomUUID();
-    const old = new Date(Date.now() - LOCK_STALE_MS - 1_000).toISOString();
+    const old = new Date(Date.now() - LEASE_STALE_MS - 1_000).toISOString();
     await deps.store.setJSON(keyEntryKey(key), {
       fingerprint: 'irrelevant',
       request_id: 'never-used',

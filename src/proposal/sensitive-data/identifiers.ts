@@ -3,6 +3,7 @@
  * ours. Each one needs a checksum or strict structure on top of the digit shape, so that budgets,
  * phone numbers, order ids and dates pass.
  */
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { allMatches, type Hit } from './kinds.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -174,5 +175,64 @@ export function identifierHits(text: string): Hit[] {
   ssnHits(text, hits);
   ninoHits(text, hits);
   spanishIdHits(text, hits);
+  ibanHits(text, hits);
+  namedIdHits(text, hits);
   return hits;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bank accounts (IBAN) and national identifiers named in the text
+
+/** Two letters, two check digits, then 11-30 letters and digits, optionally grouped by spaces. */
+const IBAN_CANDIDATE = /(?<![\p{L}\p{N}])([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30})(?![\p{L}\p{N}])/gu;
+
+/** IBANs whose country format and mod-97 check digits hold (ibantools, a maintained validator). */
+export function ibanHits(text: string, hits: Hit[]): void {
+  for (const match of allMatches(IBAN_CANDIDATE, text)) {
+    // A grouped IBAN may run into a following word ("... 0130 00 EUR"): drop trailing groups.
+    for (let candidate = match[1] ?? ''; candidate.length >= 15; candidate = candidate.replace(/ ?[A-Z0-9]+$/, '')) {
+      if (isValidIBAN(electronicFormatIBAN(candidate) ?? '')) {
+        hits.push({ kind: 'bank-account', start: match.index, end: match.index + candidate.length });
+        break;
+      }
+      if (!candidate.includes(' ')) break;
+    }
+  }
+}
+
+/** Checksums of identifiers that are only reported when their name stands right before them. */
+const luhn = (digits: string) => luhnValid(digits);
+/** Dutch BSN: the "elfproef", weights 9..2 and -1. */
+const elfproef = (digits: string) => [...digits].reduce((sum, d, i) => sum + Number(d) * (i === 8 ? -1 : 9 - i), 0) % 11 === 0;
+/** Indian Aadhaar: Verhoeff check digit. */
+const VERHOEFF_D = [
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6], [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+  [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1], [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+  [8, 7, 6, 5, 9, 3, 2, 1, 0, 4], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+];
+const VERHOEFF_P = [
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2], [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+  [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1], [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+];
+const verhoeff = (digits: string) =>
+  [...digits].reverse().reduce((c, d, i) => VERHOEFF_D[c]![VERHOEFF_P[i % 8]![Number(d)]!]!, 0) === 0 && !/^[01]/.test(digits);
+
+const NAMED_IDS: readonly { name: RegExp; digits: number; valid: (digits: string) => boolean }[] = [
+  // Canadian Social Insurance Number
+  { name: /\b(?:SIN|social insurance(?: number| no\.?)?)\b/i, digits: 9, valid: luhn },
+  // Dutch burgerservicenummer
+  { name: /\b(?:BSN|burgerservicenummer)\b/i, digits: 9, valid: elfproef },
+  // Indian Aadhaar
+  { name: /\bAadhaar(?: number| no\.?)?\b/i, digits: 12, valid: verhoeff },
+];
+
+/** A named identifier: its name, up to 20 characters of filler, then its digits (spaced or dashed). */
+export function namedIdHits(text: string, hits: Hit[]): void {
+  for (const id of NAMED_IDS) {
+    const pattern = new RegExp(`${id.name.source}[^\\d\\n]{0,20}((?:\\d[ -]?){${id.digits - 1}}\\d)(?!\\d)`, 'gi');
+    for (const match of allMatches(pattern, text)) {
+      const digits = (match[1] ?? '').replace(/[ -]/g, '');
+      if (digits.length === id.digits && id.valid(digits)) hits.push({ kind: 'national-id', start: match.index, end: match.index + match[0].length });
+    }
+  }
 }

@@ -10,6 +10,7 @@ export const SENSITIVE_KINDS = [
   'password',
   'secret',
   'payment-card',
+  'bank-account',
   'national-id',
 ] as const;
 export type SensitiveKind = (typeof SENSITIVE_KINDS)[number];
@@ -25,6 +26,7 @@ export const SENSITIVE_KIND_LABELS: Readonly<Record<SensitiveKind, string>> = {
   password: 'a password',
   secret: 'a secret',
   'payment-card': 'a payment card number',
+  'bank-account': 'a bank account number (IBAN)',
   'national-id': 'a national ID number',
 };
 

@@ -1,21 +1,23 @@
 /**
  * The blob that owns an Idempotency-Key: who is working on it, which request it created and,
- * once settled, the final answer to replay. Claimed with Blobs conditional writes so two
- * function instances cannot both deliver one submission.
+ * once nothing is owed any more, the final answer to replay. Every write is conditional
+ * (If-None-Match for a new key, If-Match with the ETag read for a change), so two invocations,
+ * in one process or in many, can never both own a key. The local Blobs server is made atomic
+ * for this by patches/@netlify+blobs+*.patch; Netlify Blobs is atomic in production.
  */
 import { randomUUID } from 'node:crypto';
 import type { Store } from '@netlify/blobs';
 import { sha256Hex } from './fingerprint.ts';
-import { logEvent } from './log.ts';
 import { isObject } from './record.ts';
 
 /** Keys are honoured for 24 hours; after that a reuse starts a new submission. */
 export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
- * A lock older than this belongs to an instance that died. It exceeds the platform's 60 s limit
- * on a function run, so a holder still delivering (up to 30 s) or emailing is never taken over.
+ * A lease not renewed for this long belongs to an invocation that died; the next retry takes
+ * it over. The holder renews it every LEASE_RENEW_MS while it works, however long the CRM takes.
  */
-export const LOCK_STALE_MS = 90_000;
+export const LEASE_STALE_MS = 8_000;
+export const LEASE_RENEW_MS = 2_000;
 
 export interface StoredReply {
   status: number;
@@ -31,22 +33,23 @@ export interface KeyEntry {
   received_at: string;
   /** Start of the 24 h retention. */
   created_at: string;
-  /** running: an instance holds the lock; pending: stored, CRM not reached yet; final: answer stored. */
+  /**
+   * running: an invocation holds the lease; pending: work is owed (CRM delivery or the
+   * confirmation email) and the next retry does it; final: nothing is owed, `reply` is replayed.
+   */
   state: 'running' | 'pending' | 'final';
+  /** Last renewal of the lease (running only). */
   locked_at?: string;
   reply?: StoredReply;
 }
 
 export type Claim =
-  /**
-   * This call holds the lock; `etag` is of our own write, to settle it conditionally. `fresh`:
-   * the entry was just created, so no request record can exist for it yet.
-   */
-  | { kind: 'owner'; entry: KeyEntry; etag: string | undefined; fresh: boolean }
+  /** This call holds the lease. `fresh`: the entry was just created, so no request record exists yet. */
+  | { kind: 'owner'; lease: KeyLease; fresh: boolean }
   | { kind: 'replay'; reply: StoredReply }
   | { kind: 'reused' }
   | { kind: 'busy' }
-  /** Another instance changed the entry between our read and our write; read again. */
+  /** Another invocation changed the entry between our read and our write; read again. */
   | { kind: 'lost' };
 
 /** Blob key of an Idempotency-Key: a hash, so the raw key never appears in a key name. */
@@ -55,8 +58,8 @@ export function keyEntryKey(idempotencyKey: string): string {
 }
 
 /** `tryCreate: false` when the entry is known to exist (polling a busy key): read without a doomed write. */
-export async function claimKey(store: Store, entryKey: string, fingerprint: string, now: Date, tryCreate = true): Promise<Claim> {
-  const at = now.toISOString();
+export async function claimKey(store: Store, entryKey: string, fingerprint: string, now: () => Date, tryCreate = true): Promise<Claim> {
+  const at = now().toISOString();
   const newEntry = (): KeyEntry => ({
     fingerprint,
     request_id: randomUUID(),
@@ -69,53 +72,96 @@ export async function claimKey(store: Store, entryKey: string, fingerprint: stri
   if (tryCreate) {
     const created = newEntry();
     const first = await store.setJSON(entryKey, created, { onlyIfNew: true });
-    if (first.modified) return { kind: 'owner', entry: created, etag: first.etag, fresh: true };
+    if (first.modified) return { kind: 'owner', lease: new KeyLease(store, entryKey, created, first.etag, now), fresh: true };
   }
 
   const found = await store.getWithMetadata(entryKey, { type: 'json' });
   // Gone since the failed create (or never there when polling): start over with a create.
-  if (!found) return { kind: 'lost' };
+  if (!found?.etag) return { kind: 'lost' };
   const data: unknown = found.data;
-  const existing = isKeyEntry(data) && age(data.created_at, now) < KEY_RETENTION_MS ? data : null;
+  const existing = isKeyEntry(data) && age(data.created_at, now()) < KEY_RETENTION_MS ? data : null;
   if (existing === null) {
     // An expired or unreadable entry is replaced by a new submission with its own request id.
     const entry = newEntry();
-    const write = await writeOver(store, entryKey, entry, found.etag);
-    return write.modified ? { kind: 'owner', entry, etag: write.etag, fresh: true } : { kind: 'lost' };
+    const write = await store.setJSON(entryKey, entry, { onlyIfMatch: found.etag });
+    return write.modified ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: true } : { kind: 'lost' };
   }
   if (existing.fingerprint !== fingerprint) return { kind: 'reused' };
   if (existing.state === 'final' && existing.reply !== undefined) return { kind: 'replay', reply: existing.reply };
-  if (existing.state === 'running' && age(existing.locked_at, now) < LOCK_STALE_MS) return { kind: 'busy' };
+  if (existing.state === 'running' && age(existing.locked_at, now()) < LEASE_STALE_MS) return { kind: 'busy' };
 
-  // Pending (the CRM was not reached) or a dead holder: continue the same request.
+  // Work is owed (pending) or the holder died: continue the same request.
   const { reply: _reply, ...rest } = existing;
   const entry: KeyEntry = { ...rest, state: 'running', locked_at: at };
-  const write = await writeOver(store, entryKey, entry, found.etag);
-  return write.modified ? { kind: 'owner', entry, etag: write.etag, fresh: false } : { kind: 'lost' };
+  const write = await store.setJSON(entryKey, entry, { onlyIfMatch: found.etag });
+  return write.modified ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: false } : { kind: 'lost' };
 }
 
-/** Releases the lock: `final` stores the answer to replay, `pending` lets a retry deliver again. */
-export async function settleKey(
-  store: Store,
-  entryKey: string,
-  owned: { entry: KeyEntry; etag: string | undefined },
-  outcome: { state: 'final'; reply: StoredReply } | { state: 'pending' },
-): Promise<void> {
-  const { locked_at: _lockedAt, reply: _reply, ...rest } = owned.entry;
-  const next: KeyEntry = outcome.state === 'final' ? { ...rest, state: 'final', reply: outcome.reply } : { ...rest, state: 'pending' };
-  const write = await writeOver(store, entryKey, next, owned.etag);
-  if (!write.modified) {
-    // Someone took over a lock they judged stale. The stored request is what counts; log it.
-    logEvent('idempotency_lock_lost', { request_id: owned.entry.request_id });
+/** Thrown when another invocation took the lease over: stop before any further effect. */
+export class LeaseLostError extends Error {
+  constructor() {
+    super('The idempotency lease was taken over by another invocation.');
+    this.name = 'LeaseLostError';
   }
 }
 
 /**
- * Conditional on the ETag when we have one. The local BlobsServer sends no ETag on reads, so
- * there the write is unconditional and the in-process key mutex is what serialises it.
+ * The lease on a key while one invocation works on it: renewed in the background, and checked
+ * before each effect that must happen once (CRM delivery, email, record write).
  */
-async function writeOver(store: Store, key: string, entry: KeyEntry, etag: string | undefined) {
-  return etag ? store.setJSON(key, entry, { onlyIfMatch: etag }) : store.setJSON(key, entry);
+export class KeyLease {
+  #etag: string | undefined;
+  #lost = false;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  /** Renewals and the final write run one after another, each with the ETag of the one before. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  readonly entry: KeyEntry;
+  private readonly store: Store;
+  private readonly entryKey: string;
+  private readonly now: () => Date;
+
+  constructor(store: Store, entryKey: string, entry: KeyEntry, etag: string | undefined, now: () => Date) {
+    this.store = store;
+    this.entryKey = entryKey;
+    this.entry = entry;
+    this.now = now;
+    this.#etag = etag;
+    this.#timer = setInterval(() => void this.#write({ ...this.entry, locked_at: this.now().toISOString() }), LEASE_RENEW_MS);
+    // A pending renewal must not keep a process (a test, a script) alive.
+    this.#timer.unref?.();
+  }
+
+  /** Throws LeaseLostError once a renewal found the entry changed by someone else. */
+  assertHeld(): void {
+    if (this.#lost) throw new LeaseLostError();
+  }
+
+  /** Ends the lease: `final` stores the answer to replay; `pending` hands owed work to the next retry. */
+  async release(outcome: { state: 'final'; reply: StoredReply } | { state: 'pending' }): Promise<boolean> {
+    clearInterval(this.#timer);
+    const { locked_at: _lockedAt, reply: _reply, ...rest } = this.entry;
+    const next: KeyEntry = outcome.state === 'final' ? { ...rest, state: 'final', reply: outcome.reply } : { ...rest, state: 'pending' };
+    return this.#write(next);
+  }
+
+  #write(next: KeyEntry): Promise<boolean> {
+    const run = this.#queue.then(async () => {
+      if (this.#lost || this.#etag === undefined) return false;
+      let write: { modified: boolean; etag?: string };
+      try {
+        write = await this.store.setJSON(this.entryKey, next, { onlyIfMatch: this.#etag });
+      } catch {
+        // A failed request is not a lost lease: the next renewal tries again.
+        return false;
+      }
+      if (write.modified) this.#etag = write.etag;
+      else this.#lost = true;
+      return write.modified;
+    });
+    this.#queue = run;
+    return run;
+  }
 }
 
 function age(iso: string | undefined, now: Date): number {

@@ -1,6 +1,7 @@
 /**
- * Confirmation email over SMTP (nodemailer). Sent at most once per request, after the CRM
- * accepted it; its outcome is reported separately and never changes the submit status.
+ * Confirmation email over SMTP (nodemailer), sent once the CRM accepted the request; its outcome
+ * is reported separately and never changes the submit status. A transient failure (server down,
+ * 4xx reply) leaves the email owed, so a later invocation sends it; a refusal (5xx) is final.
  */
 import type { Transporter } from 'nodemailer';
 import type { EnvReader, Partner } from './deps.ts';
@@ -9,7 +10,8 @@ import { singleLine } from './single-line.ts';
 import { logEvent } from './log.ts';
 import type { ProposalRecord } from './record.ts';
 
-export type SendResult = 'sent' | 'failed';
+/** `retry`: not sent, but worth another try later; `failed`: the server refused it for good. */
+export type SendResult = 'sent' | 'failed' | 'retry';
 
 export interface Mailer {
   sendConfirmation(record: ProposalRecord, partner: Partner): Promise<SendResult>;
@@ -45,6 +47,9 @@ export function createMailer(env: EnvReader): Mailer | null {
           from,
           to: { name: singleLine(record.contact.name), address },
           replyTo: partner.email,
+          // One Message-ID per request: should a crash make a retry send it again, mail systems
+          // that deduplicate by Message-ID show it once.
+          messageId: `<${record.request_id}@${domainOf(from)}>`,
           subject: confirmationSubject(record, partner),
           text: confirmationText(record, partner),
           // Nothing in this message may make nodemailer read files or fetch URLs.
@@ -56,8 +61,9 @@ export function createMailer(env: EnvReader): Mailer | null {
         logEvent('confirmation_email_failed', { request_id: record.request_id, code: 'RECIPIENT_NOT_ACCEPTED' });
         return 'failed';
       } catch (error) {
-        logEvent('confirmation_email_failed', { request_id: record.request_id, code: errorCode(error) });
-        return 'failed';
+        const result = isPermanent(error) ? 'failed' : 'retry';
+        logEvent(result === 'failed' ? 'confirmation_email_failed' : 'confirmation_email_deferred', { request_id: record.request_id, code: errorCode(error) });
+        return result;
       }
     },
   };
@@ -69,4 +75,15 @@ function errorCode(error: unknown): string {
     return error.code;
   }
   return 'UNKNOWN';
+}
+
+/** An SMTP 5xx reply refuses the message for good; anything else (no connection, 4xx, timeout) may pass later. */
+function isPermanent(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'responseCode' in error ? error.responseCode : undefined;
+  return typeof code === 'number' && code >= 500;
+}
+
+/** The domain of MAIL_FROM ("Name <a@b.example>" or "a@b.example"), for Message-IDs. */
+function domainOf(from: string): string {
+  return /@([^\s>]+)/.exec(from)?.[1] ?? 'localhost';
 }

@@ -8,7 +8,10 @@ import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
 export type DeliveryState = 'pending' | 'received';
-/** `sent` only when the SMTP server accepted the recipient; nothing else may claim sending. */
+/**
+ * `sent` only when the SMTP server accepted the recipient; nothing else may claim sending.
+ * `not_sent` is owed: the next invocation that works on the request sends it.
+ */
 export type ConfirmationEmailState = 'not_sent' | 'sent' | 'failed' | 'not_configured';
 
 export interface ProposalRecord {
@@ -35,7 +38,7 @@ export interface ProposalRecord {
     delivered_at?: string;
     crm_reference?: string;
   };
-  confirmation_email: { state: ConfirmationEmailState; at?: string };
+  confirmation_email: { state: ConfirmationEmailState; at?: string; attempts?: number };
 }
 
 /** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */

@@ -1,0 +1,96 @@
+/**
+ * `npm start`: builds and serves the site and the proposal function locally, the way Netlify
+ * does, on PORT (default 8888). `netlify serve` runs on internal loopback ports behind a small
+ * front server that reads every request body within bounds first (scripts/serve/body-guard.ts),
+ * so no single request can end the local server. Stopping this process stops both.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { problemTypeUri } from '../src/proposal/http.ts';
+import { readBoundedBody } from './serve/body-guard.ts';
+
+const port = Number(process.env['PORT'] ?? 8888);
+const root = new URL('../', import.meta.url);
+
+/** A port the OS reports free on loopback. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const [innerPort, staticPort] = [await freePort(), await freePort()];
+const netlify = spawn(
+  'netlify',
+  ['serve', '--offline', '--internal-disable-edge-functions', '--port', String(innerPort), '--staticServerPort', String(staticPort)],
+  { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, BROWSER: 'none' } },
+);
+netlify.once('exit', (code, signal) => {
+  console.error(`netlify serve exited (${signal ?? code ?? 0})`);
+  process.exit(typeof code === 'number' ? code : 1);
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    netlify.kill(signal);
+    process.exit(0);
+  });
+}
+
+/** Problem replies of the front server; their types are the function's own where one fits. */
+function agentsPage(): string {
+  try {
+    const knowledge = JSON.parse(readFileSync(new URL('.generated/knowledge.json', root), 'utf8')) as { urls: { agents: string } };
+    return knowledge.urls.agents;
+  } catch {
+    return 'about:blank';
+  }
+}
+
+function refuse(res: ServerResponse, status: 408 | 413 | 502, detail: string): void {
+  const type = status === 413 ? problemTypeUri(agentsPage(), 'payload-too-large') : 'about:blank';
+  const title = { 408: 'Request Timeout', 413: 'The request body is too large', 502: 'Bad Gateway' }[status];
+  const body = JSON.stringify({ type, title, status, detail });
+  // The body may still be arriving: close the connection rather than read the rest.
+  res.writeHead(status, { 'content-type': 'application/problem+json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(req.method ?? 'GET');
+  let body: Buffer | undefined;
+  if (hasBody) {
+    const read = await readBoundedBody(req);
+    if (!read.ok) {
+      if (read.reason === 'aborted') return void req.socket.destroy();
+      return read.reason === 'too-large'
+        ? refuse(res, 413, 'The body is larger than the 6 MB a function accepts.')
+        : refuse(res, 408, 'The request body did not arrive in time.');
+    }
+    body = read.body;
+  }
+  const headers = { ...req.headers, host: `127.0.0.1:${innerPort}` };
+  delete headers['transfer-encoding'];
+  if (body) headers['content-length'] = String(body.length);
+  const upstream = forward({ host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers }, (reply) => {
+    res.writeHead(reply.statusCode ?? 502, reply.headers);
+    reply.pipe(res);
+  });
+  upstream.once('error', () => (res.headersSent ? res.destroy() : refuse(res, 502, 'The local server is still starting or has stopped; retry in a moment.')));
+  res.once('close', () => upstream.destroy());
+  upstream.end(body);
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch(() => res.destroy());
+});
+// Node's own limits: a client that never finishes its headers cannot hold a socket forever.
+server.headersTimeout = 15_000;
+server.requestTimeout = 30_000;
+server.listen(port, () => console.log(`npm start: site and proposal function at http://localhost:${port} (netlify serve on 127.0.0.1:${innerPort})`));
