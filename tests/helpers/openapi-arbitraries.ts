@@ -30,18 +30,41 @@ function checkKeywords(schema: Schema): void {
   if (unknown.length > 0) throw new Error(`openapi-arbitraries: no generator for keyword(s) ${unknown.join(', ')}`);
 }
 
-/** Strings within the length bounds; long ones are rare so bodies stay small. */
+/** JSON Schema patterns are ECMA-262 regular expressions with Unicode semantics (as ajv reads them). */
+const patternOf = (schema: Schema) => (typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined);
+
+/** Addresses every email validator accepts: a subset of valid addresses, never an invalid one. */
+const EMAIL = fc
+  .tuple(fc.stringMatching(/^[a-z][a-z0-9.]{0,14}[a-z0-9]$/), fc.stringMatching(/^[a-z][a-z0-9-]{0,12}[a-z0-9]$/), fc.constantFrom('com', 'io', 'example', 'co.uk'))
+  .filter(([local]) => !local.includes('..'))
+  .map(([local, domain, tld]) => `${local}@${domain}.${tld}`);
+
+/**
+ * Strings within the length bounds and the pattern; long ones are rare so bodies stay small.
+ * A pattern fast-check can generate from is used directly; one it cannot (lookahead, Unicode
+ * properties) filters generated text instead.
+ */
 function stringOf(schema: Schema): fc.Arbitrary<string> {
   const min = (schema.minLength as number | undefined) ?? 0;
   const max = (schema.maxLength as number | undefined) ?? 200;
-  if (typeof schema.pattern === 'string') {
-    return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => [...s].length >= min && [...s].length <= max);
+  const length = (s: string) => s.length >= min && s.length <= max;
+  if (schema.format === 'email') return EMAIL.filter(length);
+  if (schema.format !== undefined) throw new Error(`openapi-arbitraries: no generator for format ${String(schema.format)}`);
+  const pattern = patternOf(schema);
+  if (pattern) {
+    try {
+      return fc.stringMatching(pattern).filter(length);
+    } catch {
+      // fast-check cannot build strings for this pattern; filter generated text below.
+    }
   }
   const short = Math.min(max, min + 40);
-  return fc.oneof(
-    { weight: 8, arbitrary: fc.string({ minLength: min, maxLength: short, unit: fc.constantFrom('grapheme', 'grapheme-ascii') as never }) },
-    { weight: 1, arbitrary: fc.string({ minLength: max, maxLength: max }) },
-  ).filter((s) => [...s].length >= min && [...s].length <= max);
+  return fc
+    .oneof(
+      { weight: 8, arbitrary: fc.string({ minLength: min, maxLength: short, unit: fc.constantFrom('grapheme', 'grapheme-ascii') as never }) },
+      { weight: 1, arbitrary: fc.string({ minLength: max, maxLength: max }) },
+    )
+    .filter((s) => length(s) && (!pattern || pattern.test(s)));
 }
 
 /** A value the schema accepts. */
@@ -121,6 +144,13 @@ function invalidScalar(schema: Schema): fc.Arbitrary<Broken> | undefined {
   }
   if (schema.type === 'string') {
     options.push(fc.oneof(fc.integer(), fc.boolean(), fc.constant(null)).map((value) => ({ value, rule: 'type string' })));
+    const pattern = patternOf(schema);
+    if (pattern) {
+      // Text an ECMA pattern can refuse: control and zero-width characters, blank text, no "@".
+      const candidates = ['a\u0007b', '\u200b\u200b', 'line\u0000break', 'no-at-sign', '   '].filter((s) => !pattern.test(s));
+      if (candidates.length > 0) options.push(fc.constantFrom(...candidates).map((value) => ({ value, rule: 'pattern' })));
+    }
+    if (schema.format === 'email') options.push(fc.constantFrom('no-at-sign', 'two@@example.com', 'a@', '@example.com').map((value) => ({ value, rule: 'format email' })));
     if (typeof schema.maxLength === 'number') {
       const max = schema.maxLength;
       options.push(fc.integer({ min: 1, max: 20 }).map((extra) => ({ value: 'a'.repeat(max + extra), rule: `maxLength ${max}` })));

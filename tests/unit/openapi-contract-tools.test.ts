@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { invalidHeader, invalidObject, validValue } from '../helpers/openapi-arbitraries.ts';
 import { responseChecker } from '../helpers/openapi-responses.ts';
 
@@ -36,6 +37,7 @@ const doc = {
     },
   },
 };
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const req = { $ref: '#/components/schemas/Req' };
 const validate = new Ajv2020({ strict: false }).compile(doc.components.schemas.Req);
 
@@ -53,7 +55,8 @@ describe('arbitraries from request schemas', () => {
   });
 
   it('refuses a keyword it cannot generate for', () => {
-    expect(() => validValue(doc, { type: 'string', format: 'email', multipleOf: 2 })).toThrow(/multipleOf/);
+    expect(() => validValue(doc, { type: 'string', multipleOf: 2 })).toThrow(/multipleOf/);
+    expect(() => fc.sample(validValue(doc, { type: 'string', format: 'uuid' }), 1)).toThrow(/format uuid/);
   });
 });
 
@@ -72,5 +75,21 @@ describe('response checker', () => {
     expect((await check('/x', 'post', reply(200, '<p>', { 'content-type': 'text/html' }))).mismatches).toEqual([expect.stringMatching(/content type "text\/html"/)]);
     expect((await check('/x', 'post', reply(200, '{"status":"maybe"}', { 'content-type': 'application/json' }))).mismatches).toEqual([expect.stringMatching(/body/)]);
     expect((await check('/x', 'post', reply(202, null, { 'retry-after': 'soon' }))).mismatches).toEqual([expect.stringMatching(/Retry-After/)]);
+  });
+});
+
+describe('patterns fast-check cannot generate from, and formats', () => {
+  const visible = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])[^\\p{Cc}\\p{Cf}]*$';
+  const schema = { type: 'object', additionalProperties: false, required: ['text', 'email'], properties: { text: { type: 'string', minLength: 1, maxLength: 30, pattern: visible }, email: { type: 'string', maxLength: 254, format: 'email' } } };
+  const ajv = new Ajv2020({ strict: false });
+  addFormats(ajv);
+  const check = ajv.compile(schema);
+
+  it('valid values match a lookahead-and-Unicode pattern and the email format', () => {
+    fc.assert(fc.property(validValue({}, schema), (v) => check(v) === true), { numRuns: 300 });
+  });
+
+  it('invalid values break them', () => {
+    fc.assert(fc.property(invalidObject({}, schema), (b) => check(b.value) === false), { numRuns: 300 });
   });
 });
