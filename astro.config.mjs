@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import mdx from '@astrojs/mdx';
 import { defineConfig } from 'astro/config';
 import { load as loadYaml } from 'js-yaml';
+import { devPreview } from './src/build/dev-preview.ts';
 
 /** The canonical URL is set once, in content/site.md; `SITE_URL` or Netlify's `URL` override it. */
 function canonicalUrl() {
@@ -24,6 +25,6 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'never' },
   // Pages ship zero client JS; the one script of the proposal workspace is bundled by Vite.
   // /sitemap.xml is a route of its own (src/lib/sitemap.ts): it carries lastmod from content dates.
-  integrations: [mdx()],
+  integrations: [mdx(), devPreview()],
   devToolbar: { enabled: false },
 });

@@ -7,24 +7,13 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { problemTypeUri } from '../src/proposal/http.ts';
 import { readBoundedBody } from './serve/body-guard.ts';
+import { freePort } from './free-port.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
 const root = new URL('../', import.meta.url);
 
-/** A port the OS reports free on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const [innerPort, staticPort] = [await freePort(), await freePort()];
 const netlify = spawn(

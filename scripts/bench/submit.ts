@@ -66,11 +66,11 @@ type Handler = (req: Request) => Promise<Response>;
 /** Counts the Blobs client's HTTP requests (it calls globalThis.fetch at request time). */
 const fetchCounts = new Map<string, number>();
 const realFetch = globalThis.fetch;
-globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   fetchCounts.set(method, (fetchCounts.get(method) ?? 0) + 1);
   return realFetch(input, init);
-}) as typeof fetch;
+};
 
 function perCall(counts: Map<string, number>, calls: number): Record<string, number> {
   const out: Record<string, number> = {};

@@ -149,6 +149,8 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
   }
 
   return async function handle(req: Request): Promise<Response> {
+    // A form post's reply page shows the form again with what was typed, so keep a copy to read.
+    const copy = mediaTypeOf(req.headers.get('content-type')) === 'form' && req.method === 'POST' ? req.clone() : undefined;
     let routed: { reply: Reply; action?: ProposalAction; form: boolean };
     try {
       routed = await route(req);
@@ -159,7 +161,10 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
     const { reply, action, form } = routed;
     const accept = req.headers.get('accept') ?? '';
     const wantsHtml = form || (/\btext\/html\b/.test(accept) && !/json/.test(accept));
-    if (wantsHtml && reply.status !== 204) return htmlReply(k, reply, action);
+    if (wantsHtml && reply.status !== 204) {
+      const posted = copy && reply.status !== 413 ? new URLSearchParams(await copy.text().catch(() => '')) : undefined;
+      return htmlReply(k, reply, action, posted);
+    }
     const headers = new Headers({ ...CORS, 'cache-control': 'no-store' });
     for (const [name, value] of Object.entries(reply.headers ?? {})) headers.set(name, value);
     return new Response(reply.body === null ? null : JSON.stringify(reply.body), { status: reply.status, headers });

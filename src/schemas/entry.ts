@@ -136,7 +136,8 @@ export const EvidenceSchema = z.strictObject({
   certifications: z.string().regex(/^\d+\+$/, 'must be a number with a trailing plus, e.g. "120+"'),
   customer_launches: z.literal('50+', { message: 'must be "50+" (rendered as "50+ customer launches")' }),
   source: url,
-  selected_client_experience: list,
+  /** Clients without a case study. Every case study's `client` joins the published list by itself. */
+  other_clients: z.array(text).default([]),
 });
 
 export const CaseStudySchema = z.strictObject({

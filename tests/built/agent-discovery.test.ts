@@ -30,6 +30,8 @@ const site = ofKind(files, 'site')[0]!.data as Record<string, unknown> & {
 const base = new URL(site.canonical_url);
 const identity = { name: site.name, cloudProvider: site.cloud_provider, cloudProviderFullName: site.cloud_provider_full_name };
 const pathOf = (url: string) => new URL(url).pathname;
+/** The site's pages: every HTML page except 404.html, which is no page of its own (no twin, no sitemap entry). */
+const sitePages = () => htmlPages().filter((p) => p.path !== '/404');
 const twinOf = (path: string) => (path === '/' ? 'index.md' : `${path.slice(1)}.md`);
 
 /** dist/_headers as rules: pattern → header name → value. */
@@ -61,7 +63,7 @@ describe('Link headers (RFC 8288) in dist/_headers', () => {
   const rules = headerRules();
 
   it('every HTML page links its markdown twin and llms.txt, under its path and its file path', () => {
-    for (const { path } of htmlPages()) {
+    for (const { path } of sitePages()) {
       const patterns = path === '/' ? ['/'] : [path, `${path}.html`];
       for (const pattern of patterns) {
         const link = rules.get(pattern)?.get('Link');
@@ -143,7 +145,7 @@ describe('/.well-known/ai-catalog.json (ARD)', () => {
   });
 
   it('every HTML page links it with <link rel="ai-catalog">', () => {
-    for (const { file } of htmlPages()) expect(readDist(file), file).toContain(`<link rel="ai-catalog" type="application/ai-catalog+json" href="${new URL('/.well-known/ai-catalog.json', base)}">`);
+    for (const { file } of sitePages()) expect(readDist(file), file).toContain(`<link rel="ai-catalog" type="application/ai-catalog+json" href="${new URL('/.well-known/ai-catalog.json', base)}">`);
   });
 });
 
@@ -202,7 +204,7 @@ describe('JSON-LD', () => {
   const ofType = (nodes: Record<string, unknown>[], type: string) => nodes.filter((n) => n['@type'] === type);
 
   it('every page names the partner as a ProfessionalService, from content/site.md', () => {
-    for (const { file } of htmlPages()) {
+    for (const { file } of sitePages()) {
       const [org] = ofType(graphOf(file), 'ProfessionalService');
       expect(org, file).toMatchObject({ name: site.name, url: base.href, email: site.email, areaServed: site.delivery_regions, sameAs: [site.cloud_partner_profile] });
     }
@@ -231,7 +233,7 @@ describe('JSON-LD', () => {
   });
 
   it('breaks no content rule', () => {
-    for (const { file } of htmlPages()) expect(findViolations(JSON.stringify(graphOf(file)), identity), file).toEqual([]);
+    for (const { file } of sitePages()) expect(findViolations(JSON.stringify(graphOf(file)), identity), file).toEqual([]);
   });
 });
 
@@ -240,7 +242,7 @@ describe('markdown twins and the sitemap', () => {
   const lastmods = new Map([...sitemap.matchAll(/<loc>([^<]+)<\/loc>\s*<lastmod>([^<]+)<\/lastmod>/g)].map((m) => [pathOf(m[1]!), m[2]!]));
 
   it('each twin starts with title, description, canonical URL and last updated', () => {
-    for (const { path } of htmlPages()) {
+    for (const { path } of sitePages()) {
       const twin = readDist(twinOf(path));
       const match = /^---\n([\s\S]*?)\n---\n\n# /.exec(twin);
       expect(match, path).not.toBeNull();
@@ -261,7 +263,7 @@ describe('markdown twins and the sitemap', () => {
     expect(lastmods.get('/services')).toBe(site.last_updated);
     const newestPost = ofKind(files, 'post').map((p) => p.data.published as string).sort().pop()!;
     expect(lastmods.get('/blog')).toBe([site.last_updated, newestPost].sort().pop());
-    expect(lastmods.size).toBe(htmlPages().length);
+    expect(lastmods.size).toBe(sitePages().length);
   });
 
   it('leaves no extra sitemap files behind', () => {

@@ -53,8 +53,8 @@ describe('content errors fail the build with a helpful message', () => {
       writeFileSync(file, readFileSync(file, 'utf8').replace(/^title:.*\n/m, ''));
     });
     expect(status).not.toBe(0);
-    expect(output).toContain('what-to-gather-before-asking-for-a-proposal.md');
-    expect(output).toContain('title: Required');
+    expect(output).toContain('content/blog/what-to-gather-before-asking-for-a-proposal.md\n  field:    title\n  found:    nothing (the field is missing)');
+    expect(output).toContain('fix:      add the field: title: ...');
   });
 
   it('refuses an .mdx body that uses a component, naming the file', () => {
@@ -78,6 +78,15 @@ describe('content errors fail the build with a helpful message', () => {
     );
     expect(status, output.slice(-1500)).toBe(0);
     expect(readFileSync(join(outDir, 'blog/plain-mdx.html'), 'utf8')).toContain('<strong>markdown</strong>');
+  });
+
+  it('names both files when two capabilities claim the same id', () => {
+    const { status, output } = buildFixture((dir) => {
+      const original = readFileSync(join(dir, 'capabilities/cloud-engineering.md'), 'utf8');
+      writeFileSync(join(dir, 'capabilities/cloud-engineering-copy.md'), original);
+    });
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/content\/capabilities\/cloud-engineering(-copy)?\.md: capability id "cloud-engineering" is already used by content\/capabilities\/cloud-engineering(-copy)?\.md/);
   });
 
   it('two builds of the same content are byte-identical', () => {

@@ -83,7 +83,7 @@ export function buildRecord(
       ...(request.role !== undefined && { role: request.role }),
     },
     intake,
-    guidance: Object.fromEntries(GUIDANCE_FIELDS.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]]))) as ProposalRecord['guidance'],
+    guidance: Object.fromEntries(GUIDANCE_FIELDS.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]]))),
     consent,
     delivery: { crm: meta.crm, state: 'pending', attempts: 0 },
     confirmation_email: { state: 'not_sent' },
