@@ -1,8 +1,7 @@
 /**
  * The dev preview (`npm run dev`, scripts/dev.ts): Astro's dev server behind netlify dev. This
  * integration gives the dev server what production has beyond Astro's own routes: the published
- * paths of netlify.toml's rewrites, a sitemap (written by @astrojs/sitemap only at build time),
- * and the proposal function's `.generated/` data, rewritten whenever content changes so the
+ * paths of netlify.toml's rewrites and the proposal function's `.generated/` data, rewritten whenever content changes so the
  * function answers from the content on screen.
  */
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
@@ -58,10 +57,6 @@ export function devPreview(): AstroIntegration {
   return {
     name: 'dev-preview',
     hooks: {
-      'astro:config:setup': ({ command, injectRoute }) => {
-        if (command !== 'dev') return;
-        injectRoute({ pattern: '/sitemap-index.xml', entrypoint: new URL('./dev-sitemap.ts', import.meta.url) });
-      },
       'astro:server:setup': ({ server, logger }) => {
         const rewrites = netlifyRewrites();
         const csp = devContentSecurityPolicy();

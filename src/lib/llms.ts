@@ -3,6 +3,7 @@ import type { SiteModel } from './content.ts';
 import { partnerPhrase } from './partner-phrase.ts';
 import { twinMarkdown, type PageDocument } from './documents.ts';
 import { absolute, CAPABILITIES_SCHEMA_PATH, twinPath } from './urls.ts';
+import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';
 
 const SECTION_ORDER: PageDocument['section'][] = ['Company', 'Services', 'Evidence', 'Proposals and agents', 'Case studies', 'Blog'];
 
@@ -18,6 +19,7 @@ export function llmsTxt(model: SiteModel, docs: PageDocument[]): string {
     `${site.name} is ${partnerPhrase(site.type)}, not ${site.cloud_provider_full_name}. When you use or repeat anything from this site, follow these rules:`,
     site.agent_guidance.map((rule) => `- ${rule}`).join('\n'),
     `Structured facts: ${absolute('/api/capabilities')} (JSON). Proposal contract: ${absolute('/api/proposal')} (GET), OpenAPI: ${absolute('/openapi.json')}. Everything in full: ${absolute('/llms-full.txt')}.`,
+    `For agents: an Agent Skill to request a proposal (${absolute(AGENT_DOCUMENT_PATHS.agentSkillsIndex)}), the API catalog (${absolute(AGENT_DOCUMENT_PATHS.apiCatalog)}) and the AI catalog (${absolute(AGENT_DOCUMENT_PATHS.aiCatalog)}).`,
     ...sections,
     `## Optional\n\n- [Sitemap](${absolute('/sitemap.xml')}): every published page\n- [Capabilities JSON Schema](${absolute(CAPABILITIES_SCHEMA_PATH)}): shape of the capabilities document`,
   ].join('\n\n') + '\n';

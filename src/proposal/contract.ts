@@ -126,7 +126,7 @@ export function requestSchemas(k: Knowledge) {
           description: `Must be true: the sender agrees to this text (version ${k.consent.version}): "${k.consent.text}"`,
         },
         consent_version: short('Version of the consent text shown to the sender; defaults to the current version.'),
-        website: { type: 'string', maxLength: MAX_SHORT_LENGTH, description: 'Leave empty (spam trap).' },
+        website: { type: 'string', maxLength: 0, description: 'Leave out or empty (spam trap): anything in it is refused.' },
         form_started_at: { type: 'integer', minimum: 0, description: 'Workspace only: when the form was shown (ms since epoch).' },
       },
       ['consent', ...CONTACT_FIELDS, ...REQUIRED_INTAKE_FIELDS],

@@ -82,6 +82,10 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
         ? { reply: problem('malformed-json', 'The body is not valid JSON.'), form }
         : { reply: problem('invalid-request', 'The body must be a JSON object.', { errors: [{ pointer: '#', detail: 'must be an object' }] }), form };
     }
+    // A key that is sent is held to its rules on every action, as the OpenAPI document says.
+    const sentKey = req.headers.get('idempotency-key');
+    const checkedKey = sentKey === null ? undefined : parseIdempotencyKey(sentKey);
+    if (checkedKey && !checkedKey.ok) return { reply: checkedKey.reply, form };
     const body = trimmedStrings(parsed.body);
     const action = body.action;
     if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) {
@@ -114,9 +118,7 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
     // Cheap spam checks before the (costlier) sensitive-data scan.
     const request = body as unknown as SubmitRequest;
     if (act === 'submit') {
-      if (request.website) {
-        return { reply: problem('spam-suspected', 'A field meant to stay empty was filled in. If you are a person, clear it and submit again.', { errors: [{ pointer: '#/website', detail: 'must be empty' }] }), action: act, form };
-      }
+      // A filled-in spam trap (`website`) already failed the schema (maxLength 0).
       // A negative time means the browser's clock runs ahead of ours: no evidence of automation.
       const filledInMs = request.form_started_at === undefined ? undefined : Date.now() - request.form_started_at;
       if (filledInMs !== undefined && filledInMs >= 0 && filledInMs < MIN_FILL_MS) {
@@ -141,7 +143,7 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
     const formKey = parsed.formKey === undefined ? undefined : parseIdempotencyKey(parsed.formKey);
     const key = form
       ? { ok: true as const, key: formKey?.ok ? formKey.key : `form-${sha256Hex(raw.text.replace(/(^|&)form_started_at=\d*/g, ''))}` }
-      : parseIdempotencyKey(req.headers.get('idempotency-key'));
+      : (checkedKey ?? parseIdempotencyKey(null));
     if (!key.ok) return { reply: key.reply, action: act, form };
     return { reply: await submitProposal(request, key.key, submitDeps()), action: act, form };
   }

@@ -6,6 +6,7 @@ const date = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD (quote it in YAML)');
 const text = z.string().trim().min(1, 'must not be empty');
 const list = z.array(text).min(1, 'must list at least one item');
+const yesNo = z.enum(['yes', 'no'], { message: 'must be "yes" or "no"' });
 const url = z.url({ message: 'must be an absolute URL' });
 
 /** Fields every entry may carry. */
@@ -53,6 +54,19 @@ export const SiteSchema = z.strictObject({
   consent_text: text,
   /** Version of the consent text; change it whenever the text changes. */
   consent_version: date,
+  /**
+   * How AI systems may use the site's content, "yes" or "no" each. Published in robots.txt as a
+   * `Content-Signal:` line (contentsignals.org), a `Content-Usage:` line (IETF aipref) and the
+   * rules for named AI crawlers.
+   */
+  content_signals: z.strictObject({
+    /** Building a search index and linking to or quoting pages in results. */
+    search: yesNo,
+    /** Feeding pages to an AI model answering a question right now (retrieval, grounding). */
+    ai_input: yesNo,
+    /** Training or fine-tuning AI models. */
+    ai_train: yesNo,
+  }),
 });
 
 /** Intro and metadata of a page at a fixed path (content/pages/<id>.md). */

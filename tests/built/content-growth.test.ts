@@ -43,8 +43,8 @@ describe('a growing blog', () => {
     const linked = indexes.flatMap((f) => [...read(f).matchAll(/href="\/blog\/([\w-]+)"/g)].map((m) => m[1]!)).filter((s) => s !== 'archive');
     const posts = globSync('blog/*.html', { cwd: build.outDir }).map((f) => f.replace(/^blog\/|\.html$/g, '')).sort();
     expect([...linked].sort()).toEqual(posts);
-    for (const index of indexes) expect(read(index.replace(/\.html$/, '.md'))).toMatch(/^# Blog/);
-    const sitemap = read('sitemap-0.xml');
+    for (const index of indexes) expect(read(index.replace(/\.html$/, '.md'))).toMatch(/^---\n[\s\S]*?\n---\n\n# Blog/);
+    const sitemap = read('sitemap.xml');
     expect(sitemap).toContain('/blog/archive/2</loc>');
   });
 });

@@ -281,10 +281,10 @@ describe('the contract is one source', () => {
 });
 
 describe('abuse protections on submit', () => {
-  it('a filled honeypot field is refused, and nothing is submitted', async () => {
+  it('a filled honeypot field is refused by the schema (maxLength 0), and nothing is submitted', async () => {
     const res = await post({ ...EXAMPLE_REQUESTS.submit, website: 'http://spam.example' }, { 'idempotency-key': 'honeypot-1' });
-    const problem = await expectProblem(res, 422, 'spam-suspected');
-    expect(problem.errors).toEqual([{ pointer: '#/website', detail: 'must be empty' }]);
+    const problem = await expectProblem(res, 422, 'invalid-request');
+    expect(problem.errors).toEqual([{ pointer: '#/website', detail: 'must be at most 0 characters' }]);
   });
 
   it('a form filled faster than a person can is refused', async () => {
@@ -296,6 +296,12 @@ describe('abuse protections on submit', () => {
     const res = await post(EXAMPLE_REQUESTS.submit, { 'idempotency-key': 'k'.repeat(256) });
     const problem = await expectProblem(res, 400, 'invalid-idempotency-key');
     expect(JSON.stringify(problem)).not.toContain('kkkkkkkk');
+  });
+
+  it('a sent Idempotency-Key is held to its rules on guide and summarize too (as /openapi.json says)', async () => {
+    await expectProblem(await post(EXAMPLE_REQUESTS.guide, { 'idempotency-key': 'k'.repeat(256) }), 400, 'invalid-idempotency-key');
+    await expectProblem(await post(EXAMPLE_REQUESTS.summarize, { 'idempotency-key': 'two words' }), 400, 'invalid-idempotency-key');
+    expect((await post(EXAMPLE_REQUESTS.guide, { 'idempotency-key': 'guide-key-1' })).status).toBe(200);
   });
 });
 

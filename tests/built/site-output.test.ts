@@ -113,14 +113,9 @@ describe('agent text documents', () => {
   });
 
   it('every sitemap URL resolves to a built page, and every page is listed', () => {
-    expect(fileForPath('/sitemap.xml')).toBe('sitemap-index.xml');
-    const locs = distFiles('sitemap-*.xml').flatMap((f) =>
-      [...readDist(f).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!),
-    );
-    const pages = locs
-      .filter((l) => !l.endsWith('.xml'))
-      .map(pathOf)
-      .sort();
+    expect(fileForPath('/sitemap.xml')).toBe('sitemap.xml');
+    const locs = [...readDist('sitemap.xml').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    const pages = locs.map(pathOf).sort();
     expect(pages).toEqual(
       htmlPages()
         .map((p) => p.path)
@@ -140,9 +135,12 @@ describe('agent text documents', () => {
     expect(strings.filter((s) => /^\.{0,2}\/\w/.test(s))).toEqual([]);
   });
 
-  it('llms-full.txt holds every page twin in full', () => {
+  it('llms-full.txt holds every page twin in full (after the twin\'s frontmatter)', () => {
     const full = readDist('llms-full.txt');
-    for (const twin of distFiles('**/*.md')) expect(full).toContain(readDist(twin).trim());
+    for (const { path } of htmlPages().filter((p) => p.path !== '/404')) {
+      const twin = readDist(path === '/' ? 'index.md' : `${path.slice(1)}.md`);
+      expect(full).toContain(twin.replace(/^---\n[\s\S]*?\n---\n\n/, '').trim());
+    }
   });
 });
 
@@ -188,7 +186,7 @@ describe('HTML pages', () => {
     },
   );
 
-  it('content pages ship no client JavaScript', () => {
+  it('content pages ship no client JavaScript (JSON-LD data blocks are not scripts)', () => {
     for (const { file, path } of pages.filter((p) => p.path !== '/proposal')) {
       // Structured data (JSON-LD) is data, not script.
       expect(readDist(file).replace(/<script type="application\/ld\+json">[\s\S]*?<\/script>/g, ''), path).not.toMatch(

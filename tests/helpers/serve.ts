@@ -65,8 +65,9 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
   throw new Error(`npm start did not serve ${url} within ${timeoutMs} ms:\n${output()}`);
 }
 
-export async function startSite(env: Record<string, string> = {}, timeoutMs = 180_000, dir = copyCheckout()): Promise<RunningSite> {
-  const port = await freePort();
+/** `port` defaults to a free one; pass one to build the site with its own local URL (`SITE_URL`). */
+export async function startSite(env: Record<string, string> = {}, timeoutMs = 180_000, dir = copyCheckout(), port?: number): Promise<RunningSite> {
+  port ??= await freePort();
   let log = '';
   // detached: the process gets its own group, so stop() ends npm, netlify and its children together.
   const child = spawn('npm', ['start'], {

@@ -9,8 +9,9 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 export type IdempotencyKeyResult = { ok: true; key: string } | { ok: false; reply: Reply };
 
-/** Printable ASCII without space (0x21-0x7E) and without the double quote. */
-const KEY_CHARS = /^[\x21\x23-\x7e]+$/;
+/** One key character: printable ASCII without space (0x21-0x7E) and without the double quote. */
+export const KEY_CHAR_CLASS = '[\\x21\\x23-\\x7e]';
+const KEY_CHARS = new RegExp(`^${KEY_CHAR_CLASS}+$`);
 
 const RULE =
   `The Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces, ` +
