@@ -38,7 +38,9 @@ async function submit(url: string, key: string, payload: string, deadline = Date
     });
     const fromFunction = /json/.test(res.headers.get('content-type') ?? '');
     const json = fromFunction ? ((await res.json()) as { request_id?: string; confirmation_email?: string }) : (await res.text(), {});
-    const retry = res.status === 409 || !fromFunction;
+    // 'not_sent' on a received request: the email is owed, and a retry with the key sends it.
+    const owed = res.status === 201 && json.confirmation_email === 'not_sent';
+    const retry = res.status === 409 || !fromFunction || owed;
     if (!retry || Date.now() > deadline) return { status: res.status, requestId: json.request_id, email: json.confirmation_email };
     await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
   }

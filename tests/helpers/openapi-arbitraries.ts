@@ -49,7 +49,7 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   const max = (schema.maxLength as number | undefined) ?? 200;
   const length = (s: string) => s.length >= min && s.length <= max;
   if (schema.format === 'email') return EMAIL.filter(length);
-  if (schema.format !== undefined) throw new Error(`openapi-arbitraries: no generator for format ${JSON.stringify(schema.format)}`);
+  if (schema.format !== undefined) throw new Error(`openapi-arbitraries: no generator for format ${typeof schema.format === 'string' ? schema.format : JSON.stringify(schema.format)}`);
   const pattern = patternOf(schema);
   if (pattern) {
     try {
