@@ -63,7 +63,12 @@ try {
     const agentic: Record<string, string> = {};
     for (const ref of lhr.categories['agentic-browsing']?.auditRefs ?? []) {
       const audit = lhr.audits[ref.id];
-      agentic[ref.id] = audit?.scoreDisplayMode === 'notApplicable' ? 'n/a' : audit?.score === 1 ? 'pass' : `fail (${audit?.score ?? 'no score'})`;
+      agentic[ref.id] =
+        audit?.scoreDisplayMode === 'notApplicable'
+          ? 'n/a'
+          : audit?.score === 1
+            ? 'pass'
+            : `fail (${audit?.score ?? 'no score'})`;
     }
     results.push({ path, scores, failing, agentic });
     if (lhr.runtimeError) console.warn(`${path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
@@ -76,10 +81,12 @@ try {
 const cell = (s: string | number | null, width: number) => String(s ?? 'n/a').padEnd(width);
 console.log(`\nLighthouse ${version}, default (mobile) config, ${CHROME_PATH} ${WEBMCP_FLAG}\n`);
 console.log(`${cell('page', 12)}${CATEGORIES.map((c) => cell(c, 18)).join('')}`);
-for (const r of results) console.log(`${cell(r.path, 12)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 18)).join('')}`);
+for (const r of results)
+  console.log(`${cell(r.path, 12)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 18)).join('')}`);
 const agenticIds = Object.keys(results[0]?.agentic ?? {});
 console.log(`\nagentic-browsing audits\n${cell('page', 12)}${agenticIds.map((id) => cell(id, 26)).join('')}`);
-for (const r of results) console.log(`${cell(r.path, 12)}${agenticIds.map((id) => cell(r.agentic[id] ?? '', 26)).join('')}`);
+for (const r of results)
+  console.log(`${cell(r.path, 12)}${agenticIds.map((id) => cell(r.agentic[id] ?? '', 26)).join('')}`);
 for (const r of results) {
   for (const f of r.failing) console.log(`  ${r.path} ${f.category}: ${f.id} (${f.title}) scored ${f.score}`);
 }

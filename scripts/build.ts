@@ -12,7 +12,10 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const work = join(root, '.build', String(process.pid));
 const next = { dist: join(work, 'dist'), generated: join(work, 'generated') };
 // OUT_DIR and GENERATED_DIR let tests build elsewhere; the site and the function use the defaults.
-const live = { dist: resolve(root, process.env.OUT_DIR ?? 'dist'), generated: resolve(root, process.env.GENERATED_DIR ?? '.generated') };
+const live = {
+  dist: resolve(root, process.env.OUT_DIR ?? 'dist'),
+  generated: resolve(root, process.env.GENERATED_DIR ?? '.generated'),
+};
 
 /** Removes this build's folder, and .build/ when no other build is using it. */
 function cleanUp(): void {

@@ -19,7 +19,8 @@ const stylesheet = readdirSync(join(dist, '_astro')).find((f) => f.endsWith('.cs
 const proposalPage = readFileSync(join(dist, 'proposal.html'), 'utf8');
 const header = /<header class="site-header">[\s\S]*?<\/header>/.exec(proposalPage)?.[0];
 const footer = /<footer class="site-footer">[\s\S]*?<\/footer>/.exec(proposalPage)?.[0];
-if (!header || !footer) throw new Error('compile-contract: dist/proposal.html has no site header or footer to frame the reply pages');
+if (!header || !footer)
+  throw new Error('compile-contract: dist/proposal.html has no site header or footer to frame the reply pages');
 // The reply is not /proposal itself: no link marked as the current page.
 const frame = { header: header.replace(/ aria-current="page"/g, ''), footer };
 const actions = writeFunctionData(out, {

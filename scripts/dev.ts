@@ -19,10 +19,13 @@ const port = Number(process.env['PORT'] ?? 8888);
 const root = fileURLToPath(new URL('../', import.meta.url));
 const STARTUP_MS = 120_000;
 
-
 const children: ChildProcess[] = [];
 function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(command, args, {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   children.push(child);
   child.once('exit', (code) => {
     for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
@@ -48,19 +51,29 @@ for (;;) {
     break;
   } catch (error) {
     if (Date.now() > deadline) {
-      console.error(`dev: the Astro dev server did not serve the proposal contract within ${STARTUP_MS / 1000} s: ${(error as Error).message}`);
+      console.error(
+        `dev: the Astro dev server did not serve the proposal contract within ${STARTUP_MS / 1000} s: ${(error as Error).message}`,
+      );
       process.exit(1);
     }
     await new Promise((r) => setTimeout(r, 300));
   }
 }
 
-start('netlify', [
-  'dev',
-  '--offline',
-  '--internal-disable-edge-functions',
-  '--port', String(port),
-  '--target-port', String(astroPort),
-  '--functions-port', String(functionsPort),
-  '--command', `node scripts/dev/attach.ts ${astroPort}`,
-], { BROWSER: 'none' });
+start(
+  'netlify',
+  [
+    'dev',
+    '--offline',
+    '--internal-disable-edge-functions',
+    '--port',
+    String(port),
+    '--target-port',
+    String(astroPort),
+    '--functions-port',
+    String(functionsPort),
+    '--command',
+    `node scripts/dev/attach.ts ${astroPort}`,
+  ],
+  { BROWSER: 'none' },
+);

@@ -132,13 +132,16 @@ async function localSource(root: string): Promise<Source | null> {
     return null;
   }
   const holdsStore = (siteID: string) =>
-    existsSync(join(entries, siteID)) && readdirSync(join(entries, siteID)).some((name) => name.endsWith(PROPOSALS_STORE));
+    existsSync(join(entries, siteID)) &&
+    readdirSync(join(entries, siteID)).some((name) => name.endsWith(PROPOSALS_STORE));
   const candidates = [linkedSiteId(root), UNLINKED_SITE_ID, ...readdirSync(entries)].filter(
     (id): id is string => id !== undefined,
   );
   const siteID = candidates.find(holdsStore);
   if (siteID === undefined) {
-    process.stdout.write(`No proposal requests stored locally yet (nothing under ${shown}/entries/*/site:${PROPOSALS_STORE}).\n`);
+    process.stdout.write(
+      `No proposal requests stored locally yet (nothing under ${shown}/entries/*/site:${PROPOSALS_STORE}).\n`,
+    );
     return null;
   }
   // Our own server on the same directory: the CLI's runs on a random port with a random token.
@@ -179,7 +182,9 @@ async function readRecords(store: Store): Promise<unknown[]> {
 async function main(): Promise<void> {
   const options = readOptions();
   if ((options.site === undefined) !== (options.token === undefined)) {
-    fail('Reading a deployed site needs both a site id and a token (--site and --token, or NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN).');
+    fail(
+      'Reading a deployed site needs both a site id and a token (--site and --token, or NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN).',
+    );
   }
   const source =
     options.site !== undefined && options.token !== undefined

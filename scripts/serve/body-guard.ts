@@ -14,9 +14,7 @@ export const BODY_IDLE_TIMEOUT_MS = 10_000;
 /** Time a whole body may take: below netlify-cli's own 30 s. */
 export const BODY_TOTAL_TIMEOUT_MS = 20_000;
 
-export type BodyOutcome =
-  | { ok: true; body: Buffer }
-  | { ok: false; reason: 'too-large' | 'timeout' | 'aborted' };
+export type BodyOutcome = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'timeout' | 'aborted' };
 
 /**
  * An oversized body is still read, and thrown away, up to this many times the limit within the
@@ -30,7 +28,11 @@ export interface BodyLimits {
   totalMs: number;
 }
 
-export const DEFAULT_LIMITS: BodyLimits = { maxBytes: PLATFORM_MAX_BODY_BYTES, idleMs: BODY_IDLE_TIMEOUT_MS, totalMs: BODY_TOTAL_TIMEOUT_MS };
+export const DEFAULT_LIMITS: BodyLimits = {
+  maxBytes: PLATFORM_MAX_BODY_BYTES,
+  idleMs: BODY_IDLE_TIMEOUT_MS,
+  totalMs: BODY_TOTAL_TIMEOUT_MS,
+};
 
 export function readBoundedBody(req: IncomingMessage, limits: BodyLimits = DEFAULT_LIMITS): Promise<BodyOutcome> {
   const declared = Number(req.headers['content-length']);
@@ -59,7 +61,9 @@ export function readBoundedBody(req: IncomingMessage, limits: BodyLimits = DEFAU
       idle = setTimeout(() => finish({ ok: false, reason: 'timeout' }), limits.idleMs);
     };
     req.on('data', onData);
-    req.once('end', () => finish(size > limits.maxBytes ? { ok: false, reason: 'too-large' } : { ok: true, body: Buffer.concat(chunks) }));
+    req.once('end', () =>
+      finish(size > limits.maxBytes ? { ok: false, reason: 'too-large' } : { ok: true, body: Buffer.concat(chunks) }),
+    );
     req.once('aborted', () => finish({ ok: false, reason: 'aborted' }));
     req.once('error', () => finish({ ok: false, reason: 'aborted' }));
     req.once('close', () => {

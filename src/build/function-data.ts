@@ -12,7 +12,8 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 
 // CommonJS modules: under Node's ESM loader their default import is the whole `exports` object.
-const standaloneCode = (standaloneModule as unknown as { default?: typeof standaloneModule }).default ?? standaloneModule;
+const standaloneCode =
+  (standaloneModule as unknown as { default?: typeof standaloneModule }).default ?? standaloneModule;
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 export interface FunctionData {
@@ -62,11 +63,16 @@ export function writeFunctionData(outDir: string, { contract, knowledge, stylesh
   writeAtomic(join(outDir, 'validators.mjs'), asEsm(standaloneCode(ajv, exports)));
   writeAtomic(
     join(outDir, 'validators.d.mts'),
-    `import type { ErrorObject } from 'ajv';\nexport interface Validator { (data: unknown): boolean; errors?: ErrorObject[] | null }\n${Object.keys(exports)
+    `import type { ErrorObject } from 'ajv';\nexport interface Validator { (data: unknown): boolean; errors?: ErrorObject[] | null }\n${Object.keys(
+      exports,
+    )
       .map((name) => `export declare const ${name}: Validator;`)
       .join('\n')}\n`,
   );
-  writeAtomic(join(outDir, 'knowledge.json'), `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`);
+  writeAtomic(
+    join(outDir, 'knowledge.json'),
+    `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`,
+  );
   return Object.keys(exports);
 }
 

@@ -10,7 +10,6 @@ import { guide } from '../proposal/guide.ts';
 import { summarize } from '../proposal/summarize.ts';
 import { exampleSubmitReply } from '../proposal/example-submit-reply.ts';
 
-
 export async function capabilitiesSchema() {
   const model = await siteModel();
   return capabilitiesDocumentSchema(model.site.data.brand_slug, absolute(CAPABILITIES_SCHEMA_PATH));

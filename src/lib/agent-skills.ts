@@ -4,7 +4,15 @@
  * generated from the content and the proposal contract, and an index carrying its sha256 digests.
  */
 import type { Knowledge } from './knowledge.ts';
-import { CONTRACT_VERSION, EMAIL_MEANINGS, EXAMPLE_REQUESTS, IDEMPOTENCY_RETENTION_HOURS, requestSchemas, STATUS_MEANINGS, workflowTexts } from '../proposal/contract.ts';
+import {
+  CONTRACT_VERSION,
+  EMAIL_MEANINGS,
+  EXAMPLE_REQUESTS,
+  IDEMPOTENCY_RETENTION_HOURS,
+  requestSchemas,
+  STATUS_MEANINGS,
+  workflowTexts,
+} from '../proposal/contract.ts';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from '../proposal/http.ts';
 import { absolute } from './urls.ts';
 import { sha256Hex, skillDigest } from './skill-digest.ts';
@@ -55,7 +63,10 @@ const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\
 const WORKSPACE_ONLY_FIELDS = ['website', 'form_started_at'];
 
 /** The fields of one action's request schema as a markdown list: name, required or not, description, allowed values. */
-function fieldList(schema: { properties: Record<string, { description?: string; enum?: readonly unknown[] }>; required: readonly string[] }): string {
+function fieldList(schema: {
+  properties: Record<string, { description?: string; enum?: readonly unknown[] }>;
+  required: readonly string[];
+}): string {
   return Object.entries(schema.properties)
     .filter(([name]) => name !== 'action' && !WORKSPACE_ONLY_FIELDS.includes(name))
     .map(([name, p]) => {
@@ -108,7 +119,11 @@ export function proposalSkill(k: Knowledge): Skill {
     fieldList(schemas.submit),
     '## When something is refused',
     `Errors are \`application/problem+json\` (RFC 9457) with \`type\`, \`title\`, \`status\`, \`detail\` and, for fields, \`errors[]\` of \`{ pointer, detail }\`. Fix what the detail names and send again. Types:`,
-    bullets(Object.entries(PROBLEM_TYPES).map(([id, p]) => `\`${id}\` (${p.status}): ${p.title}. ${problemTypeUri(k.urls.agents, id as ProblemType)}`)),
+    bullets(
+      Object.entries(PROBLEM_TYPES).map(
+        ([id, p]) => `\`${id}\` (${p.status}): ${p.title}. ${problemTypeUri(k.urls.agents, id as ProblemType)}`,
+      ),
+    ),
     '## References',
     bullets([
       `Contract with schemas, limits and examples: GET ${api}`,

@@ -21,7 +21,13 @@ const entryId = (path: string) =>
   path
     .replace(/\.(md|mdx)$/, '')
     .split('/')
-    .map((segment) => segment.toLowerCase().trim().replace(/\s+/g, '-').replace(/[^\p{L}\p{N}_-]/gu, ''))
+    .map((segment) =>
+      segment
+        .toLowerCase()
+        .trim()
+        .replace(/\s+/g, '-')
+        .replace(/[^\p{L}\p{N}_-]/gu, ''),
+    )
     .join('/');
 
 interface SourceFile {
@@ -38,7 +44,9 @@ function duplicateIds(files: { path: string; shown: string }[]): string[] {
     const id = entryId(path);
     const other = byId.get(id);
     if (other) {
-      problems.push(`${shown} and ${other} would both publish as "${id}" (file names differ only in case or punctuation); rename or remove one`);
+      problems.push(
+        `${shown} and ${other} would both publish as "${id}" (file names differ only in case or punctuation); rename or remove one`,
+      );
     } else byId.set(id, shown);
   }
   return problems;
@@ -46,14 +54,17 @@ function duplicateIds(files: { path: string; shown: string }[]): string[] {
 
 function frontmatterProblems(file: SourceFile): string[] {
   const yaml = FRONTMATTER.exec(file.raw)?.[1];
-  if (yaml === undefined) return [`${file.shown}: no frontmatter; start the file with a --- line, the fields, then another --- line`];
+  if (yaml === undefined)
+    return [`${file.shown}: no frontmatter; start the file with a --- line, the fields, then another --- line`];
   let data: unknown;
   try {
     data = loadYaml(yaml, { schema: YAML_SCHEMA });
   } catch (error) {
     const mark = (error as { mark?: { line: number } }).mark;
     const line = mark ? `:${mark.line + 2}` : '';
-    return [`${file.shown}${line}: the frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}. Text with a colon needs quotes.`];
+    return [
+      `${file.shown}${line}: the frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}. Text with a colon needs quotes.`,
+    ];
   }
   return checkEntryData(file.shown, data);
 }
@@ -66,9 +77,12 @@ function imageProblems(file: SourceFile, publicDir: string): string[] {
   const problems: string[] = [];
   for (const image of scanLinks(body, bodyFirstLine(file.raw, body)).filter((l) => l.kind === 'image')) {
     const at = `${file.shown}:${image.line}: image "${image.href}"`;
-    if (image.text.trim() === '') problems.push(`${at} has no alt text; describe what it shows: ![A diagram of ...](${image.href})`);
+    if (image.text.trim() === '')
+      problems.push(`${at} has no alt text; describe what it shows: ![A diagram of ...](${image.href})`);
     if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(image.href)) {
-      problems.push(`${at} is on another site, which the site's Content-Security-Policy blocks; save it beside the content file or under public/`);
+      problems.push(
+        `${at} is on another site, which the site's Content-Security-Policy blocks; save it beside the content file or under public/`,
+      );
       continue;
     }
     const path = decodeURI(image.href.replace(/[?#].*$/, ''));
@@ -76,7 +90,9 @@ function imageProblems(file: SourceFile, publicDir: string): string[] {
     if (existsSync(resolve(dir, target))) continue;
     const guess = nearest(target.replace(/^\.\//, ''), filesUnder(dir));
     const where = isRootRelative(path) ? `public/${target}` : join(dirname(file.shown), target);
-    problems.push(`${at} does not exist (looked for ${where})${guess ? `; did you mean ${isRootRelative(path) ? `/${guess}` : `./${guess}`}?` : ''}`);
+    problems.push(
+      `${at} does not exist (looked for ${where})${guess ? `; did you mean ${isRootRelative(path) ? `/${guess}` : `./${guess}`}?` : ''}`,
+    );
   }
   return problems;
 }
@@ -93,9 +109,10 @@ export function checkContentFiles(base: string, publicDir: string): void {
     problems.push(...frontmatterProblems(file), ...imageProblems(file, publicDir));
   }
   if (problems.length > 0) {
-    const error = new Error(`Content needs fixing (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n\n${problems.join('\n\n')}\n`);
+    const error = new Error(
+      `Content needs fixing (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n\n${problems.join('\n\n')}\n`,
+    );
     error.name = 'ContentError';
     throw error;
   }
 }
-

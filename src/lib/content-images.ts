@@ -19,7 +19,8 @@ export interface ImageSize {
 const sizes = new Map<string, ImageSize>();
 
 /** The size of an image the content published at `path`, when it is known. */
-export const imageSize = (src: string): ImageSize | undefined => sizes.get(src) ?? sizes.get(decodeURI(src.replace(/[?#].*$/, '')));
+export const imageSize = (src: string): ImageSize | undefined =>
+  sizes.get(src) ?? sizes.get(decodeURI(src.replace(/[?#].*$/, '')));
 
 /**
  * The images Astro's content layer imported for content bodies, keyed as Astro keys them

@@ -34,8 +34,10 @@ function rewriteLine(text: string, line: number, rewrite: Rewrite): string {
     .map((segment, i) =>
       i % 2 === 1
         ? segment
-        : segment.replace(INLINE, (_all, bang: string, label: string, href: string, title: string) =>
-            `${bang}[${label}](${rewrite({ kind: bang ? 'image' : 'link', href: unwrap(href), text: label, line })}${title})`,
+        : segment.replace(
+            INLINE,
+            (_all, bang: string, label: string, href: string, title: string) =>
+              `${bang}[${label}](${rewrite({ kind: bang ? 'image' : 'link', href: unwrap(href), text: label, line })}${title})`,
           ),
     )
     .join('');

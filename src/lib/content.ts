@@ -69,7 +69,9 @@ function mapStrings(value: unknown, path: string, map: (text: string, field: str
   if (typeof value === 'string') return map(value, path);
   if (Array.isArray(value)) return value.map((v, i) => mapStrings(v, `${path}, item ${i + 1}`, map));
   if (value && typeof value === 'object' && !(value instanceof Date)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, path ? `${path}.${k}` : k, map)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, mapStrings(v, path ? `${path}.${k}` : k, map)]),
+    );
   }
   return value;
 }
@@ -79,16 +81,27 @@ function mapStrings(value: unknown, path: string, map: (text: string, field: str
  * (`/services#id`) made absolute canonical URLs, so every agent document carries absolute URLs;
  * the HTML renderer turns them back into site-relative links. Links are recorded for the link check.
  */
-async function prepare(entry: Entry, site: SiteData, links: SourcedLink[], problems: string[]): Promise<Sourced<EntryData>> {
+async function prepare(
+  entry: Entry,
+  site: SiteData,
+  links: SourcedLink[],
+  problems: string[],
+): Promise<Sourced<EntryData>> {
   const path = resolve(entry.filePath ?? `content/${entry.id}`);
   const file = `content/${relative(CONTENT_DIR, path)}`;
   const rawBody = entry.body ?? '';
   const expand = (text: string, where: string) => {
     const { text: expanded, misspelt } = expandPlaceholders(text, site);
-    for (const m of misspelt) problems.push(`${where}: "${m.written}" is not a placeholder; did you mean ${m.suggestion}?`);
+    for (const m of misspelt)
+      problems.push(`${where}: "${m.written}" is not a placeholder; did you mean ${m.suggestion}?`);
     return expanded;
   };
-  const publishLinks = (text: string, where: (line: number) => string, firstLine: number, images: Map<string, string>) =>
+  const publishLinks = (
+    text: string,
+    where: (line: number) => string,
+    firstLine: number,
+    images: Map<string, string>,
+  ) =>
     rewriteLinks(text, firstLine, ({ kind, href, line }) => {
       if (kind === 'link') links.push({ where: where(line), href, context: '' });
       const target = kind === 'image' ? (images.get(href) ?? href) : href;
@@ -105,20 +118,26 @@ async function prepare(entry: Entry, site: SiteData, links: SourcedLink[], probl
   }
   const before = links.length;
   const body = publishLinks(expandedBody, (line) => `${file}:${line}`, firstLine, images).trim();
-  const data = mapStrings(entry.data, '', (text, field) => publishLinks(expand(text, `${file}: ${field}`), () => `${file}: ${field}`, 1, new Map())) as EntryData;
+  const data = mapStrings(entry.data, '', (text, field) =>
+    publishLinks(expand(text, `${file}: ${field}`), () => `${file}: ${field}`, 1, new Map()),
+  ) as EntryData;
   // `#heading` links resolve on the page that shows this entry's body.
   for (const link of links.slice(before)) link.context = body;
   return { data, body, file, slug: entry.id.split('/').pop() ?? entry.id };
 }
 
-function ofKind<K extends EntryData['kind']>(entries: Sourced<EntryData>[], kind: K): Sourced<Extract<EntryData, { kind: K }>>[] {
+function ofKind<K extends EntryData['kind']>(
+  entries: Sourced<EntryData>[],
+  kind: K,
+): Sourced<Extract<EntryData, { kind: K }>>[] {
   return entries.filter((e): e is Sourced<Extract<EntryData, { kind: K }>> => e.data.kind === kind);
 }
 
 function single<T>(items: Sourced<T>[], kind: string): Sourced<T> {
   const [first, second] = items;
   if (!first) throw new ContentError('content/', `no published entry of kind "${kind}"; add exactly one`);
-  if (second) throw new ContentError(second.file, `a second entry of kind "${kind}" (the first is ${first.file}); keep one`);
+  if (second)
+    throw new ContentError(second.file, `a second entry of kind "${kind}" (the first is ${first.file}); keep one`);
   return first;
 }
 
@@ -149,7 +168,10 @@ function checkMdxBodies(entries: Sourced<EntryData>[]): void {
     if (!entry.file.endsWith('.mdx')) continue;
     const jsx = /^(?:import|export)\s|<[A-Z][\w.]*[\s/>]/m.exec(entry.body);
     if (jsx) {
-      throw new ContentError(entry.file, `body: "${jsx[0].trim()}": components, imports and exports are not supported; write plain markdown (the page, its markdown twin and llms-full.txt render the same text)`);
+      throw new ContentError(
+        entry.file,
+        `body: "${jsx[0].trim()}": components, imports and exports are not supported; write plain markdown (the page, its markdown twin and llms-full.txt render the same text)`,
+      );
     }
   }
 }
@@ -200,7 +222,10 @@ async function load(): Promise<SiteModel> {
   const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Partial<Record<PageId, Sourced<PageData>>>;
   const missing = PAGE_IDS.filter((id) => !pages[id]);
   if (missing.length > 0) {
-    throw new ContentError('content/pages/', `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`);
+    throw new ContentError(
+      'content/pages/',
+      `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`,
+    );
   }
 
   const audiences = ofKind(all, 'audience');

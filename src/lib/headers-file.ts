@@ -20,12 +20,18 @@ function pagePatterns(path: string): string[] {
 }
 
 export function headersFile(model: SiteModel, docs: PageDocument[]): string {
-  return [
-    '# Generated at build from content/ (src/lib/headers-file.ts); do not edit dist/_headers.',
-    // The aipref preference on every response, beside the robots.txt line.
-    rule('/*', [['Content-Usage', contentUsage(model.site.data.content_signals)]]),
-    ...docs.flatMap((doc) => pagePatterns(doc.path).map((pattern) => rule(pattern, [['Link', linksOf(doc.path).map(formatLink).join(', ')]]))),
-    // RFC 9727 section 3: a HEAD of the catalog tells a client what it is.
-    rule(`${AGENT_DOCUMENT_PATHS.apiCatalog}*`, [['Link', formatLink(apiCatalogLink())]]),
-  ].join('\n\n') + '\n';
+  return (
+    [
+      '# Generated at build from content/ (src/lib/headers-file.ts); do not edit dist/_headers.',
+      // The aipref preference on every response, beside the robots.txt line.
+      rule('/*', [['Content-Usage', contentUsage(model.site.data.content_signals)]]),
+      ...docs.flatMap((doc) =>
+        pagePatterns(doc.path).map((pattern) =>
+          rule(pattern, [['Link', linksOf(doc.path).map(formatLink).join(', ')]]),
+        ),
+      ),
+      // RFC 9727 section 3: a HEAD of the catalog tells a client what it is.
+      rule(`${AGENT_DOCUMENT_PATHS.apiCatalog}*`, [['Link', formatLink(apiCatalogLink())]]),
+    ].join('\n\n') + '\n'
+  );
 }

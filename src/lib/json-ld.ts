@@ -59,12 +59,19 @@ function article(model: SiteModel, doc: PageDocument & { published: string }): A
 /** Home, then the section index for an entry or archive page, then the page itself. */
 function breadcrumbs(doc: PageDocument, docs: PageDocument[]): BreadcrumbList {
   const section = `/${doc.path.split('/')[1]}`;
-  const trail = [docs.find((d) => d.path === '/'), section !== doc.path ? docs.find((d) => d.path === section) : undefined, doc].filter(
-    (d): d is PageDocument => d !== undefined,
-  );
+  const trail = [
+    docs.find((d) => d.path === '/'),
+    section !== doc.path ? docs.find((d) => d.path === section) : undefined,
+    doc,
+  ].filter((d): d is PageDocument => d !== undefined);
   return {
     '@type': 'BreadcrumbList',
-    itemListElement: trail.map((d, i) => ({ '@type': 'ListItem', position: i + 1, name: d.title, item: absolute(d.path) })),
+    itemListElement: trail.map((d, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: d.title,
+      item: absolute(d.path),
+    })),
   };
 }
 
@@ -81,10 +88,16 @@ export function jsonLdFor(doc: PageDocument, model: SiteModel, docs: PageDocumen
 
 function assertContentRules(path: string, graph: Graph, model: SiteModel): void {
   const site = model.site.data;
-  const identity = { name: site.name, cloudProvider: site.cloud_provider, cloudProviderFullName: site.cloud_provider_full_name };
+  const identity = {
+    name: site.name,
+    cloudProvider: site.cloud_provider,
+    cloudProviderFullName: site.cloud_provider_full_name,
+  };
   const violations = findViolations(JSON.stringify(graph), identity);
   if (violations.length > 0) {
-    throw new Error(`JSON-LD of ${path} breaks a content rule: ${violations.map((v) => `"${v.text}": ${ruleHelp(v.rule)}`).join('; ')}`);
+    throw new Error(
+      `JSON-LD of ${path} breaks a content rule: ${violations.map((v) => `"${v.text}": ${ruleHelp(v.rule)}`).join('; ')}`,
+    );
   }
 }
 

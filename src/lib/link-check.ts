@@ -51,7 +51,9 @@ export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
       const ids = new Set(pages.flatMap((d) => [...(anchors.get(d.path) ?? [])]));
       if (pages.length > 0 && !ids.has(id)) {
         const guess = nearest(id, ids);
-        problem(`no heading "#${id}" on ${pages.map((p) => p.path).join(', ')}${guess ? `; did you mean #${guess}?` : ''}`);
+        problem(
+          `no heading "#${id}" on ${pages.map((p) => p.path).join(', ')}${guess ? `; did you mean #${guess}?` : ''}`,
+        );
       }
       continue;
     }

@@ -17,7 +17,11 @@ export function editDistance(a: string, b: string): number {
  * The candidate closest to `word`, when it is close enough to be a likely typo: at most a third
  * of the word's length apart (and at least 2 edits allowed), compared case-insensitively.
  */
-export function nearest(word: string, candidates: Iterable<string>, maxDistance = Math.max(2, Math.floor(word.length / 3))): string | undefined {
+export function nearest(
+  word: string,
+  candidates: Iterable<string>,
+  maxDistance = Math.max(2, Math.floor(word.length / 3)),
+): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {

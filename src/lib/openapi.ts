@@ -1,6 +1,13 @@
 /** OpenAPI 3.1 description of the three operations, embedding the contract's own request schemas. */
 import type { Knowledge } from './knowledge.ts';
-import { CONTRACT_VERSION, IDEMPOTENCY_RETENTION_HOURS, RATE_LIMIT, requestSchemas, STATUS_MEANINGS, EMAIL_MEANINGS } from '../proposal/contract.ts';
+import {
+  CONTRACT_VERSION,
+  IDEMPOTENCY_RETENTION_HOURS,
+  RATE_LIMIT,
+  requestSchemas,
+  STATUS_MEANINGS,
+  EMAIL_MEANINGS,
+} from '../proposal/contract.ts';
 import { KEY_CHAR_CLASS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../proposal/submit/idempotency-key.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
 
@@ -29,10 +36,20 @@ const rateLimited = () => ({
   description: `Too many requests: the platform's rate limit (${RATE_LIMIT.requests_per_window} per ${RATE_LIMIT.window_seconds} s) answered before the function; no body is promised.`,
 });
 
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying with the same Idempotency-Key and body.', schema: { type: 'integer', minimum: 0 } } };
+const RETRY_AFTER = {
+  'Retry-After': {
+    description: 'Seconds to wait before retrying with the same Idempotency-Key and body.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
 
 /** A static document's GET: its one success, and the host's own answer for anything else. */
-const staticGet = (operationId: string, summary: string, ok: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+const staticGet = (
+  operationId: string,
+  summary: string,
+  ok: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) => ({
   operationId,
   summary,
   ...extra,
@@ -46,7 +63,11 @@ const staticGet = (operationId: string, summary: string, ok: Record<string, unkn
 const idempotencyKeyPattern = (max: number) => `^(?:${KEY_CHAR_CLASS}{1,${max}}|"${KEY_CHAR_CLASS}{1,${max}}")$`;
 
 /** `capabilitiesSchema` is embedded so the description is self-contained; it is also published on its own. */
-export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: string; $id?: string }, contractUrl: string) {
+export function buildOpenApi(
+  k: Knowledge,
+  capabilitiesSchema: { $schema?: string; $id?: string },
+  contractUrl: string,
+) {
   const schemas = requestSchemas(k);
   const problemStatuses = [...new Set(Object.values(PROBLEM_TYPES).map((p) => p.status))].sort();
   const problemsOf = (status: number) =>
@@ -62,7 +83,10 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
       description: `Machine-readable facts about ${k.partner.name}, ${k.partner.described_as} (not ${k.partner.cloud_provider_full_name}), and its proposal intake. Content rules: ${k.agent_guidance.join(' ')}`,
       contact: { email: k.partner.email, url: k.urls.agents },
       // The API and its documents are the partner's own; the rules for using them are on /agents.
-      license: { name: `Proprietary: ${k.partner.name}; terms of use for agents on the agents page`, url: `${k.urls.agents}#rules` },
+      license: {
+        name: `Proprietary: ${k.partner.name}; terms of use for agents on the agents page`,
+        url: `${k.urls.agents}#rules`,
+      },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: k.urls.home.replace(/\/$/, '') }],
@@ -132,7 +156,10 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
                 },
               },
               'application/x-www-form-urlencoded': {
-                schema: { type: 'object', description: 'The proposal workspace form: the same fields as form data; the reply is an HTML page.' },
+                schema: {
+                  type: 'object',
+                  description: 'The proposal workspace form: the same fields as form data; the reply is an HTML page.',
+                },
               },
             },
           },
@@ -142,8 +169,16 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
               content: { 'application/json': { schema: { type: 'object' } }, ...HTML_REPLY },
             },
             '201': {
-              description: `Submit: ${STATUS_MEANINGS.received} confirmation_email: ${Object.entries(EMAIL_MEANINGS).map(([v, m]) => `"${v}": ${m}`).join(' ')}`,
-              headers: { 'Idempotent-Replayed': { description: 'Present ("true") when this is the stored reply to an earlier request with the same key and body.', schema: { const: 'true' } } },
+              description: `Submit: ${STATUS_MEANINGS.received} confirmation_email: ${Object.entries(EMAIL_MEANINGS)
+                .map(([v, m]) => `"${v}": ${m}`)
+                .join(' ')}`,
+              headers: {
+                'Idempotent-Replayed': {
+                  description:
+                    'Present ("true") when this is the stored reply to an earlier request with the same key and body.',
+                  schema: { const: 'true' },
+                },
+              },
               content: { 'application/json': { schema: { $ref: '#/components/schemas/SubmitResult' } }, ...HTML_REPLY },
             },
             '202': {
@@ -154,7 +189,10 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
             ...Object.fromEntries(
               problemStatuses
                 .filter((s) => s !== RATE_LIMITED_STATUS)
-                .map((s) => [String(s), problemResponse(`Problem types: ${problemsOf(s)}.`, s === 409 ? RETRY_AFTER : undefined)]),
+                .map((s) => [
+                  String(s),
+                  problemResponse(`Problem types: ${problemsOf(s)}.`, s === 409 ? RETRY_AFTER : undefined),
+                ]),
             ),
             [String(RATE_LIMITED_STATUS)]: rateLimited(),
           },

@@ -19,7 +19,10 @@ const PLACEHOLDER = /\{([a-z][a-z_]*)\}/g;
 export const PLACEHOLDER_SOURCES = ['name', 'cloud_provider', 'cloud_provider_full_name', 'email'] as const;
 
 /** Replaces every known placeholder; returns the text and misspelt placeholders with a suggestion. */
-export function expandPlaceholders(text: string, site: SiteData): { text: string; misspelt: { written: string; suggestion: string }[] } {
+export function expandPlaceholders(
+  text: string,
+  site: SiteData,
+): { text: string; misspelt: { written: string; suggestion: string }[] } {
   const misspelt: { written: string; suggestion: string }[] = [];
   const expanded = text.replace(PLACEHOLDER, (whole, name: string) => {
     if (name in PLACEHOLDERS) return PLACEHOLDERS[name as keyof typeof PLACEHOLDERS](site);

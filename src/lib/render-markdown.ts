@@ -3,7 +3,6 @@ import { Marked, type Tokens } from 'marked';
 import { base } from './urls.ts';
 import { imageSize } from './content-images.ts';
 
-
 const slugify = (text: string) =>
   text
     .toLowerCase()
@@ -60,7 +59,9 @@ export function headingAnchors(markdown: string): string[] {
   void marked.walkTokens(marked.lexer(markdown), (token) => {
     if (token.type === 'heading') {
       const heading = token as Tokens.Heading;
-      ids.push(headingId(heading.text, marked.parseInline(heading.text, { async: false }).replace(/ \{#[\w-]+\}$/, '')));
+      ids.push(
+        headingId(heading.text, marked.parseInline(heading.text, { async: false }).replace(/ \{#[\w-]+\}$/, '')),
+      );
     }
   });
   return ids;

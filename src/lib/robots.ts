@@ -46,13 +46,16 @@ function group(agents: readonly string[], allowed: boolean, signals: Signals): s
 export function robotsTxt(site: SiteData): string {
   const signals = site.content_signals;
   const named = (Object.keys(AI_USER_AGENTS) as (keyof Signals)[]).map(
-    (signal) => `# AI ${signal.replace('_', '-')} (${signals[signal]})\n${group(AI_USER_AGENTS[signal], signals[signal] === 'yes', signals)}`,
+    (signal) =>
+      `# AI ${signal.replace('_', '-')} (${signals[signal]})\n${group(AI_USER_AGENTS[signal], signals[signal] === 'yes', signals)}`,
   );
-  return [
-    `# ${site.name}: ${absolute('/')}. Content signals: https://contentsignals.org/ and IETF aipref.`,
-    `# Agents: ${absolute(AGENT_DOCUMENT_PATHS.llmsTxt)}, ${absolute(AGENT_DOCUMENT_PATHS.apiCatalog)}, ${absolute(AGENT_DOCUMENT_PATHS.aiCatalog)}`,
-    group(['*'], true, signals),
-    ...named,
-    `Sitemap: ${absolute('/sitemap.xml')}\nAgentmap: ${absolute(AGENT_DOCUMENT_PATHS.aiCatalog)}`,
-  ].join('\n\n') + '\n';
+  return (
+    [
+      `# ${site.name}: ${absolute('/')}. Content signals: https://contentsignals.org/ and IETF aipref.`,
+      `# Agents: ${absolute(AGENT_DOCUMENT_PATHS.llmsTxt)}, ${absolute(AGENT_DOCUMENT_PATHS.apiCatalog)}, ${absolute(AGENT_DOCUMENT_PATHS.aiCatalog)}`,
+      group(['*'], true, signals),
+      ...named,
+      `Sitemap: ${absolute('/sitemap.xml')}\nAgentmap: ${absolute(AGENT_DOCUMENT_PATHS.aiCatalog)}`,
+    ].join('\n\n') + '\n'
+  );
 }

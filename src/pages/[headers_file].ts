@@ -9,5 +9,7 @@ export const getStaticPaths = (() => [{ params: { headers_file: '_headers' } }])
 /** Netlify's headers file: per-page Link headers and the aipref Content-Usage header. */
 export const GET: APIRoute = async () => {
   const model = await siteModel();
-  return new Response(headersFile(model, pageDocuments(model)), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  return new Response(headersFile(model, pageDocuments(model)), {
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+  });
 };

@@ -5,5 +5,7 @@ import { sitemapXml } from '../lib/sitemap.ts';
 
 export const GET: APIRoute = async () => {
   const model = await siteModel();
-  return new Response(sitemapXml(model, pageDocuments(model)), { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
+  return new Response(sitemapXml(model, pageDocuments(model)), {
+    headers: { 'Content-Type': 'application/xml; charset=utf-8' },
+  });
 };

@@ -110,7 +110,9 @@ function collectTargets(body: Record<string, unknown>): Target[] {
     const inner = [...ancestors, pointer];
     const children: { value: unknown; pointer: string; ancestors: readonly string[] }[] = [];
     if (Array.isArray(value)) {
-      value.forEach((item: unknown, index) => children.push({ value: item, pointer: `${pointer}/${index}`, ancestors: inner }));
+      value.forEach((item: unknown, index) =>
+        children.push({ value: item, pointer: `${pointer}/${index}`, ancestors: inner }),
+      );
     } else {
       const entries = Object.entries(value);
       const longKeys = entries.map(([key]) => key).filter((key) => key.length >= MIN_SCANNED_LENGTH);

@@ -27,7 +27,8 @@ function fieldLabel(path: readonly PropertyKey[]): string {
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let value = data;
-  for (const part of path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[part] : undefined;
+  for (const part of path)
+    value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[part] : undefined;
   return value;
 }
 
@@ -38,7 +39,8 @@ function describe(value: unknown): string {
   if (value === undefined) return 'nothing (the field is missing)';
   if (value === null) return 'an empty value';
   if (value instanceof Date) return `${isoDate(value)}, an unquoted date (YAML reads it as a date, not as text)`;
-  if (typeof value === 'string') return value.trim() === '' ? 'empty text' : `"${value.length > 80 ? `${value.slice(0, 77)}...` : value}"`;
+  if (typeof value === 'string')
+    return value.trim() === '' ? 'empty text' : `"${value.length > 80 ? `${value.slice(0, 77)}...` : value}"`;
   if (Array.isArray(value)) return `a list of ${value.length} item(s)`;
   if (typeof value === 'object') return 'a group of fields';
   return typeof value === 'number' || typeof value === 'boolean' ? `${typeof value} ${value}` : typeof value;
@@ -65,12 +67,20 @@ function explain(issue: Issue, data: unknown, field: string): Explained {
     case 'invalid_type': {
       const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
       if (value instanceof Date) {
-        return { found, expected: 'a date written as text, YYYY-MM-DD', fix: `put it in quotes: ${field}: "${isoDate(value)}"` };
+        return {
+          found,
+          expected: 'a date written as text, YYYY-MM-DD',
+          fix: `put it in quotes: ${field}: "${isoDate(value)}"`,
+        };
       }
       if (value === undefined) return { found, expected, fix: `add the field: ${field}: ...` };
       if (issue.expected === 'string') {
         const key = typeof issue.path.at(-1) === 'number' ? '- ' : `${field}: `;
-        return { found, expected, fix: `put the value in quotes: ${key}"${value instanceof Date ? isoDate(value) : typeof value === 'number' || typeof value === 'boolean' ? value : '...'}"` };
+        return {
+          found,
+          expected,
+          fix: `put the value in quotes: ${key}"${value instanceof Date ? isoDate(value) : typeof value === 'number' || typeof value === 'boolean' ? value : '...'}"`,
+        };
       }
       return { found, expected, fix: `write ${field} as ${expected}` };
     }
@@ -86,17 +96,28 @@ function explain(issue: Issue, data: unknown, field: string): Explained {
     case 'invalid_union': {
       if (issue.path.at(-1) === 'kind') {
         const guess = typeof value === 'string' ? nearest(value, KINDS) : undefined;
-        return { found, expected: `one of: ${KINDS.join(', ')}`, fix: guess ? `did you mean "${guess}"?` : 'set kind to what this file is (see README, "Editing content")' };
+        return {
+          found,
+          expected: `one of: ${KINDS.join(', ')}`,
+          fix: guess ? `did you mean "${guess}"?` : 'set kind to what this file is (see README, "Editing content")',
+        };
       }
       return { found, expected: issue.message, fix: 'see the field in src/schemas/entry.ts' };
     }
     case 'too_small':
-      return { found, expected: expectation(issue.message), fix: issue.origin === 'array' ? 'add at least one "- item" line' : 'write a value' };
+      return {
+        found,
+        expected: expectation(issue.message),
+        fix: issue.origin === 'array' ? 'add at least one "- item" line' : 'write a value',
+      };
     case 'invalid_format':
       return {
         found,
         expected: expectation(issue.message),
-        fix: issue.format === 'regex' && /YYYY-MM-DD/.test(issue.message) ? `write the date as "YYYY-MM-DD", in quotes` : 'correct the value',
+        fix:
+          issue.format === 'regex' && /YYYY-MM-DD/.test(issue.message)
+            ? `write the date as "YYYY-MM-DD", in quotes`
+            : 'correct the value',
       };
     default:
       return { found, expected: expectation(issue.message), fix: 'correct the value' };
@@ -115,10 +136,17 @@ export function formatEntryIssues(file: string, data: unknown, issues: readonly 
   const known = (kind && FIELDS_BY_KIND.get(kind)) || [];
   // A misspelt field also leaves its right name missing; the "did you mean" block says both.
   const meant = new Set(
-    issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => nearest(key, known)) : [])).filter(Boolean),
+    issues
+      .flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => nearest(key, known)) : []))
+      .filter(Boolean),
   );
   return issues.flatMap((issue) => {
-    if (issue.code === 'invalid_type' && issue.path.length === 1 && meant.has(String(issue.path[0])) && valueAt(data, issue.path) === undefined) {
+    if (
+      issue.code === 'invalid_type' &&
+      issue.path.length === 1 &&
+      meant.has(String(issue.path[0])) &&
+      valueAt(data, issue.path) === undefined
+    ) {
       return [];
     }
     if (issue.code === 'unrecognized_keys') {
@@ -127,7 +155,9 @@ export function formatEntryIssues(file: string, data: unknown, issues: readonly 
         return block(file, fieldLabel([...issue.path, key]), {
           found: `a field this kind (${kind ?? 'unknown'}) does not have`,
           expected: `only these fields: ${known.join(', ')}`,
-          fix: guess ? `did you mean "${guess}"? Rename the field.` : 'remove the field, or move its text into the body',
+          fix: guess
+            ? `did you mean "${guess}"? Rename the field.`
+            : 'remove the field, or move its text into the body',
         });
       });
     }

@@ -1,9 +1,7 @@
 import { z } from 'astro/zod';
 import { AUDIENCE_IDS, CAPABILITY_IDS, ENGAGEMENT_MODEL_IDS, PAGE_IDS } from './ids.ts';
 
-const date = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD (quote it in YAML)');
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD (quote it in YAML)');
 const text = z.string().trim().min(1, 'must not be empty');
 const list = z.array(text).min(1, 'must list at least one item');
 const yesNo = z.enum(['yes', 'no'], { message: 'must be "yes" or "no"' });

@@ -28,7 +28,11 @@ const site = ofKind(files, 'site')[0]!.data as Record<string, unknown> & {
   content_signals: { search: string; ai_input: string; ai_train: string };
 };
 const base = new URL(site.canonical_url);
-const identity = { name: site.name, cloudProvider: site.cloud_provider, cloudProviderFullName: site.cloud_provider_full_name };
+const identity = {
+  name: site.name,
+  cloudProvider: site.cloud_provider,
+  cloudProviderFullName: site.cloud_provider_full_name,
+};
 const pathOf = (url: string) => new URL(url).pathname;
 /** The site's pages: every HTML page except 404.html, which is no page of its own (no twin, no sitemap entry). */
 const sitePages = () => htmlPages().filter((p) => p.path !== '/404');
@@ -69,7 +73,11 @@ describe('Link headers (RFC 8288) in dist/_headers', () => {
         const link = rules.get(pattern)?.get('Link');
         expect(link, pattern).toBeDefined();
         const links = parseLinks(link!);
-        expect(links).toContainEqual({ href: new URL(twinOf(path), base).href, rel: 'alternate', type: 'text/markdown' });
+        expect(links).toContainEqual({
+          href: new URL(twinOf(path), base).href,
+          rel: 'alternate',
+          type: 'text/markdown',
+        });
         expect(links).toContainEqual({ href: new URL('/llms.txt', base).href, rel: 'describedby', type: 'text/plain' });
         for (const l of links) expect(fileForPath(pathOf(l.href)), l.href).toBeDefined();
       }
@@ -78,7 +86,12 @@ describe('Link headers (RFC 8288) in dist/_headers', () => {
 
   it('/ also names the API catalog, the OpenAPI description, the agents page and the AI catalog', () => {
     const rels = Object.fromEntries(parseLinks(rules.get('/')!.get('Link')!).map((l) => [l.rel, pathOf(l.href)]));
-    expect(rels).toMatchObject({ 'api-catalog': '/.well-known/api-catalog', 'service-desc': '/openapi.json', 'service-doc': '/agents', 'ai-catalog': '/.well-known/ai-catalog.json' });
+    expect(rels).toMatchObject({
+      'api-catalog': '/.well-known/api-catalog',
+      'service-desc': '/openapi.json',
+      'service-doc': '/agents',
+      'ai-catalog': '/.well-known/ai-catalog.json',
+    });
     expect(rules.get('/services')!.get('Link')).not.toContain('api-catalog');
   });
 
@@ -88,12 +101,16 @@ describe('Link headers (RFC 8288) in dist/_headers', () => {
     ]);
     const toml = readFileSync(join(root, 'netlify.toml'), 'utf8');
     const block = toml.slice(toml.indexOf('for = "/.well-known/api-catalog*"')).split('[[headers]]')[0];
-    expect(block).toContain('Content-Type = "application/linkset+json; profile=\\"https://www.rfc-editor.org/info/rfc9727\\""');
+    expect(block).toContain(
+      'Content-Type = "application/linkset+json; profile=\\"https://www.rfc-editor.org/info/rfc9727\\""',
+    );
   });
 
   it('every response carries the aipref Content-Usage preference from content/site.md', () => {
     const yn = (v: string) => (v === 'yes' ? 'y' : 'n');
-    expect(rules.get('/*')!.get('Content-Usage')).toBe(`train-ai=${yn(site.content_signals.ai_train)}, search=${yn(site.content_signals.search)}`);
+    expect(rules.get('/*')!.get('Content-Usage')).toBe(
+      `train-ai=${yn(site.content_signals.ai_train)}, search=${yn(site.content_signals.search)}`,
+    );
   });
 });
 
@@ -104,9 +121,12 @@ describe('robots.txt', () => {
   const signals = site.content_signals;
 
   it('names AI search, assistant and training agents, each ruled by its content signal', () => {
-    for (const agent of ['OAI-SearchBot', 'Claude-SearchBot', 'PerplexityBot']) expect(groupOf(agent), agent).toContain(signals.search === 'yes' ? 'Allow: /' : 'Disallow: /');
-    for (const agent of ['ChatGPT-User', 'Claude-User', 'Perplexity-User']) expect(groupOf(agent), agent).toContain(signals.ai_input === 'yes' ? 'Allow: /' : 'Disallow: /');
-    for (const agent of ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot']) expect(groupOf(agent), agent).toContain(signals.ai_train === 'yes' ? 'Allow: /' : 'Disallow: /');
+    for (const agent of ['OAI-SearchBot', 'Claude-SearchBot', 'PerplexityBot'])
+      expect(groupOf(agent), agent).toContain(signals.search === 'yes' ? 'Allow: /' : 'Disallow: /');
+    for (const agent of ['ChatGPT-User', 'Claude-User', 'Perplexity-User'])
+      expect(groupOf(agent), agent).toContain(signals.ai_input === 'yes' ? 'Allow: /' : 'Disallow: /');
+    for (const agent of ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot'])
+      expect(groupOf(agent), agent).toContain(signals.ai_train === 'yes' ? 'Allow: /' : 'Disallow: /');
     expect(groupOf('*')).toContain('Allow: /');
   });
 
@@ -139,13 +159,23 @@ describe('/.well-known/ai-catalog.json (ARD)', () => {
     const [entry] = catalog.entries;
     expect(pathOf(entry.url)).toBe('/.well-known/agent-skills/request-a-proposal/SKILL.md');
     expect(Object.values(entry.metadata).map((u) => pathOf(u as string))).toEqual(
-      expect.arrayContaining(['/api/capabilities', '/api/proposal', '/openapi.json', '/llms.txt', '/.well-known/agent-skills/index.json']),
+      expect.arrayContaining([
+        '/api/capabilities',
+        '/api/proposal',
+        '/openapi.json',
+        '/llms.txt',
+        '/.well-known/agent-skills/index.json',
+      ]),
     );
-    for (const url of [entry.url, ...Object.values(entry.metadata)] as string[]) expect(fileForPath(pathOf(url)), url).toBeDefined();
+    for (const url of [entry.url, ...Object.values(entry.metadata)] as string[])
+      expect(fileForPath(pathOf(url)), url).toBeDefined();
   });
 
   it('every HTML page links it with <link rel="ai-catalog">', () => {
-    for (const { file } of sitePages()) expect(readDist(file), file).toContain(`<link rel="ai-catalog" type="application/ai-catalog+json" href="${new URL('/.well-known/ai-catalog.json', base)}">`);
+    for (const { file } of sitePages())
+      expect(readDist(file), file).toContain(
+        `<link rel="ai-catalog" type="application/ai-catalog+json" href="${new URL('/.well-known/ai-catalog.json', base)}">`,
+      );
   });
 });
 
@@ -183,7 +213,11 @@ describe('/.well-known/agent-skills (Agent Skills Discovery v0.2.0)', () => {
     expect(meta.description.length).toBeLessThanOrEqual(1024);
     const at = (s: string) => text.indexOf(s);
     expect(at('## When to use it')).toBeGreaterThan(0);
-    expect([at('**Guide**'), at('**Gather and summarize**'), at('**Consent.**'), at('**Submit.**')].every((v, i, a) => v > 0 && (i === 0 || v > a[i - 1]!))).toBe(true);
+    expect(
+      [at('**Guide**'), at('**Gather and summarize**'), at('**Consent.**'), at('**Submit.**')].every(
+        (v, i, a) => v > 0 && (i === 0 || v > a[i - 1]!),
+      ),
+    ).toBe(true);
     for (const rule of site.agent_guidance) expect(text).toContain(rule.replace(/\s+/g, ' ').trim());
     expect(text).toContain(site.consent_text.replace(/\s+/g, ' ').trim());
     expect(text).toMatch(/`status: "received"`/);
@@ -206,7 +240,13 @@ describe('JSON-LD', () => {
   it('every page names the partner as a ProfessionalService, from content/site.md', () => {
     for (const { file } of sitePages()) {
       const [org] = ofType(graphOf(file), 'ProfessionalService');
-      expect(org, file).toMatchObject({ name: site.name, url: base.href, email: site.email, areaServed: site.delivery_regions, sameAs: [site.cloud_partner_profile] });
+      expect(org, file).toMatchObject({
+        name: site.name,
+        url: base.href,
+        email: site.email,
+        areaServed: site.delivery_regions,
+        sameAs: [site.cloud_partner_profile],
+      });
     }
   });
 
@@ -220,11 +260,19 @@ describe('JSON-LD', () => {
   it('each post and case study is an Article with its dates; pages below home have breadcrumbs', () => {
     for (const kind of ['post', 'case-study']) {
       for (const entry of ofKind(files, kind)) {
-        const slug = entry.file.split('/').pop()!.replace(/\.mdx?$/, '');
+        const slug = entry.file
+          .split('/')
+          .pop()!
+          .replace(/\.mdx?$/, '');
         const file = `${kind === 'post' ? 'blog' : 'case-studies'}/${slug}.html`;
         const nodes = graphOf(file);
-        expect(ofType(nodes, 'Article')[0], file).toMatchObject({ headline: entry.data.title, datePublished: entry.data.published });
-        const crumbs = (ofType(nodes, 'BreadcrumbList')[0]!.itemListElement as { item: string }[]).map((c) => pathOf(c.item));
+        expect(ofType(nodes, 'Article')[0], file).toMatchObject({
+          headline: entry.data.title,
+          datePublished: entry.data.published,
+        });
+        const crumbs = (ofType(nodes, 'BreadcrumbList')[0]!.itemListElement as { item: string }[]).map((c) =>
+          pathOf(c.item),
+        );
         expect(crumbs).toEqual(['/', kind === 'post' ? '/blog' : '/case-studies', `/${file.replace(/\.html$/, '')}`]);
       }
     }
@@ -233,13 +281,16 @@ describe('JSON-LD', () => {
   });
 
   it('breaks no content rule', () => {
-    for (const { file } of sitePages()) expect(findViolations(JSON.stringify(graphOf(file)), identity), file).toEqual([]);
+    for (const { file } of sitePages())
+      expect(findViolations(JSON.stringify(graphOf(file)), identity), file).toEqual([]);
   });
 });
 
 describe('markdown twins and the sitemap', () => {
   const sitemap = readDist('sitemap.xml');
-  const lastmods = new Map([...sitemap.matchAll(/<loc>([^<]+)<\/loc>\s*<lastmod>([^<]+)<\/lastmod>/g)].map((m) => [pathOf(m[1]!), m[2]!]));
+  const lastmods = new Map(
+    [...sitemap.matchAll(/<loc>([^<]+)<\/loc>\s*<lastmod>([^<]+)<\/lastmod>/g)].map((m) => [pathOf(m[1]!), m[2]!]),
+  );
 
   it('each twin starts with title, description, canonical URL and last updated', () => {
     for (const { path } of sitePages()) {
@@ -255,13 +306,21 @@ describe('markdown twins and the sitemap', () => {
 
   it('the sitemap declares UTF-8, is served with a charset, and dates come from the content', () => {
     expect(sitemap.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
-    expect(readFileSync(join(root, 'netlify.toml'), 'utf8')).toMatch(/for = "\/\*\.xml"\s*\[headers\.values\]\s*Content-Type = "application\/xml; charset=utf-8"/);
+    expect(readFileSync(join(root, 'netlify.toml'), 'utf8')).toMatch(
+      /for = "\/\*\.xml"\s*\[headers\.values\]\s*Content-Type = "application\/xml; charset=utf-8"/,
+    );
     for (const entry of [...ofKind(files, 'post')]) {
-      const slug = entry.file.split('/').pop()!.replace(/\.mdx?$/, '');
+      const slug = entry.file
+        .split('/')
+        .pop()!
+        .replace(/\.mdx?$/, '');
       expect(lastmods.get(`/blog/${slug}`)).toBe(entry.data.published);
     }
     expect(lastmods.get('/services')).toBe(site.last_updated);
-    const newestPost = ofKind(files, 'post').map((p) => p.data.published as string).sort().pop()!;
+    const newestPost = ofKind(files, 'post')
+      .map((p) => p.data.published as string)
+      .sort()
+      .pop()!;
     expect(lastmods.get('/blog')).toBe([site.last_updated, newestPost].sort().pop());
     expect(lastmods.size).toBe(sitePages().length);
   });

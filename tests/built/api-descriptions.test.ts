@@ -37,7 +37,10 @@ describe('/.well-known/api-catalog (RFC 9727)', () => {
   it('is a linkset with one anchor per API, each pointing at the OpenAPI description and the agents page', () => {
     expect(fileForPath('/.well-known/api-catalog')).toBe('.well-known/api-catalog.json');
     const catalog = JSON.parse(readDist('.well-known/api-catalog.json'));
-    expect(catalog.linkset.map((e: { anchor: string }) => new URL(e.anchor).pathname)).toEqual(['/api/capabilities', '/api/proposal']);
+    expect(catalog.linkset.map((e: { anchor: string }) => new URL(e.anchor).pathname)).toEqual([
+      '/api/capabilities',
+      '/api/proposal',
+    ]);
     for (const entry of catalog.linkset) {
       expect(new URL(entry['service-desc'][0].href).pathname).toBe('/openapi.json');
       expect(new URL(entry['service-doc'][0].href).pathname).toBe('/agents');

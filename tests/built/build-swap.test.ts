@@ -18,7 +18,14 @@ const build = () =>
   spawnSync('npm', ['run', 'build'], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, CONTENT_DIR: contentDir, OUT_DIR: outDir, GENERATED_DIR: generatedDir, ASTRO_CACHE_DIR: join(work, 'cache'), ASTRO_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      CONTENT_DIR: contentDir,
+      OUT_DIR: outDir,
+      GENERATED_DIR: generatedDir,
+      ASTRO_CACHE_DIR: join(work, 'cache'),
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
   });
 
 describe('npm run build', () => {

@@ -8,9 +8,13 @@ afterAll(removeFixtures);
 
 const POST = 'blog/preparing-for-a-well-architected-review';
 const append = (file: string, text: string) => writeFileSync(file, `${readFileSync(file, 'utf8')}\n${text}\n`);
-const replaceIn = (file: string, from: RegExp, to: string) => writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
+const replaceIn = (file: string, from: RegExp, to: string) =>
+  writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
 /** The line of `text` in a content file, counted from 1. */
-const lineOf = (file: string, text: string) => readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
+const lineOf = (file: string, text: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(text)) + 1;
 
 describe('a good build: links, images, placeholders and a renamed partner', () => {
   let build: FixtureBuild;
@@ -72,14 +76,24 @@ describe('a good build: links, images, placeholders and a renamed partner', () =
   });
 
   it('optimizes an image beside the content with Astro and gives it width and height', () => {
-    const img = /<img src="(\/_astro\/review-diagram\.[^"]+\.webp)" alt="A review board reading a diagram" width="640" height="360"/.exec(read(`${POST}.html`));
-    expect(img, read(`${POST}.html`).match(/<img[^>]*>/g)?.join('\n')).not.toBeNull();
+    const img =
+      /<img src="(\/_astro\/review-diagram\.[^"]+\.webp)" alt="A review board reading a diagram" width="640" height="360"/.exec(
+        read(`${POST}.html`),
+      );
+    expect(
+      img,
+      read(`${POST}.html`)
+        .match(/<img[^>]*>/g)
+        ?.join('\n'),
+    ).not.toBeNull();
     expect(globSync(img![1]!.slice(1), { cwd: build.outDir })).toHaveLength(1);
     expect(read(`${POST}.md`)).toContain(`![A review board reading a diagram](https://kestrelcloud.example${img![1]})`);
   });
 
   it('serves an image under public/ as it is, with its size', () => {
-    expect(read(`${POST}.html`)).toMatch(/<img src="\/favicon\.svg" alt="The Falcon Cloud mark" width="\d+" height="\d+"/);
+    expect(read(`${POST}.html`)).toMatch(
+      /<img src="\/favicon\.svg" alt="The Falcon Cloud mark" width="\d+" height="\d+"/,
+    );
   });
 
   it('fills placeholders in bodies and frontmatter', () => {
@@ -100,7 +114,9 @@ describe('a good build: links, images, placeholders and a renamed partner', () =
     const clients = JSON.parse(read('api/capabilities.json')).evidence.selected_client_experience as string[];
     // Case-study clients first (the new one is the newest), then the other clients of evidence.md.
     expect(clients[0]).toBe('Northwind Trading');
-    expect(new Set(clients.slice(0, 4))).toEqual(new Set(['Northwind Trading', 'Quillstack', 'Brightmoor Insurance', 'Harbourline Logistics']));
+    expect(new Set(clients.slice(0, 4))).toEqual(
+      new Set(['Northwind Trading', 'Quillstack', 'Brightmoor Insurance', 'Harbourline Logistics']),
+    );
     expect(clients.slice(4)).toEqual(['Larkspur Retail Group', 'Oakhurst Learning', 'Meridian Dental Network']);
     expect(new Set(clients).size).toBe(clients.length);
     expect(read('aws-credentials.md')).toContain('- Northwind Trading');
@@ -113,14 +129,19 @@ describe('a broken internal link fails the build, naming file, line, link and th
   beforeAll(() => {
     build = buildFixture((dir) => {
       file = join(dir, `${POST}.md`);
-      append(file, 'See [our services](/servces).\n\nAnd [a section](/services#cloud-engneering).\n\nAnd [below](#no-such-heading).');
+      append(
+        file,
+        'See [our services](/servces).\n\nAnd [a section](/services#cloud-engneering).\n\nAnd [below](#no-such-heading).',
+      );
     });
   }, 240_000);
 
   it('fails', () => expect(build.status).not.toBe(0));
 
   it('names a missing page with a suggestion', () => {
-    expect(build.output).toContain(`content/${POST}.md:${lineOf(file, '/servces')}: link "/servces": no page at /servces; did you mean /services?`);
+    expect(build.output).toContain(
+      `content/${POST}.md:${lineOf(file, '/servces')}: link "/servces": no page at /servces; did you mean /services?`,
+    );
   });
 
   it('names a missing heading on an existing page with a suggestion', () => {
@@ -139,8 +160,14 @@ describe('problems in content files are reported together, each in words an edit
   beforeAll(() => {
     build = buildFixture((dir) => {
       // Two files that would publish at the same URL.
-      writeFileSync(join(dir, 'blog/my-topic.md'), '---\nkind: post\ntitle: "A"\ndescription: "A."\nauthor: A\npublished: "2026-01-01"\n---\n\nA.\n');
-      writeFileSync(join(dir, 'blog/My-Topic.md'), '---\nkind: post\ntitle: "B"\ndescription: "B."\nauthor: B\npublished: "2026-01-02"\n---\n\nB.\n');
+      writeFileSync(
+        join(dir, 'blog/my-topic.md'),
+        '---\nkind: post\ntitle: "A"\ndescription: "A."\nauthor: A\npublished: "2026-01-01"\n---\n\nA.\n',
+      );
+      writeFileSync(
+        join(dir, 'blog/My-Topic.md'),
+        '---\nkind: post\ntitle: "B"\ndescription: "B."\nauthor: B\npublished: "2026-01-02"\n---\n\nB.\n',
+      );
       // An unquoted date, a misspelt field and a wrong list item.
       writeFileSync(
         join(dir, 'blog/messy.md'),
@@ -153,11 +180,15 @@ describe('problems in content files are reported together, each in words an edit
   it('fails', () => expect(build.status).not.toBe(0));
 
   it('names both files of a duplicate slug', () => {
-    expect(build.output).toMatch(/content\/blog\/(My-Topic|my-topic)\.md and content\/blog\/(my-topic|My-Topic)\.md would both publish as "blog\/my-topic"/);
+    expect(build.output).toMatch(
+      /content\/blog\/(My-Topic|my-topic)\.md and content\/blog\/(my-topic|My-Topic)\.md would both publish as "blog\/my-topic"/,
+    );
   });
 
   it('tells to quote an unquoted date', () => {
-    expect(build.output).toContain('content/blog/messy.md\n  field:    published\n  found:    2026-02-03, an unquoted date');
+    expect(build.output).toContain(
+      'content/blog/messy.md\n  field:    published\n  found:    2026-02-03, an unquoted date',
+    );
     expect(build.output).toContain('fix:      put it in quotes: published: "2026-02-03"');
   });
 
@@ -171,9 +202,13 @@ describe('problems in content files are reported together, each in words an edit
   });
 
   it('names the content file of a missing image beside it, and of one missing under public/', () => {
-    expect(build.output).toContain('content/blog/messy.md:12: image "./missing-diagram.png" does not exist (looked for content/blog/missing-diagram.png)');
+    expect(build.output).toContain(
+      'content/blog/messy.md:12: image "./missing-diagram.png" does not exist (looked for content/blog/missing-diagram.png)',
+    );
     expect(build.output).toContain(`content/${POST}.md:`);
-    expect(build.output).toContain('image "/images/no-such-chart.png" does not exist (looked for public/images/no-such-chart.png)');
+    expect(build.output).toContain(
+      'image "/images/no-such-chart.png" does not exist (looked for public/images/no-such-chart.png)',
+    );
   });
 
   it('refuses an image without alt text', () => {

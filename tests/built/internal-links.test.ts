@@ -25,7 +25,8 @@ describe('internal links in the built pages', () => {
           continue;
         }
         const id = decodeURIComponent(url.hash.slice(1));
-        if (id && target.endsWith('.html') && !ids(readDist(target)).has(id)) broken.push(`${file}: ${href} (no #${id})`);
+        if (id && target.endsWith('.html') && !ids(readDist(target)).has(id))
+          broken.push(`${file}: ${href} (no #${id})`);
       }
     }
     expect(broken).toEqual([]);

@@ -135,7 +135,7 @@ describe('agent text documents', () => {
     expect(strings.filter((s) => /^\.{0,2}\/\w/.test(s))).toEqual([]);
   });
 
-  it('llms-full.txt holds every page twin in full (after the twin\'s frontmatter)', () => {
+  it("llms-full.txt holds every page twin in full (after the twin's frontmatter)", () => {
     const full = readDist('llms-full.txt');
     for (const { path } of htmlPages().filter((p) => p.path !== '/404')) {
       const twin = readDist(path === '/' ? 'index.md' : `${path.slice(1)}.md`);

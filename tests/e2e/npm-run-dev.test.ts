@@ -73,7 +73,10 @@ describe('npm run dev: the live preview serves what production serves', () => {
       const blocked: string[] = [];
       page.on('console', (m) => m.text().includes('Content Security Policy') && blocked.push(m.text()));
       // The page listens for changes once Vite's client is connected (through netlify dev's proxy).
-      const connected = page.waitForEvent('console', { predicate: (m) => m.text().includes('[vite] connected'), timeout: 10_000 });
+      const connected = page.waitForEvent('console', {
+        predicate: (m) => m.text().includes('[vite] connected'),
+        timeout: 10_000,
+      });
       await page.goto(`${dev.url}/${POST}`, { waitUntil: 'networkidle' });
       await connected;
       expect(await page.evaluate(() => getComputedStyle(document.querySelector('main')!).maxWidth)).not.toBe('none');

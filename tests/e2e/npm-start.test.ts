@@ -74,7 +74,9 @@ describe('every path of the published interface, over HTTP', () => {
   it('/ sends its Link header: twin, llms.txt, API catalog, OpenAPI, agents page, AI catalog', async () => {
     const res = await get('/');
     const link = res.headers.get('link') ?? '';
-    const rels = Object.fromEntries([...link.matchAll(/<([^>]+)>; rel="([^"]+)"/g)].map((m) => [m[2]!, new URL(m[1]!).pathname]));
+    const rels = Object.fromEntries(
+      [...link.matchAll(/<([^>]+)>; rel="([^"]+)"/g)].map((m) => [m[2]!, new URL(m[1]!).pathname]),
+    );
     expect(rels).toEqual({
       alternate: '/index.md',
       describedby: '/llms.txt',
@@ -122,7 +124,11 @@ describe('the proposal API through npm start', () => {
 
   it('guide → summarize → submit → replay, with one confirmation email', async () => {
     const guide = await (await post(EXAMPLE_REQUESTS.guide)).json();
-    const request = { ...EXAMPLE_REQUESTS.submit, engagement_model: guide.engagement_model.id, email: `e2e-${randomUUID()}@example.com` };
+    const request = {
+      ...EXAMPLE_REQUESTS.submit,
+      engagement_model: guide.engagement_model.id,
+      email: `e2e-${randomUUID()}@example.com`,
+    };
     const summary = await (await post({ ...request, action: 'summarize', consent: undefined })).json();
     expect(summary.ready_to_submit).toBe(true);
 

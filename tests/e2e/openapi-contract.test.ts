@@ -40,21 +40,41 @@ interface Sent {
 }
 const sent: Sent[] = [];
 
-async function send(path: string, method: string, init: { headers?: Record<string, string>; body?: string }, valid: boolean, label: string) {
-  const res = await fetch(`${site.url}${path}`, { method: method.toUpperCase(), headers: init.headers ?? {}, body: init.body ?? null, redirect: 'manual' });
+async function send(
+  path: string,
+  method: string,
+  init: { headers?: Record<string, string>; body?: string },
+  valid: boolean,
+  label: string,
+) {
+  const res = await fetch(`${site.url}${path}`, {
+    method: method.toUpperCase(),
+    headers: init.headers ?? {},
+    body: init.body ?? null,
+    redirect: 'manual',
+  });
   const { status, mismatches } = await check(path, method, res);
   if (status >= 500) mismatches.push(`${status} is a server error`);
-  if (!valid && (status < 400 || status >= 500)) mismatches.push(`an invalid request (${label}) was answered ${status}, not 4xx`);
+  if (!valid && (status < 400 || status >= 500))
+    mismatches.push(`an invalid request (${label}) was answered ${status}, not 4xx`);
   sent.push({ label, valid, status, mismatches });
   return mismatches;
 }
 
-const mismatchesOf = (label: string) => sent.filter((s) => s.label.startsWith(label)).flatMap((s) => s.mismatches.map((m) => `${s.label}: ${m}`));
+const mismatchesOf = (label: string) =>
+  sent.filter((s) => s.label.startsWith(label)).flatMap((s) => s.mismatches.map((m) => `${s.label}: ${m}`));
 
 describe('every operation of /openapi.json, against npm start', () => {
   it('documents exactly the operations the site answers', () => {
-    const operations = Object.entries(paths()).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
-    expect(operations.sort()).toEqual(['GET /api/capabilities', 'GET /api/proposal', 'OPTIONS /api/proposal', 'POST /api/proposal']);
+    const operations = Object.entries(paths()).flatMap(([p, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(operations.sort()).toEqual([
+      'GET /api/capabilities',
+      'GET /api/proposal',
+      'OPTIONS /api/proposal',
+      'POST /api/proposal',
+    ]);
   });
 
   it('GET and OPTIONS operations answer as documented', async () => {
@@ -75,15 +95,30 @@ describe('every operation of /openapi.json, against npm start', () => {
     const json = { 'content-type': 'application/json' };
 
     const validJson = fc
-      .tuple(validValue(doc, bodySchema), fc.option(validValue(doc, keySchema) as fc.Arbitrary<string>, { nil: undefined }))
-      .map(([body, key]) => ({ label: 'post valid json', valid: true, headers: { ...json, ...(key === undefined ? {} : { 'idempotency-key': key }) }, body: JSON.stringify(body) }));
+      .tuple(
+        validValue(doc, bodySchema),
+        fc.option(validValue(doc, keySchema) as fc.Arbitrary<string>, { nil: undefined }),
+      )
+      .map(([body, key]) => ({
+        label: 'post valid json',
+        valid: true,
+        headers: { ...json, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+        body: JSON.stringify(body),
+      }));
     const validForm = validValue(doc, bodySchema).map((body) => ({
       label: 'post valid form',
       valid: true,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString(),
+      body: new URLSearchParams(
+        Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+      ).toString(),
     }));
-    const invalidBody = invalidObject(doc, bodySchema).map((broken) => ({ label: `post invalid body (${broken.rule})`, valid: false, headers: json, body: JSON.stringify(broken.value) }));
+    const invalidBody = invalidObject(doc, bodySchema).map((broken) => ({
+      label: `post invalid body (${broken.rule})`,
+      valid: false,
+      headers: json,
+      body: JSON.stringify(broken.value),
+    }));
     const badKey = fc.tuple(validValue(doc, bodySchema), invalidHeader(keySchema)).map(([body, broken]) => ({
       label: `post invalid header (Idempotency-Key ${broken.rule})`,
       valid: false,
@@ -92,16 +127,33 @@ describe('every operation of /openapi.json, against npm start', () => {
     }));
     // Media types and bodies outside requestBody.content.
     const otherMedia = fc.constantFrom(
-      { label: 'post invalid media type text/plain', valid: false, headers: { 'content-type': 'text/plain' }, body: '{"action":"guide"}' },
+      {
+        label: 'post invalid media type text/plain',
+        valid: false,
+        headers: { 'content-type': 'text/plain' },
+        body: '{"action":"guide"}',
+      },
       { label: 'post invalid json syntax', valid: false, headers: json, body: '{"action":' },
       { label: 'post invalid json array', valid: false, headers: json, body: '[]' },
     );
 
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof({ weight: 4, arbitrary: validJson }, { weight: 1, arbitrary: validForm }, { weight: 4, arbitrary: invalidBody }, { weight: 2, arbitrary: badKey }, { weight: 1, arbitrary: otherMedia }),
+        fc.oneof(
+          { weight: 4, arbitrary: validJson },
+          { weight: 1, arbitrary: validForm },
+          { weight: 4, arbitrary: invalidBody },
+          { weight: 2, arbitrary: badKey },
+          { weight: 1, arbitrary: otherMedia },
+        ),
         async (req) => {
-          const found = await send('/api/proposal', 'post', { headers: req.headers, body: req.body }, req.valid, req.label);
+          const found = await send(
+            '/api/proposal',
+            'post',
+            { headers: req.headers, body: req.body },
+            req.valid,
+            req.label,
+          );
           expect(found).toEqual([]);
         },
       ),
@@ -110,7 +162,15 @@ describe('every operation of /openapi.json, against npm start', () => {
     const posted = sent.filter((s) => s.label.startsWith('post'));
     // The run reached every kind of request and both sides of the contract.
     expect(new Set(posted.map((s) => s.label.replace(/ \(.*$/, '')))).toEqual(
-      new Set(['post valid json', 'post valid form', 'post invalid body', 'post invalid header', 'post invalid media type text/plain', 'post invalid json syntax', 'post invalid json array']),
+      new Set([
+        'post valid json',
+        'post valid form',
+        'post invalid body',
+        'post invalid header',
+        'post invalid media type text/plain',
+        'post invalid json syntax',
+        'post invalid json array',
+      ]),
     );
     expect(posted.some((s) => s.status === 200)).toBe(true);
     expect(posted.some((s) => s.status === 201 || s.status === 202)).toBe(true);

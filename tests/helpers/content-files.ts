@@ -20,12 +20,18 @@ function fillPlaceholders(files: ContentFile[]): ContentFile[] {
     email: site.email,
   };
   const fill = (value: unknown): unknown => {
-    if (typeof value === 'string') return value.replace(/\{([a-z_]+)\}/g, (whole, name: string) => (values[name] as string | undefined) ?? whole);
+    if (typeof value === 'string')
+      return value.replace(/\{([a-z_]+)\}/g, (whole, name: string) => (values[name] as string | undefined) ?? whole);
     if (Array.isArray(value)) return value.map(fill);
-    if (value && typeof value === 'object' && !(value instanceof Date)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+    if (value && typeof value === 'object' && !(value instanceof Date))
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
     return value;
   };
-  return files.map((f) => ({ file: f.file, data: fill(f.data) as Record<string, unknown>, body: fill(f.body) as string }));
+  return files.map((f) => ({
+    file: f.file,
+    data: fill(f.data) as Record<string, unknown>,
+    body: fill(f.body) as string,
+  }));
 }
 
 export function contentFiles(dir = join(root, 'content')): ContentFile[] {

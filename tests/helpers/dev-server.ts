@@ -23,8 +23,6 @@ function keepGenerated(): () => void {
   };
 }
 
-
-
 export interface DevServer {
   url: string;
   pid: number;
@@ -36,14 +34,23 @@ export async function startDev(env: Record<string, string>, timeoutMs = 120_000)
   const port = await freePort();
   const restoreGenerated = keepGenerated();
   // vitest sets NODE_ENV=test, under which Astro's dev server serves no routes; an editor's shell has none.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV' && !key.startsWith('VITEST')));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV' && !key.startsWith('VITEST')),
+  );
   let log = '';
   // detached: its own process group, so stop() ends npm, netlify, astro and their children together.
   const child = spawn('npm', ['run', 'dev'], {
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...inherited, ...env, PORT: String(port), CI: 'true', ASTRO_TELEMETRY_DISABLED: '1', NETLIFY_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...inherited,
+      ...env,
+      PORT: String(port),
+      CI: 'true',
+      ASTRO_TELEMETRY_DISABLED: '1',
+      NETLIFY_TELEMETRY_DISABLED: '1',
+    },
   });
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
@@ -67,7 +74,9 @@ export async function startDev(env: Record<string, string>, timeoutMs = 120_000)
     }
     // Ready when the proxy, the Astro dev server and the function all answer.
     const ready = await fetch(`${url}/api/proposal`, { method: 'OPTIONS', signal: AbortSignal.timeout(3000) })
-      .then(async (res) => res.status < 300 && (await fetch(`${url}/llms.txt`, { signal: AbortSignal.timeout(10_000) })).ok)
+      .then(
+        async (res) => res.status < 300 && (await fetch(`${url}/llms.txt`, { signal: AbortSignal.timeout(10_000) })).ok,
+      )
       .catch(() => false);
     if (ready) break;
     if (Date.now() > deadline) {

@@ -10,8 +10,22 @@ import fc from 'fast-check';
 export type Schema = Record<string, unknown>;
 
 const HANDLED = new Set([
-  'type', 'enum', 'const', 'minLength', 'maxLength', 'pattern', 'minimum', 'properties', 'required',
-  'additionalProperties', 'oneOf', '$ref', 'discriminator', 'description', 'title', 'format',
+  'type',
+  'enum',
+  'const',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'properties',
+  'required',
+  'additionalProperties',
+  'oneOf',
+  '$ref',
+  'discriminator',
+  'description',
+  'title',
+  'format',
 ]);
 
 /** Resolves a local `$ref` (`#/components/schemas/X`) against the document. */
@@ -21,7 +35,10 @@ export function resolve(doc: Schema, schema: Schema): Schema {
   const target = ref
     .replace(/^#\//, '')
     .split('/')
-    .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    .reduce<unknown>(
+      (node, key) => (node as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+      doc,
+    );
   return resolve(doc, target as Schema);
 }
 
@@ -31,11 +48,16 @@ function checkKeywords(schema: Schema): void {
 }
 
 /** JSON Schema patterns are ECMA-262 regular expressions with Unicode semantics (as ajv reads them). */
-const patternOf = (schema: Schema) => (typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined);
+const patternOf = (schema: Schema) =>
+  typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined;
 
 /** Addresses every email validator accepts: a subset of valid addresses, never an invalid one. */
 const EMAIL = fc
-  .tuple(fc.stringMatching(/^[a-z][a-z0-9.]{0,14}[a-z0-9]$/), fc.stringMatching(/^[a-z][a-z0-9-]{0,12}[a-z0-9]$/), fc.constantFrom('com', 'io', 'example', 'co.uk'))
+  .tuple(
+    fc.stringMatching(/^[a-z][a-z0-9.]{0,14}[a-z0-9]$/),
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,12}[a-z0-9]$/),
+    fc.constantFrom('com', 'io', 'example', 'co.uk'),
+  )
   .filter(([local]) => !local.includes('..'))
   .map(([local, domain, tld]) => `${local}@${domain}.${tld}`);
 
@@ -49,7 +71,10 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   const max = (schema.maxLength as number | undefined) ?? 200;
   const length = (s: string) => s.length >= min && s.length <= max;
   if (schema.format === 'email') return EMAIL.filter(length);
-  if (schema.format !== undefined) throw new Error(`openapi-arbitraries: no generator for format ${typeof schema.format === 'string' ? schema.format : JSON.stringify(schema.format)}`);
+  if (schema.format !== undefined)
+    throw new Error(
+      `openapi-arbitraries: no generator for format ${typeof schema.format === 'string' ? schema.format : JSON.stringify(schema.format)}`,
+    );
   const pattern = patternOf(schema);
   if (pattern) {
     try {
@@ -61,7 +86,14 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   const short = Math.min(max, min + 40);
   return fc
     .oneof(
-      { weight: 8, arbitrary: fc.string({ minLength: min, maxLength: short, unit: fc.constantFrom('grapheme', 'grapheme-ascii') as never }) },
+      {
+        weight: 8,
+        arbitrary: fc.string({
+          minLength: min,
+          maxLength: short,
+          unit: fc.constantFrom('grapheme', 'grapheme-ascii') as never,
+        }),
+      },
       { weight: 1, arbitrary: fc.string({ minLength: max, maxLength: max }) },
     )
     .filter((s) => length(s) && (!pattern || pattern.test(s)));
@@ -119,7 +151,10 @@ export function invalidObject(doc: Schema, input: Schema): fc.Arbitrary<Broken> 
   if (schema.additionalProperties === false) {
     breakers.push(
       fc
-        .tuple(valid, fc.stringMatching(/^[a-z_]{1,20}$/).filter((n) => !(n in properties)))
+        .tuple(
+          valid,
+          fc.stringMatching(/^[a-z_]{1,20}$/).filter((n) => !(n in properties)),
+        )
         .map(([v, name]) => ({ value: { ...v, [name]: 'x' }, rule: `unknown property ${name}` })),
     );
   }
@@ -127,7 +162,9 @@ export function invalidObject(doc: Schema, input: Schema): fc.Arbitrary<Broken> 
     const p = resolve(doc, raw);
     const wrong = invalidScalar(p);
     if (!wrong) continue;
-    breakers.push(fc.tuple(valid, wrong).map(([v, bad]) => ({ value: { ...v, [name]: bad.value }, rule: `${name}: ${bad.rule}` })));
+    breakers.push(
+      fc.tuple(valid, wrong).map(([v, bad]) => ({ value: { ...v, [name]: bad.value }, rule: `${name}: ${bad.rule}` })),
+    );
   }
   return fc.oneof(...breakers);
 }
@@ -135,7 +172,8 @@ export function invalidObject(doc: Schema, input: Schema): fc.Arbitrary<Broken> 
 /** A value of the wrong type or outside one bound of a scalar schema. */
 function invalidScalar(schema: Schema): fc.Arbitrary<Broken> | undefined {
   const options: fc.Arbitrary<Broken>[] = [];
-  if ('const' in schema) options.push(fc.constant({ value: schema.const === true ? 'true' : `${String(schema.const)}-not`, rule: 'const' }));
+  if ('const' in schema)
+    options.push(fc.constant({ value: schema.const === true ? 'true' : `${String(schema.const)}-not`, rule: 'const' }));
   if (Array.isArray(schema.enum)) {
     options.push(
       fc
@@ -145,17 +183,29 @@ function invalidScalar(schema: Schema): fc.Arbitrary<Broken> | undefined {
     );
   }
   if (schema.type === 'string') {
-    options.push(fc.oneof(fc.integer(), fc.boolean(), fc.constant(null)).map((value) => ({ value, rule: 'type string' })));
+    options.push(
+      fc.oneof(fc.integer(), fc.boolean(), fc.constant(null)).map((value) => ({ value, rule: 'type string' })),
+    );
     const pattern = patternOf(schema);
     if (pattern) {
       // Text an ECMA pattern can refuse: control and zero-width characters, blank text, no "@".
-      const candidates = ['a\u0007b', '\u200b\u200b', 'line\u0000break', 'no-at-sign', '   '].filter((s) => !pattern.test(s));
-      if (candidates.length > 0) options.push(fc.constantFrom(...candidates).map((value) => ({ value, rule: 'pattern' })));
+      const candidates = ['a\u0007b', '\u200b\u200b', 'line\u0000break', 'no-at-sign', '   '].filter(
+        (s) => !pattern.test(s),
+      );
+      if (candidates.length > 0)
+        options.push(fc.constantFrom(...candidates).map((value) => ({ value, rule: 'pattern' })));
     }
-    if (schema.format === 'email') options.push(fc.constantFrom('no-at-sign', 'two@@example.com', 'a@', '@example.com').map((value) => ({ value, rule: 'format email' })));
+    if (schema.format === 'email')
+      options.push(
+        fc
+          .constantFrom('no-at-sign', 'two@@example.com', 'a@', '@example.com')
+          .map((value) => ({ value, rule: 'format email' })),
+      );
     if (typeof schema.maxLength === 'number') {
       const max = schema.maxLength;
-      options.push(fc.integer({ min: 1, max: 20 }).map((extra) => ({ value: 'a'.repeat(max + extra), rule: `maxLength ${max}` })));
+      options.push(
+        fc.integer({ min: 1, max: 20 }).map((extra) => ({ value: 'a'.repeat(max + extra), rule: `maxLength ${max}` })),
+      );
     }
     if (schema.minLength === 1) options.push(fc.constant({ value: '', rule: 'minLength 1' }));
   }

@@ -36,7 +36,11 @@ export function responseChecker(doc: Schema) {
     const code = String(res.status);
     const key = code in responses ? code : `${code[0]}XX` in responses ? `${code[0]}XX` : undefined;
     const text = await res.text();
-    if (!key) return { status: res.status, mismatches: [`status ${code} is not documented for ${method.toUpperCase()} ${path}`] };
+    if (!key)
+      return {
+        status: res.status,
+        mismatches: [`status ${code} is not documented for ${method.toUpperCase()} ${path}`],
+      };
     const response = responses[key]!;
     const base = pointer('paths', path, method, 'responses', key);
     for (const name of Object.keys(response.headers ?? {})) {

@@ -50,7 +50,11 @@ export async function startSmtp(): Promise<TestSmtp> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
-        const mail = { from, to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') };
+        const mail = {
+          from,
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        };
         const acknowledge = () => {
           inFlight--;
           if (ackDelayMs > 0 && (session as { closed?: boolean }).closed === true) return;

@@ -66,8 +66,15 @@ describe('schema errors for people', () => {
 
   it('counts list positions from 1 and suggests the nearest allowed value', () => {
     const messages = checkEntryData('content/case-studies/x.md', {
-      kind: 'case-study', title: 'T', client: 'C', industry: 'I', summary: 'S',
-      capabilities: ['cloud-engineering', 'cloud-engneering'], engagement_model: 'assessment', outcomes: ['O'], published: '2026-01-01',
+      kind: 'case-study',
+      title: 'T',
+      client: 'C',
+      industry: 'I',
+      summary: 'S',
+      capabilities: ['cloud-engineering', 'cloud-engneering'],
+      engagement_model: 'assessment',
+      outcomes: ['O'],
+      published: '2026-01-01',
     });
     expect(messages).toHaveLength(1);
     expect(messages[0]).toContain('field:    capabilities, item 2');

@@ -10,7 +10,6 @@ import { logEvent } from './log.ts';
 import { createMailer } from './mailer.ts';
 import { PROPOSALS_STORE } from './record.ts';
 
-
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;
 
@@ -47,7 +46,10 @@ export function crmTimeoutFromEnv(readEnv: EnvReader): number {
   if (raw === undefined) return DEFAULT_CRM_TIMEOUT_MS;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1 || value > MAX_CRM_TIMEOUT_MS) {
-    logEvent('config_invalid', { variable: 'CRM_TIMEOUT_MS', reason: `must be an integer from 1 to ${MAX_CRM_TIMEOUT_MS}` });
+    logEvent('config_invalid', {
+      variable: 'CRM_TIMEOUT_MS',
+      reason: `must be an integer from 1 to ${MAX_CRM_TIMEOUT_MS}`,
+    });
     return DEFAULT_CRM_TIMEOUT_MS;
   }
   return value;

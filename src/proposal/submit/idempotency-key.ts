@@ -20,7 +20,10 @@ const RULE =
 /** Parses the header value; details name the broken rule and never echo the value. */
 export function parseIdempotencyKey(header: string | null): IdempotencyKeyResult {
   if (header === null) {
-    return invalid('missing-idempotency-key', 'Send an Idempotency-Key header with a stable value per submission. ' + RULE);
+    return invalid(
+      'missing-idempotency-key',
+      'Send an Idempotency-Key header with a stable value per submission. ' + RULE,
+    );
   }
   // Fetch's Headers already trims surrounding whitespace; trim here too for direct callers.
   const value = header.replace(/^[ \t]+|[ \t]+$/g, '');
@@ -33,7 +36,10 @@ export function parseIdempotencyKey(header: string | null): IdempotencyKeyResult
     return invalid('invalid-idempotency-key', 'The Idempotency-Key is empty. ' + RULE);
   }
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    return invalid('invalid-idempotency-key', `The Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. ` + RULE);
+    return invalid(
+      'invalid-idempotency-key',
+      `The Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. ` + RULE,
+    );
   }
   if (!KEY_CHARS.test(key)) {
     return invalid(

@@ -54,7 +54,13 @@ export async function submitProposal(request: SubmitRequest, idempotencyKey: str
 }
 
 /** Does the owed work under the lease; null when the lease was lost on the way. */
-async function runClaimed(request: SubmitRequest, idempotencyKey: string, deps: SubmitDeps, lease: KeyLease, fresh: boolean): Promise<Reply | null> {
+async function runClaimed(
+  request: SubmitRequest,
+  idempotencyKey: string,
+  deps: SubmitDeps,
+  lease: KeyLease,
+  fresh: boolean,
+): Promise<Reply | null> {
   try {
     const { reply, final } = await completeOwedWork(request, idempotencyKey, deps, lease, fresh);
     await lease.release(final ? { state: 'final', reply: toStored(reply) } : { state: 'pending' });
@@ -87,7 +93,12 @@ async function completeOwedWork(
   // A fresh key entry has no record yet: skip the read.
   let record = fresh ? null : await records.load(entry.request_id);
   if (record === null) {
-    const built = buildRecord(request, { requestId: entry.request_id, receivedAt: entry.received_at, crm: deps.crm.name, consent: deps.consent });
+    const built = buildRecord(request, {
+      requestId: entry.request_id,
+      receivedAt: entry.received_at,
+      crm: deps.crm.name,
+      consent: deps.consent,
+    });
     // The inbox: the one write that stores the record also delivers it.
     record = await records.create(deps.crm.storesRecord ? delivered(built, deps, now) : built);
   }
@@ -97,8 +108,16 @@ async function completeOwedWork(
     const outcome = await deliverWithin(deps.crm, record, idempotencyKey, deps.crmTimeoutMs ?? DEFAULT_CRM_TIMEOUT_MS);
     if (!outcome.ok) {
       const attempts = record.delivery.attempts + 1;
-      record = await records.update({ ...record, delivery: { ...record.delivery, crm: deps.crm.name, attempts, last_error_kind: outcome.kind } });
-      logEvent('crm_delivery_pending', { request_id: record.request_id, crm: deps.crm.name, kind: outcome.kind, attempts });
+      record = await records.update({
+        ...record,
+        delivery: { ...record.delivery, crm: deps.crm.name, attempts, last_error_kind: outcome.kind },
+      });
+      logEvent('crm_delivery_pending', {
+        request_id: record.request_id,
+        crm: deps.crm.name,
+        kind: outcome.kind,
+        attempts,
+      });
       const retryAfter = outcome.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
       return { reply: pendingReply(record, retryAfter), final: false };
     }
@@ -111,7 +130,13 @@ async function completeOwedWork(
 }
 
 /** Sends the confirmation email the record owes and records the outcome. */
-async function sendOwedEmail(record: ProposalRecord, records: RecordStore, deps: SubmitDeps, lease: KeyLease, now: () => Date): Promise<ProposalRecord> {
+async function sendOwedEmail(
+  record: ProposalRecord,
+  records: RecordStore,
+  deps: SubmitDeps,
+  lease: KeyLease,
+  now: () => Date,
+): Promise<ProposalRecord> {
   const at = now().toISOString();
   if (!deps.mailer) return records.update({ ...record, confirmation_email: { state: 'not_configured', at } });
   lease.assertHeld();

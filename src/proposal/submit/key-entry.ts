@@ -58,7 +58,13 @@ export function keyEntryKey(idempotencyKey: string): string {
 }
 
 /** `tryCreate: false` when the entry is known to exist (polling a busy key): read without a doomed write. */
-export async function claimKey(store: Store, entryKey: string, fingerprint: string, now: () => Date, tryCreate = true): Promise<Claim> {
+export async function claimKey(
+  store: Store,
+  entryKey: string,
+  fingerprint: string,
+  now: () => Date,
+  tryCreate = true,
+): Promise<Claim> {
   const at = now().toISOString();
   const newEntry = (): KeyEntry => ({
     fingerprint,
@@ -72,7 +78,8 @@ export async function claimKey(store: Store, entryKey: string, fingerprint: stri
   if (tryCreate) {
     const created = newEntry();
     const first = await store.setJSON(entryKey, created, { onlyIfNew: true });
-    if (first.modified) return { kind: 'owner', lease: new KeyLease(store, entryKey, created, first.etag, now), fresh: true };
+    if (first.modified)
+      return { kind: 'owner', lease: new KeyLease(store, entryKey, created, first.etag, now), fresh: true };
   }
 
   const found = await store.getWithMetadata(entryKey, { type: 'json' });
@@ -84,7 +91,9 @@ export async function claimKey(store: Store, entryKey: string, fingerprint: stri
     // An expired or unreadable entry is replaced by a new submission with its own request id.
     const entry = newEntry();
     const write = await store.setJSON(entryKey, entry, { onlyIfMatch: found.etag });
-    return write.modified ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: true } : { kind: 'lost' };
+    return write.modified
+      ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: true }
+      : { kind: 'lost' };
   }
   if (existing.fingerprint !== fingerprint) return { kind: 'reused' };
   if (existing.state === 'final' && existing.reply !== undefined) return { kind: 'replay', reply: existing.reply };
@@ -94,7 +103,9 @@ export async function claimKey(store: Store, entryKey: string, fingerprint: stri
   const { reply: _reply, ...rest } = existing;
   const entry: KeyEntry = { ...rest, state: 'running', locked_at: at };
   const write = await store.setJSON(entryKey, entry, { onlyIfMatch: found.etag });
-  return write.modified ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: false } : { kind: 'lost' };
+  return write.modified
+    ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: false }
+    : { kind: 'lost' };
 }
 
 /** Thrown when another invocation took the lease over: stop before any further effect. */
@@ -127,7 +138,10 @@ export class KeyLease {
     this.entry = entry;
     this.now = now;
     this.#etag = etag;
-    this.#timer = setInterval(() => void this.#write({ ...this.entry, locked_at: this.now().toISOString() }), LEASE_RENEW_MS);
+    this.#timer = setInterval(
+      () => void this.#write({ ...this.entry, locked_at: this.now().toISOString() }),
+      LEASE_RENEW_MS,
+    );
     // A pending renewal must not keep a process (a test, a script) alive.
     this.#timer.unref?.();
   }
@@ -141,7 +155,8 @@ export class KeyLease {
   async release(outcome: { state: 'final'; reply: StoredReply } | { state: 'pending' }): Promise<boolean> {
     clearInterval(this.#timer);
     const { locked_at: _lockedAt, reply: _reply, ...rest } = this.entry;
-    const next: KeyEntry = outcome.state === 'final' ? { ...rest, state: 'final', reply: outcome.reply } : { ...rest, state: 'pending' };
+    const next: KeyEntry =
+      outcome.state === 'final' ? { ...rest, state: 'final', reply: outcome.reply } : { ...rest, state: 'pending' };
     return this.#write(next);
   }
 

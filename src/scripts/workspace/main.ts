@@ -152,8 +152,16 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
       action,
       [
         h('h2', null, 'Possible secret found'),
-        h('ul', null, flagged.map((name) => h('li', null, fieldLink(name, labelOfField(name))))),
-        h('p', null, 'Remove it and describe it instead. If you are sure it is not a secret, press the button again: our server checks it too.'),
+        h(
+          'ul',
+          null,
+          flagged.map((name) => h('li', null, fieldLink(name, labelOfField(name)))),
+        ),
+        h(
+          'p',
+          null,
+          'Remove it and describe it instead. If you are sure it is not a secret, press the button again: our server checks it too.',
+        ),
       ],
       `Nothing was sent: possible secret in ${labels}.`,
       fieldFor(flagged[0] ?? ''),
@@ -200,7 +208,15 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     // The server refuses a submit without consent too, but its wording is for API clients.
     if (!again && action === 'submit' && consent instanceof HTMLInputElement && !consent.checked) {
       markField(consent, 'Tick this box to agree before sending.');
-      show(action, [h('h2', null, 'Consent needed'), h('p', null, 'Nothing is sent without your consent: tick the box above to agree to the text.')], 'Consent needed: tick the box to agree.', consent);
+      show(
+        action,
+        [
+          h('h2', null, 'Consent needed'),
+          h('p', null, 'Nothing is sent without your consent: tick the box above to agree to the text.'),
+        ],
+        'Consent needed: tick the box to agree.',
+        consent,
+      );
       return undefined;
     }
     const body = again ?? bodyFor(action);
@@ -217,9 +233,13 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
         action,
         [
           h('h2', null, 'Could not reach the server'),
-          h('p', null, action === 'submit'
-            ? 'Your draft stays in this tab. Trying again resends the same request with the same reference, so it is never stored twice.'
-            : 'Your draft stays in this tab.'),
+          h(
+            'p',
+            null,
+            action === 'submit'
+              ? 'Your draft stays in this tab. Trying again resends the same request with the same reference, so it is never stored twice.'
+              : 'Your draft stays in this tab.',
+          ),
           retryButton(action),
         ],
         'Could not reach the server. Try again.',
@@ -236,21 +256,39 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     if (status >= 200 && status < 300 && typeof data === 'object' && data !== null) {
       if (action === 'guide') {
         const g = data as GuideReply;
-        show(action, [...guideView(g, preselect(g)), button('Continue: describe your request', openRequest)], 'Guidance is ready below.');
+        show(
+          action,
+          [...guideView(g, preselect(g)), button('Continue: describe your request', openRequest)],
+          'Guidance is ready below.',
+        );
       } else if (action === 'summarize') {
         const s = data as SummarizeReply;
         const missing = s.missing_fields.length + s.missing_contact_fields.length;
-        show(action, summaryView(s), s.ready_to_submit ? 'Overview ready: your request can be sent.' : `Overview ready: ${missing} required field(s) missing.`);
+        show(
+          action,
+          summaryView(s),
+          s.ready_to_submit
+            ? 'Overview ready: your request can be sent.'
+            : `Overview ready: ${missing} required field(s) missing.`,
+        );
       } else {
         const r = data as SubmitReply;
         const email = typeof body['email'] === 'string' ? body['email'] : '';
         if (r.status === 'received') {
-          show(action, [...submitView(r, email, undefined), button('Start a new request', startOver)], 'Request received.');
+          show(
+            action,
+            [...submitView(r, email, undefined), button('Start a new request', startOver)],
+            'Request received.',
+          );
         } else {
           // Pending: stored, not yet accepted by the CRM. Keep trying with the same key and body.
           const wait = Math.min(Math.max(retryAfter || r.retry_after_seconds, 2), 300);
           schedule(action, wait);
-          show(action, [...submitView(r, email, wait), button('Try now', () => void run(action, last[action]))], 'Stored; delivery pending. We will keep trying.');
+          show(
+            action,
+            [...submitView(r, email, wait), button('Try now', () => void run(action, last[action]))],
+            'Stored; delivery pending. We will keep trying.',
+          );
         }
       }
       return;
@@ -261,7 +299,8 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
       say(action, 'Still being processed; checking again in a moment.');
       return;
     }
-    const p: Problem = typeof data === 'object' && data !== null ? data : { title: 'The server did not answer properly' };
+    const p: Problem =
+      typeof data === 'object' && data !== null ? data : { title: 'The server did not answer properly' };
     let first: Control | undefined;
     const named: string[] = [];
     for (const e of p.errors ?? []) {
@@ -323,7 +362,8 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
   for (const form of forms) {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      const action = event.submitter instanceof HTMLButtonElement ? event.submitter.value : (form.dataset['step'] ?? '');
+      const action =
+        event.submitter instanceof HTMLButtonElement ? event.submitter.value : (form.dataset['step'] ?? '');
       void run(isAction(action) ? action : 'guide');
     });
   }

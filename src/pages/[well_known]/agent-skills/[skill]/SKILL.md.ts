@@ -4,7 +4,10 @@ import { publishedSkills, type Skill } from '../../../../lib/agent-skills.ts';
 
 /** Each skill's SKILL.md, exactly the bytes the index's digest was computed from. */
 export const getStaticPaths = (async () =>
-  publishedSkills(await knowledge()).map((skill) => ({ params: { well_known: '.well-known', skill: skill.name }, props: { skill } }))) satisfies GetStaticPaths;
+  publishedSkills(await knowledge()).map((skill) => ({
+    params: { well_known: '.well-known', skill: skill.name },
+    props: { skill },
+  }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute = ({ props }) => {
   const file = (props as { skill: Skill }).skill.files.find((f) => f.path === 'SKILL.md');
