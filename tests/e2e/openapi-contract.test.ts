@@ -125,17 +125,20 @@ describe('every operation of /openapi.json, against npm start', () => {
       headers: { ...json, 'idempotency-key': broken.value as string },
       body: JSON.stringify(body),
     }));
-    // Media types and bodies outside requestBody.content.
-    const otherMedia = fc.constantFrom(
+    // Media types and bodies outside requestBody.content: few and fixed, so every run sends
+    // each of them once rather than leaving them to the draw.
+    const otherMedia = [
       {
         label: 'post invalid media type text/plain',
-        valid: false,
         headers: { 'content-type': 'text/plain' },
         body: '{"action":"guide"}',
       },
-      { label: 'post invalid json syntax', valid: false, headers: json, body: '{"action":' },
-      { label: 'post invalid json array', valid: false, headers: json, body: '[]' },
-    );
+      { label: 'post invalid json syntax', headers: json, body: '{"action":' },
+      { label: 'post invalid json array', headers: json, body: '[]' },
+    ];
+    for (const req of otherMedia) {
+      expect(await send('/api/proposal', 'post', req, false, req.label)).toEqual([]);
+    }
 
     await fc.assert(
       fc.asyncProperty(
@@ -144,7 +147,6 @@ describe('every operation of /openapi.json, against npm start', () => {
           { weight: 1, arbitrary: validForm },
           { weight: 4, arbitrary: invalidBody },
           { weight: 2, arbitrary: badKey },
-          { weight: 1, arbitrary: otherMedia },
         ),
         async (req) => {
           const found = await send(
