@@ -1,9 +1,9 @@
 // @ts-check
 import { readFileSync } from 'node:fs';
 import mdx from '@astrojs/mdx';
-import sitemap from '@astrojs/sitemap';
 import { defineConfig } from 'astro/config';
 import { load as loadYaml } from 'js-yaml';
+import { devPreview } from './src/build/dev-preview.ts';
 
 /** The canonical URL is set once, in content/site.md; `SITE_URL` or Netlify's `URL` override it. */
 function canonicalUrl() {
@@ -24,12 +24,7 @@ export default defineConfig({
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'never' },
   // Pages ship zero client JS; the one script of the proposal workspace is bundled by Vite.
-  integrations: [
-    mdx(),
-    sitemap({
-      // The workspace result pages and twins are not pages of their own.
-      filter: (page) => !page.endsWith('.md'),
-    }),
-  ],
+  // /sitemap.xml is a route of its own (src/lib/sitemap.ts): it carries lastmod from content dates.
+  integrations: [mdx(), devPreview()],
   devToolbar: { enabled: false },
 });

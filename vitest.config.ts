@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], testTimeout: 20_000, sequence: { groupOrder: 0 } } },
+      {
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], testTimeout: 20_000, sequence: { groupOrder: 0 } },
+      },
       {
         test: {
           name: 'built',

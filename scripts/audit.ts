@@ -1,8 +1,9 @@
 /**
  * Lighthouse audit: `npm run audit` (node scripts/audit.ts). Starts the site with `npm start` on
- * a free port, audits /, /services, /agents and /proposal with Lighthouse's default (mobile)
- * configuration in Debian's Chromium, prints the four category scores per page and writes
- * test-results/lighthouse.json. Exits with 1 when any score is below 100, the goal.
+ * a free port, audits /, /proposal, /services and /agents with Lighthouse's default (mobile)
+ * configuration in Debian's Chromium started with WebMCP enabled (without it the WebMCP audits
+ * are "not applicable"), prints the five category scores per page and the state of each agentic
+ * audit, and writes test-results/lighthouse.json. Exits with 1 when any score is below 100, the goal.
  *
  * Runs on Node 24 type stripping: erasable TypeScript only.
  */
@@ -12,21 +13,28 @@ import lighthouse from 'lighthouse';
 import { launch } from 'chrome-launcher';
 import { CHROME_FLAGS, CHROME_PATH } from '../tests/helpers/browser.ts';
 import { root } from '../tests/helpers/dist.ts';
-import { startSite } from '../tests/helpers/serve.ts';
+import { freePort, startSite } from '../tests/helpers/serve.ts';
 
-const PAGES = ['/', '/services', '/agents', '/proposal'];
-const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const PAGES = ['/', '/proposal', '/services', '/agents'];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo', 'agentic-browsing'];
+/** Chromium exposes WebMCP (navigator.modelContext, declarative form tools) only behind this flag. */
+const WEBMCP_FLAG = '--enable-features=WebMCP';
 
 interface PageResult {
   path: string;
   scores: Record<string, number | null>;
-  /** Audits scoring below 1 in the four categories, so a score below 100 names its cause. */
+  /** Audits scoring below 1 in the five categories, so a score below 100 names its cause. */
   failing: { category: string; id: string; title: string; score: number | null }[];
+  /** Each agentic-browsing audit: pass, fail or not applicable. */
+  agentic: Record<string, string>;
 }
 
-const site = await startSite();
+// Built with its own local URL: agent documents and links are absolute, and Lighthouse follows
+// them (robots.txt Agentmap, <link rel="ai-catalog">), so they must point at this server.
+const port = await freePort();
+const site = await startSite({ SITE_URL: `http://127.0.0.1:${port}` }, undefined, undefined, port);
 console.log(`npm start serves ${site.url} (pid ${site.pid})`);
-const chrome = await launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+const chrome = await launch({ chromePath: CHROME_PATH, chromeFlags: [...CHROME_FLAGS, WEBMCP_FLAG] });
 const results: PageResult[] = [];
 let version = '';
 try {
@@ -52,7 +60,17 @@ try {
         }
       }
     }
-    results.push({ path, scores, failing });
+    const agentic: Record<string, string> = {};
+    for (const ref of lhr.categories['agentic-browsing']?.auditRefs ?? []) {
+      const audit = lhr.audits[ref.id];
+      agentic[ref.id] =
+        audit?.scoreDisplayMode === 'notApplicable'
+          ? 'n/a'
+          : audit?.score === 1
+            ? 'pass'
+            : `fail (${audit?.score ?? 'no score'})`;
+    }
+    results.push({ path, scores, failing, agentic });
     if (lhr.runtimeError) console.warn(`${path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   }
 } finally {
@@ -61,9 +79,14 @@ try {
 }
 
 const cell = (s: string | number | null, width: number) => String(s ?? 'n/a').padEnd(width);
-console.log(`\nLighthouse ${version}, default (mobile) config, ${CHROME_PATH}\n`);
-console.log(`${cell('page', 12)}${CATEGORIES.map((c) => cell(c, 16)).join('')}`);
-for (const r of results) console.log(`${cell(r.path, 12)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 16)).join('')}`);
+console.log(`\nLighthouse ${version}, default (mobile) config, ${CHROME_PATH} ${WEBMCP_FLAG}\n`);
+console.log(`${cell('page', 12)}${CATEGORIES.map((c) => cell(c, 18)).join('')}`);
+for (const r of results)
+  console.log(`${cell(r.path, 12)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 18)).join('')}`);
+const agenticIds = Object.keys(results[0]?.agentic ?? {});
+console.log(`\nagentic-browsing audits\n${cell('page', 12)}${agenticIds.map((id) => cell(id, 26)).join('')}`);
+for (const r of results)
+  console.log(`${cell(r.path, 12)}${agenticIds.map((id) => cell(r.agentic[id] ?? '', 26)).join('')}`);
 for (const r of results) {
   for (const f of r.failing) console.log(`  ${r.path} ${f.category}: ${f.id} (${f.title}) scored ${f.score}`);
 }
@@ -72,7 +95,7 @@ const out = join(root, 'test-results');
 mkdirSync(out, { recursive: true });
 writeFileSync(
   join(out, 'lighthouse.json'),
-  `${JSON.stringify({ lighthouse_version: version, config: 'default (mobile)', chrome: CHROME_PATH, generated_at: new Date().toISOString(), pages: results }, null, 2)}\n`,
+  `${JSON.stringify({ lighthouse_version: version, config: 'default (mobile)', chrome: `${CHROME_PATH} ${WEBMCP_FLAG}`, generated_at: new Date().toISOString(), pages: results }, null, 2)}\n`,
 );
 console.log(`\nwritten: test-results/lighthouse.json`);
 if (results.some((r) => Object.values(r.scores).some((s) => s !== 100))) process.exitCode = 1;

@@ -21,11 +21,16 @@ import { ms, rounded } from './bench/stats.ts';
 
 const started = performance.now();
 const startedAt = new Date().toISOString();
-const command = `node ${process.argv.slice(1).map((a) => a.replace(root, '')).join(' ')}`;
+const command = `node ${process.argv
+  .slice(1)
+  .map((a) => a.replace(root, ''))
+  .join(' ')}`;
 
 console.log('Kestrel Cloud site benchmarks');
 console.log(`command: npm run bench → ${command} (cwd ${root})`);
-console.log(`node ${process.version} on ${process.platform}/${process.arch}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${startedAt}`);
+console.log(
+  `node ${process.version} on ${process.platform}/${process.arch}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${startedAt}`,
+);
 
 const timings: Record<string, number> = {};
 async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
@@ -59,7 +64,10 @@ const bundle: BundleResult = await step('bundle', benchBundle);
 printBundle(bundle);
 
 const submit: SubmitResult = await step('submit', () =>
-  runChildBench<SubmitResult>('./submit.ts', childEnv({ CRM_PROVIDER: undefined, SMTP_URL: undefined, MAIL_FROM: undefined, CRM_TIMEOUT_MS: undefined })),
+  runChildBench<SubmitResult>(
+    './submit.ts',
+    childEnv({ CRM_PROVIDER: undefined, SMTP_URL: undefined, MAIL_FROM: undefined, CRM_TIMEOUT_MS: undefined }),
+  ),
 );
 printSubmit(submit);
 
@@ -88,4 +96,8 @@ writeFileSync(
     2,
   )}\n`,
 );
-console.log(`\nsummary written to ${summaryFile.replace(root, '')}; whole run ${ms(totalMs)} (${Object.entries(timings).map(([k, v]) => `${k} ${ms(v)}`).join(', ')})`);
+console.log(
+  `\nsummary written to ${summaryFile.replace(root, '')}; whole run ${ms(totalMs)} (${Object.entries(timings)
+    .map(([k, v]) => `${k} ${ms(v)}`)
+    .join(', ')})`,
+);

@@ -26,12 +26,24 @@ import type { Knowledge } from '../src/lib/knowledge.ts';
 import { readEnv } from '../src/proposal/http.ts';
 import { submitDepsFromEnv } from '../src/proposal/submit/config.ts';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
-import { isProposalRecord, PROPOSALS_STORE, RECORDS_PREFIX, recordKey, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
+import {
+  isProposalRecord,
+  PROPOSALS_STORE,
+  RECORDS_PREFIX,
+  recordKey,
+  type DeliveryState,
+  type ProposalRecord,
+} from '../src/proposal/submit/record.ts';
 import { entriesNaming, eraseRecord } from '../src/proposal/submit/retention.ts';
 import { runSweep, type SweepLimits } from '../src/proposal/submit/sweep.ts';
 
 /** On demand nobody waits on a function limit: every open request now, backoff or not, a few at a time. */
-const ON_DEMAND_LIMITS: SweepLimits = { maxRequests: Number.POSITIVE_INFINITY, budgetMs: 15 * 60_000, concurrency: 4, ignoreBackoff: true };
+const ON_DEMAND_LIMITS: SweepLimits = {
+  maxRequests: Number.POSITIVE_INFINITY,
+  budgetMs: 15 * 60_000,
+  concurrency: 4,
+  ignoreBackoff: true,
+};
 
 /** netlify-cli's site id for a project that is not linked to a site (UNLINKED_SITE_MOCK_ID). */
 const UNLINKED_SITE_ID = 'unlinked';
@@ -111,7 +123,8 @@ function readOptions(): Options {
   let target: Options['target'];
   if (command === 'delete') {
     const id = positionals[1];
-    if ((id === undefined) === (values.email === undefined)) fail(`delete needs a REQUEST_ID or --email ADDRESS (one of them).\n\n${USAGE}`);
+    if ((id === undefined) === (values.email === undefined))
+      fail(`delete needs a REQUEST_ID or --email ADDRESS (one of them).\n\n${USAGE}`);
     target = id !== undefined ? { requestId: id } : { email: values.email! };
     if (positionals.length > 2) fail(`Unexpected argument "${positionals[2]}".\n\n${USAGE}`);
   } else {
@@ -166,13 +179,16 @@ async function localSource(root: string): Promise<Source | null> {
     return null;
   }
   const holdsStore = (siteID: string) =>
-    existsSync(join(entries, siteID)) && readdirSync(join(entries, siteID)).some((name) => name.endsWith(PROPOSALS_STORE));
+    existsSync(join(entries, siteID)) &&
+    readdirSync(join(entries, siteID)).some((name) => name.endsWith(PROPOSALS_STORE));
   const candidates = [linkedSiteId(root), UNLINKED_SITE_ID, ...readdirSync(entries)].filter(
     (id): id is string => id !== undefined,
   );
   const siteID = candidates.find(holdsStore);
   if (siteID === undefined) {
-    process.stdout.write(`No proposal requests stored locally yet (nothing under ${shown}/entries/*/site:${PROPOSALS_STORE}).\n`);
+    process.stdout.write(
+      `No proposal requests stored locally yet (nothing under ${shown}/entries/*/site:${PROPOSALS_STORE}).\n`,
+    );
     return null;
   }
   // Our own server on the same directory: the CLI's runs on a random port with a random token.
@@ -216,18 +232,30 @@ function sweepDeps(store: Store) {
   // The same .env `npm start` reads; variables already set win.
   if (existsSync(join(root, '.env'))) process.loadEnvFile(join(root, '.env'));
   const file = join(root, '.generated', 'knowledge.json');
-  if (!existsSync(file)) fail('redeliver needs the partner facts of the build: run `npm run build` first (.generated/knowledge.json is missing).');
+  if (!existsSync(file))
+    fail(
+      'redeliver needs the partner facts of the build: run `npm run build` first (.generated/knowledge.json is missing).',
+    );
   const k = JSON.parse(readFileSync(file, 'utf8')) as Knowledge;
-  const partner = { name: k.partner.name, describedAs: k.partner.described_as, email: k.partner.email, proposalUrl: k.urls.proposal_page };
+  const partner = {
+    name: k.partner.name,
+    describedAs: k.partner.described_as,
+    email: k.partner.email,
+    proposalUrl: k.urls.proposal_page,
+  };
   return submitDepsFromEnv(readEnv, partner, k.consent, store);
 }
 
 async function redeliver(source: Source): Promise<void> {
   const report = await runSweep(sweepDeps(source.store), ON_DEMAND_LIMITS);
-  const lines = [`Sweep of the ${source.where}: ${report.open} open request${report.open === 1 ? '' : 's'}, ${Math.round(report.ms)} ms.`];
+  const lines = [
+    `Sweep of the ${source.where}: ${report.open} open request${report.open === 1 ? '' : 's'}, ${Math.round(report.ms)} ms.`,
+  ];
   for (const { request_id: id, outcome } of report.requests) lines.push(`  ${outcome.padEnd(9)} ${id}`);
   if (report.deferred > 0) lines.push(`  ${report.deferred} left for the next sweep (time budget).`);
-  lines.push(`Deleted ${report.entriesDeleted} expired idempotency entr${report.entriesDeleted === 1 ? 'y' : 'ies'} and ${report.requestsDeleted} request${report.requestsDeleted === 1 ? '' : 's'} past RETENTION_DAYS.`);
+  lines.push(
+    `Deleted ${report.entriesDeleted} expired idempotency entr${report.entriesDeleted === 1 ? 'y' : 'ies'} and ${report.requestsDeleted} request${report.requestsDeleted === 1 ? '' : 's'} past RETENTION_DAYS.`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -259,7 +287,9 @@ async function erase(source: Source, target: NonNullable<Options['target']>): Pr
 async function main(): Promise<void> {
   const options = readOptions();
   if ((options.site === undefined) !== (options.token === undefined)) {
-    fail('Reading a deployed site needs both a site id and a token (--site and --token, or NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN).');
+    fail(
+      'Reading a deployed site needs both a site id and a token (--site and --token, or NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN).',
+    );
   }
   const source =
     options.site !== undefined && options.token !== undefined

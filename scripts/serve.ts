@@ -7,29 +7,25 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { problemTypeUri } from '../src/proposal/http.ts';
 import { readBoundedBody } from './serve/body-guard.ts';
+import { freePort } from './free-port.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
 const root = new URL('../', import.meta.url);
 
-/** A port the OS reports free on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 const [innerPort, staticPort] = [await freePort(), await freePort()];
 const netlify = spawn(
   'netlify',
-  ['serve', '--offline', '--internal-disable-edge-functions', '--port', String(innerPort), '--staticServerPort', String(staticPort)],
+  [
+    'serve',
+    '--offline',
+    '--internal-disable-edge-functions',
+    '--port',
+    String(innerPort),
+    '--staticServerPort',
+    String(staticPort),
+  ],
   { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, BROWSER: 'none' } },
 );
 netlify.once('exit', (code, signal) => {
@@ -46,7 +42,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 /** Problem replies of the front server; their types are the function's own where one fits. */
 function agentsPage(): string {
   try {
-    const knowledge = JSON.parse(readFileSync(new URL('.generated/knowledge.json', root), 'utf8')) as { urls: { agents: string } };
+    const knowledge = JSON.parse(readFileSync(new URL('.generated/knowledge.json', root), 'utf8')) as {
+      urls: { agents: string };
+    };
     return knowledge.urls.agents;
   } catch {
     return 'about:blank';
@@ -58,7 +56,11 @@ function refuse(res: ServerResponse, status: 408 | 413 | 502, detail: string): v
   const title = { 408: 'Request Timeout', 413: 'The request body is too large', 502: 'Bad Gateway' }[status];
   const body = JSON.stringify({ type, title, status, detail });
   // The body may still be arriving: close the connection rather than read the rest.
-  res.writeHead(status, { 'content-type': 'application/problem+json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.writeHead(status, {
+    'content-type': 'application/problem+json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   res.end(body);
 }
 
@@ -78,11 +80,18 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const headers = { ...req.headers, host: `127.0.0.1:${innerPort}` };
   delete headers['transfer-encoding'];
   if (body) headers['content-length'] = String(body.length);
-  const upstream = forward({ host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers }, (reply) => {
-    res.writeHead(reply.statusCode ?? 502, reply.headers);
-    reply.pipe(res);
-  });
-  upstream.once('error', () => (res.headersSent ? res.destroy() : refuse(res, 502, 'The local server is still starting or has stopped; retry in a moment.')));
+  const upstream = forward(
+    { host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers },
+    (reply) => {
+      res.writeHead(reply.statusCode ?? 502, reply.headers);
+      reply.pipe(res);
+    },
+  );
+  upstream.once('error', () =>
+    res.headersSent
+      ? res.destroy()
+      : refuse(res, 502, 'The local server is still starting or has stopped; retry in a moment.'),
+  );
   res.once('close', () => upstream.destroy());
   upstream.end(body);
 }
@@ -93,4 +102,8 @@ const server = createServer((req, res) => {
 // Node's own limits: a client that never finishes its headers cannot hold a socket forever.
 server.headersTimeout = 15_000;
 server.requestTimeout = 30_000;
-server.listen(port, () => console.log(`npm start: site and proposal function at http://localhost:${port} (netlify serve on 127.0.0.1:${innerPort})`));
+server.listen(port, () =>
+  console.log(
+    `npm start: site and proposal function at http://localhost:${port} (netlify serve on 127.0.0.1:${innerPort})`,
+  ),
+);

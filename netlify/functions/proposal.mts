@@ -10,7 +10,7 @@ const handle = createProposalHandler(knowledge as Knowledge, validators);
  * POST /api/proposal; GET of the same path is the static contract built by Astro. The context
  * carries waitUntil, which runs the redelivery sweep after the reply.
  */
-export default (req: Request, context: Context) => handle(req, context);
+export default (req: Request, context?: Context) => handle(req, context);
 
 export const config: Config = {
   path: '/api/proposal',

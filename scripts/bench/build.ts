@@ -92,7 +92,9 @@ export async function benchBuild(): Promise<BuildResult> {
         const outDir = join(work, `dist-${v.extraPosts}-${rep}`);
         const result = await run(process.execPath, args(outDir), { env: childEnv({ CONTENT_DIR: v.contentDir }) });
         if (result.code !== 0) {
-          throw new Error(`astro build failed for ${v.label} (exit ${result.code}):\n${(result.stdout + result.stderr).slice(-3000)}`);
+          throw new Error(
+            `astro build failed for ${v.label} (exit ${result.code}):\n${(result.stdout + result.stderr).slice(-3000)}`,
+          );
         }
         v.times.push(result.ms);
         v.last = {
@@ -110,7 +112,15 @@ export async function benchBuild(): Promise<BuildResult> {
   const runs: BuildRun[] = variants.map((v) => {
     const last = v.last as NonNullable<typeof v.last>;
     const totalMs = median(v.times);
-    return { label: v.label, extraPosts: v.extraPosts, contentFiles: v.contentFiles, totalMs, runsMs: v.times, msPerPage: totalMs / last.htmlPages, ...last };
+    return {
+      label: v.label,
+      extraPosts: v.extraPosts,
+      contentFiles: v.contentFiles,
+      totalMs,
+      runsMs: v.times,
+      msPerPage: totalMs / last.htmlPages,
+      ...last,
+    };
   });
   const base = runs.find((r) => r.extraPosts === 0);
   const big = runs.find((r) => r.extraPosts === 1000);
@@ -128,7 +138,18 @@ export function printBuild(r: BuildResult): void {
   console.log(
     table(
       `1. Build time (astro build --force: content-layer cache cleared; median of ${r.repeats} builds each)`,
-      ['content', 'files in', 'total (median)', 'all runs', 'HTML pages', 'ms / page', 'files out', 'HTML raw', 'HTML gzip', 'largest page (gzip)'],
+      [
+        'content',
+        'files in',
+        'total (median)',
+        'all runs',
+        'HTML pages',
+        'ms / page',
+        'files out',
+        'HTML raw',
+        'HTML gzip',
+        'largest page (gzip)',
+      ],
       r.runs.map((run) => [
         run.label,
         int(run.contentFiles),
@@ -145,7 +166,9 @@ export function printBuild(r: BuildResult): void {
   );
   console.log(`command: ${r.command}`);
   if (r.marginalMsPerAddedPost !== null) {
-    console.log(`marginal cost: ${r.marginalMsPerAddedPost.toFixed(2)} ms of build time per added post (1,000-post run minus real content, / 1,000)`);
+    console.log(
+      `marginal cost: ${r.marginalMsPerAddedPost.toFixed(2)} ms of build time per added post (1,000-post run minus real content, / 1,000)`,
+    );
   }
   const real = r.runs.find((run) => run.extraPosts === 0);
   if (real) {
@@ -156,6 +179,8 @@ export function printBuild(r: BuildResult): void {
     );
   }
   if (r.distHtml && real && r.distHtml.gzipBytes !== real.html.gzipBytes) {
-    console.log(`note: the existing dist/ differs from a fresh build of content/ (dist/ HTML gzip ${bytesExact(r.distHtml.gzipBytes)}): dist/ is stale.`);
+    console.log(
+      `note: the existing dist/ differs from a fresh build of content/ (dist/ HTML gzip ${bytesExact(r.distHtml.gzipBytes)}): dist/ is stale.`,
+    );
   }
 }

@@ -50,7 +50,13 @@ function byPackage(inputs: Record<string, { bytesInOutput: number }>): { name: s
   const totals = new Map<string, number>();
   for (const [path, { bytesInOutput }] of Object.entries(inputs)) {
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-    const name = pkg ? (pkg[1] as string) : path.replace(/^(?:\.\.\/)*/, '').split('/').slice(0, 2).join('/');
+    const name = pkg
+      ? (pkg[1] as string)
+      : path
+          .replace(/^(?:\.\.\/)*/, '')
+          .split('/')
+          .slice(0, 2)
+          .join('/');
     totals.set(name, (totals.get(name) ?? 0) + bytesInOutput);
   }
   return [...totals].map(([name, b]) => ({ name, bytes: b })).sort((a, b) => b.bytes - a.bytes);
@@ -128,8 +134,12 @@ export function printBundle(r: BundleResult): void {
       ],
     ),
   );
-  console.log(`largest contributors to the bundle: ${r.topInputs.map((i) => `${i.name} ${bytes(i.bytes)}`).join(', ')}`);
+  console.log(
+    `largest contributors to the bundle: ${r.topInputs.map((i) => `${i.name} ${bytes(i.bytes)}`).join(', ')}`,
+  );
   console.log(`command: ${r.options}`);
-  console.log(`cold import: node --input-type=module -e "t0=performance.now(); await import('<tmp>/proposal.mjs'); performance.now()-t0"`);
+  console.log(
+    `cold import: node --input-type=module -e "t0=performance.now(); await import('<tmp>/proposal.mjs'); performance.now()-t0"`,
+  );
   console.log(`cold import runs (ms): ${r.coldImport.runs.map((x) => x.toFixed(1)).join(', ')}`);
 }

@@ -33,10 +33,13 @@ type Handler = (req: Request) => Promise<Response>;
 
 async function sample(handler: Handler, body: string, expectStatus: number): Promise<{ ms: number; size: number }> {
   const started = performance.now();
-  const res = await handler(new Request(API, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+  const res = await handler(
+    new Request(API, { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+  );
   const data = await res.arrayBuffer();
   const elapsed = performance.now() - started;
-  if (res.status !== expectStatus) throw new Error(`expected ${expectStatus}, got ${res.status}: ${new TextDecoder().decode(data).slice(0, 300)}`);
+  if (res.status !== expectStatus)
+    throw new Error(`expected ${expectStatus}, got ${res.status}: ${new TextDecoder().decode(data).slice(0, 300)}`);
   return { ms: elapsed, size: data.byteLength };
 }
 
@@ -68,7 +71,11 @@ async function main(): Promise<void> {
       for (let i = 0; i < perRound; i++) into.push((await sample(c.handler, c.body, 200)).ms);
     }
   }
-  const stats = { noop: summarize(samples['noop'] ?? []), guide: summarize(samples['guide'] ?? []), summarize: summarize(samples['summarize'] ?? []) };
+  const stats = {
+    noop: summarize(samples['noop'] ?? []),
+    guide: summarize(samples['guide'] ?? []),
+    summarize: summarize(samples['summarize'] ?? []),
+  };
   const result: LatencyResult = {
     importMs,
     warmup: WARMUP,
@@ -83,7 +90,15 @@ async function main(): Promise<void> {
 }
 
 export function printLatency(r: LatencyResult): void {
-  const row = (name: string, s: Summary, ratio: string) => [name, ms(s.p50), ms(s.p99), ms(s.mean), ms(s.max), `${Math.round(1000 / s.mean).toLocaleString('en-US')}/s`, ratio];
+  const row = (name: string, s: Summary, ratio: string) => [
+    name,
+    ms(s.p50),
+    ms(s.p99),
+    ms(s.mean),
+    ms(s.max),
+    `${Math.round(1000 / s.mean).toLocaleString('en-US')}/s`,
+    ratio,
+  ];
   console.log(
     table(
       `2. In-process handler latency (${r.calls} calls each after ${r.warmup} warm-up; Request built + handler + body read)`,
@@ -95,7 +110,9 @@ export function printLatency(r: LatencyResult): void {
       ],
     ),
   );
-  console.log(`command: node scripts/bench/latency.ts (fresh process; handler = default export of netlify/functions/proposal.mts, loaded natively in ${ms(r.importMs)})`);
+  console.log(
+    `command: node scripts/bench/latency.ts (fresh process; handler = default export of netlify/functions/proposal.mts, loaded natively in ${ms(r.importMs)})`,
+  );
   console.log(`ratio p50 guide / p50 no-op: ${r.ratioP50Guide.toFixed(1)}x`);
 }
 

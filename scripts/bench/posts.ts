@@ -8,20 +8,49 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const TOPICS = [
-  'cost visibility', 'landing zones', 'observability', 'incident response', 'data pipelines', 'container platforms',
-  'serverless workloads', 'identity and access', 'backup and recovery', 'network design', 'database migration',
-  'release automation', 'capacity planning', 'log retention', 'tagging policies', 'multi-account setups',
+  'cost visibility',
+  'landing zones',
+  'observability',
+  'incident response',
+  'data pipelines',
+  'container platforms',
+  'serverless workloads',
+  'identity and access',
+  'backup and recovery',
+  'network design',
+  'database migration',
+  'release automation',
+  'capacity planning',
+  'log retention',
+  'tagging policies',
+  'multi-account setups',
 ];
 const ANGLES = [
-  'A practical guide to', 'Five questions about', 'Getting started with', 'Lessons from reviewing', 'Common mistakes in',
-  'Measuring progress in', 'A checklist for', 'Planning a quarter of',
+  'A practical guide to',
+  'Five questions about',
+  'Getting started with',
+  'Lessons from reviewing',
+  'Common mistakes in',
+  'Measuring progress in',
+  'A checklist for',
+  'Planning a quarter of',
 ];
 const AUTHORS = [
   'Priya Raman, Principal Architect',
   'Hannah Okafor, Head of Delivery',
   'Tomás Lindqvist, Contact Center Lead',
 ];
-const TAGS = ['planning', 'security', 'reliability', 'cost', 'operations', 'data', 'migration', 'automation', 'governance'];
+const TAGS = [
+  'planning',
+  'security',
+  'reliability',
+  'cost',
+  'operations',
+  'data',
+  'migration',
+  'automation',
+  'governance',
+];
 
 /** Sentences with a {topic} slot; none mentions money, programs, launches or the provider. */
 const SENTENCES = [
@@ -63,11 +92,16 @@ export function generatedPost(index: number): { file: string; text: string } {
   const topic = TOPICS[index % TOPICS.length] as string;
   const angle = ANGLES[Math.floor(index / TOPICS.length) % ANGLES.length] as string;
   const title = `${angle} ${topic}, part ${index + 1}`;
-  const slug = `bench-${pad(index + 1, 4)}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+  const slug = `bench-${pad(index + 1, 4)}-${title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}`;
   const published = `${2023 + (index % 3)}-${pad(1 + (index % 12), 2)}-${pad(1 + (index % 28), 2)}`;
   const tags = [...new Set([pick(TAGS, rnd), pick(TAGS, rnd), pick(TAGS, rnd)])];
   const paragraphs = Array.from({ length: 3 + Math.floor(rnd() * 3) }, () =>
-    Array.from({ length: 3 + Math.floor(rnd() * 3) }, () => pick(SENTENCES, rnd).replaceAll('{topic}', topic)).join(' '),
+    Array.from({ length: 3 + Math.floor(rnd() * 3) }, () => pick(SENTENCES, rnd).replaceAll('{topic}', topic)).join(
+      ' ',
+    ),
   );
   const text = [
     '---',

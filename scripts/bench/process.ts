@@ -14,10 +14,18 @@ export interface RunResult {
 }
 
 /** Runs a command to completion, collecting its output; never throws on a non-zero exit. */
-export function run(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; echoStderr?: boolean } = {}): Promise<RunResult> {
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; echoStderr?: boolean } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(command, args, { cwd: options.cwd ?? root, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? root,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -63,7 +71,9 @@ export async function runChildBench<T>(script: string, env: NodeJS.ProcessEnv = 
   const result = await run(process.execPath, [path], { env, echoStderr: true });
   const line = result.stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
   if (result.code !== 0 || line === undefined) {
-    throw new Error(`${script} failed (exit ${result.code}):\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
+    throw new Error(
+      `${script} failed (exit ${result.code}):\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`,
+    );
   }
   return JSON.parse(line.slice(RESULT_PREFIX.length)) as T;
 }

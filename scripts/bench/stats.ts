@@ -54,7 +54,11 @@ export const int = (value: number): string => Math.round(value).toLocaleString('
 
 /** Rounds every number in a JSON-bound value to 3 decimals so the summary stays readable. */
 export function rounded<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v))) as T;
+  return JSON.parse(
+    JSON.stringify(value, (_key, v: unknown) =>
+      typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v,
+    ),
+  ) as T;
 }
 
 /** A plain-text table: the first column left-aligned, the others right-aligned. */

@@ -66,11 +66,11 @@ type Handler = (req: Request) => Promise<Response>;
 /** Counts the Blobs client's HTTP requests (it calls globalThis.fetch at request time). */
 const fetchCounts = new Map<string, number>();
 const realFetch = globalThis.fetch;
-globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   fetchCounts.set(method, (fetchCounts.get(method) ?? 0) + 1);
   return realFetch(input, init);
-}) as typeof fetch;
+};
 
 function perCall(counts: Map<string, number>, calls: number): Record<string, number> {
   const out: Record<string, number> = {};
@@ -105,13 +105,25 @@ async function main(): Promise<void> {
     const { RECORDS_PREFIX } = await import('../../src/proposal/submit/record.ts');
     const body = JSON.stringify(EXAMPLE_REQUESTS.submit);
 
-    const submit = async (key: string): Promise<{ ms: number; status: number; replayed: boolean; state: unknown; requestId?: unknown }> => {
+    const submit = async (
+      key: string,
+    ): Promise<{ ms: number; status: number; replayed: boolean; state: unknown; requestId?: unknown }> => {
       const started = performance.now();
       const res = await handler(
-        new Request(API, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body }),
+        new Request(API, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': key },
+          body,
+        }),
       );
       const reply = (await res.json()) as { status?: unknown; request_id?: unknown };
-      return { ms: performance.now() - started, status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true', state: reply.status, requestId: reply.request_id };
+      return {
+        ms: performance.now() - started,
+        status: res.status,
+        replayed: res.headers.get('idempotent-replayed') === 'true',
+        state: reply.status,
+        requestId: reply.request_id,
+      };
     };
 
     progress(`submit: ${WARMUP} warm-up submits`);
@@ -158,7 +170,9 @@ async function main(): Promise<void> {
     const sharedStarted = performance.now();
     for (let round = 0; round < SHARED_ROUNDS; round++) {
       const keys = Array.from({ length: SHARED_KEYS }, (_, i) => `bench-shared-${round}-${i}-${randomUUID()}`);
-      const replies = await Promise.all(Array.from({ length: SHARED_CLIENTS }, (_, client) => submit(keys[client % SHARED_KEYS] as string)));
+      const replies = await Promise.all(
+        Array.from({ length: SHARED_CLIENTS }, (_, client) => submit(keys[client % SHARED_KEYS] as string)),
+      );
       for (const r of replies) {
         sharedTimes.push(r.ms);
         tally(sharedStatuses, r.status);
@@ -239,8 +253,22 @@ export function printSubmit(r: SubmitResult): void {
       '4. submit into the Blobs inbox (local BlobsServer on 127.0.0.1, in-process; CRM_PROVIDER unset, no SMTP)',
       ['measure', 'p50', 'p99', 'mean', 'max', 'statuses'],
       [
-        [`sequential submits (${r.sequential.n}, new key each)`, ms(r.sequential.p50), ms(r.sequential.p99), ms(r.sequential.mean), ms(r.sequential.max), statuses(r.sequentialStatuses)],
-        [`concurrent submits (${c.keys} keys, ${c.concurrency} in flight)`, ms(c.latency.p50), ms(c.latency.p99), ms(c.latency.mean), ms(c.latency.max), statuses(c.statuses)],
+        [
+          `sequential submits (${r.sequential.n}, new key each)`,
+          ms(r.sequential.p50),
+          ms(r.sequential.p99),
+          ms(r.sequential.mean),
+          ms(r.sequential.max),
+          statuses(r.sequentialStatuses),
+        ],
+        [
+          `concurrent submits (${c.keys} keys, ${c.concurrency} in flight)`,
+          ms(c.latency.p50),
+          ms(c.latency.p99),
+          ms(c.latency.mean),
+          ms(c.latency.max),
+          statuses(c.statuses),
+        ],
         [
           `shared keys (${r.shared.rounds} rounds × ${r.shared.clients} at once on ${r.shared.keysPerRound} keys)`,
           ms(r.shared.latency.p50),
@@ -249,22 +277,48 @@ export function printSubmit(r: SubmitResult): void {
           ms(r.shared.latency.max),
           statuses(r.shared.statuses),
         ],
-        [`idempotent replays (${r.replay.n}, same key + body)`, ms(r.replay.p50), ms(r.replay.p99), ms(r.replay.mean), ms(r.replay.max), statuses(r.replayStatuses)],
+        [
+          `idempotent replays (${r.replay.n}, same key + body)`,
+          ms(r.replay.p50),
+          ms(r.replay.p99),
+          ms(r.replay.mean),
+          ms(r.replay.max),
+          statuses(r.replayStatuses),
+        ],
       ],
     ),
   );
   console.log(
-    table('', ['throughput', 'value'], [
-      [`accepted (201) submits per second, ${c.keys} keys at concurrency ${c.concurrency}`, `${c.acceptedPerSecond.toFixed(1)} /s`],
-      ['201 received / elapsed', `${int(c.accepted201)} in ${ms(c.elapsedMs)}`],
-      [`shared keys: submits answered per second`, `${((r.shared.rounds * r.shared.clients) / (r.shared.elapsedMs / 1000)).toFixed(1)} /s`],
-      ['shared keys: keys answered with more than one request_id (exactly once: 0)', String(r.shared.keysWithSeveralRequestIds)],
-    ]),
+    table(
+      '',
+      ['throughput', 'value'],
+      [
+        [
+          `accepted (201) submits per second, ${c.keys} keys at concurrency ${c.concurrency}`,
+          `${c.acceptedPerSecond.toFixed(1)} /s`,
+        ],
+        ['201 received / elapsed', `${int(c.accepted201)} in ${ms(c.elapsedMs)}`],
+        [
+          `shared keys: submits answered per second`,
+          `${((r.shared.rounds * r.shared.clients) / (r.shared.elapsedMs / 1000)).toFixed(1)} /s`,
+        ],
+        [
+          'shared keys: keys answered with more than one request_id (exactly once: 0)',
+          String(r.shared.keysWithSeveralRequestIds),
+        ],
+      ],
+    ),
   );
-  console.log(`sequential 201 with status 'received' (stored durably): ${r.storedReceived} of ${r.sequential.n}; replays marked Idempotent-Replayed: ${r.replayedHeader} of ${r.replay.n}`);
+  console.log(
+    `sequential 201 with status 'received' (stored durably): ${r.storedReceived} of ${r.sequential.n}; replays marked Idempotent-Replayed: ${r.replayedHeader} of ${r.replay.n}`,
+  );
   console.log(`request records in the store afterwards: ${r.storedRecords} for ${r.distinctKeys} distinct keys`);
-  console.log(`Blobs HTTP requests per submit: ${requests(r.blobRequestsPerSubmit)}; per replay: ${requests(r.blobRequestsPerReplay)}`);
-  console.log('command: node scripts/bench/submit.ts (fresh process; handler = default export of netlify/functions/proposal.mts; Idempotency-Key header distinct per submit)');
+  console.log(
+    `Blobs HTTP requests per submit: ${requests(r.blobRequestsPerSubmit)}; per replay: ${requests(r.blobRequestsPerReplay)}`,
+  );
+  console.log(
+    'command: node scripts/bench/submit.ts (fresh process; handler = default export of netlify/functions/proposal.mts; Idempotency-Key header distinct per submit)',
+  );
 }
 
 if (import.meta.main) await main();

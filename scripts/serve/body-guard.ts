@@ -14,9 +14,13 @@ export const BODY_IDLE_TIMEOUT_MS = 10_000;
 /** Time a whole body may take: below netlify-cli's own 30 s. */
 export const BODY_TOTAL_TIMEOUT_MS = 20_000;
 
-export type BodyOutcome =
-  | { ok: true; body: Buffer }
-  | { ok: false; reason: 'too-large' | 'timeout' | 'aborted' };
+export type BodyOutcome = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'timeout' | 'aborted' };
+
+/**
+ * An oversized body is still read, and thrown away, up to this many times the limit within the
+ * same time limits, so the client that is still sending reads the 413, not a reset connection.
+ */
+const DISCARD_FACTOR = 8;
 
 export interface BodyLimits {
   maxBytes: number;
@@ -24,11 +28,16 @@ export interface BodyLimits {
   totalMs: number;
 }
 
-export const DEFAULT_LIMITS: BodyLimits = { maxBytes: PLATFORM_MAX_BODY_BYTES, idleMs: BODY_IDLE_TIMEOUT_MS, totalMs: BODY_TOTAL_TIMEOUT_MS };
+export const DEFAULT_LIMITS: BodyLimits = {
+  maxBytes: PLATFORM_MAX_BODY_BYTES,
+  idleMs: BODY_IDLE_TIMEOUT_MS,
+  totalMs: BODY_TOTAL_TIMEOUT_MS,
+};
 
 export function readBoundedBody(req: IncomingMessage, limits: BodyLimits = DEFAULT_LIMITS): Promise<BodyOutcome> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limits.maxBytes) return Promise.resolve({ ok: false, reason: 'too-large' });
+  const discardLimit = limits.maxBytes * DISCARD_FACTOR;
+  if (Number.isFinite(declared) && declared > discardLimit) return Promise.resolve({ ok: false, reason: 'too-large' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -46,13 +55,15 @@ export function readBoundedBody(req: IncomingMessage, limits: BodyLimits = DEFAU
     let idle = setTimeout(() => finish({ ok: false, reason: 'timeout' }), limits.idleMs);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limits.maxBytes) return finish({ ok: false, reason: 'too-large' });
-      chunks.push(chunk);
+      if (size > discardLimit) return finish({ ok: false, reason: 'too-large' });
+      if (size <= limits.maxBytes) chunks.push(chunk);
       clearTimeout(idle);
       idle = setTimeout(() => finish({ ok: false, reason: 'timeout' }), limits.idleMs);
     };
     req.on('data', onData);
-    req.once('end', () => finish({ ok: true, body: Buffer.concat(chunks) }));
+    req.once('end', () =>
+      finish(size > limits.maxBytes ? { ok: false, reason: 'too-large' } : { ok: true, body: Buffer.concat(chunks) }),
+    );
     req.once('aborted', () => finish({ ok: false, reason: 'aborted' }));
     req.once('error', () => finish({ ok: false, reason: 'aborted' }));
     req.once('close', () => {

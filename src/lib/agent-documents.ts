@@ -9,8 +9,6 @@ import { buildContract, EXAMPLE_REQUESTS } from '../proposal/contract.ts';
 import { guide } from '../proposal/guide.ts';
 import { summarize } from '../proposal/summarize.ts';
 import { exampleSubmitReply } from '../proposal/example-submit-reply.ts';
-import type { GuideRequest, SummarizeRequest } from '../proposal/fields.ts';
-
 
 export async function capabilitiesSchema() {
   const model = await siteModel();
@@ -37,8 +35,8 @@ export function knowledge(): Promise<Knowledge> {
 export async function proposalContract() {
   const k = await knowledge();
   return buildContract(k, {
-    guide: guide(k, EXAMPLE_REQUESTS.guide as GuideRequest),
-    summarize: summarize(k, EXAMPLE_REQUESTS.summarize as SummarizeRequest),
+    guide: guide(k, EXAMPLE_REQUESTS.guide),
+    summarize: summarize(k, EXAMPLE_REQUESTS.summarize),
     submit: exampleSubmitReply(k),
   });
 }

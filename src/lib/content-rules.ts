@@ -22,8 +22,7 @@ export interface Violation {
 const RULE_HELP: Record<RuleId, string> = {
   'partner-is-not-the-provider':
     'describe the partner as an independent consulting and delivery partner, never as the cloud provider',
-  'no-promised-funding':
-    'never promise funding, credits or approval: the cloud provider decides; write "may qualify"',
+  'no-promised-funding': 'never promise funding, credits or approval: the cloud provider decides; write "may qualify"',
   'launches-figure': 'render the launches figure exactly as "50+ customer launches" (not a count of companies)',
 };
 
@@ -42,7 +41,10 @@ function promisePatterns(): RegExp[] {
   return [
     new RegExp(`\\bguarantee[sd]?\\b[^.;:!?]{0,60}\\b${benefit}`, 'gi'),
     new RegExp(`\\b${benefit}\\b[^.;:!?]{0,40}\\bguaranteed\\b`, 'gi'),
-    new RegExp(`\\b(?:will|shall)\\s+(?:definitely\\s+|certainly\\s+|automatically\\s+)?(?:qualify|be\\s+approved|be\\s+eligible)\\b`, 'gi'),
+    new RegExp(
+      `\\b(?:will|shall)\\s+(?:definitely\\s+|certainly\\s+|automatically\\s+)?(?:qualify|be\\s+approved|be\\s+eligible)\\b`,
+      'gi',
+    ),
     new RegExp(
       `\\b(?:will|shall)\\s+(?:definitely\\s+|certainly\\s+|automatically\\s+)?(?:receive|get|obtain|be\\s+awarded|be\\s+granted|unlock|secure)\\b[^.;:!?]{0,40}\\b${benefit}`,
       'gi',

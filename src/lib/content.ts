@@ -2,6 +2,8 @@
  * The only caller of `getCollection`: loads the one content collection once, drops drafts,
  * checks structure and content rules, and returns the typed model every output derives from.
  */
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import type {
   AudienceData,
@@ -17,6 +19,13 @@ import type {
 } from '../schemas/entry.ts';
 import { PAGE_IDS, type PageId } from '../schemas/ids.ts';
 import { findViolations, ruleHelp, type Identity } from './content-rules.ts';
+import { bodyFirstLine, isRootRelative, rewriteLinks, scanLinks } from './content-links.ts';
+import { publishImage } from './content-images.ts';
+import type { SourcedLink } from './link-check.ts';
+import { expandPlaceholders } from './placeholders.ts';
+import { absolute } from './urls.ts';
+import { CONTENT_DIR, PUBLIC_DIR } from './project-dirs.ts';
+import { checkContentFiles } from './content-check.ts';
 
 /** An entry's data with its markdown body and where it came from. */
 export interface Sourced<T> {
@@ -35,11 +44,14 @@ export interface SiteModel {
   capabilities: Sourced<CapabilityData>[];
   engagementModels: Sourced<EngagementModelData>[];
   programSupport: Sourced<ProgramSupportData>;
-  evidence: Sourced<EvidenceData>;
+  /** `selected_client_experience`: every case study's client, newest first, then `other_clients`. */
+  evidence: Sourced<EvidenceData & { selected_client_experience: string[] }>;
   /** Newest first. */
   caseStudies: Sourced<CaseStudyData>[];
   /** Newest first. */
   posts: Sourced<PostData>[];
+  /** Every link written in content, for the build's link check (src/lib/link-check.ts). */
+  links: SourcedLink[];
 }
 
 /** A build error that names the content file and what to change. */
@@ -52,25 +64,80 @@ export class ContentError extends Error {
 
 type Entry = CollectionEntry<'entries'>;
 
-function sourced<T extends EntryData>(entry: Entry & { data: T }): Sourced<T> {
-  return {
-    data: entry.data,
-    body: (entry.body ?? '').trim(),
-    file: entry.filePath ?? `content/${entry.id}`,
-    slug: entry.id.split('/').pop() ?? entry.id,
-  };
+/** Deep copy of frontmatter with every string passed through `map` (given its field path). */
+function mapStrings(value: unknown, path: string, map: (text: string, field: string) => string): unknown {
+  if (typeof value === 'string') return map(value, path);
+  if (Array.isArray(value)) return value.map((v, i) => mapStrings(v, `${path}, item ${i + 1}`, map));
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, mapStrings(v, path ? `${path}.${k}` : k, map)]),
+    );
+  }
+  return value;
 }
 
-function ofKind<K extends EntryData['kind']>(entries: Entry[], kind: K): Sourced<Extract<EntryData, { kind: K }>>[] {
-  return entries
-    .filter((e): e is Entry & { data: Extract<EntryData, { kind: K }> } => e.data.kind === kind)
-    .map((e) => sourced(e));
+/**
+ * An entry as published: placeholders filled in from site.md, and root-relative links
+ * (`/services#id`) made absolute canonical URLs, so every agent document carries absolute URLs;
+ * the HTML renderer turns them back into site-relative links. Links are recorded for the link check.
+ */
+async function prepare(
+  entry: Entry,
+  site: SiteData,
+  links: SourcedLink[],
+  problems: string[],
+): Promise<Sourced<EntryData>> {
+  const path = resolve(entry.filePath ?? `content/${entry.id}`);
+  const file = `content/${relative(CONTENT_DIR, path)}`;
+  const rawBody = entry.body ?? '';
+  const expand = (text: string, where: string) => {
+    const { text: expanded, misspelt } = expandPlaceholders(text, site);
+    for (const m of misspelt)
+      problems.push(`${where}: "${m.written}" is not a placeholder; did you mean ${m.suggestion}?`);
+    return expanded;
+  };
+  const publishLinks = (
+    text: string,
+    where: (line: number) => string,
+    firstLine: number,
+    images: Map<string, string>,
+  ) =>
+    rewriteLinks(text, firstLine, ({ kind, href, line }) => {
+      if (kind === 'link') links.push({ where: where(line), href, context: '' });
+      const target = kind === 'image' ? (images.get(href) ?? href) : href;
+      return isRootRelative(target) ? absolute(target) : target;
+    });
+
+  const firstLine = rawBody.trim() ? bodyFirstLine(readFileSync(path, 'utf8'), rawBody) : 1;
+  const expandedBody = expand(rawBody, file);
+  const images = new Map<string, string>();
+  for (const image of scanLinks(expandedBody, firstLine)) {
+    if (image.kind === 'image' && !images.has(image.href) && !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(image.href)) {
+      images.set(image.href, await publishImage(image.href, entry.filePath ?? file, image.text));
+    }
+  }
+  const before = links.length;
+  const body = publishLinks(expandedBody, (line) => `${file}:${line}`, firstLine, images).trim();
+  const data = mapStrings(entry.data, '', (text, field) =>
+    publishLinks(expand(text, `${file}: ${field}`), () => `${file}: ${field}`, 1, new Map()),
+  ) as EntryData;
+  // `#heading` links resolve on the page that shows this entry's body.
+  for (const link of links.slice(before)) link.context = body;
+  return { data, body, file, slug: entry.id.split('/').pop() ?? entry.id };
+}
+
+function ofKind<K extends EntryData['kind']>(
+  entries: Sourced<EntryData>[],
+  kind: K,
+): Sourced<Extract<EntryData, { kind: K }>>[] {
+  return entries.filter((e): e is Sourced<Extract<EntryData, { kind: K }>> => e.data.kind === kind);
 }
 
 function single<T>(items: Sourced<T>[], kind: string): Sourced<T> {
   const [first, second] = items;
   if (!first) throw new ContentError('content/', `no published entry of kind "${kind}"; add exactly one`);
-  if (second) throw new ContentError(second.file, `a second entry of kind "${kind}" (the first is ${first.file}); keep one`);
+  if (second)
+    throw new ContentError(second.file, `a second entry of kind "${kind}" (the first is ${first.file}); keep one`);
   return first;
 }
 
@@ -101,7 +168,10 @@ function checkMdxBodies(entries: Sourced<EntryData>[]): void {
     if (!entry.file.endsWith('.mdx')) continue;
     const jsx = /^(?:import|export)\s|<[A-Z][\w.]*[\s/>]/m.exec(entry.body);
     if (jsx) {
-      throw new ContentError(entry.file, `body: "${jsx[0].trim()}": components, imports and exports are not supported; write plain markdown (the page, its markdown twin and llms-full.txt render the same text)`);
+      throw new ContentError(
+        entry.file,
+        `body: "${jsx[0].trim()}": components, imports and exports are not supported; write plain markdown (the page, its markdown twin and llms-full.txt render the same text)`,
+      );
     }
   }
 }
@@ -129,30 +199,45 @@ async function load(): Promise<SiteModel> {
   // Drafts are dropped here and only here, so no output can publish one.
   const entries = (await getCollection('entries')).filter((e) => !e.data.draft);
 
-  const site = single(ofKind(entries, 'site'), 'site');
+  const siteEntries = entries.filter((e): e is Entry & { data: SiteData } => e.data.kind === 'site');
+  const rawSite = single(
+    siteEntries.map((e) => ({ data: e.data, body: '', file: e.filePath ?? 'content/site.md', slug: 'site' })),
+    'site',
+  ).data;
+  const links: SourcedLink[] = [];
+  const problems: string[] = [];
+  const all = await Promise.all(entries.map((e) => prepare(e, rawSite, links, problems)));
+  if (problems.length > 0) throw new Error(`Placeholders to fix:\n  ${problems.join('\n  ')}`);
+  const site = single(ofKind(all, 'site'), 'site');
   const identity: Identity = {
     name: site.data.name,
     cloudProvider: site.data.cloud_provider,
     cloudProviderFullName: site.data.cloud_provider_full_name,
   };
-  const all = entries.map((e) => sourced(e));
   checkMdxBodies(all);
   checkContentRules(all, identity);
 
-  const pageList = ofKind(entries, 'page');
+  const pageList = ofKind(all, 'page');
   unique(pageList, (p) => p.page, 'page');
   const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Partial<Record<PageId, Sourced<PageData>>>;
   const missing = PAGE_IDS.filter((id) => !pages[id]);
   if (missing.length > 0) {
-    throw new ContentError('content/pages/', `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`);
+    throw new ContentError(
+      'content/pages/',
+      `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`,
+    );
   }
 
-  const audiences = ofKind(entries, 'audience');
-  const capabilities = ofKind(entries, 'capability').sort(byOrder);
-  const engagementModels = ofKind(entries, 'engagement-model').sort(byOrder);
+  const audiences = ofKind(all, 'audience');
+  const capabilities = ofKind(all, 'capability').sort(byOrder);
+  const engagementModels = ofKind(all, 'engagement-model').sort(byOrder);
   unique(audiences, (a) => a.id, 'audience id');
   unique(capabilities, (c) => c.id, 'capability id');
   unique(engagementModels, (m) => m.id, 'engagement model id');
+
+  const caseStudies = ofKind(all, 'case-study').sort(newestFirst);
+  const evidence = single(ofKind(all, 'evidence'), 'evidence');
+  const clients = [...new Set([...caseStudies.map((c) => c.data.client), ...evidence.data.other_clients])];
 
   return {
     site,
@@ -160,10 +245,11 @@ async function load(): Promise<SiteModel> {
     audiences,
     capabilities,
     engagementModels,
-    programSupport: single(ofKind(entries, 'program-support'), 'program-support'),
-    evidence: single(ofKind(entries, 'evidence'), 'evidence'),
-    caseStudies: ofKind(entries, 'case-study').sort(newestFirst),
-    posts: ofKind(entries, 'post').sort(newestFirst),
+    programSupport: single(ofKind(all, 'program-support'), 'program-support'),
+    evidence: { ...evidence, data: { ...evidence.data, selected_client_experience: clients } },
+    caseStudies,
+    posts: ofKind(all, 'post').sort(newestFirst),
+    links,
   };
 }
 
@@ -171,6 +257,15 @@ let cached: Promise<SiteModel> | undefined;
 
 /** The site model, loaded once per build. */
 export function siteModel(): Promise<SiteModel> {
+  if (import.meta.env.DEV) {
+    // In the dev preview Astro keeps a file's old data when it cannot reload it, and says so only
+    // in the terminal; checking the files on every page shows the problem where the editor looks.
+    try {
+      checkContentFiles(CONTENT_DIR, PUBLIC_DIR);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
   cached ??= load();
   return cached;
 }

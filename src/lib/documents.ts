@@ -9,7 +9,10 @@ import { PROBLEM_TYPES } from '../proposal/http.ts';
 import { workflowTexts } from '../proposal/contract.ts';
 import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
 import { INDEX_PAGE_SIZE } from './index-page-size.ts';
-import { partnerPhrase } from './partner-phrase.ts';
+import { checkLinks } from './link-check.ts';
+import { proofFigures } from './proof-figures.ts';
+import { bodySections } from './body-sections.ts';
+import { caseStudyPath, postPath, tagPath } from './paths.ts';
 
 export interface PageDocument {
   /** Site path without trailing slash; `/` for home. */
@@ -25,18 +28,20 @@ export interface PageDocument {
 }
 
 const list = (items: readonly string[]) => items.map((i) => `- ${i}`).join('\n');
-const join = (...parts: (string | false | undefined)[]) => parts.filter((p): p is string => !!p && p.trim() !== '').join('\n\n');
+const join = (...parts: (string | false | undefined)[]) =>
+  parts.filter((p): p is string => !!p && p.trim() !== '').join('\n\n');
 const link = (title: string, path: string) => `[${title}](${absolute(path)})`;
 
-function pageDoc(page: Sourced<PageData>, path: string, section: PageDocument['section'], markdown: string): PageDocument {
+function pageDoc(
+  page: Sourced<PageData>,
+  path: string,
+  section: PageDocument['section'],
+  markdown: string,
+): PageDocument {
   return { path, title: page.data.title, description: page.data.description, section, markdown };
 }
 
-function highlights(model: SiteModel): string[] {
-  const e = model.evidence.data;
-  const provider = model.site.data.cloud_provider;
-  return [`${e.competencies} ${provider} competencies`, `${e.certifications} ${provider} certifications`, `${e.customer_launches} customer launches`];
-}
+const highlights = (model: SiteModel): string[] => proofFigures(model).map((f) => `${f.value} ${f.label}`);
 
 function home(model: SiteModel): string {
   const { site, pages, capabilities, audiences } = model;
@@ -80,9 +85,13 @@ function agents(model: SiteModel): string {
     list(Object.entries(workflow).map(([key, text]) => `**${key}**: ${text}`)),
     '## Problem types {#problem-types}',
     'Errors are RFC 9457 problem details (`application/problem+json`). Field errors carry `errors[]` with a JSON pointer; values you sent are never echoed.',
-    ...Object.entries(PROBLEM_TYPES).map(
-      ([id, p]) => `### ${id} {#problem-${id}}\n\nHTTP ${p.status}: ${p.title}.`,
-    ),
+    [
+      '| Type | Status | Meaning |',
+      '|---|---|---|',
+      ...Object.entries(PROBLEM_TYPES).map(
+        ([id, p]) => `| [${id}](${absolute(`/agents#problem-${id}`)}) | ${p.status} | ${p.title} |`,
+      ),
+    ].join('\n'),
   );
 }
 
@@ -116,27 +125,34 @@ function deliveryModels(model: SiteModel): string {
 function partners(model: SiteModel): string {
   const p = model.programSupport;
   return join(
+    // The program summary restates the page intro; the capabilities document carries it.
     model.pages.partners.body,
-    p.data.summary,
-    p.body,
     '## Startup support',
     list(p.data.startup_support),
     '## Partner program support',
     list(p.data.partner_program_support),
     '## Who decides {#disclaimer}',
     `> ${p.data.disclaimer}`,
+    p.body,
   );
 }
 
 function about(model: SiteModel): string {
   const { site } = model;
   return join(
+    site.data.summary,
     model.pages.about.body,
-    `**${site.data.name}** is ${partnerPhrase(site.data.type)}. ${site.data.summary}`,
     `## Why ${site.data.name}`,
     list(site.data.reasons),
     ...model.audiences.map((a) =>
-      join(`## ${a.data.title} {#${a.data.id}}`, a.body, '**Needs:**', list(a.data.needs), '**Outcomes:**', list(a.data.outcomes)),
+      join(
+        `## ${a.data.title} {#${a.data.id}}`,
+        a.body,
+        '**Needs:**',
+        list(a.data.needs),
+        '**Outcomes:**',
+        list(a.data.outcomes),
+      ),
     ),
     '## Where we deliver',
     list(site.data.delivery_regions),
@@ -151,15 +167,12 @@ function credentials(model: SiteModel): string {
     model.pages['aws-credentials'].body,
     '## Partner highlights',
     list(highlights(model)),
-    `Source: [${model.site.data.name} partner profile](${e.data.source}). The launches figure counts launches, not distinct companies.`,
+    `Source: [${model.site.data.name} partner profile](${e.data.source}).`,
     e.body,
     '## Selected client experience',
     list(e.data.selected_client_experience),
   );
 }
-
-const caseStudyPath = (slug: string) => `/case-studies/${slug}`;
-const postPath = (slug: string) => `/blog/${slug}`;
 
 const caseStudyItem = (c: SiteModel['caseStudies'][number]) =>
   join(`## ${link(c.data.title, caseStudyPath(c.slug))}`, `*${c.data.industry}.* ${c.data.summary}`);
@@ -167,6 +180,11 @@ const caseStudyItem = (c: SiteModel['caseStudies'][number]) =>
 function caseStudy(model: SiteModel, c: SiteModel['caseStudies'][number]): string {
   const caps = new Map(model.capabilities.map((x) => [x.data.id, x.data.name]));
   const em = model.engagementModels.find((m) => m.data.id === c.data.engagement_model);
+  // Challenge → approach → outcomes (the facts, once) → what came next.
+  const { intro, sections } = bodySections(c.body);
+  const approach = sections.findIndex((s) => /^approach/i.test(s.heading));
+  const cut = approach === -1 ? sections.length : approach + 1;
+  const section = (s: { heading: string; markdown: string }) => join(`## ${s.heading}`, s.markdown);
   return join(
     `*${c.data.summary}*`,
     list([
@@ -176,9 +194,11 @@ function caseStudy(model: SiteModel, c: SiteModel['caseStudies'][number]): strin
       `**Engagement model:** ${link(em?.data.name ?? c.data.engagement_model, `/delivery-models#${c.data.engagement_model}`)}`,
       `**Published:** ${c.data.published}`,
     ]),
+    intro,
+    ...sections.slice(0, cut).map(section),
     '## Outcomes',
     list(c.data.outcomes),
-    c.body,
+    ...sections.slice(cut).map(section),
   );
 }
 
@@ -210,20 +230,49 @@ function paginatedIndex<T>(
       title: n === 1 ? page.data.title : `${page.data.title}, page ${n}`,
       description: n === 1 ? page.data.description : `${page.data.description} Page ${n} of ${count}.`,
       section,
-      markdown: join(n === 1 && page.body, ...items.slice(i * INDEX_PAGE_SIZE, n * INDEX_PAGE_SIZE).map(render), nav.join(' · ')),
+      markdown: join(
+        n === 1 && page.body,
+        ...items.slice(i * INDEX_PAGE_SIZE, n * INDEX_PAGE_SIZE).map(render),
+        nav.join(' · '),
+      ),
     };
   });
 }
 
 function post(p: SiteModel['posts'][number]): string {
-  return join(`*${p.data.published}, by ${p.data.author}.*`, p.body, p.data.tags.length > 0 && `Tags: ${p.data.tags.join(', ')}`);
+  return join(
+    `*${p.data.published}, by ${p.data.author}.*`,
+    p.body,
+    p.data.tags.length > 0 && `Tags: ${p.data.tags.map((t) => link(t, tagPath(t))).join(', ')}`,
+  );
+}
+
+/** Every tag of the published posts, with its posts (newest first), in alphabetical order. */
+export function postsByTag(model: SiteModel): [string, SiteModel['posts']][] {
+  const tags = new Map<string, SiteModel['posts']>();
+  for (const p of model.posts) for (const t of p.data.tags) tags.set(t, [...(tags.get(t) ?? []), p]);
+  return [...tags.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
+
+/** A tag's page: its posts as a listing. */
+function tagDoc(model: SiteModel, tag: string, posts: SiteModel['posts']): PageDocument {
+  return {
+    path: tagPath(tag),
+    title: `Posts tagged “${tag}”`,
+    description: `${posts.length} ${posts.length === 1 ? 'post' : 'posts'} from the ${model.site.data.name} blog tagged “${tag}”.`,
+    section: 'Blog',
+    markdown: join(...posts.map(postItem), link('All posts', '/blog')),
+  };
 }
 
 /** The agent rule on what never to send through a public form; the workspace shows it too. */
 export function neverSendRule(model: SiteModel): string {
   const rule = model.site.data.agent_guidance.find((g) => /^never send credentials/i.test(g));
   if (!rule) {
-    throw new ContentError(model.site.file, 'agent_guidance needs the rule that starts "Never send credentials"; /proposal and its workspace show it');
+    throw new ContentError(
+      model.site.file,
+      'agent_guidance needs the rule that starts "Never send credentials"; /proposal and its workspace show it',
+    );
   }
   return rule;
 }
@@ -270,6 +319,8 @@ export function pageDocuments(model: SiteModel): PageDocument[] {
   let docs = built.get(model);
   if (!docs) {
     docs = buildPageDocuments(model);
+    // Every link editors wrote must land on a published page and heading.
+    checkLinks(model.links, docs);
     built.set(model, docs);
   }
   return docs;
@@ -277,7 +328,14 @@ export function pageDocuments(model: SiteModel): PageDocument[] {
 
 function buildPageDocuments(model: SiteModel): PageDocument[] {
   const p = model.pages;
-  const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(p['case-studies'], '/case-studies', 'Case studies', model.caseStudies, caseStudyItem, 'Older case studies');
+  const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(
+    p['case-studies'],
+    '/case-studies',
+    'Case studies',
+    model.caseStudies,
+    caseStudyItem,
+    'Older case studies',
+  );
   const [blogIndex, ...blogArchive] = paginatedIndex(p.blog, '/blog', 'Blog', model.posts, postItem, 'Older posts');
   return [
     pageDoc(p.home, '/', 'Company', home(model)),
@@ -300,6 +358,7 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
       markdown: caseStudy(model, c),
       published: c.data.published,
     })),
+    ...postsByTag(model).map(([tag, posts]) => tagDoc(model, tag, posts)),
     ...model.posts.map((x) => ({
       path: postPath(x.slug),
       title: x.data.title,

@@ -11,7 +11,9 @@ export function assertMatchesSchema(name: string, schema: object, value: unknown
   addFormats(ajv);
   const validate = ajv.compile(schema);
   if (!validate(value)) {
-    const errors = (validate.errors ?? []).map((e) => `  ${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    const errors = (validate.errors ?? []).map(
+      (e) => `  ${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+    );
     throw new Error(`${name} does not match its JSON Schema:\n${errors.join('\n')}`);
   }
 }

@@ -16,11 +16,36 @@ export interface Knowledge {
     cloud_provider: string;
     cloud_provider_full_name: string;
   };
-  urls: { home: string; proposal_page: string; proposal_api: string; agents: string; capabilities: string; openapi: string };
-  capabilities: { id: CapabilityId; name: string; summary: string; includes: string[]; keywords: string[]; url: string }[];
+  urls: {
+    home: string;
+    proposal_page: string;
+    proposal_api: string;
+    agents: string;
+    capabilities: string;
+    openapi: string;
+  };
+  capabilities: {
+    id: CapabilityId;
+    name: string;
+    summary: string;
+    includes: string[];
+    keywords: string[];
+    url: string;
+  }[];
   audiences: { id: AudienceId; title: string; needs: string[]; company_sizes: string[] }[];
-  engagement_models: { id: EngagementModelId; name: string; description: string; best_when: string; suggested_for: CapabilityId[] }[];
-  program_support: { summary: string; startup_support: string[]; partner_program_support: string[]; disclaimer: string };
+  engagement_models: {
+    id: EngagementModelId;
+    name: string;
+    description: string;
+    best_when: string;
+    suggested_for: CapabilityId[];
+  }[];
+  program_support: {
+    summary: string;
+    startup_support: string[];
+    partner_program_support: string[];
+    disclaimer: string;
+  };
   useful_intake_fields: string[];
   agent_guidance: string[];
   consent: { text: string; version: string };
@@ -53,7 +78,12 @@ export function buildKnowledge(model: SiteModel, absolute: (path: string) => str
       keywords: c.keywords.map((k) => k.toLowerCase()),
       url: `${absolute('/services')}#${c.id}`,
     })),
-    audiences: model.audiences.map(({ data: a }) => ({ id: a.id, title: a.title, needs: a.needs, company_sizes: a.company_sizes })),
+    audiences: model.audiences.map(({ data: a }) => ({
+      id: a.id,
+      title: a.title,
+      needs: a.needs,
+      company_sizes: a.company_sizes,
+    })),
     engagement_models: model.engagementModels.map(({ data: m }) => ({
       id: m.id,
       name: m.name,

@@ -1,8 +1,17 @@
 /** OpenAPI 3.1 description of the three operations, embedding the contract's own request schemas. */
 import type { Knowledge } from './knowledge.ts';
-import { CONTRACT_VERSION, IDEMPOTENCY_RETENTION_HOURS, requestSchemas, STATUS_MEANINGS, EMAIL_MEANINGS } from '../proposal/contract.ts';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../proposal/submit/idempotency-key.ts';
+import {
+  CONTRACT_VERSION,
+  IDEMPOTENCY_RETENTION_HOURS,
+  RATE_LIMIT,
+  requestSchemas,
+  STATUS_MEANINGS,
+  EMAIL_MEANINGS,
+} from '../proposal/contract.ts';
+import { KEY_CHAR_CLASS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../proposal/submit/idempotency-key.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
+
+const RATE_LIMITED_STATUS = PROBLEM_TYPES['rate-limited'].status;
 
 /** OpenAPI components carry no `$schema` or `$id` of their own; the document's dialect applies. */
 function component<T extends { $schema?: string; $id?: string }>(schema: T): Omit<T, '$schema' | '$id'> {
@@ -10,13 +19,55 @@ function component<T extends { $schema?: string; $id?: string }>(schema: T): Omi
   return rest;
 }
 
-const problemResponse = (description: string) => ({
+/**
+ * The function answers a form post (the workspace without JavaScript) and a request that
+ * prefers text/html with an HTML page carrying the same status; JSON clients get JSON.
+ */
+const HTML_REPLY = { 'text/html': { schema: { type: 'string' } } };
+
+const problemResponse = (description: string, headers?: Record<string, unknown>) => ({
   description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  ...(headers ? { headers } : {}),
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } }, ...HTML_REPLY },
 });
 
+/** The platform enforces the function's rate limit before any of our code runs. */
+const rateLimited = () => ({
+  description: `Too many requests: the platform's rate limit (${RATE_LIMIT.requests_per_window} per ${RATE_LIMIT.window_seconds} s) answered before the function; no body is promised.`,
+});
+
+const RETRY_AFTER = {
+  'Retry-After': {
+    description: 'Seconds to wait before retrying with the same Idempotency-Key and body.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
+/** A static document's GET: its one success, and the host's own answer for anything else. */
+const staticGet = (
+  operationId: string,
+  summary: string,
+  ok: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) => ({
+  operationId,
+  summary,
+  ...extra,
+  responses: {
+    '200': ok,
+    '4XX': { description: 'Answered by the static host (e.g. 404 Not Found), not by this API; no body is promised.' },
+  },
+});
+
+/** The Idempotency-Key header as the function parses it: bare, or inside one pair of double quotes. */
+const idempotencyKeyPattern = (max: number) => `^(?:${KEY_CHAR_CLASS}{1,${max}}|"${KEY_CHAR_CLASS}{1,${max}}")$`;
+
 /** `capabilitiesSchema` is embedded so the description is self-contained; it is also published on its own. */
-export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: string; $id?: string }, contractUrl: string) {
+export function buildOpenApi(
+  k: Knowledge,
+  capabilitiesSchema: { $schema?: string; $id?: string },
+  contractUrl: string,
+) {
   const schemas = requestSchemas(k);
   const problemStatuses = [...new Set(Object.values(PROBLEM_TYPES).map((p) => p.status))].sort();
   const problemsOf = (status: number) =>
@@ -31,28 +82,44 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
       version: CONTRACT_VERSION,
       description: `Machine-readable facts about ${k.partner.name}, ${k.partner.described_as} (not ${k.partner.cloud_provider_full_name}), and its proposal intake. Content rules: ${k.agent_guidance.join(' ')}`,
       contact: { email: k.partner.email, url: k.urls.agents },
+      // The API and its documents are the partner's own; the rules for using them are on /agents.
+      license: {
+        name: `Proprietary: ${k.partner.name}; terms of use for agents on the agents page`,
+        url: `${k.urls.agents}#rules`,
+      },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: k.urls.home.replace(/\/$/, '') }],
+    // Every operation is public: no credentials exist, and none may be sent (spec part 5).
+    security: [],
     paths: {
       '/api/capabilities': {
-        get: {
-          operationId: 'getCapabilities',
-          summary: 'The capabilities document',
-          responses: {
-            '200': {
-              description: 'The capabilities document.',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/CapabilitiesDocument' } } },
-            },
-          },
-        },
+        get: staticGet('getCapabilities', 'The capabilities document', {
+          description: 'The capabilities document.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/CapabilitiesDocument' } } },
+        }),
       },
       '/api/proposal': {
-        get: {
-          operationId: 'getProposalContract',
-          summary: 'The current proposal contract: actions, request schemas, examples, limits',
-          externalDocs: { url: contractUrl },
-          responses: { '200': { description: 'The contract.', content: { 'application/json': { schema: { type: 'object' } } } } },
+        get: staticGet(
+          'getProposalContract',
+          'The current proposal contract: actions, request schemas, examples, limits',
+          { description: 'The contract.', content: { 'application/json': { schema: { type: 'object' } } } },
+          { externalDocs: { url: contractUrl } },
+        ),
+        options: {
+          operationId: 'preflightProposal',
+          summary: 'CORS preflight',
+          responses: {
+            '204': {
+              description: 'Any origin may POST JSON with an Idempotency-Key.',
+              headers: {
+                'Access-Control-Allow-Origin': { schema: { const: '*' } },
+                'Access-Control-Allow-Methods': { schema: { type: 'string' } },
+                'Access-Control-Allow-Headers': { schema: { type: 'string' } },
+              },
+            },
+            [String(RATE_LIMITED_STATUS)]: rateLimited(),
+          },
         },
         post: {
           operationId: 'postProposal',
@@ -61,10 +128,11 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
             {
               name: 'Idempotency-Key',
               in: 'header',
+              // OpenAPI cannot make a header depend on a body field: it is optional for guide and
+              // summarize, and a submit without it is answered 400 missing-idempotency-key.
               required: false,
-              description: `Required for action "submit": 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, reused on retries. Kept ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
-              // Two more for the optional double quotes.
-              schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH + 2 },
+              description: `Needed for action "submit" (without it: 400, problem type missing-idempotency-key); guide and summarize do not need it. When sent, it is checked on every action (400 invalid-idempotency-key). 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces or double quotes, bare or in one pair of double quotes; a UUID is a good choice. Send the same key with the same body on every retry; keys are kept ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
+              schema: { type: 'string', pattern: idempotencyKeyPattern(MAX_IDEMPOTENCY_KEY_LENGTH) },
             },
           ],
           requestBody: {
@@ -88,22 +156,45 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
                 },
               },
               'application/x-www-form-urlencoded': {
-                schema: { type: 'object', description: 'The same fields as form data; the reply is an HTML page.' },
+                schema: {
+                  type: 'object',
+                  description: 'The proposal workspace form: the same fields as form data; the reply is an HTML page.',
+                },
               },
             },
           },
           responses: {
-            '200': { description: 'Guidance (guide) or an overview (summarize).', content: { 'application/json': { schema: { type: 'object' } } } },
+            '200': {
+              description: 'Guidance (guide) or an overview (summarize).',
+              content: { 'application/json': { schema: { type: 'object' } }, ...HTML_REPLY },
+            },
             '201': {
-              description: `Submit: ${STATUS_MEANINGS.received} confirmation_email: ${Object.entries(EMAIL_MEANINGS).map(([v, m]) => `"${v}": ${m}`).join(' ')}`,
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/SubmitResult' } } },
+              description: `Submit: ${STATUS_MEANINGS.received} confirmation_email: ${Object.entries(EMAIL_MEANINGS)
+                .map(([v, m]) => `"${v}": ${m}`)
+                .join(' ')}`,
+              headers: {
+                'Idempotent-Replayed': {
+                  description:
+                    'Present ("true") when this is the stored reply to an earlier request with the same key and body.',
+                  schema: { const: 'true' },
+                },
+              },
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/SubmitResult' } }, ...HTML_REPLY },
             },
             '202': {
               description: `Submit: ${STATUS_MEANINGS.pending}`,
-              headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds before retrying.' } },
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/SubmitResult' } } },
+              headers: RETRY_AFTER,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/SubmitResult' } }, ...HTML_REPLY },
             },
-            ...Object.fromEntries(problemStatuses.map((s) => [String(s), problemResponse(`Problem types: ${problemsOf(s)}.`)])),
+            ...Object.fromEntries(
+              problemStatuses
+                .filter((s) => s !== RATE_LIMITED_STATUS)
+                .map((s) => [
+                  String(s),
+                  problemResponse(`Problem types: ${problemsOf(s)}.`, s === 409 ? RETRY_AFTER : undefined),
+                ]),
+            ),
+            [String(RATE_LIMITED_STATUS)]: rateLimited(),
           },
         },
       },

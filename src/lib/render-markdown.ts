@@ -1,7 +1,7 @@
 /** Renders a page document's markdown to HTML for the human pages. */
 import { Marked, type Tokens } from 'marked';
 import { base } from './urls.ts';
-
+import { imageSize } from './content-images.ts';
 
 const slugify = (text: string) =>
   text
@@ -12,27 +12,57 @@ const slugify = (text: string) =>
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
+/** A heading's anchor: `{#id}` written after it, or its text slugged. */
+function headingId(text: string, inner: string): string {
+  return / \{#([\w-]+)\}$/.exec(text)?.[1] ?? slugify(inner);
+}
+
+/** Own-site URLs become root-relative so the pages work on any host (previews, local serve). */
+function siteRelative(href: string): string {
+  const url = URL.canParse(href) ? new URL(href) : undefined;
+  return url?.origin === base.origin ? `${url.pathname}${url.search}${url.hash}` : href;
+}
+
 const marked = new Marked({
   gfm: true,
   renderer: {
     heading({ tokens, depth, text }: Tokens.Heading) {
-      const explicit = / \{#([\w-]+)\}$/.exec(text);
       const inner = this.parser.parseInline(tokens).replace(/ \{#[\w-]+\}$/, '');
-      const id = explicit?.[1] ?? slugify(inner);
+      const id = headingId(text, inner);
       // Pages carry their own H1; document headings start at H2.
       return `<h${depth} id="${id}">${inner}</h${depth}>\n`;
     },
     link({ href, title, tokens }: Tokens.Link) {
-      // Own-site links become root-relative so the pages work on any host (previews, local serve).
-      let target = href;
-      const url = URL.canParse(href) ? new URL(href) : undefined;
-      if (url?.origin === base.origin) target = `${url.pathname}${url.search}${url.hash}`;
+      const target = siteRelative(href);
       const titleAttr = title ? ` title="${escapeAttr(title)}"` : '';
       return `<a href="${escapeAttr(target)}"${titleAttr}>${this.parser.parseInline(tokens)}</a>`;
+    },
+    image({ href, title, text }: Tokens.Image) {
+      const src = siteRelative(href);
+      // Width and height reserve the image's space before it loads, so the text does not jump.
+      const size = imageSize(src);
+      const sizeAttrs = size ? ` width="${size.width}" height="${size.height}"` : '';
+      const titleAttr = title ? ` title="${escapeAttr(title)}"` : '';
+      return `<img src="${escapeAttr(src)}" alt="${escapeAttr(text)}"${sizeAttrs}${titleAttr} loading="lazy" decoding="async">`;
     },
   },
 });
 
 export function renderMarkdown(markdown: string): string {
   return marked.parse(markdown, { async: false });
+}
+
+/** The anchor of every heading in a markdown document, as the rendered page gives them. */
+export function headingAnchors(markdown: string): string[] {
+  const ids: string[] = [];
+  // Synchronous here: no extension of ours walks tokens asynchronously, so the promises are empty.
+  void marked.walkTokens(marked.lexer(markdown), (token) => {
+    if (token.type === 'heading') {
+      const heading = token as Tokens.Heading;
+      ids.push(
+        headingId(heading.text, marked.parseInline(heading.text, { async: false }).replace(/ \{#[\w-]+\}$/, '')),
+      );
+    }
+  });
+  return ids;
 }

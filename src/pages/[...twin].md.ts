@@ -1,15 +1,19 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { siteModel } from '../lib/content.ts';
-import { pageDocuments, twinMarkdown, type PageDocument } from '../lib/documents.ts';
+import { pageDocuments, type PageDocument } from '../lib/documents.ts';
+import { lastUpdated } from '../lib/page-dates.ts';
+import { twinFile } from '../lib/twin-file.ts';
 
 /** The markdown twin of every page: `/index.md`, `/services.md`, `/blog/<slug>.md`, ... */
-export const getStaticPaths = (async () =>
-  pageDocuments(await siteModel()).map((doc) => ({
+export const getStaticPaths = (async () => {
+  const model = await siteModel();
+  return pageDocuments(model).map((doc) => ({
     params: { twin: doc.path === '/' ? 'index' : doc.path.slice(1) },
-    props: { doc },
-  }))) satisfies GetStaticPaths;
+    props: { doc, updated: lastUpdated(doc, model) },
+  }));
+}) satisfies GetStaticPaths;
 
-export const GET: APIRoute = ({ props }) =>
-  new Response(twinMarkdown((props as { doc: PageDocument }).doc), {
-    headers: { 'Content-Type': 'text/markdown; charset=utf-8' },
-  });
+export const GET: APIRoute = ({ props }) => {
+  const { doc, updated } = props as { doc: PageDocument; updated: string };
+  return new Response(twinFile(doc, updated), { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
+};

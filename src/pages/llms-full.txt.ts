@@ -5,5 +5,7 @@ import { llmsFullTxt } from '../lib/llms.ts';
 
 export const GET: APIRoute = async () => {
   const model = await siteModel();
-  return new Response(llmsFullTxt(model, pageDocuments(model)), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  return new Response(llmsFullTxt(model, pageDocuments(model)), {
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+  });
 };

@@ -5,6 +5,4 @@ import { buildOpenApi } from '../lib/openapi.ts';
 import { absolute } from '../lib/urls.ts';
 
 export const GET: APIRoute = async () =>
-  jsonResponse(
-    buildOpenApi(await knowledge(), await capabilitiesSchema(), absolute('/api/proposal')),
-  );
+  jsonResponse(buildOpenApi(await knowledge(), await capabilitiesSchema(), absolute('/api/proposal')));

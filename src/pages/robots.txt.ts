@@ -1,7 +1,6 @@
 import type { APIRoute } from 'astro';
-import { absolute } from '../lib/urls.ts';
+import { siteModel } from '../lib/content.ts';
+import { robotsTxt } from '../lib/robots.ts';
 
-export const GET: APIRoute = () =>
-  new Response(`User-agent: *\nAllow: /\n\nSitemap: ${absolute('/sitemap.xml')}\n`, {
-    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-  });
+export const GET: APIRoute = async () =>
+  new Response(robotsTxt((await siteModel()).site.data), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });

@@ -31,8 +31,10 @@ export const STATUS_MEANINGS = {
 
 export const EMAIL_MEANINGS = {
   sent: 'The confirmation email was accepted by the mail server. Only this value allows saying an email was sent.',
-  not_sent: 'No email was sent yet: the request is still pending, or the mail server could not be reached. The email is owed and is sent once the request is received and the mail server answers; a retry with the same Idempotency-Key sends it too.',
-  failed: 'The mail server refused the confirmation email (or it failed repeatedly); it will not be sent. The request itself is unaffected.',
+  not_sent:
+    'No email was sent yet: the request is still pending, or the mail server could not be reached. The email is owed and is sent once the request is received and the mail server answers; a retry with the same Idempotency-Key sends it too.',
+  failed:
+    'The mail server refused the confirmation email (or it failed repeatedly); it will not be sent. The request itself is unaffected.',
   not_configured: 'This deployment sends no confirmation emails.',
 } as const;
 
@@ -58,8 +60,20 @@ export const VISIBLE_TEXT_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])(?:[^\\p{
 /** The longest address SMTP allows (RFC 5321 path limit). */
 export const MAX_EMAIL_LENGTH = 254;
 
-const short = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_SHORT_LENGTH, pattern: VISIBLE_LINE_PATTERN, description });
-const long = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_TEXT_LENGTH, pattern: VISIBLE_TEXT_PATTERN, description });
+const short = (description: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_SHORT_LENGTH,
+  pattern: VISIBLE_LINE_PATTERN,
+  description,
+});
+const long = (description: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_TEXT_LENGTH,
+  pattern: VISIBLE_TEXT_PATTERN,
+  description,
+});
 
 /** Descriptions of the intake fields of spec part 1. */
 const INTAKE_DESCRIPTIONS = {
@@ -126,8 +140,16 @@ export function requestSchemas(k: Knowledge) {
           description: `Must be true: the sender agrees to this text (version ${k.consent.version}): "${k.consent.text}"`,
         },
         consent_version: short('Version of the consent text shown to the sender; defaults to the current version.'),
-        website: { type: 'string', maxLength: MAX_SHORT_LENGTH, description: 'Leave empty (spam trap).' },
-        form_started_at: { type: 'integer', minimum: 0, description: 'Workspace only: when the form was shown (ms since epoch).' },
+        website: {
+          type: 'string',
+          maxLength: 0,
+          description: 'Leave out or empty (spam trap): anything in it is refused.',
+        },
+        form_started_at: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Workspace only: when the form was shown (ms since epoch).',
+        },
       },
       ['consent', ...CONTACT_FIELDS, ...REQUIRED_INTAKE_FIELDS],
     ),
@@ -168,15 +190,16 @@ export const EXAMPLE_REQUESTS = {
   },
 } as const;
 
-export function buildContract(
-  k: Knowledge,
-  examples: { guide: unknown; summarize: unknown; submit: unknown },
-) {
+export function buildContract(k: Knowledge, examples: { guide: unknown; summarize: unknown; submit: unknown }) {
   const schemas = requestSchemas(k);
   return {
     contract_version: CONTRACT_VERSION,
     description: `Proposal intake of ${k.partner.name}, ${k.partner.described_as} (not ${k.partner.cloud_provider_full_name}). POST one JSON object whose "action" selects guide, summarize or submit.`,
-    endpoint: { method: 'POST', url: k.urls.proposal_api, content_types: ['application/json', 'application/x-www-form-urlencoded'] },
+    endpoint: {
+      method: 'POST',
+      url: k.urls.proposal_api,
+      content_types: ['application/json', 'application/x-www-form-urlencoded'],
+    },
     documentation: k.urls.agents,
     openapi: k.urls.openapi,
     limits: {
@@ -198,19 +221,22 @@ export function buildContract(
     consent: { text: k.consent.text, version: k.consent.version },
     actions: {
       guide: {
-        description: 'Non-binding guidance tailored to the question: fitting capabilities, audience, engagement model, program context ("may qualify"), and the intake fields to prepare. No contact details; nothing stored.',
+        description:
+          'Non-binding guidance tailored to the question: fitting capabilities, audience, engagement model, program context ("may qualify"), and the intake fields to prepare. No contact details; nothing stored.',
         request_schema: schemas.guide,
         example_request: EXAMPLE_REQUESTS.guide,
         example_response: { status: 200, body: examples.guide },
       },
       summarize: {
-        description: 'A reviewable overview of a proposal request (structured and as markdown), the recommended fields still missing, warnings and ready_to_submit. Nothing is stored or sent (submitted: false).',
+        description:
+          'A reviewable overview of a proposal request (structured and as markdown), the recommended fields still missing, warnings and ready_to_submit. Nothing is stored or sent (submitted: false).',
         request_schema: schemas.summarize,
         example_request: EXAMPLE_REQUESTS.summarize,
         example_response: { status: 200, body: examples.summarize },
       },
       submit: {
-        description: 'Sends a consented request to the partner\'s customer-relationship system. Requires consent: true and an Idempotency-Key header. 201 when received, 202 when stored but pending.',
+        description:
+          "Sends a consented request to the partner's customer-relationship system. Requires consent: true and an Idempotency-Key header. 201 when received, 202 when stored but pending.",
         request_schema: schemas.submit,
         required_headers: ['Idempotency-Key'],
         example_request: EXAMPLE_REQUESTS.submit,
@@ -219,8 +245,13 @@ export function buildContract(
       },
     },
     errors: {
-      format: 'application/problem+json (RFC 9457): type, title, status, detail, and errors[] of { pointer, detail } for field problems. Values you sent are never echoed.',
-      types: Object.entries(PROBLEM_TYPES).map(([id, p]) => ({ type: problemTypeUri(k.urls.agents, id as ProblemType), status: p.status, title: p.title })),
+      format:
+        'application/problem+json (RFC 9457): type, title, status, detail, and errors[] of { pointer, detail } for field problems. Values you sent are never echoed.',
+      types: Object.entries(PROBLEM_TYPES).map(([id, p]) => ({
+        type: problemTypeUri(k.urls.agents, id as ProblemType),
+        status: p.status,
+        title: p.title,
+      })),
     },
   };
 }

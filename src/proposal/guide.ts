@@ -50,11 +50,14 @@ export function guide(k: Knowledge, req: GuideRequest) {
         .map((m, order) => ({
           m,
           order,
-          score: (top && m.suggested_for.includes(top) ? 2 : 0) + scored.filter((s) => m.suggested_for.includes(s.c.id)).length,
+          score:
+            (top && m.suggested_for.includes(top) ? 2 : 0) +
+            scored.filter((s) => m.suggested_for.includes(s.c.id)).length,
         }))
         .sort((a, b) => b.score - a.score || a.order - b.order)[0]?.m;
 
-  const programItems = audience?.id === 'startups' ? k.program_support.startup_support : k.program_support.partner_program_support;
+  const programItems =
+    audience?.id === 'startups' ? k.program_support.startup_support : k.program_support.partner_program_support;
 
   return {
     action: 'guide' as const,

@@ -1,100 +1,173 @@
 /**
- * The reply to a plain HTML form post (the workspace without JavaScript): a small readable page
- * with the result or the errors and a way back. All text is escaped; no script.
+ * The reply to a plain HTML form post (the workspace without JavaScript): the site's own page
+ * frame with the result, and the workspace again with everything the person typed, so going on
+ * or correcting never starts from an empty form. All text is escaped; no script.
  */
 import type { Knowledge } from '../lib/knowledge.ts';
 import { fieldOfPointer, labelOfField, type ProposalAction } from './fields.ts';
 import type { FieldError, Reply } from './http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
+import { ALL_FIELDS, displayValue, esc, workspaceFormsHtml, type FormState } from './workspace-form.ts';
 
-const esc = (s: unknown) =>
-  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** The site's header and footer, cut from the built /proposal page (scripts/compile-contract.ts). */
+export interface PageFrame {
+  header: string;
+  footer: string;
+}
+
+export type ReplyKnowledge = Knowledge & { stylesheet?: string; frame?: PageFrame };
 
 const items = (xs: readonly string[]) => `<ul>${xs.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>`;
 
-function labelOf(pointer: string): string {
-  const field = fieldOfPointer(pointer);
-  return field ? labelOfField(field) : 'Request';
+interface Page {
+  title: string;
+  /** Shown above the workspace. */
+  lead: string;
+  /** The workspace again, filled in; absent once the request is received. */
+  form?: FormState;
 }
 
-function problemBody(body: { title?: string; detail?: string; errors?: FieldError[] }): [string, string] {
+type Values = Record<string, string>;
+
+function problemPage(
+  body: { type?: string; title?: string; detail?: string; errors?: FieldError[] },
+  values: Values,
+): Page {
   const errors = body.errors ?? [];
-  return [
-    'Please check your request',
-    `<div role="alert"><p>${esc(body.title)}. ${esc(body.detail)}</p>${
-      errors.length > 0 ? `<ul>${errors.map((e) => `<li><strong>${esc(labelOf(e.pointer))}</strong> ${esc(e.detail)}</li>`).join('')}</ul>` : ''
-    }</div><p>Use your browser's Back button to return to the form with your answers, correct them and send again.</p>`,
-  ];
+  const sensitive = body.type?.endsWith('#problem-sensitive-data') === true;
+  const atFields: Record<string, string> = {};
+  const general: string[] = [];
+  for (const e of errors) {
+    const field = fieldOfPointer(e.pointer);
+    if ((ALL_FIELDS as readonly string[]).includes(field) || field === 'consent')
+      atFields[field] = `${labelOfField(field)} ${e.detail}.`;
+    else general.push(`${labelOfField(field || 'request')} ${e.detail}.`);
+  }
+  // A value refused as a likely secret is not sent back into the page.
+  const kept = sensitive ? Object.fromEntries(Object.entries(values).filter(([name]) => !(name in atFields))) : values;
+  // The contract's wording ("does not match the contract") speaks to API clients; people get the list.
+  const intro = body.type?.endsWith('#problem-invalid-request')
+    ? 'Some fields are missing or not valid.'
+    : `${body.title ?? 'The request was refused'}. ${body.detail ?? ''}`;
+  const list = Object.keys(atFields)
+    .map((f) => `<li><a href="#f-${f}">${esc(atFields[f])}</a></li>`)
+    .concat(general.map((g) => `<li>${esc(g)}</li>`));
+  const inGuide = ['question', 'industry', 'company_size', 'primary_need'].some((f) => f in atFields);
+  return {
+    title: 'Please check your request',
+    lead: `<div class="reply problem" role="alert"><p>${esc(intro)}</p>${list.length > 0 ? `<ul>${list.join('')}</ul>` : ''}${
+      sensitive ? '<p>Fields that looked like a secret were cleared; describe what they held instead.</p>' : ''
+    }<p>Everything else you typed is still in the form below.</p></div>`,
+    form: { values: kept, errors: atFields, open: inGuide ? 'guide' : 'request', canSend: true },
+  };
 }
 
-function guideBody(g: GuideReply): [string, string] {
-  return [
-    'Guidance for your question',
-    `<p>${esc(g.notice)}</p>
-<h2>Capabilities that fit</h2>${g.capabilities.length > 0 ? `<ul>${g.capabilities.map((c) => `<li><strong>${esc(c.name)}</strong>: ${esc(c.summary)} <em>(${esc(c.why)})</em></li>`).join('')}</ul>` : '<p>No single capability stands out yet; an assessment is a good start.</p>'}
-${g.engagement_model ? `<h2>Suggested engagement model</h2><p><strong>${esc(g.engagement_model.name)}</strong>: ${esc(g.engagement_model.description)}</p>` : ''}
-<h2>Cloud program context</h2><p>${esc(g.cloud_program_context.summary)}</p><p><em>${esc(g.cloud_program_context.disclaimer)}</em></p>
-<h2>Prepare</h2>${items(g.prepare)}`,
-  ];
+function guidePage(g: GuideReply, values: Values): Page {
+  const caps =
+    g.capabilities.length > 0
+      ? `<ul>${g.capabilities.map((c) => `<li><a href="/services#${esc(c.id)}">${esc(c.name)}</a>: ${esc(c.summary)} <span class="hint">Why: ${esc(c.why)}.</span></li>`).join('')}</ul>`
+      : '<p>No single capability stands out yet; an assessment is a good start.</p>';
+  const model = g.engagement_model;
+  // The suggested model is preselected in step 2 unless the person already chose one.
+  const filled = model && !values['engagement_model'] ? { ...values, engagement_model: model.id } : values;
+  return {
+    title: 'Guidance for your question',
+    lead: `<div class="reply"><p>${esc(g.notice)}</p><h2>Capabilities that fit</h2>${caps}${
+      model
+        ? `<h2>Suggested engagement model</h2><p><strong>${esc(model.name)}</strong>: ${esc(model.description)}</p>`
+        : ''
+    }<h2>Cloud program context</h2><p>${esc(g.cloud_program_context.summary)}</p><p class="hint">${esc(g.cloud_program_context.disclaimer)}</p><h2>Prepare</h2>${items(g.prepare)}<p><a href="#step-request">Continue with step 2 below</a>; what you typed is kept.</p></div>`,
+    form: { values: filled, open: 'request', canSend: true },
+  };
 }
 
-function summaryBody(s: SummarizeReply): [string, string] {
+function summaryPage(k: Knowledge, s: SummarizeReply, values: Values): Page {
   const section = (title: string, fields: Record<string, string | undefined>) => {
-    const rows = Object.entries(fields).filter(([, v]) => v);
+    const rows = Object.entries(fields).filter((e): e is [string, string] => !!e[1]);
+    // Select fields read as their option names ("Defined project"), never as ids.
     return rows.length > 0
-      ? `<h2>${esc(title)}</h2><dl>${rows.map(([k, v]) => `<dt>${esc(labelOfField(k))}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`
+      ? `<h3>${esc(title)}</h3><dl>${rows.map(([name, v]) => `<dt>${esc(labelOfField(name))}</dt><dd>${esc(values[name] ? displayValue(k, name, values[name]) : v)}</dd>`).join('')}</dl>`
       : '';
   };
-  return [
-    'Your proposal request, for review',
-    `<p>Nothing has been submitted.</p>${section('Intake', s.overview.intake)}${section('Context', s.overview.context)}${section('Contact', s.overview.contact)}
-${s.missing_fields.length + s.missing_contact_fields.length > 0 ? `<h2>Still missing</h2>${items([...s.missing_fields, ...s.missing_contact_fields].map((f) => f.label))}` : ''}
-<h2>Check before sending</h2>${items(s.warnings)}`,
-  ];
+  const missing = [...s.missing_fields, ...s.missing_contact_fields];
+  const review = `<div class="ws-out" id="o-summarize"><p>Nothing has been sent yet.</p>${section('Your request', s.overview.intake)}${section('Context', s.overview.context)}${section('Contact', s.overview.contact)}${
+    missing.length > 0
+      ? `<h3>Still missing</h3><ul>${missing.map((m) => `<li><a href="#f-${esc(m.field)}">${esc(m.label)}</a></li>`).join('')}</ul>`
+      : ''
+  }<h3>Check before sending</h3>${items(s.warnings)}<p><strong>${s.ready_to_submit ? 'Ready to send: give your consent in step 4.' : 'Fill in what is missing, then review again or send.'}</strong></p></div>`;
+  return {
+    title: 'Your request, for review',
+    lead: `<p class="lead">${s.ready_to_submit ? 'Your request is ready to send: check the overview, then give your consent in step 4.' : `${missing.length} required ${missing.length === 1 ? 'field is' : 'fields are'} still missing; the overview lists them.`} Everything you typed is kept below.</p>`,
+    form: { values, open: 'request', canSend: true, reviewHtml: review },
+  };
 }
 
-function submitBody(b: { status?: string; request_id?: string; message?: string }): [string, string] {
+function submitPage(b: { status?: string; request_id?: string; message?: string }, values: Values): Page {
   const received = b.status === 'received';
-  return [
-    received ? 'Proposal request received' : 'Proposal request stored, delivery pending',
-    // The message already says whether an email was sent (only when confirmation_email is "sent").
-    `<p role="status">${esc(b.message)}</p><p>Request id: <code>${esc(b.request_id)}</code></p>
-${received ? '' : '<p>Your request is stored safely. Send the same form again later to complete delivery; it will not be duplicated.</p>'}`,
-  ];
+  // The message already says whether an email was sent (only when confirmation_email is "sent").
+  const lead = `<div class="reply"><p role="status">${esc(b.message)}</p><p>Reference: <code>${esc(b.request_id)}</code></p>${
+    received
+      ? '<p>A person reads every request and replies by email.</p>'
+      : '<p>Your request is stored safely. Send the same form again later to complete delivery; it will not be stored twice.</p>'
+  }</div>`;
+  return received
+    ? { title: 'Proposal request received', lead }
+    : { title: 'Proposal request stored, delivery pending', lead, form: { values, open: 'request', canSend: true } };
 }
 
 /** Protocol headers of the reply that keep their meaning on an HTML page. */
 function passedThrough(reply: Reply): Record<string, string> {
   const headers = new Headers(reply.headers);
-  return Object.fromEntries(['retry-after', 'idempotent-replayed'].flatMap((name) => {
-    const value = headers.get(name);
-    return value ? [[name, value]] : [];
-  }));
+  return Object.fromEntries(
+    ['retry-after', 'idempotent-replayed'].flatMap((name) => {
+      const value = headers.get(name);
+      return value ? [[name, value]] : [];
+    }),
+  );
 }
 
-export function htmlReply(k: Knowledge & { stylesheet?: string }, reply: Reply, action: ProposalAction | undefined): Response {
+/** The typed values of a form post, by field name (hidden protocol fields left out). */
+export function formValues(params: URLSearchParams | undefined): Values {
+  const values: Values = {};
+  for (const name of [...ALL_FIELDS, 'form_started_at']) {
+    const value = params?.get(name)?.trim();
+    if (value) values[name] = value;
+  }
+  return values;
+}
+
+export function htmlReply(
+  k: ReplyKnowledge,
+  reply: Reply,
+  action: ProposalAction | undefined,
+  params?: URLSearchParams,
+): Response {
   const body = reply.body as Record<string, unknown>;
-  const [title, content] =
+  const values = formValues(params);
+  const page =
     reply.status >= 400
-      ? problemBody(body)
+      ? problemPage(body, values)
       : action === 'guide'
-        ? guideBody(body as unknown as GuideReply)
+        ? guidePage(body as unknown as GuideReply, values)
         : action === 'summarize'
-          ? summaryBody(body as unknown as SummarizeReply)
-          : submitBody(body);
+          ? summaryPage(k, body as unknown as SummarizeReply, values)
+          : submitPage(body, values);
+  const frame = k.frame ?? { header: '', footer: '' };
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)} | ${esc(k.partner.name)}</title><meta name="robots" content="noindex">
-${k.stylesheet ? `<link rel="stylesheet" href="${esc(k.stylesheet)}">` : ''}</head>
-<body><main id="main"><h1>${esc(title)}</h1>${content}
-<p><a href="/proposal">Back to the proposal workspace</a> · <a href="/">${esc(k.partner.name)} home</a></p></main></body></html>`;
+<title>${esc(page.title)} | ${esc(k.partner.name)}</title><meta name="robots" content="noindex">
+${k.stylesheet ? `<link rel="stylesheet" href="${esc(k.stylesheet)}">` : ''}<link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
+<body><a class="skip" href="#main">Skip to content</a>${frame.header}<main id="main" class="wide"><h1>${esc(page.title)}</h1>${page.lead}
+${page.form ? workspaceFormsHtml(k, page.form) : `<p class="actions"><a class="button secondary" href="/proposal">Start a new request</a> <a href="/">${esc(k.partner.name)} home</a></p>`}
+</main>${frame.footer}</body></html>`;
   return new Response(html, {
     status: reply.status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'content-security-policy': "default-src 'none'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      'content-security-policy':
+        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'strict-origin-when-cross-origin',
       ...passedThrough(reply),

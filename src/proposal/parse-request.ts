@@ -16,7 +16,7 @@ export type Parsed =
 /** Form posts carry strings; these fields become the JSON types the contract expects. */
 function coerceForm(params: URLSearchParams): { body: Record<string, unknown>; formKey?: string } {
   // Object.create(null): keys such as "__proto__" stay plain data and the schema rejects them.
-  const body: Record<string, unknown> = Object.create(null);
+  const body = Object.create(null) as Record<string, unknown>;
   let formKey: string | undefined;
   for (const [name, raw] of params) {
     const value = raw.trim();

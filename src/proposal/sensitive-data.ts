@@ -47,6 +47,7 @@ const MIN_SCANNED_LENGTH = 8;
  * Characters that would split a value so no pattern sees it whole: zero-width and other invisible
  * format characters, and C0 controls other than tab, line feed and carriage return.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u00AD\u180E\u200B-\u200F\u2060-\u2064\uFEFF]/g;
 const PLAIN_ASCII = /^[\t\n\r\u0020-\u007E]*$/;
 
@@ -109,7 +110,9 @@ function collectTargets(body: Record<string, unknown>): Target[] {
     const inner = [...ancestors, pointer];
     const children: { value: unknown; pointer: string; ancestors: readonly string[] }[] = [];
     if (Array.isArray(value)) {
-      value.forEach((item: unknown, index) => children.push({ value: item, pointer: `${pointer}/${index}`, ancestors: inner }));
+      value.forEach((item: unknown, index) =>
+        children.push({ value: item, pointer: `${pointer}/${index}`, ancestors: inner }),
+      );
     } else {
       const entries = Object.entries(value);
       const longKeys = entries.map(([key]) => key).filter((key) => key.length >= MIN_SCANNED_LENGTH);

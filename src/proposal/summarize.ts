@@ -10,7 +10,6 @@ import {
 } from './fields.ts';
 import type { Knowledge } from '../lib/knowledge.ts';
 
-
 type Labelled = keyof typeof FIELD_LABELS;
 
 function pick(req: SummarizeRequest, names: readonly Labelled[]) {
@@ -25,7 +24,8 @@ function pick(req: SummarizeRequest, names: readonly Labelled[]) {
 /** One line of markdown per field; values are quoted so their own markdown cannot restructure the page. */
 function markdownSection(title: string, fields: Partial<Record<Labelled, string>>): string {
   const lines = Object.entries(fields).map(
-    ([name, value]) => `- **${FIELD_LABELS[name as Labelled]}:** ${value.replace(/\s*\n\s*/g, ' ').replace(/([\\`*_[\]<>])/g, '\\$1')}`,
+    ([name, value]) =>
+      `- **${FIELD_LABELS[name as Labelled]}:** ${value.replace(/\s*\n\s*/g, ' ').replace(/([\\`*_[\]<>])/g, '\\$1')}`,
   );
   return lines.length > 0 ? `## ${title}\n\n${lines.join('\n')}\n` : '';
 }
@@ -41,10 +41,15 @@ export function summarize(k: Knowledge, req: SummarizeRequest) {
   const missingContact = CONTACT_FIELDS.filter((f) => !contact[f]);
   const warnings: string[] = [];
   if (!intake.cloud_context) {
-    warnings.push('Cloud context is empty: name your cloud account team, startup program or funding context if you know it, or say "none".');
+    warnings.push(
+      'Cloud context is empty: name your cloud account team, startup program or funding context if you know it, or say "none".',
+    );
   }
-  if (missingContact.length > 0) warnings.push(`Submitting needs contact details: ${missingContact.map((f) => FIELD_LABELS[f]).join(', ')}.`);
-  warnings.push('Check that nothing above is a credential, a private diagram, confidential financial information, regulated data or a secret.');
+  if (missingContact.length > 0)
+    warnings.push(`Submitting needs contact details: ${missingContact.map((f) => FIELD_LABELS[f]).join(', ')}.`);
+  warnings.push(
+    'Check that nothing above is a credential, a private diagram, confidential financial information, regulated data or a secret.',
+  );
 
   const markdown = [
     '# Proposal request overview',

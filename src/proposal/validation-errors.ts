@@ -4,7 +4,14 @@ import type { FieldError } from './http.ts';
 import { FIELD_LABELS } from './fields.ts';
 
 /** Every field of any action, plus the submit-only ones: names safe to repeat back. */
-const KNOWN_FIELDS: ReadonlySet<string> = new Set([...Object.keys(FIELD_LABELS), 'action', 'consent', 'consent_version', 'website', 'form_started_at']);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  ...Object.keys(FIELD_LABELS),
+  'action',
+  'consent',
+  'consent_version',
+  'website',
+  'form_started_at',
+]);
 
 /**
  * A property name the caller made up may itself be the secret ({"sk_live_…": 1}): only names
@@ -38,19 +45,27 @@ function detailOf(e: ErrorObject): string {
     case 'pattern':
       return 'must contain visible text, without control or invisible formatting characters';
     case 'format':
-      return p['format'] === 'email' ? 'must be an email address, such as name@example.com' : `must be a valid ${String(p['format'])}`;
+      return p['format'] === 'email'
+        ? 'must be an email address, such as name@example.com'
+        : `must be a valid ${String(p['format'])}`;
     default:
       return e.message ?? 'is invalid';
   }
 }
 
-export function fieldErrors(errors: ErrorObject[] | null | undefined, knownFields: ReadonlySet<string> = KNOWN_FIELDS): FieldError[] {
+export function fieldErrors(
+  errors: ErrorObject[] | null | undefined,
+  knownFields: ReadonlySet<string> = KNOWN_FIELDS,
+): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
   for (const e of errors ?? []) {
     const pointer = pointerOf(e, knownFields);
     const unknownName = e.keyword === 'additionalProperties' && pointer === `#${e.instancePath}`;
-    const error = { pointer, detail: unknownName ? 'has an unknown property (its name is not repeated here)' : detailOf(e) };
+    const error = {
+      pointer,
+      detail: unknownName ? 'has an unknown property (its name is not repeated here)' : detailOf(e),
+    };
     const key = `${error.pointer} ${error.detail}`;
     if (!seen.has(key)) {
       seen.add(key);

@@ -26,7 +26,7 @@ export function capabilitiesDocumentSchema(slug: string, id: string) {
     description:
       'Structured facts about an independent cloud consulting and delivery partner. The partner is never the cloud provider; program benefits are never promised.',
     ...closed({
-      schema_version: { ...date, description: 'Version of this document\'s shape (YYYY-MM-DD).' },
+      schema_version: { ...date, description: "Version of this document's shape (YYYY-MM-DD)." },
       canonical_url: { ...uri, description: 'URL of the home page.' },
       organization: closed({
         name: str,
@@ -53,7 +53,8 @@ export function capabilitiesDocumentSchema(slug: string, id: string) {
         partner_program_support: strings,
         disclaimer: {
           ...str,
-          description: 'Eligibility, approval, amounts and credits are decided by the cloud provider and are not guaranteed.',
+          description:
+            'Eligibility, approval, amounts and credits are decided by the cloud provider and are not guaranteed.',
         },
       }),
       engagement_models: {
@@ -64,7 +65,11 @@ export function capabilitiesDocumentSchema(slug: string, id: string) {
         cloud_partner_highlights: closed({
           competencies: { type: 'string', pattern: '^\\d+$' },
           certifications: { type: 'string', pattern: '^\\d+\\+$' },
-          customer_launches: { type: 'string', pattern: '^\\d+\\+$', description: 'Rendered as "50+ customer launches"; not a count of companies.' },
+          customer_launches: {
+            type: 'string',
+            pattern: '^\\d+\\+$',
+            description: 'Rendered as "50+ customer launches"; not a count of companies.',
+          },
           source: uri,
         }),
         selected_client_experience: strings,

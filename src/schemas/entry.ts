@@ -1,11 +1,10 @@
 import { z } from 'astro/zod';
 import { AUDIENCE_IDS, CAPABILITY_IDS, ENGAGEMENT_MODEL_IDS, PAGE_IDS } from './ids.ts';
 
-const date = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD (quote it in YAML)');
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD (quote it in YAML)');
 const text = z.string().trim().min(1, 'must not be empty');
 const list = z.array(text).min(1, 'must list at least one item');
+const yesNo = z.enum(['yes', 'no'], { message: 'must be "yes" or "no"' });
 const url = z.url({ message: 'must be an absolute URL' });
 
 /** Fields every entry may carry. */
@@ -53,6 +52,19 @@ export const SiteSchema = z.strictObject({
   consent_text: text,
   /** Version of the consent text; change it whenever the text changes. */
   consent_version: date,
+  /**
+   * How AI systems may use the site's content, "yes" or "no" each. Published in robots.txt as a
+   * `Content-Signal:` line (contentsignals.org), a `Content-Usage:` line (IETF aipref) and the
+   * rules for named AI crawlers.
+   */
+  content_signals: z.strictObject({
+    /** Building a search index and linking to or quoting pages in results. */
+    search: yesNo,
+    /** Feeding pages to an AI model answering a question right now (retrieval, grounding). */
+    ai_input: yesNo,
+    /** Training or fine-tuning AI models. */
+    ai_train: yesNo,
+  }),
 });
 
 /** Intro and metadata of a page at a fixed path (content/pages/<id>.md). */
@@ -122,7 +134,8 @@ export const EvidenceSchema = z.strictObject({
   certifications: z.string().regex(/^\d+\+$/, 'must be a number with a trailing plus, e.g. "120+"'),
   customer_launches: z.literal('50+', { message: 'must be "50+" (rendered as "50+ customer launches")' }),
   source: url,
-  selected_client_experience: list,
+  /** Clients without a case study. Every case study's `client` joins the published list by itself. */
+  other_clients: z.array(text).default([]),
 });
 
 export const CaseStudySchema = z.strictObject({

@@ -15,7 +15,7 @@ describe('/openapi.json', () => {
 
   it('describes the three operations, one request schema per action, and the problem responses', () => {
     expect(Object.keys(openapi.paths)).toEqual(['/api/capabilities', '/api/proposal']);
-    expect(Object.keys(openapi.paths['/api/proposal'])).toEqual(['get', 'post']);
+    expect(Object.keys(openapi.paths['/api/proposal'])).toEqual(['get', 'options', 'post']);
     const body = openapi.paths['/api/proposal'].post.requestBody.content['application/json'].schema;
     expect(body.discriminator.propertyName).toBe('action');
     expect(Object.keys(body.discriminator.mapping)).toEqual(['guide', 'summarize', 'submit']);
@@ -34,13 +34,17 @@ describe('/openapi.json', () => {
 });
 
 describe('/.well-known/api-catalog (RFC 9727)', () => {
-  it('is a linkset pointing at the OpenAPI description and the agents page', () => {
+  it('is a linkset with one anchor per API, each pointing at the OpenAPI description and the agents page', () => {
     expect(fileForPath('/.well-known/api-catalog')).toBe('.well-known/api-catalog.json');
     const catalog = JSON.parse(readDist('.well-known/api-catalog.json'));
-    const [entry] = catalog.linkset;
-    expect(new URL(entry['service-desc'][0].href).pathname).toBe('/openapi.json');
-    expect(new URL(entry['service-doc'][0].href).pathname).toBe('/agents');
-    expect(new URL(entry.anchor).pathname).toBe('/api/proposal');
+    expect(catalog.linkset.map((e: { anchor: string }) => new URL(e.anchor).pathname)).toEqual([
+      '/api/capabilities',
+      '/api/proposal',
+    ]);
+    for (const entry of catalog.linkset) {
+      expect(new URL(entry['service-desc'][0].href).pathname).toBe('/openapi.json');
+      expect(new URL(entry['service-doc'][0].href).pathname).toBe('/agents');
+    }
   });
 });
 

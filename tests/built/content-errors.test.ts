@@ -10,7 +10,9 @@ const append = (file: string, text: string) => writeFileSync(file, `${readFileSy
 
 describe('content errors fail the build with a helpful message', () => {
   it('names the file, field and passage when a page calls the partner the cloud provider', () => {
-    const { status, output } = buildFixture((dir) => append(join(dir, 'pages/services.md'), 'In short, we are AWS for your team.'));
+    const { status, output } = buildFixture((dir) =>
+      append(join(dir, 'pages/services.md'), 'In short, we are AWS for your team.'),
+    );
     expect(status).not.toBe(0);
     expect(output).toContain('pages/services.md: body:');
     expect(output).toContain('we are AWS');
@@ -29,7 +31,10 @@ describe('content errors fail the build with a helpful message', () => {
 
   it('refuses a promise of credits in a post body, naming the file', () => {
     const { status, output } = buildFixture((dir) =>
-      append(join(dir, 'blog/preparing-for-a-well-architected-review.md'), 'Every client will receive credits from the program.'),
+      append(
+        join(dir, 'blog/preparing-for-a-well-architected-review.md'),
+        'Every client will receive credits from the program.',
+      ),
     );
     expect(status).not.toBe(0);
     expect(output).toContain('blog/preparing-for-a-well-architected-review.md: body:');
@@ -39,7 +44,13 @@ describe('content errors fail the build with a helpful message', () => {
   it('refuses "50 customer launches" and "50+ companies" in frontmatter, naming the field', () => {
     const { status, output } = buildFixture((dir) => {
       const file = join(dir, 'site.md');
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/^type: .*$/m, 'type: "Partner of 50+ companies after 50 customer launches"'));
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(
+          /^type: .*$/m,
+          'type: "Partner of 50+ companies after 50 customer launches"',
+        ),
+      );
     });
     expect(status).not.toBe(0);
     expect(output).toContain('site.md: type:');
@@ -53,8 +64,10 @@ describe('content errors fail the build with a helpful message', () => {
       writeFileSync(file, readFileSync(file, 'utf8').replace(/^title:.*\n/m, ''));
     });
     expect(status).not.toBe(0);
-    expect(output).toContain('what-to-gather-before-asking-for-a-proposal.md');
-    expect(output).toContain('title: Required');
+    expect(output).toContain(
+      'content/blog/what-to-gather-before-asking-for-a-proposal.md\n  field:    title\n  found:    nothing (the field is missing)',
+    );
+    expect(output).toContain('fix:      add the field: title: ...');
   });
 
   it('refuses an .mdx body that uses a component, naming the file', () => {
@@ -78,6 +91,17 @@ describe('content errors fail the build with a helpful message', () => {
     );
     expect(status, output.slice(-1500)).toBe(0);
     expect(readFileSync(join(outDir, 'blog/plain-mdx.html'), 'utf8')).toContain('<strong>markdown</strong>');
+  });
+
+  it('names both files when two capabilities claim the same id', () => {
+    const { status, output } = buildFixture((dir) => {
+      const original = readFileSync(join(dir, 'capabilities/cloud-engineering.md'), 'utf8');
+      writeFileSync(join(dir, 'capabilities/cloud-engineering-copy.md'), original);
+    });
+    expect(status).not.toBe(0);
+    expect(output).toMatch(
+      /content\/capabilities\/cloud-engineering(-copy)?\.md: capability id "cloud-engineering" is already used by content\/capabilities\/cloud-engineering(-copy)?\.md/,
+    );
   });
 
   it('two builds of the same content are byte-identical', () => {

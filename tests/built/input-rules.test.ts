@@ -68,10 +68,25 @@ describe.each(Object.entries(bodies))('%s', (_action, body) => {
   });
 
   it.each([
-    ['a password in prose', { constraints: 'Our admin password is Tr0ub4dor&123 for now.' }, '#/constraints', 'a password'],
+    [
+      'a password in prose',
+      { constraints: 'Our admin password is Tr0ub4dor&123 for now.' },
+      '#/constraints',
+      'a password',
+    ],
     ['pw: shorthand', { blocker: 'Shared login, pw: Summer2024!, on the console.' }, '#/blocker', 'a password'],
-    ['a quoted passphrase', { current_environment: "Use the passphrase 'correct horse battery staple' on the VPN." }, '#/current_environment', 'a password'],
-    ['an IBAN', { constraints: 'Invoices are paid from DE89 3704 0044 0532 0130 00.' }, '#/constraints', 'a bank account number (IBAN)'],
+    [
+      'a quoted passphrase',
+      { current_environment: "Use the passphrase 'correct horse battery staple' on the VPN." },
+      '#/current_environment',
+      'a password',
+    ],
+    [
+      'an IBAN',
+      { constraints: 'Invoices are paid from DE89 3704 0044 0532 0130 00.' },
+      '#/constraints',
+      'a bank account number (IBAN)',
+    ],
   ])('refuses %s, naming the field', async (_name, fields, pointer, label) => {
     const { status, problem } = await post(body(fields));
     expect(status).toBe(422);

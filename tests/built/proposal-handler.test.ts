@@ -35,7 +35,13 @@ const guideRequest = {
 async function expectProblem(res: Response, status: number, type: string) {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
-  const body = (await res.json()) as { type: string; title: string; status: number; detail: string; errors?: { pointer: string; detail: string }[] };
+  const body = (await res.json()) as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    errors?: { pointer: string; detail: string }[];
+  };
   expect(body.type).toBe(`${knowledgeJson.urls.agents}#problem-${type}`);
   expect(body.status).toBe(status);
   expect(body.title.length).toBeGreaterThan(0);
@@ -63,7 +69,9 @@ describe('guide', () => {
   });
 
   it('suggests an assessment when the need is unclear', async () => {
-    const body = await (await post({ ...guideRequest, question: 'Where do we start?', primary_need: 'not-sure', company_size: '1-10' })).json();
+    const body = await (
+      await post({ ...guideRequest, question: 'Where do we start?', primary_need: 'not-sure', company_size: '1-10' })
+    ).json();
     expect(body.engagement_model.id).toBe('assessment');
     expect(body.audience.id).toBe('startups');
   });
@@ -83,7 +91,12 @@ describe('summarize', () => {
     expect(body.submitted).toBe(false);
     expect(body.ready_to_submit).toBe(false);
     expect(body.overview.intake.business_outcome).toBe('Launch in the EU');
-    expect(body.missing_fields.map((f: { field: string }) => f.field)).toEqual(['current_environment', 'blocker', 'constraints', 'engagement_model']);
+    expect(body.missing_fields.map((f: { field: string }) => f.field)).toEqual([
+      'current_environment',
+      'blocker',
+      'constraints',
+      'engagement_model',
+    ]);
     expect(body.markdown).toContain('# Proposal request overview');
     expect(body.warnings.length).toBeGreaterThan(0);
   });
@@ -132,16 +145,29 @@ describe('bad input gets a clear problem, never a 5xx', () => {
         c.close();
       },
     });
-    const res = await handler(new Request(API, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit));
+    const res = await handler(
+      new Request(API, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    );
     await expectProblem(res, 413, 'payload-too-large');
   });
 
   it('other media types: 415', async () => {
-    await expectProblem(await post(JSON.stringify(guideRequest), { 'content-type': 'text/plain' }), 415, 'unsupported-media-type');
+    await expectProblem(
+      await post(JSON.stringify(guideRequest), { 'content-type': 'text/plain' }),
+      415,
+      'unsupported-media-type',
+    );
   });
 
   it('__proto__ and constructor keys are refused and pollute nothing', async () => {
-    const res = await post('{"action":"summarize","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
+    const res = await post(
+      '{"action":"summarize","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+    );
     const problem = await expectProblem(res, 422, 'invalid-request');
     expect(problem.errors!.map((e) => e.pointer)).toEqual(['#']);
     expect(JSON.stringify(problem)).not.toMatch(/__proto__|constructor/);
@@ -152,16 +178,21 @@ describe('bad input gets a clear problem, never a 5xx', () => {
     const key = ['AKIA', 'Z7QW', 'ER3T', 'Y5UI', 'OP2L'].join('');
     const res = await post({ action: 'summarize', current_environment: `We deploy with key ${key} from CI.` });
     const problem = await expectProblem(res, 422, 'sensitive-data');
-    expect(problem.errors).toEqual([{ pointer: '#/current_environment', detail: expect.stringContaining('cloud access key') }]);
+    expect(problem.errors).toEqual([
+      { pointer: '#/current_environment', detail: expect.stringContaining('cloud access key') },
+    ]);
     expect(JSON.stringify(problem)).not.toContain(key);
   });
 
   it('ordinary security talk passes', async () => {
-    const res = await post({ action: 'summarize', constraints: 'Our password policy needs 14 characters; we rotate access keys and use Secrets Manager for SOC 2.' });
+    const res = await post({
+      action: 'summarize',
+      constraints: 'Our password policy needs 14 characters; we rotate access keys and use Secrets Manager for SOC 2.',
+    });
     expect(res.status).toBe(200);
   });
 
-  it('GET is not the function\'s: 405 with Allow', async () => {
+  it("GET is not the function's: 405 with Allow", async () => {
     const res = await handler(new Request(API));
     await expectProblem(res, 405, 'method-not-allowed');
     expect(res.headers.get('allow')).toContain('POST');
@@ -174,7 +205,11 @@ describe('bad input gets a clear problem, never a 5xx', () => {
   });
 
   it('submit without consent: 422 saying why; without Idempotency-Key: 400', async () => {
-    const noConsent = await expectProblem(await post({ ...EXAMPLE_REQUESTS.submit, consent: 'yes' }), 422, 'consent-required');
+    const noConsent = await expectProblem(
+      await post({ ...EXAMPLE_REQUESTS.submit, consent: 'yes' }),
+      422,
+      'consent-required',
+    );
     expect(noConsent.errors).toEqual([{ pointer: '#/consent', detail: 'must be true' }]);
     const noKey = await expectProblem(await post(EXAMPLE_REQUESTS.submit), 400, 'missing-idempotency-key');
     expect(noKey.detail).toMatch(/Idempotency-Key/);
@@ -192,7 +227,8 @@ describe('property: any input gives a 2xx or a 4xx problem, never a 5xx or a thr
   const check = async (res: Response) => {
     expect(res.status).toBeGreaterThanOrEqual(200);
     expect(res.status).toBeLessThan(500);
-    if (res.status >= 400) expect(res.headers.get('content-type')).toMatch(/^(application\/problem\+json|text\/html); charset=utf-8$/);
+    if (res.status >= 400)
+      expect(res.headers.get('content-type')).toMatch(/^(application\/problem\+json|text\/html); charset=utf-8$/);
   };
 
   it('any JSON value', async () => {
@@ -208,23 +244,34 @@ describe('property: any input gives a 2xx or a 4xx problem, never a 5xx or a thr
       fc.asyncProperty(action, fc.dictionary(fc.string(), fc.jsonValue()), async (a, fields) =>
         check(await post({ ...fields, action: a }, { 'idempotency-key': 'prop-test' })),
       ),
-      { numRuns: 300 },
+      { numRuns: 2_000 },
     );
   });
 
   it('any string body and any header mix', async () => {
-    const headerName = fc.constantFrom('content-type', 'content-length', 'accept', 'idempotency-key', 'x-forwarded-for');
+    const headerName = fc.constantFrom(
+      'content-type',
+      'content-length',
+      'accept',
+      'idempotency-key',
+      'x-forwarded-for',
+    );
     const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) });
     await fc.assert(
-      fc.asyncProperty(fc.string(), fc.dictionary(headerName, headerValue), fc.constantFrom('POST', 'PUT', 'GET', 'DELETE'), async (body, headers, method) => {
-        let req: Request;
-        try {
-          req = new Request(API, { method, headers, ...(method === 'GET' ? {} : { body }) });
-        } catch {
-          return; // the platform itself would refuse such a request
-        }
-        await check(await handler(req));
-      }),
+      fc.asyncProperty(
+        fc.string(),
+        fc.dictionary(headerName, headerValue),
+        fc.constantFrom('POST', 'PUT', 'GET', 'DELETE'),
+        async (body, headers, method) => {
+          let req: Request;
+          try {
+            req = new Request(API, { method, headers, ...(method === 'GET' ? {} : { body }) });
+          } catch {
+            return; // the platform itself would refuse such a request
+          }
+          await check(await handler(req));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -233,7 +280,11 @@ describe('property: any input gives a 2xx or a 4xx problem, never a 5xx or a thr
 describe('no-JavaScript form posts', () => {
   it('a urlencoded guide post gets a readable HTML page', async () => {
     const res = await handler(
-      new Request(API, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(guideRequest) }),
+      new Request(API, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(guideRequest),
+      }),
     );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -245,7 +296,11 @@ describe('no-JavaScript form posts', () => {
 
   it('errors in a form post come back as an HTML page naming the fields', async () => {
     const res = await handler(
-      new Request(API, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ action: 'guide', question: '<script>x</script>' }) }),
+      new Request(API, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ action: 'guide', question: '<script>x</script>' }),
+      }),
     );
     expect(res.status).toBe(422);
     const html = await res.text();
@@ -269,26 +324,41 @@ describe('the contract is one source', () => {
 
   it('publishes the consent text and the enums of the content', () => {
     expect(contract.consent).toEqual(knowledgeJson.consent);
-    expect(contract.actions.submit.request_schema.properties.engagement_model.enum).toEqual(knowledgeJson.engagement_models.map((m) => m.id));
-    expect(contract.actions.guide.request_schema.properties.primary_need.enum).toEqual([...knowledgeJson.capabilities.map((c) => c.id), 'not-sure']);
-    expect(contract.actions.submit.request_schema.required).toEqual(expect.arrayContaining(['consent', 'name', 'email', 'company']));
+    expect(contract.actions.submit.request_schema.properties.engagement_model.enum).toEqual(
+      knowledgeJson.engagement_models.map((m) => m.id),
+    );
+    expect(contract.actions.guide.request_schema.properties.primary_need.enum).toEqual([
+      ...knowledgeJson.capabilities.map((c) => c.id),
+      'not-sure',
+    ]);
+    expect(contract.actions.submit.request_schema.required).toEqual(
+      expect.arrayContaining(['consent', 'name', 'email', 'company']),
+    );
   });
 
   it('its example requests are accepted by the function', async () => {
     expect((await post(EXAMPLE_REQUESTS.summarize)).status).toBe(200);
-    expect(contract.actions.summarize.example_response.body).toEqual(await (await post(EXAMPLE_REQUESTS.summarize)).json());
+    expect(contract.actions.summarize.example_response.body).toEqual(
+      await (await post(EXAMPLE_REQUESTS.summarize)).json(),
+    );
   });
 });
 
 describe('abuse protections on submit', () => {
-  it('a filled honeypot field is refused, and nothing is submitted', async () => {
-    const res = await post({ ...EXAMPLE_REQUESTS.submit, website: 'http://spam.example' }, { 'idempotency-key': 'honeypot-1' });
-    const problem = await expectProblem(res, 422, 'spam-suspected');
-    expect(problem.errors).toEqual([{ pointer: '#/website', detail: 'must be empty' }]);
+  it('a filled honeypot field is refused by the schema (maxLength 0), and nothing is submitted', async () => {
+    const res = await post(
+      { ...EXAMPLE_REQUESTS.submit, website: 'http://spam.example' },
+      { 'idempotency-key': 'honeypot-1' },
+    );
+    const problem = await expectProblem(res, 422, 'invalid-request');
+    expect(problem.errors).toEqual([{ pointer: '#/website', detail: 'must be at most 0 characters' }]);
   });
 
   it('a form filled faster than a person can is refused', async () => {
-    const res = await post({ ...EXAMPLE_REQUESTS.submit, form_started_at: Date.now() - 500 }, { 'idempotency-key': 'too-fast-1' });
+    const res = await post(
+      { ...EXAMPLE_REQUESTS.submit, form_started_at: Date.now() - 500 },
+      { 'idempotency-key': 'too-fast-1' },
+    );
     await expectProblem(res, 422, 'spam-suspected');
   });
 
@@ -297,14 +367,40 @@ describe('abuse protections on submit', () => {
     const problem = await expectProblem(res, 400, 'invalid-idempotency-key');
     expect(JSON.stringify(problem)).not.toContain('kkkkkkkk');
   });
+
+  it('a sent Idempotency-Key is held to its rules on guide and summarize too (as /openapi.json says)', async () => {
+    await expectProblem(
+      await post(EXAMPLE_REQUESTS.guide, { 'idempotency-key': 'k'.repeat(256) }),
+      400,
+      'invalid-idempotency-key',
+    );
+    await expectProblem(
+      await post(EXAMPLE_REQUESTS.summarize, { 'idempotency-key': 'two words' }),
+      400,
+      'invalid-idempotency-key',
+    );
+    expect((await post(EXAMPLE_REQUESTS.guide, { 'idempotency-key': 'guide-key-1' })).status).toBe(200);
+  });
 });
 
 describe('the workspace form without JavaScript', () => {
   const formPost = (fields: Record<string, string>) =>
-    handler(new Request(API, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) }));
+    handler(
+      new Request(API, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      }),
+    );
 
   it('asks for guidance even when later steps are filled in and consent is ticked', async () => {
-    const res = await formPost({ ...guideRequest, business_outcome: 'Launch in Q3', name: 'Ann', consent: 'on', consent_version: '2026-11-01' });
+    const res = await formPost({
+      ...guideRequest,
+      business_outcome: 'Launch in Q3',
+      name: 'Ann',
+      consent: 'on',
+      consent_version: '2026-11-01',
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Guidance for your question');
   });
@@ -316,14 +412,25 @@ describe('the workspace form without JavaScript', () => {
 
 describe('minimum fill time', () => {
   it('does not refuse a browser whose clock runs ahead of the server', async () => {
-    const res = await post({ ...EXAMPLE_REQUESTS.submit, form_started_at: Date.now() + 60_000 }, { 'idempotency-key': `ahead-${Date.now()}` });
+    const res = await post(
+      { ...EXAMPLE_REQUESTS.submit, form_started_at: Date.now() + 60_000 },
+      { 'idempotency-key': `ahead-${Date.now()}` },
+    );
     expect(res.status).toBe(201);
   });
 
   it('a form post whose hidden key breaks the header rules still submits, keyed by its content', async () => {
-    const fields = Object.fromEntries(Object.entries(EXAMPLE_REQUESTS.submit).map(([k, v]) => [k, k === 'consent' ? 'on' : String(v)]));
+    const fields = Object.fromEntries(
+      Object.entries(EXAMPLE_REQUESTS.submit).map(([k, v]) => [k, k === 'consent' ? 'on' : String(v)]),
+    );
     const send = () =>
-      handler(new Request(API, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...fields, idempotency_key: 'clé\nnouvelle' }) }));
+      handler(
+        new Request(API, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ ...fields, idempotency_key: 'clé\nnouvelle' }),
+        }),
+      );
     const first = await send();
     expect(first.status).toBe(201);
     const again = await send();

@@ -28,9 +28,20 @@ describe('capabilities document', () => {
 
   it('carries the field names of the spec, with the brand slug in positioning', () => {
     expect(Object.keys(capabilities)).toEqual([
-      'schema_version', 'canonical_url', 'organization', 'positioning', 'audiences', 'capabilities',
-      'cloud_program_support', 'engagement_models', 'evidence', 'agent_guidance', 'contact',
-      'agent_resources', 'proposal_workflow', 'last_updated',
+      'schema_version',
+      'canonical_url',
+      'organization',
+      'positioning',
+      'audiences',
+      'capabilities',
+      'cloud_program_support',
+      'engagement_models',
+      'evidence',
+      'agent_guidance',
+      'contact',
+      'agent_resources',
+      'proposal_workflow',
+      'last_updated',
     ]);
     expect(capabilities.organization.cloud_partner_profile).toBe(site.cloud_partner_profile);
     expect(capabilities.evidence.cloud_partner_highlights.customer_launches).toBe('50+');
@@ -38,7 +49,10 @@ describe('capabilities document', () => {
   });
 
   it('matches the content files it is built from', () => {
-    const ids = (kind: string) => ofKind(content, kind).map((f) => f.data.id).sort();
+    const ids = (kind: string) =>
+      ofKind(content, kind)
+        .map((f) => f.data.id)
+        .sort();
     expect(capabilities.capabilities.map((c: { id: string }) => c.id).sort()).toEqual(ids('capability'));
     expect(capabilities.engagement_models.map((c: { id: string }) => c.id).sort()).toEqual(ids('engagement-model'));
     expect(capabilities.audiences.map((c: { id: string }) => c.id).sort()).toEqual(ids('audience'));
@@ -52,14 +66,29 @@ describe('capabilities document', () => {
 
   it('maps agent_resources to the paths of the spec, each served by a built file', () => {
     const expected = {
-      directory: '/agents', solutions: '/services', delivery_models: '/delivery-models', partners: '/partners',
-      about: '/about', credentials: '/aws-credentials', case_studies: '/case-studies', blog: '/blog',
-      overview: '/llms.txt', full_context: '/llms-full.txt', homepage_markdown: '/index.md', sitemap: '/sitemap.xml',
+      directory: '/agents',
+      solutions: '/services',
+      delivery_models: '/delivery-models',
+      partners: '/partners',
+      about: '/about',
+      credentials: '/aws-credentials',
+      case_studies: '/case-studies',
+      blog: '/blog',
+      overview: '/llms.txt',
+      full_context: '/llms-full.txt',
+      homepage_markdown: '/index.md',
+      sitemap: '/sitemap.xml',
     };
-    const actual = Object.fromEntries(Object.entries(capabilities.agent_resources as Record<string, string>).map(([k, v]) => [k, pathOf(v)]));
+    const actual = Object.fromEntries(
+      Object.entries(capabilities.agent_resources as Record<string, string>).map(([k, v]) => [k, pathOf(v)]),
+    );
     expect(actual).toEqual(expected);
     for (const path of Object.values(expected)) expect(fileForPath(path), path).toBeDefined();
-    for (const url of [capabilities.contact.proposal_url, capabilities.contact.proposal_api, capabilities.canonical_url]) {
+    for (const url of [
+      capabilities.contact.proposal_url,
+      capabilities.contact.proposal_api,
+      capabilities.canonical_url,
+    ]) {
       expect(fileForPath(pathOf(url)), url).toBeDefined();
     }
   });
@@ -80,14 +109,19 @@ describe('agent text documents', () => {
     const links = [...llms.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]!);
     expect(links.length).toBeGreaterThan(15);
     for (const link of links) expect(fileForPath(pathOf(link)), link).toBeDefined();
-    expect(links.filter((l) => l.endsWith('.md')).length).toBe(htmlPages().length);
+    expect(links.filter((l) => l.endsWith('.md')).length).toBe(htmlPages().filter((p) => p.path !== '/404').length);
   });
 
   it('every sitemap URL resolves to a built page, and every page is listed', () => {
-    expect(fileForPath('/sitemap.xml')).toBe('sitemap-index.xml');
-    const locs = distFiles('sitemap-*.xml').flatMap((f) => [...readDist(f).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!));
-    const pages = locs.filter((l) => !l.endsWith('.xml')).map(pathOf).sort();
-    expect(pages).toEqual(htmlPages().map((p) => p.path).sort());
+    expect(fileForPath('/sitemap.xml')).toBe('sitemap.xml');
+    const locs = [...readDist('sitemap.xml').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    const pages = locs.map(pathOf).sort();
+    expect(pages).toEqual(
+      htmlPages()
+        .map((p) => p.path)
+        .filter((p) => p !== '/404')
+        .sort(),
+    );
     expect(readDist('robots.txt')).toContain(`Sitemap: ${new URL('/sitemap.xml', base)}`);
   });
 
@@ -101,9 +135,12 @@ describe('agent text documents', () => {
     expect(strings.filter((s) => /^\.{0,2}\/\w/.test(s))).toEqual([]);
   });
 
-  it('llms-full.txt holds every page twin in full', () => {
+  it("llms-full.txt holds every page twin in full (after the twin's frontmatter)", () => {
     const full = readDist('llms-full.txt');
-    for (const twin of distFiles('**/*.md')) expect(full).toContain(readDist(twin).trim());
+    for (const { path } of htmlPages().filter((p) => p.path !== '/404')) {
+      const twin = readDist(path === '/' ? 'index.md' : `${path.slice(1)}.md`);
+      expect(full).toContain(twin.replace(/^---\n[\s\S]*?\n---\n\n/, '').trim());
+    }
   });
 });
 
@@ -112,27 +149,49 @@ describe('HTML pages', () => {
 
   it('builds every page of the spec plus one per case study and post', () => {
     const paths = pages.map((p) => p.path);
-    for (const path of ['/', '/agents', '/services', '/delivery-models', '/partners', '/about', '/aws-credentials', '/case-studies', '/blog', '/proposal']) {
+    for (const path of [
+      '/',
+      '/agents',
+      '/services',
+      '/delivery-models',
+      '/partners',
+      '/about',
+      '/aws-credentials',
+      '/case-studies',
+      '/blog',
+      '/proposal',
+    ]) {
       expect(paths).toContain(path);
     }
-    expect(paths.filter((p) => p.startsWith('/case-studies/') && !p.startsWith('/case-studies/archive/')).length).toBe(ofKind(content, 'case-study').length);
-    expect(paths.filter((p) => p.startsWith('/blog/') && !p.startsWith('/blog/archive/')).length).toBe(ofKind(content, 'post').length);
+    expect(paths.filter((p) => p.startsWith('/case-studies/') && !p.startsWith('/case-studies/archive/')).length).toBe(
+      ofKind(content, 'case-study').length,
+    );
+    expect(paths.filter((p) => p.startsWith('/blog/') && !/^\/blog\/(?:archive|tags)\//.test(p)).length).toBe(
+      ofKind(content, 'post').length,
+    );
   });
 
-  it.each(pages)('$path has a markdown twin, head links and fits in 14 KB gzipped', ({ file, path }) => {
-    const html = readDist(file);
-    const twin = path === '/' ? '/index.md' : `${path}.md`;
-    expect(fileForPath(twin)).toBeDefined();
-    expect(html).toContain(`<link rel="alternate" type="text/markdown" href="${new URL(twin, base)}"`);
-    expect(html).toContain(`<link rel="describedby" type="text/plain" href="${new URL('/llms.txt', base)}"`);
-    expect(html).toMatch(/<html lang="en">/);
-    expect(html.match(/<h1[ >]/g)?.length).toBe(1);
-    expect(gzipSize(file)).toBeLessThanOrEqual(14 * 1024);
-  });
+  // The 404 page is served for unknown paths: it has no address, so no twin.
+  it.each(pages.filter((p) => p.path !== '/404'))(
+    '$path has a markdown twin, head links and fits in 14 KB gzipped',
+    ({ file, path }) => {
+      const html = readDist(file);
+      const twin = path === '/' ? '/index.md' : `${path}.md`;
+      expect(fileForPath(twin)).toBeDefined();
+      expect(html).toContain(`<link rel="alternate" type="text/markdown" href="${new URL(twin, base)}"`);
+      expect(html).toContain(`<link rel="describedby" type="text/plain" href="${new URL('/llms.txt', base)}"`);
+      expect(html).toMatch(/<html lang="en">/);
+      expect(html.match(/<h1[ >]/g)?.length).toBe(1);
+      expect(gzipSize(file)).toBeLessThanOrEqual(14 * 1024);
+    },
+  );
 
-  it('content pages ship no client JavaScript', () => {
+  it('content pages ship no client JavaScript (JSON-LD data blocks are not scripts)', () => {
     for (const { file, path } of pages.filter((p) => p.path !== '/proposal')) {
-      expect(readDist(file), path).not.toMatch(/<script/i);
+      // Structured data (JSON-LD) is data, not script.
+      expect(readDist(file).replace(/<script type="application\/ld\+json">[\s\S]*?<\/script>/g, ''), path).not.toMatch(
+        /<script/i,
+      );
     }
   });
 });
@@ -144,7 +203,10 @@ describe('drafts and content rules', () => {
     const outputs = distFiles('**/*.{html,md,txt,json,xml}').map((f) => readDist(f));
     for (const draft of drafts) {
       const title = String(draft.data.title);
-      const slug = draft.file.split('/').pop()!.replace(/\.mdx?$/, '');
+      const slug = draft.file
+        .split('/')
+        .pop()!
+        .replace(/\.mdx?$/, '');
       for (const text of outputs) {
         expect(text).not.toContain(title);
         expect(text).not.toContain(slug);
@@ -153,7 +215,11 @@ describe('drafts and content rules', () => {
   });
 
   it('no published output breaks a content rule', () => {
-    const identity = { name: site.name, cloudProvider: site.cloud_provider, cloudProviderFullName: site.cloud_provider_full_name };
+    const identity = {
+      name: site.name,
+      cloudProvider: site.cloud_provider,
+      cloudProviderFullName: site.cloud_provider_full_name,
+    };
     for (const file of distFiles('**/*.{html,md,txt,json}')) {
       expect(findViolations(readDist(file), identity), file).toEqual([]);
     }

@@ -13,7 +13,11 @@ const properties = contract.actions.submit.request_schema.properties;
 const attr = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
 const controls = [...html.matchAll(/<(input|textarea|select)\b[^>]*>/g)].map((m) => m[0]);
 const named = (name: string) => controls.find((c) => attr(c, 'name') === name);
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 const optionsOf = (name: string) => {
   const select = new RegExp(`<select[^>]*name="${name}"[^>]*>([\\s\\S]*?)</select>`).exec(html)?.[1] ?? '';
   return [...select.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1]).filter((v) => v !== '');
@@ -21,7 +25,18 @@ const optionsOf = (name: string) => {
 
 describe('the proposal workspace page', () => {
   it('is a real form posting to the API, with a named control for every submit field', () => {
-    expect(html).toMatch(/<form id="workspace" method="post" action="\/api\/proposal">/);
+    // One form per step (and WebMCP tool), each posting its action to the API.
+    for (const [id, step, tool] of [
+      ['guide-form', 'guide', 'request_guidance'],
+      ['workspace', 'summarize', 'review_proposal_request'],
+      ['send-form', 'submit', 'submit_proposal_request'],
+    ]) {
+      expect(html).toMatch(
+        new RegExp(
+          `<form id="${id}" data-step="${step}" method="post" action="/api/proposal" toolname="${tool}" tooldescription="[^"]+">`,
+        ),
+      );
+    }
     const expected = Object.keys(properties).filter((p) => p !== 'action' && p !== 'consent_version');
     for (const name of expected) expect(named(name), name).toBeDefined();
     expect(named('idempotency_key')).toMatch(/type="hidden"/);
@@ -56,7 +71,9 @@ describe('the proposal workspace page', () => {
   });
 
   it('loads one external module script within 10 KB gzipped and nothing the CSP blocks', () => {
-    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+      (m) => !/application\/ld\+json/.test(m[1] ?? ''),
+    );
     expect(scripts).toHaveLength(1);
     const [, attrs = '', inline = ''] = scripts[0]!;
     expect(attrs).toMatch(/type="module"/);
@@ -81,6 +98,6 @@ describe('the proposal workspace page', () => {
     expect(html).toContain('id="api"');
     expect(html).not.toContain('id="prepare"');
     expect(html).not.toContain('id="consent"');
-    expect(html.indexOf('A short, plain description is enough')).toBeLessThan(html.indexOf('<form'));
+    expect(html.indexOf('a short, plain description is enough')).toBeLessThan(html.indexOf('<form'));
   });
 });

@@ -51,6 +51,9 @@ describe('every path of the published interface, over HTTP', () => {
     ['/openapi.json', /^application\/json/],
     ['/.well-known/api-catalog', /^application\/(linkset\+)?json/],
     ['/schemas/capabilities.schema.json', /^application\/json/],
+    ['/.well-known/ai-catalog.json', /^application\/json/],
+    ['/.well-known/agent-skills/index.json', /^application\/json/],
+    ['/.well-known/agent-skills/request-a-proposal/SKILL.md', /^text\/markdown; charset=utf-8$/],
   ];
 
   it.each(expected)('GET %s → 200 %s', async (path, type) => {
@@ -66,6 +69,34 @@ describe('every path of the published interface, over HTTP', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const doc = await res.json();
     expect(doc.contact.proposal_api).toMatch(/\/api\/proposal$/);
+  });
+
+  it('/ sends its Link header: twin, llms.txt, API catalog, OpenAPI, agents page, AI catalog', async () => {
+    const res = await get('/');
+    const link = res.headers.get('link') ?? '';
+    const rels = Object.fromEntries(
+      [...link.matchAll(/<([^>]+)>; rel="([^"]+)"/g)].map((m) => [m[2]!, new URL(m[1]!).pathname]),
+    );
+    expect(rels).toEqual({
+      alternate: '/index.md',
+      describedby: '/llms.txt',
+      'api-catalog': '/.well-known/api-catalog',
+      'service-desc': '/openapi.json',
+      'service-doc': '/agents',
+      'ai-catalog': '/.well-known/ai-catalog.json',
+    });
+    expect(res.headers.get('content-usage')).toMatch(/^train-ai=[yn], search=[yn]$/);
+    // Every target is served.
+    for (const path of Object.values(rels)) expect((await get(path)).status, path).toBe(200);
+  });
+
+  it('other pages link their twin, and HEAD of the API catalog names itself', async () => {
+    const services = (await get('/services')).headers.get('link') ?? '';
+    expect(services).toMatch(/\/services\.md>; rel="alternate"; type="text\/markdown"/);
+    expect(services).toMatch(/\/llms\.txt>; rel="describedby"/);
+    const head = await fetch(`${site.url}/.well-known/api-catalog`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('link')).toMatch(/\/\.well-known\/api-catalog>; rel="api-catalog"/);
   });
 
   it('pages carry the security headers', async () => {
@@ -93,7 +124,11 @@ describe('the proposal API through npm start', () => {
 
   it('guide → summarize → submit → replay, with one confirmation email', async () => {
     const guide = await (await post(EXAMPLE_REQUESTS.guide)).json();
-    const request = { ...EXAMPLE_REQUESTS.submit, engagement_model: guide.engagement_model.id, email: `e2e-${randomUUID()}@example.com` };
+    const request = {
+      ...EXAMPLE_REQUESTS.submit,
+      engagement_model: guide.engagement_model.id,
+      email: `e2e-${randomUUID()}@example.com`,
+    };
     const summary = await (await post({ ...request, action: 'summarize', consent: undefined })).json();
     expect(summary.ready_to_submit).toBe(true);
 

@@ -20,11 +20,23 @@ let consent: { text: string; version: string };
 let disclaimer: string;
 const contexts: BrowserContext[] = [];
 const shots = join(root, 'test-results');
-/** A step's fieldset when named (readable at full size), else the whole page. */
+/** The boxes of steps 1 to 4: two <details> steps, then the review and send panels. */
+const STEP_BOXES = [
+  '#step-guide',
+  '#step-request',
+  '.ws-side > .panel:nth-of-type(1)',
+  '.ws-side > .panel:nth-of-type(2)',
+];
+/** A step's box when named (readable at full size), else the whole page. */
 const shot = (page: Page, name: string, step?: number) => {
   const path = join(shots, `workspace-${name}.png`);
-  return step ? page.locator(`#workspace > fieldset:nth-of-type(${step})`).screenshot({ path }) : page.screenshot({ path, fullPage: true });
+  return step ? page.locator(STEP_BOXES[step - 1]!).screenshot({ path }) : page.screenshot({ path, fullPage: true });
 };
+
+/** Steps 1 and 2 are <details> that open one after another; open one to fill it in. */
+async function openStep(page: Page, step: 'guide' | 'request'): Promise<void> {
+  if ((await page.locator(`#step-${step}`).getAttribute('open')) === null) await page.click(`#step-${step} > summary`);
+}
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
@@ -91,6 +103,7 @@ const STEP2 = {
 };
 
 async function fillStep1(page: Page): Promise<void> {
+  await openStep(page, 'guide');
   await page.fill('#f-question', STEP1.question);
   await page.fill('#f-industry', STEP1.industry);
   await page.selectOption('#f-company_size', '201-1000');
@@ -98,6 +111,7 @@ async function fillStep1(page: Page): Promise<void> {
 }
 
 async function fillStep2(page: Page, email: string, skip: string[] = []): Promise<void> {
+  await openStep(page, 'request');
   for (const [name, value] of Object.entries(STEP2)) if (!skip.includes(name)) await page.fill(`#f-${name}`, value);
   await page.selectOption('#f-engagement_model', 'defined-project');
   await page.fill('#f-name', 'Alex Doe');
@@ -168,7 +182,12 @@ describe('the proposal workspace in a browser', () => {
     const key = await draftKey(page);
     const submit = posts.find((p) => (p.body as { action?: string }).action === 'submit')!;
     expect(submit.headers['idempotency-key']).toBe(key);
-    expect(submit.body).toMatchObject({ consent: true, consent_version: consent.version, email, engagement_model: 'defined-project' });
+    expect(submit.body).toMatchObject({
+      consent: true,
+      consent_version: consent.version,
+      email,
+      engagement_model: 'defined-project',
+    });
     expect(mailsTo(email)).toHaveLength(1);
     expect(crmRecordsFor(email)).toHaveLength(1);
 
@@ -185,7 +204,9 @@ describe('the proposal workspace in a browser', () => {
     await fillStep2(page, uniqueEmail());
     const accessKey = `AKIA${randomBytes(16).toString('hex').toUpperCase().slice(0, 16)}`;
     await page.fill('#f-current_environment', `Deploys run with ${accessKey} today.`);
-    await expect.poll(() => page.locator('#e-current_environment').innerText()).toContain('looks like a cloud access key');
+    await expect
+      .poll(() => page.locator('#e-current_environment').innerText())
+      .toContain('looks like a cloud access key');
     await page.click('button[value="summarize"]');
     await expect.poll(() => page.locator('#m-summarize').innerText()).toContain('Nothing was sent');
     expect(posts).toHaveLength(0);
@@ -238,10 +259,14 @@ describe('the proposal workspace in a browser', () => {
     const email = uniqueEmail();
     await fillReadyToSend(page, email);
     // The request reaches the server, the answer never reaches the page.
-    await page.route('**/api/proposal', async (route) => {
-      await route.fetch();
-      await route.abort('connectionreset');
-    }, { times: 1 });
+    await page.route(
+      '**/api/proposal',
+      async (route) => {
+        await route.fetch();
+        await route.abort('connectionreset');
+      },
+      { times: 1 },
+    );
     await page.click('button[value="submit"]');
     await page.locator('#o-submit h2', { hasText: 'Could not reach the server' }).waitFor();
     expect(crmRecordsFor(email)).toHaveLength(1);
@@ -306,24 +331,53 @@ describe('the proposal workspace in a browser', () => {
     expect(crmRecordsFor(email)).toHaveLength(1);
   });
 
-  it('works without JavaScript: the form posts and the API answers with a page and a way back', async () => {
+  it('works without JavaScript: every reply is the workspace again, in the site frame, with everything typed', async () => {
     const { page } = await open({ javaScriptEnabled: false });
+    const email = uniqueEmail();
     await fillStep1(page);
     await page.click('button[value="guide"]');
     await page.locator('h1', { hasText: 'Guidance for your question' }).waitFor();
     expect(await page.locator('main').innerText()).toContain(disclaimer);
+    expect(await page.locator('.site-header .cta').isVisible()).toBe(true);
+    expect(await page.locator('.site-footer').isVisible()).toBe(true);
+    // Step 1 kept, step 2 open next, with the suggested model preselected in people's words.
+    expect(await page.inputValue('#f-question')).toBe(STEP1.question);
+    expect(await page.inputValue('#f-company_size')).toBe('201-1000');
+    expect(await page.locator('#step-request').getAttribute('open')).not.toBeNull();
     await shot(page, 'nojs-guide');
 
-    const email = uniqueEmail();
-    await page.click('a:has-text("Back to the proposal workspace")');
-    await page.waitForURL(/\/proposal$/);
-    await fillStep1(page);
-    await fillStep2(page, email);
+    await fillStep2(page, email, ['blocker']);
+    await page.click('button[value="summarize"]');
+    await page.locator('h1', { hasText: 'Your request, for review' }).waitFor();
+    const review = await page.locator('#o-summarize').innerText();
+    expect(review).toContain('Blocker or risk'); // still missing, by its label
+    expect(review).toContain('Defined project'); // the model's name, not its id
+    expect(review).not.toContain('defined-project');
+    expect(review).not.toMatch(/contract|GET \/api/);
+    for (const [name, value] of Object.entries(STEP2))
+      if (name !== 'blocker') expect(await page.inputValue(`#f-${name}`)).toBe(value);
+    expect(await page.inputValue('#f-question')).toBe(STEP1.question); // carried through step 2's post
+    await shot(page, 'nojs-review');
+
+    // A refusal (a likely secret) keeps every other value and clears the flagged one.
+    const accessKey = `AKIA${randomBytes(16).toString('hex').toUpperCase().slice(0, 16)}`;
+    await page.fill('#f-blocker', `Deploys use the key ${accessKey} today.`);
+    await page.click('button[value="summarize"]');
+    await page.locator('h1', { hasText: 'Please check your request' }).waitFor();
+    expect(await page.locator('main').innerText()).toContain('Blocker or risk looks like');
+    expect(await page.content()).not.toContain(accessKey);
+    expect(await page.inputValue('#f-blocker')).toBe('');
+    expect(await page.inputValue('#f-email')).toBe(email);
+    expect(await page.inputValue('#f-question')).toBe(STEP1.question);
+    await shot(page, 'nojs-refused');
+
+    await page.fill('#f-blocker', STEP2.blocker);
+    await page.click('button[value="summarize"]');
+    await page.locator('#o-summarize', { hasText: 'Ready to send' }).waitFor();
     await page.check('#f-consent');
     await page.click('button[value="submit"]');
     await page.locator('h1', { hasText: 'Proposal request received' }).waitFor();
     expect(await page.locator('main').innerText()).toContain('A confirmation email was sent');
-    expect(await page.locator('a', { hasText: 'Back to the proposal workspace' }).count()).toBe(1);
     await shot(page, 'nojs-received');
     expect(mailsTo(email)).toHaveLength(1);
     expect(crmRecordsFor(email)).toHaveLength(1);
@@ -354,8 +408,12 @@ describe('the proposal workspace in a browser', () => {
     await page.keyboard.press('Enter');
     await heading(page, 'guide').waitFor();
     expect(await activeId(page)).toBe('o-guide'); // focus moves to the reply
+    await tabTo('#o-guide button');
+    await page.keyboard.press('Enter'); // "Continue" opens step 2 at its first field
+    expect(await activeId(page)).toBe('f-business_outcome');
 
-    for (const [name, value] of Object.entries(STEP2)) await typeInto(`#f-${name}`, value);
+    await page.keyboard.type(STEP2.business_outcome);
+    for (const [name, value] of Object.entries(STEP2).slice(1)) await typeInto(`#f-${name}`, value);
     await typeInto('#f-name', 'Alex Doe');
     await typeInto('#f-email', email);
     await typeInto('#f-company', 'Example Insurance');
@@ -380,9 +438,19 @@ describe('the proposal workspace in a browser', () => {
     await page.addScriptTag({ path: join(root, 'node_modules/axe-core/axe.min.js') });
     const violations = () =>
       page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+        const axe = (
+          window as unknown as {
+            axe: {
+              run: () => Promise<{
+                violations: { id: string; impact: string; help: string; nodes: { target: unknown[] }[] }[];
+              }>;
+            };
+          }
+        ).axe;
         const result = await axe.run();
-        return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+        return result.violations.map(
+          (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
+        );
       });
     const empty = await violations();
     expect(empty, empty.join('\n')).toEqual([]);
@@ -390,6 +458,7 @@ describe('the proposal workspace in a browser', () => {
     await fillStep1(page);
     await page.click('button[value="guide"]');
     await heading(page, 'guide').waitFor();
+    await openStep(page, 'request');
     await page.fill('#f-business_outcome', STEP2.business_outcome);
     await page.click('button[value="summarize"]');
     await heading(page, 'summarize').waitFor();

@@ -10,13 +10,39 @@ export interface ContentFile {
   body: string;
 }
 
+/** README's placeholders, filled in from site.md's fields as an editor would read them. */
+function fillPlaceholders(files: ContentFile[]): ContentFile[] {
+  const site = files.find((f) => f.data.kind === 'site')?.data ?? {};
+  const values: Record<string, unknown> = {
+    partner: site.name,
+    provider: site.cloud_provider,
+    provider_full_name: site.cloud_provider_full_name,
+    email: site.email,
+  };
+  const fill = (value: unknown): unknown => {
+    if (typeof value === 'string')
+      return value.replace(/\{([a-z_]+)\}/g, (whole, name: string) => (values[name] as string | undefined) ?? whole);
+    if (Array.isArray(value)) return value.map(fill);
+    if (value && typeof value === 'object' && !(value instanceof Date))
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+    return value;
+  };
+  return files.map((f) => ({
+    file: f.file,
+    data: fill(f.data) as Record<string, unknown>,
+    body: fill(f.body) as string,
+  }));
+}
+
 export function contentFiles(dir = join(root, 'content')): ContentFile[] {
-  return globSync('**/*.md', { cwd: dir })
-    .sort()
-    .map((file) => {
-      const [, fm = '', ...rest] = readFileSync(join(dir, file), 'utf8').split(/^---\s*$/m);
-      return { file, data: load(fm) as Record<string, unknown>, body: rest.join('---') };
-    });
+  return fillPlaceholders(
+    globSync('**/*.md', { cwd: dir })
+      .sort()
+      .map((file) => {
+        const [, fm = '', ...rest] = readFileSync(join(dir, file), 'utf8').split(/^---\s*$/m);
+        return { file, data: load(fm) as Record<string, unknown>, body: rest.join('---') };
+      }),
+  );
 }
 
 export const published = (files: ContentFile[]) => files.filter((f) => f.data.draft !== true);

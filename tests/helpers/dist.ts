@@ -26,7 +26,8 @@ export function rewrites(): Map<string, string> {
 /** The dist/ file a path is served from, or undefined when nothing would be served. */
 export function fileForPath(path: string): string | undefined {
   const target = rewrites().get(path) ?? path;
-  const candidates = target === '/' ? ['index.html'] : [target.slice(1), `${target.slice(1)}.html`, `${target.slice(1)}/index.html`];
+  const candidates =
+    target === '/' ? ['index.html'] : [target.slice(1), `${target.slice(1)}.html`, `${target.slice(1)}/index.html`];
   return candidates.find((c) => existsSync(join(dist, c)) && !c.endsWith('/'));
 }
 

@@ -25,7 +25,14 @@ export function buildFixture(edit: (contentDir: string) => void): FixtureBuild {
   const outDir = join(work, 'dist');
   const result = spawnSync('npx', ['astro', 'build', '--outDir', outDir], {
     cwd: root,
-    env: { ...process.env, CONTENT_DIR: contentDir, ASTRO_CACHE_DIR: join(work, 'cache'), ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
+    env: {
+      ...process.env,
+      CONTENT_DIR: contentDir,
+      ASTRO_CACHE_DIR: join(work, 'cache'),
+      ASTRO_TELEMETRY_DISABLED: '1',
+      NO_COLOR: '1',
+      FORCE_COLOR: '0',
+    },
     encoding: 'utf8',
   });
   return { status: result.status, output: `${result.stdout}\n${result.stderr}`, outDir, contentDir };

@@ -13,7 +13,10 @@ import { root } from './dist.ts';
 /** A copy of the checkout's tracked and new files, sharing its node_modules. */
 export function copyCheckout(): string {
   const copy = mkdtempSync(join(tmpdir(), 'site-'));
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
     .split('\0')
     .filter(Boolean);
   for (const file of files) {
@@ -50,7 +53,12 @@ export interface RunningSite {
   stop: (options?: { keep?: boolean; signal?: NodeJS.Signals }) => Promise<void>;
 }
 
-async function waitUntilServing(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+async function waitUntilServing(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output()}`);
@@ -65,15 +73,28 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
   throw new Error(`npm start did not serve ${url} within ${timeoutMs} ms:\n${output()}`);
 }
 
-export async function startSite(env: Record<string, string> = {}, timeoutMs = 180_000, dir = copyCheckout()): Promise<RunningSite> {
-  const port = await freePort();
+/** `port` defaults to a free one; pass one to build the site with its own local URL (`SITE_URL`). */
+export async function startSite(
+  env: Record<string, string> = {},
+  timeoutMs = 180_000,
+  dir = copyCheckout(),
+  port?: number,
+): Promise<RunningSite> {
+  port ??= await freePort();
   let log = '';
   // detached: the process gets its own group, so stop() ends npm, netlify and its children together.
   const child = spawn('npm', ['start'], {
     cwd: dir,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env, PORT: String(port), CI: 'true', ASTRO_TELEMETRY_DISABLED: '1', NETLIFY_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      CI: 'true',
+      ASTRO_TELEMETRY_DISABLED: '1',
+      NETLIFY_TELEMETRY_DISABLED: '1',
+    },
   });
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()));

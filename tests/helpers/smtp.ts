@@ -50,7 +50,11 @@ export async function startSmtp(): Promise<TestSmtp> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
-        const mail = { from, to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') };
+        const mail = {
+          from,
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        };
         const acknowledge = () => {
           inFlight--;
           if (ackDelayMs > 0 && (session as { closed?: boolean }).closed === true) return;
@@ -69,6 +73,8 @@ export async function startSmtp(): Promise<TestSmtp> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
+  // A client killed mid-transaction resets its connection: that is the client's failure, not the server's.
+  server.on('error', () => undefined);
   const { port } = server.server.address() as AddressInfo;
   let stopped = false;
   return {

@@ -15,7 +15,9 @@ afterAll(() => blobs.stop());
 describe('local Blobs server', () => {
   it('lets exactly one of 50 simultaneous create-if-new writes win', async () => {
     const store = blobs.freshStore();
-    const writes = await Promise.all(Array.from({ length: 50 }, (_, i) => store.setJSON('key', { writer: i }, { onlyIfNew: true })));
+    const writes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => store.setJSON('key', { writer: i }, { onlyIfNew: true })),
+    );
     const winners = writes.filter((w) => w.modified);
     expect(winners).toHaveLength(1);
     const stored = (await store.get('key', { type: 'json' })) as { writer: number };

@@ -126,7 +126,9 @@ describe('findings', () => {
   });
 
   it('survive keys and values with lone surrogates, as JSON.parse can produce', async () => {
-    const body = JSON.parse(`{"a\\ud800": ${JSON.stringify(cardSample.text)}, "b": "x\\udc00 ${cardSample.secret}"}`) as Record<string, unknown>;
+    const body = JSON.parse(
+      `{"a\\ud800": ${JSON.stringify(cardSample.text)}, "b": "x\\udc00 ${cardSample.secret}"}`,
+    ) as Record<string, unknown>;
     expect(await findSensitiveData(body)).toEqual([
       { pointer: '#/a%EF%BF%BD', kind: 'payment-card', label: 'a payment card number' },
       { pointer: '#/b', kind: 'payment-card', label: 'a payment card number' },
@@ -281,7 +283,8 @@ describe('speed', () => {
     const texts = fields.map(() => '');
     for (let i = 0; texts.some((text) => text.length < 680); i += 1) {
       const slot = i % fields.length;
-      if ((texts[slot] ?? '').length < 680) texts[slot] = `${texts[slot] ?? ''} ${BENIGN_SAMPLES[i % BENIGN_SAMPLES.length]?.text ?? ''}`;
+      if ((texts[slot] ?? '').length < 680)
+        texts[slot] = `${texts[slot] ?? ''} ${BENIGN_SAMPLES[i % BENIGN_SAMPLES.length]?.text ?? ''}`;
     }
     const body: Record<string, string> = { action: 'submit', engagement_model: 'fixed-project' };
     fields.forEach((field, index) => {

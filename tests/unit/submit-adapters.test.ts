@@ -116,11 +116,14 @@ describe('hubspot adapter', () => {
     expect(reply.status).toBe(202);
   });
 
-  it.each(['HUBSPOT_PORTAL_ID', 'HUBSPOT_FORM_GUID', 'HUBSPOT_ACCESS_TOKEN'])('is misconfigured without %s', async (variable) => {
-    const adapter = crmAdapterFromEnv(envOf({ ...hubspotEnv(), [variable]: '' }), PARTNER);
-    expect(await deliverWithin(adapter, sampleRecord(), 'k', 1_000)).toEqual({ ok: false, kind: 'misconfigured' });
-    expect(vi.mocked(console.warn).mock.calls.flat().join(' ')).toContain(variable);
-  });
+  it.each(['HUBSPOT_PORTAL_ID', 'HUBSPOT_FORM_GUID', 'HUBSPOT_ACCESS_TOKEN'])(
+    'is misconfigured without %s',
+    async (variable) => {
+      const adapter = crmAdapterFromEnv(envOf({ ...hubspotEnv(), [variable]: '' }), PARTNER);
+      expect(await deliverWithin(adapter, sampleRecord(), 'k', 1_000)).toEqual({ ok: false, kind: 'misconfigured' });
+      expect(vi.mocked(console.warn).mock.calls.flat().join(' ')).toContain(variable);
+    },
+  );
 
   it('defaults to api.hsforms.com and refuses a plain-http base off loopback', async () => {
     const adapter = crmAdapterFromEnv(envOf({ ...hubspotEnv(), HUBSPOT_API_BASE: 'http://api.hsforms.com' }), PARTNER);

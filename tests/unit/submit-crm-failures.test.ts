@@ -53,49 +53,56 @@ const outages: Array<{ name: string; behaviour: CrmBehaviour; kind: string; retr
 ];
 
 describe('when the CRM is not reachable', () => {
-  it.each(outages)('answers 202 pending on $name, then completes on a retry with the same key', async ({ behaviour, kind, retryAfter }) => {
-    const deps = makeDeps();
-    const key = randomUUID();
-    parts.crm.behave(behaviour);
+  it.each(outages)(
+    'answers 202 pending on $name, then completes on a retry with the same key',
+    async ({ behaviour, kind, retryAfter }) => {
+      const deps = makeDeps();
+      const key = randomUUID();
+      parts.crm.behave(behaviour);
 
-    const pending = await submitProposal(submitRequest(), key, deps);
-    expect(pending.status).toBe(202);
-    expect(pending.headers?.['Retry-After']).toBe(retryAfter);
-    const body = pending.body as Record<string, unknown>;
-    expect(body).toMatchObject({ status: 'pending', confirmation_email: 'not_sent', retry_after_seconds: Number(retryAfter) });
-    expect(body['message']).toMatch(/^Stored safely; it is delivered .* automatically, without a retry/);
-    expect(body['message']).not.toMatch(/email was sent/i);
+      const pending = await submitProposal(submitRequest(), key, deps);
+      expect(pending.status).toBe(202);
+      expect(pending.headers?.['Retry-After']).toBe(retryAfter);
+      const body = pending.body as Record<string, unknown>;
+      expect(body).toMatchObject({
+        status: 'pending',
+        confirmation_email: 'not_sent',
+        retry_after_seconds: Number(retryAfter),
+      });
+      expect(body['message']).toMatch(/^Stored safely; it is delivered .* automatically, without a retry/);
+      expect(body['message']).not.toMatch(/email was sent/i);
 
-    let stored = await records(deps);
-    expect(stored).toHaveLength(1);
-    expect(stored[0]?.request_id).toBe(body['request_id']);
-    expect(stored[0]?.delivery).toMatchObject({ state: 'pending', attempts: 1, last_error_kind: kind });
-    expect(stored[0]?.confirmation_email.state).toBe('not_sent');
-    expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(0);
+      let stored = await records(deps);
+      expect(stored).toHaveLength(1);
+      expect(stored[0]?.request_id).toBe(body['request_id']);
+      expect(stored[0]?.delivery).toMatchObject({ state: 'pending', attempts: 1, last_error_kind: kind });
+      expect(stored[0]?.confirmation_email.state).toBe('not_sent');
+      expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(0);
 
-    parts.crm.behave(OK);
-    const received = await submitProposal(submitRequest(), key, deps);
-    expect(received.status).toBe(201);
-    expect(received.body).toMatchObject({
-      status: 'received',
-      confirmation_email: 'sent',
-      request_id: body['request_id'],
-      received_at: body['received_at'],
-    });
+      parts.crm.behave(OK);
+      const received = await submitProposal(submitRequest(), key, deps);
+      expect(received.status).toBe(201);
+      expect(received.body).toMatchObject({
+        status: 'received',
+        confirmation_email: 'sent',
+        request_id: body['request_id'],
+        received_at: body['received_at'],
+      });
 
-    stored = await records(deps);
-    expect(stored).toHaveLength(1);
-    expect(stored[0]?.delivery).toMatchObject({ state: 'received', attempts: 2 });
-    expect(parts.crm.requests).toHaveLength(2);
-    expect(new Set(parts.crm.requests.map((request) => request.headers['webhook-id']))).toEqual(new Set([key]));
-    expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(1);
+      stored = await records(deps);
+      expect(stored).toHaveLength(1);
+      expect(stored[0]?.delivery).toMatchObject({ state: 'received', attempts: 2 });
+      expect(parts.crm.requests).toHaveLength(2);
+      expect(new Set(parts.crm.requests.map((request) => request.headers['webhook-id']))).toEqual(new Set([key]));
+      expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(1);
 
-    // Settled: further retries replay and never deliver again.
-    const replay = await submitProposal(submitRequest(), key, deps);
-    expect(replay.body).toEqual(received.body);
-    expect(replay.headers?.['Idempotent-Replayed']).toBe('true');
-    expect(parts.crm.requests).toHaveLength(2);
-  });
+      // Settled: further retries replay and never deliver again.
+      const replay = await submitProposal(submitRequest(), key, deps);
+      expect(replay.body).toEqual(received.body);
+      expect(replay.headers?.['Idempotent-Replayed']).toBe('true');
+      expect(parts.crm.requests).toHaveLength(2);
+    },
+  );
 
   it('answers 202 when nothing listens at the CRM address (connection refused)', async () => {
     const port = await freePort();

@@ -33,7 +33,9 @@ afterEach(() => {
 });
 
 function makeDeps(smtpUrl: string | null): SubmitDeps {
-  const env = envOf(smtpUrl === null ? {} : { SMTP_URL: smtpUrl, MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>' });
+  const env = envOf(
+    smtpUrl === null ? {} : { SMTP_URL: smtpUrl, MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>' },
+  );
   return { ...submitDepsFromEnv(env, PARTNER, CONSENT), store: blobs.freshStore() };
 }
 
@@ -86,7 +88,11 @@ describe('confirmation email', () => {
     // The mail server is back: the retry completes the owed email, and later retries replay it.
     const healed = { ...makeDeps(smtp.url), store: deps.store };
     const retry = await submitProposal(submitRequest(), key, healed);
-    expect(bodyOf(retry)).toMatchObject({ status: 'received', confirmation_email: 'sent', request_id: bodyOf(reply)['request_id'] });
+    expect(bodyOf(retry)).toMatchObject({
+      status: 'received',
+      confirmation_email: 'sent',
+      request_id: bodyOf(reply)['request_id'],
+    });
     const replayed = await submitProposal(submitRequest(), key, healed);
     expect(replayed.headers?.['Idempotent-Replayed']).toBe('true');
     expect(mailsTo(smtp.messages, 'ann@example.com')).toHaveLength(1);

@@ -10,7 +10,9 @@ describe('requestFingerprint', () => {
     const request = submitRequest();
     const reordered = Object.fromEntries(Object.entries(request).reverse()) as typeof request;
     expect(requestFingerprint(reordered)).toBe(requestFingerprint(request));
-    expect(requestFingerprint(submitRequest({ website: 'spam', form_started_at: 5 }))).toBe(requestFingerprint(request));
+    expect(requestFingerprint(submitRequest({ website: 'spam', form_started_at: 5 }))).toBe(
+      requestFingerprint(request),
+    );
   });
 
   it('changes with any field the sender chose', () => {
@@ -38,8 +40,12 @@ describe('buildRecord', () => {
       version: CONSENT.version,
       at: meta.receivedAt,
     });
-    expect(buildRecord(submitRequest({ consent_version: '2025-01-01' }), meta).consent.sender_version).toBe('2025-01-01');
-    expect(buildRecord(submitRequest({ consent_version: CONSENT.version }), meta).consent).not.toHaveProperty('sender_version');
+    expect(buildRecord(submitRequest({ consent_version: '2025-01-01' }), meta).consent.sender_version).toBe(
+      '2025-01-01',
+    );
+    expect(buildRecord(submitRequest({ consent_version: CONSENT.version }), meta).consent).not.toHaveProperty(
+      'sender_version',
+    );
   });
 
   it('leaves out the honeypot, the form timing and absent optional fields', () => {

@@ -49,9 +49,19 @@ describe('submitProposal', () => {
     const [record] = stored;
     expect(record?.request_id).toBe(body['request_id']);
     expect(record?.received_at).toBe(body['received_at']);
-    expect(record?.consent).toEqual({ given: true, text: CONSENT.text, version: CONSENT.version, at: record?.received_at });
+    expect(record?.consent).toEqual({
+      given: true,
+      text: CONSENT.text,
+      version: CONSENT.version,
+      at: record?.received_at,
+    });
     expect(Date.parse(record?.consent.at ?? '')).toBeGreaterThanOrEqual(before - 1000);
-    expect(record?.contact).toEqual({ name: 'Ann Example', email: 'ann@example.com', company: 'Example GmbH', role: 'CTO' });
+    expect(record?.contact).toEqual({
+      name: 'Ann Example',
+      email: 'ann@example.com',
+      company: 'Example GmbH',
+      role: 'CTO',
+    });
     expect(record?.intake.business_outcome).toBe('Launch the product in the EU by spring.');
     expect(record?.guidance).toEqual({
       question: 'How do we get production ready?',
@@ -154,7 +164,9 @@ describe('submitProposal', () => {
     });
     expect(after.status).toBe(201);
     expect(after.headers?.['Idempotent-Replayed']).toBeUndefined();
-    expect((after.body as { request_id: string }).request_id).not.toBe((first.body as { request_id: string }).request_id);
+    expect((after.body as { request_id: string }).request_id).not.toBe(
+      (first.body as { request_id: string }).request_id,
+    );
     expect(await records(deps)).toHaveLength(2);
   });
 

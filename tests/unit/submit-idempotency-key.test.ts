@@ -66,7 +66,8 @@ describe('parseIdempotencyKey', () => {
           expect(result.key).not.toContain('"');
         } else {
           expect(result.reply.status).toBe(400);
-          if (header.trim().length >= 4) expect(JSON.stringify(result.reply.body)).not.toContain(JSON.stringify(header).slice(1, -1));
+          if (header.trim().length >= 4)
+            expect(JSON.stringify(result.reply.body)).not.toContain(JSON.stringify(header).slice(1, -1));
         }
       }),
     );

@@ -134,9 +134,16 @@ describe('scripts/inbox.ts redeliver and delete', () => {
   async function seed(): Promise<{ ann: string[]; bo: string; keys: string[] }> {
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
     const store = getStore({ name: 'proposals', consistency: 'strong' });
-    const base = { store, mailer: null, partner: PARTNER, consent: CONSENT, crm: crmAdapterFromEnv(envOf({}), PARTNER) };
+    const base = {
+      store,
+      mailer: null,
+      partner: PARTNER,
+      consent: CONSENT,
+      crm: crmAdapterFromEnv(envOf({}), PARTNER),
+    };
     const keys = [randomUUID(), randomUUID(), randomUUID()];
-    const id = async (request: Parameters<typeof submitProposal>[0], key: string) => ((await submitProposal(request, key, base)).body as { request_id: string }).request_id;
+    const id = async (request: Parameters<typeof submitProposal>[0], key: string) =>
+      ((await submitProposal(request, key, base)).body as { request_id: string }).request_id;
     const ann = [await id(submitRequest(), keys[0]!), await id(submitRequest({ company: 'Second' }), keys[1]!)];
     const bo = await id(submitRequest({ email: 'Bo@Example.com' }), keys[2]!);
     await blobs.stop();
@@ -161,7 +168,9 @@ describe('scripts/inbox.ts redeliver and delete', () => {
     expect(stdout).toContain(`requests/${bo}`);
     expect(stdout).toContain(keyEntryKey(keys[2]!));
     const after = await keysInStore();
-    expect(before.filter((key) => !after.includes(key)).sort()).toEqual([keyEntryKey(keys[2]!), `requests/${bo}`].sort());
+    expect(before.filter((key) => !after.includes(key)).sort()).toEqual(
+      [keyEntryKey(keys[2]!), `requests/${bo}`].sort(),
+    );
     expect(after).toContain(`requests/${ann[0]}`);
     expect((await inbox('delete', bo)).stdout).toContain('Nothing to delete');
   });
@@ -182,28 +191,42 @@ describe('scripts/inbox.ts redeliver and delete', () => {
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
     const store = getStore({ name: 'proposals', consistency: 'strong' });
     const pending = await submitProposal(submitRequest({ email: 'cy@example.com' }), randomUUID(), {
-      store, mailer: null, partner: PARTNER, consent: CONSENT, crm: crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'webhook' }), PARTNER),
+      store,
+      mailer: null,
+      partner: PARTNER,
+      consent: CONSENT,
+      crm: crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'webhook' }), PARTNER),
     });
     await blobs.stop();
     const pendingId = (pending.body as { request_id: string }).request_id;
     await mkdir(join(root, '.generated'), { recursive: true });
     await writeFile(
       join(root, '.generated', 'knowledge.json'),
-      JSON.stringify({ partner: { name: PARTNER.name, described_as: PARTNER.describedAs, email: PARTNER.email }, urls: { proposal_page: PARTNER.proposalUrl }, consent: CONSENT }),
+      JSON.stringify({
+        partner: { name: PARTNER.name, described_as: PARTNER.describedAs, email: PARTNER.email },
+        urls: { proposal_page: PARTNER.proposalUrl },
+        consent: CONSENT,
+      }),
     );
     const crm = await startCrmServer();
     try {
-      const env = { PATH: process.env['PATH'] ?? '', CRM_PROVIDER: 'webhook', CRM_WEBHOOK_URL: `${crm.url}/crm`, CRM_WEBHOOK_SECRET: newWebhookSecret() };
+      const env = {
+        PATH: process.env['PATH'] ?? '',
+        CRM_PROVIDER: 'webhook',
+        CRM_WEBHOOK_URL: `${crm.url}/crm`,
+        CRM_WEBHOOK_SECRET: newWebhookSecret(),
+      };
       const { stdout } = await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env });
       expect(stdout).toMatch(/^Sweep of the local store .*: 1 open request, /m);
       expect(stdout).toContain(`delivered ${pendingId}`);
       expect(stdout).toContain('Deleted 0 expired idempotency entries and 0 requests past RETENTION_DAYS.');
       expect(crm.requests).toHaveLength(1);
-      expect((await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env })).stdout).toMatch(/: 0 open requests/);
+      expect((await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env })).stdout).toMatch(
+        /: 0 open requests/,
+      );
       expect(crm.requests).toHaveLength(1);
     } finally {
       await crm.stop();
     }
   });
 });
-

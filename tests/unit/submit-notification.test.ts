@@ -39,7 +39,8 @@ async function stored(deps: SubmitDeps, id: unknown): Promise<ProposalRecord> {
 }
 
 const notices = () => mailsTo(parts.smtp.messages, PARTNER.email);
-const decoded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+const decoded = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 describe('notice of a new request (inbox CRM)', () => {
   it('emails the partner contact address when NOTIFY_EMAIL is unset: company, need, outcome, timeline, id, CRM state', async () => {
@@ -53,7 +54,14 @@ describe('notice of a new request (inbox CRM)', () => {
     const [mail] = notices();
     expect(mail?.to).toEqual([PARTNER.email]);
     const text = decoded(mail?.raw ?? '');
-    for (const expected of ['Company: Example GmbH', 'Primary need: cloud-engineering', 'Business outcome: Launch the product in the EU by spring.', 'Timeline: Three months', `Request id: ${id}`, 'The CRM (inbox) has it.']) {
+    for (const expected of [
+      'Company: Example GmbH',
+      'Primary need: cloud-engineering',
+      'Business outcome: Launch the product in the EU by spring.',
+      'Timeline: Three months',
+      `Request id: ${id}`,
+      'The CRM (inbox) has it.',
+    ]) {
       expect(text).toContain(expected);
     }
     // Only what the notice needs: no contact details, no free text beyond the named fields.
@@ -68,7 +76,10 @@ describe('notice of a new request (inbox CRM)', () => {
   });
 
   it('emails every address of NOTIFY_EMAIL and posts {"text"} to NOTIFY_WEBHOOK_URL', async () => {
-    const deps = makeDeps({ NOTIFY_EMAIL: 'sales@kestrel.example, lead@kestrel.example', NOTIFY_WEBHOOK_URL: `${chat.url}/hook` });
+    const deps = makeDeps({
+      NOTIFY_EMAIL: 'sales@kestrel.example, lead@kestrel.example',
+      NOTIFY_WEBHOOK_URL: `${chat.url}/hook`,
+    });
     const key = randomUUID();
     const reply = await submitProposal(submitRequest(), key, deps);
     await submitProposal(submitRequest(), key, deps);
@@ -89,7 +100,10 @@ describe('notice of a new request (inbox CRM)', () => {
     const reply = await submitProposal(submitRequest(), randomUUID(), deps);
     expect(parts.smtp.messages).toHaveLength(0);
     expect(chat.requests).toHaveLength(1);
-    expect((await stored(deps, (reply.body as { request_id: string }).request_id)).notification).toMatchObject({ email: 'not_configured', chat: 'sent' });
+    expect((await stored(deps, (reply.body as { request_id: string }).request_id)).notification).toMatchObject({
+      email: 'not_configured',
+      chat: 'sent',
+    });
   });
 
   it('no channel at all: nothing owed, nothing left open', async () => {
@@ -100,7 +114,11 @@ describe('notice of a new request (inbox CRM)', () => {
 
   it('cannot inject a header or a line through the company name', async () => {
     const deps = makeDeps({ NOTIFY_WEBHOOK_URL: `${chat.url}/hook` });
-    await submitProposal(submitRequest({ company: 'Evil\r\nBcc: victim@evil.example\r\nRequest id: forged' }), randomUUID(), deps);
+    await submitProposal(
+      submitRequest({ company: 'Evil\r\nBcc: victim@evil.example\r\nRequest id: forged' }),
+      randomUUID(),
+      deps,
+    );
     const [mail] = notices();
     const names = headerLines(mail?.raw ?? '').map(([name]) => name);
     expect(names).not.toContain('bcc');
@@ -113,7 +131,12 @@ describe('notice of a new request (inbox CRM)', () => {
 
   it('a pending request is notified too, saying the CRM does not have it yet', async () => {
     parts.crm.behave({ kind: 'status', status: 503 });
-    const deps = makeDeps({ CRM_PROVIDER: 'webhook', CRM_WEBHOOK_URL: `${parts.crm.url}/crm`, CRM_WEBHOOK_SECRET: parts.webhookSecret, CRM_TIMEOUT_MS: '300' });
+    const deps = makeDeps({
+      CRM_PROVIDER: 'webhook',
+      CRM_WEBHOOK_URL: `${parts.crm.url}/crm`,
+      CRM_WEBHOOK_SECRET: parts.webhookSecret,
+      CRM_TIMEOUT_MS: '300',
+    });
     const reply = await submitProposal(submitRequest(), randomUUID(), deps);
     expect(reply.status).toBe(202);
     expect(notices()).toHaveLength(1);

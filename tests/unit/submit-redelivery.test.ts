@@ -46,7 +46,8 @@ function makeDeps(env: Record<string, string> = {}, store = parts.blobs.freshSto
   return { ...submitDepsFromEnv(envOf(values), PARTNER, CONSENT), store };
 }
 
-const okDeliveries = (requests: RecordedRequest[], since: number) => requests.slice(since).map((r) => String(r.headers['webhook-id']));
+const okDeliveries = (requests: RecordedRequest[], since: number) =>
+  requests.slice(since).map((r) => String(r.headers['webhook-id']));
 const confirmations = () => mailsTo(parts.smtp.messages, 'ann@example.com');
 const notices = () => mailsTo(parts.smtp.messages, PARTNER.email);
 /** The request id in a message's text (quoted-printable soft line breaks undone). */
@@ -69,49 +70,66 @@ async function sweepUntil(deps: SubmitDeps, done: () => Promise<boolean>, timeou
 
 const outages: Array<{ name: string; behaviour: CrmBehaviour; retryAfterMs?: number }> = [
   { name: '500', behaviour: { kind: 'status', status: 500 } },
-  { name: '429 with Retry-After: 1', behaviour: { kind: 'status', status: 429, headers: { 'retry-after': '1' } }, retryAfterMs: 1000 },
+  {
+    name: '429 with Retry-After: 1',
+    behaviour: { kind: 'status', status: 429, headers: { 'retry-after': '1' } },
+    retryAfterMs: 1000,
+  },
   { name: 'a hang past the timeout', behaviour: { kind: 'hang' } },
 ];
 
 describe('the sweep delivers what the sender never retried', () => {
-  it.each(outages)('CRM $name, then healed: one record per request, one email, one notice', async ({ behaviour, retryAfterMs }) => {
-    const deps = makeDeps();
-    parts.crm.behave(behaviour);
-    const keys = Array.from({ length: 3 }, () => randomUUID());
-    const replies = await Promise.all(keys.map((key, i) => submitProposal(submitRequest({ company: `Company ${i}` }), key, deps)));
-    expect(replies.map((r) => r.status)).toEqual([202, 202, 202]);
-    expect(confirmations()).toHaveLength(0);
-    // Each pending request's notice went out at once, saying the CRM does not have it yet.
-    expect(notices()).toHaveLength(3);
+  it.each(outages)(
+    'CRM $name, then healed: one record per request, one email, one notice',
+    async ({ behaviour, retryAfterMs }) => {
+      const deps = makeDeps();
+      parts.crm.behave(behaviour);
+      const keys: string[] = Array.from({ length: 3 }, () => randomUUID());
+      const replies = await Promise.all(
+        keys.map((key, i) => submitProposal(submitRequest({ company: `Company ${i}` }), key, deps)),
+      );
+      expect(replies.map((r) => r.status)).toEqual([202, 202, 202]);
+      expect(confirmations()).toHaveLength(0);
+      // Each pending request's notice went out at once, saying the CRM does not have it yet.
+      expect(notices()).toHaveLength(3);
 
-    // The CRM heals; the senders are gone. Other requests keep arriving and succeed.
-    parts.crm.behave(OK);
-    const healedAt = parts.crm.requests.length;
-    const other = await submitProposal(submitRequest({ company: 'Other' }), randomUUID(), deps);
-    expect(other.status).toBe(201);
+      // The CRM heals; the senders are gone. Other requests keep arriving and succeed.
+      parts.crm.behave(OK);
+      const healedAt = parts.crm.requests.length;
+      const other = await submitProposal(submitRequest({ company: 'Other' }), randomUUID(), deps);
+      expect(other.status).toBe(201);
 
-    const policy = deps.redelivery!;
-    const took = await sweepUntil(deps, async () => (await records(deps)).every((r) => r.delivery.state === 'received'), 10_000);
-    // Within the sweep interval plus one backoff step (at least the CRM's Retry-After), with slack for a busy machine.
-    expect(took).toBeLessThan(policy.intervalMs + Math.max(policy.backoffBaseMs, retryAfterMs ?? 0) + 1500);
+      const policy = deps.redelivery!;
+      const took = await sweepUntil(
+        deps,
+        async () => (await records(deps)).every((r) => r.delivery.state === 'received'),
+        10_000,
+      );
+      // Within the sweep interval plus one backoff step (at least the CRM's Retry-After), with slack for a busy machine.
+      expect(took).toBeLessThan(policy.intervalMs + Math.max(policy.backoffBaseMs, retryAfterMs ?? 0) + 1500);
 
-    const delivered = okDeliveries(parts.crm.requests, healedAt);
-    expect(delivered.sort()).toEqual([...keys, delivered.find((id) => !keys.includes(id))].sort());
-    expect(new Set(delivered).size).toBe(delivered.length);
-    const ids = replies.map((r) => (r.body as { request_id: string }).request_id);
-    expect(confirmations().map((m) => requestIdOf(m.raw)).sort()).toEqual([...ids, (other.body as { request_id: string }).request_id].sort());
-    expect(notices()).toHaveLength(4);
-    expect((await deps.store.list({ prefix: 'open/' })).blobs).toHaveLength(0);
+      const delivered = okDeliveries(parts.crm.requests, healedAt);
+      expect(delivered.sort()).toEqual([...keys, delivered.find((id) => !keys.includes(id))].sort());
+      expect(new Set(delivered).size).toBe(delivered.length);
+      const ids = replies.map((r) => (r.body as { request_id: string }).request_id);
+      expect(
+        confirmations()
+          .map((m) => requestIdOf(m.raw))
+          .sort(),
+      ).toEqual([...ids, (other.body as { request_id: string }).request_id].sort());
+      expect(notices()).toHaveLength(4);
+      expect((await deps.store.list({ prefix: 'open/' })).blobs).toHaveLength(0);
 
-    // The sender's late retry replays the same request; nothing is sent again.
-    const late = await submitProposal(submitRequest({ company: 'Company 0' }), keys[0]!, deps);
-    expect(late.status).toBe(201);
-    expect(late.headers?.['Idempotent-Replayed']).toBe('true');
-    expect((late.body as { request_id: string }).request_id).toBe(ids[0]);
-    await sweepIfDue(deps);
-    expect(confirmations()).toHaveLength(4);
-    expect(notices()).toHaveLength(4);
-  });
+      // The sender's late retry replays the same request; nothing is sent again.
+      const late = await submitProposal(submitRequest({ company: 'Company 0' }), keys[0]!, deps);
+      expect(late.status).toBe(201);
+      expect(late.headers?.['Idempotent-Replayed']).toBe('true');
+      expect((late.body as { request_id: string }).request_id).toBe(ids[0]);
+      await sweepIfDue(deps);
+      expect(confirmations()).toHaveLength(4);
+      expect(notices()).toHaveLength(4);
+    },
+  );
 
   it('connection refused, then a CRM listening: delivered once', async () => {
     const port = await freePort();
@@ -141,7 +159,9 @@ describe('the sweep delivers what the sender never retried', () => {
     await submitProposal(submitRequest(), randomUUID(), deps);
     const [record] = await records(deps);
     expect(record?.delivery.attempts).toBe(1);
-    expect(Date.parse(record?.delivery.next_attempt_at ?? '') - Date.parse(record?.received_at ?? '')).toBeGreaterThanOrEqual(59_000);
+    expect(
+      Date.parse(record?.delivery.next_attempt_at ?? '') - Date.parse(record?.received_at ?? ''),
+    ).toBeGreaterThanOrEqual(59_000);
     const before = parts.crm.requests.length;
     const report = await runSweep(deps);
     expect(report.requests).toEqual([{ request_id: record?.request_id, outcome: 'waiting' }]);
@@ -152,45 +172,64 @@ describe('the sweep delivers what the sender never retried', () => {
     await runSweep(later);
     const [again] = await records(deps);
     expect(again?.delivery.attempts).toBe(2);
-    expect(Date.parse(again!.delivery.next_attempt_at!) - Date.parse(record!.delivery.next_attempt_at!)).toBeGreaterThanOrEqual(119_000);
+    expect(
+      Date.parse(again!.delivery.next_attempt_at!) - Date.parse(record!.delivery.next_attempt_at!),
+    ).toBeGreaterThanOrEqual(119_000);
   });
 });
 
 describe('the sender retrying at the same moment as the sweep', () => {
-  it('12 rounds: one delivery, one confirmation, one notice per request, whoever wins', { timeout: 60_000 }, async () => {
-    const deps = makeDeps();
-    const rounds = 12;
-    const ids: string[] = [];
-    for (let i = 0; i < rounds; i++) {
-      parts.crm.behave({ kind: 'status', status: 503 });
-      const key = randomUUID();
-      const first = await submitProposal(submitRequest(), key, deps);
-      ids.push((first.body as { request_id: string }).request_id);
-      parts.crm.behave(OK);
-      const healedAt = parts.crm.requests.length;
-      // Past the backoff step (FAST: 0.3 s), so the sweep does try the CRM. One clock for both:
-      // a sweep whose clock ran an hour ahead would rightly see the sender's lease as stale.
-      await new Promise((r) => setTimeout(r, 350));
-      const [retry] = await Promise.all([submitProposal(submitRequest(), key, deps), runSweep(deps)]);
-      // The loser of the race waits for the winner (or answers 409, and a later retry replays).
-      const settled = retry.status === 409 ? await submitProposal(submitRequest(), key, deps) : retry;
-      expect(settled.status).toBe(201);
-      expect(okDeliveries(parts.crm.requests, healedAt)).toEqual([key]);
-    }
-    expect(confirmations().map((m) => requestIdOf(m.raw)).sort()).toEqual([...ids].sort());
-    expect(notices().map((m) => requestIdOf(m.raw)).sort()).toEqual([...ids].sort());
-  });
+  it(
+    '12 rounds: one delivery, one confirmation, one notice per request, whoever wins',
+    { timeout: 60_000 },
+    async () => {
+      const deps = makeDeps();
+      const rounds = 12;
+      const ids: string[] = [];
+      for (let i = 0; i < rounds; i++) {
+        parts.crm.behave({ kind: 'status', status: 503 });
+        const key = randomUUID();
+        const first = await submitProposal(submitRequest(), key, deps);
+        ids.push((first.body as { request_id: string }).request_id);
+        parts.crm.behave(OK);
+        const healedAt = parts.crm.requests.length;
+        // Past the backoff step (FAST: 0.3 s), so the sweep does try the CRM. One clock for both:
+        // a sweep whose clock ran an hour ahead would rightly see the sender's lease as stale.
+        await new Promise((r) => setTimeout(r, 350));
+        const [retry] = await Promise.all([submitProposal(submitRequest(), key, deps), runSweep(deps)]);
+        // The loser of the race waits for the winner (or answers 409, and a later retry replays).
+        const settled = retry.status === 409 ? await submitProposal(submitRequest(), key, deps) : retry;
+        expect(settled.status).toBe(201);
+        expect(okDeliveries(parts.crm.requests, healedAt)).toEqual([key]);
+      }
+      expect(
+        confirmations()
+          .map((m) => requestIdOf(m.raw))
+          .sort(),
+      ).toEqual([...ids].sort());
+      expect(
+        notices()
+          .map((m) => requestIdOf(m.raw))
+          .sort(),
+      ).toEqual([...ids].sort());
+    },
+  );
 });
 
 describe('one sweep per interval across instances', () => {
   it('twenty concurrent invocations start one sweep, not twenty', async () => {
     const store = parts.blobs.freshStore();
     // Twenty "instances": separate deps objects on one store, as separate function instances are.
-    const results = await Promise.all(Array.from({ length: 20 }, () => sweepIfDue(makeDeps({ REDELIVERY_INTERVAL_SECONDS: '60' }, store))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => sweepIfDue(makeDeps({ REDELIVERY_INTERVAL_SECONDS: '60' }, store))),
+    );
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     // Within the interval no further sweep starts; after it, one does.
     expect(await sweepIfDue(makeDeps({ REDELIVERY_INTERVAL_SECONDS: '60' }, store))).toBeNull();
-    const later = { ...makeDeps({ REDELIVERY_INTERVAL_SECONDS: '60' }, store), now: () => new Date(Date.now() + 61_000) };
+    const later = {
+      ...makeDeps({ REDELIVERY_INTERVAL_SECONDS: '60' }, store),
+      now: () => new Date(Date.now() + 61_000),
+    };
     expect(await sweepIfDue(later)).not.toBeNull();
   });
 });
@@ -255,9 +294,17 @@ describe('retention', () => {
     parts.crm.behave(OK);
     await submitProposal(submitRequest(), randomUUID(), deps);
     const in31Days = () => new Date(Date.now() + 31 * 24 * 3_600_000);
-    const keep = await runSweep({ ...makeDeps({}, deps.store), now: in31Days, crm: { name: 'webhook', deliver: async () => ({ ok: false, kind: 'server-error' }) } });
+    const keep = await runSweep({
+      ...makeDeps({}, deps.store),
+      now: in31Days,
+      crm: { name: 'webhook', deliver: async () => ({ ok: false, kind: 'server-error' }) },
+    });
     expect(keep.requestsDeleted).toBe(0);
-    const report = await runSweep({ ...deps, now: in31Days, crm: { name: 'webhook', deliver: async () => ({ ok: false, kind: 'server-error' }) } });
+    const report = await runSweep({
+      ...deps,
+      now: in31Days,
+      crm: { name: 'webhook', deliver: async () => ({ ok: false, kind: 'server-error' }) },
+    });
     expect(report.requestsDeleted).toBe(2);
     const { blobs } = await deps.store.list();
     expect(blobs.map((b) => b.key)).toEqual([]);

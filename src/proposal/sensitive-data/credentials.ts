@@ -231,7 +231,8 @@ function assignmentHits(text: string, hits: Hit[]): void {
 // URLs and connection strings
 
 /** scheme://[user]:password@host (user may be empty: redis://:password@host). */
-const URL_WITH_PASSWORD = /\b([a-z][a-z0-9+.-]{1,30}):\/\/([^\s:/?#@"'<>]{0,256}):([^\s/?#@"'<>]{1,256})@(?=[A-Za-z0-9[])/gi;
+const URL_WITH_PASSWORD =
+  /\b([a-z][a-z0-9+.-]{1,30}):\/\/([^\s:/?#@"'<>]{0,256}):([^\s/?#@"'<>]{1,256})@(?=[A-Za-z0-9[])/gi;
 
 /** Schemes whose URLs are connection strings (databases, caches, brokers, directories). */
 const DATABASE_SCHEMES = new Set([
@@ -267,7 +268,8 @@ const DATABASE_SCHEMES = new Set([
 const URL_PLACEHOLDER_PASSWORDS = new Set(['password', 'pass', 'passwd', 'pwd', 'secret', 'xxx', 'changeme']);
 
 /** `Password=` / `Pwd=` inside an ADO.NET / ODBC / JDBC-properties connection string. */
-const KEYVALUE_PASSWORD = /(?<![A-Za-z0-9])(?:password|pwd)[ \t]*=[ \t]*(?:"[^"\n]{1,256}"|'[^'\n]{1,256}'|[^;\s"']{1,256})/gi;
+const KEYVALUE_PASSWORD =
+  /(?<![A-Za-z0-9])(?:password|pwd)[ \t]*=[ \t]*(?:"[^"\n]{1,256}"|'[^'\n]{1,256}'|[^;\s"']{1,256})/gi;
 /** A `key=value;` pair naming the server or database: the rest of such a connection string. */
 const CONNECTION_KEY =
   /(?:^|[;"'\s])(?:server|data source|host|hostname|address|addr|network address|initial catalog|database|dbname|uid|user id|user|username|driver|provider|dsn)[ \t]*=[^;\n]{1,256};?/i;
@@ -293,11 +295,17 @@ function connectionHits(text: string, hits: Hit[]): void {
   for (const match of allMatches(KEYVALUE_PASSWORD, text)) {
     const start = match.index;
     const end = start + match[0].length;
-    const value = match[0].slice(match[0].indexOf('=') + 1).trim().replace(/^["']|["']$/g, '');
+    const value = match[0]
+      .slice(match[0].indexOf('=') + 1)
+      .trim()
+      .replace(/^["']|["']$/g, '');
     if (isTemplate(value) || /^(.)\1*$/.test(value)) continue;
     const lineStart = text.lastIndexOf('\n', start) + 1;
     const lineEnd = text.indexOf('\n', end);
-    const line = text.slice(Math.max(lineStart, start - 300), lineEnd === -1 ? end + 300 : Math.min(lineEnd, end + 300));
+    const line = text.slice(
+      Math.max(lineStart, start - 300),
+      lineEnd === -1 ? end + 300 : Math.min(lineEnd, end + 300),
+    );
     // Only a password among server/database pairs is a connection string; alone, the assignment
     // detector reports it as a password.
     if (!CONNECTION_KEY.test(line) || !line.includes(';')) continue;

@@ -69,7 +69,11 @@ function paymentCardHits(text: string, hits: Hit[]): void {
     const groups: { start: number; digits: string; separator: string }[] = [];
     const groupPattern = /([ -]?)(\d+)/g;
     for (const group of allMatches(groupPattern, run[0])) {
-      groups.push({ start: run.index + group.index + (group[1] ?? '').length, digits: group[2] ?? '', separator: group[1] ?? '' });
+      groups.push({
+        start: run.index + group.index + (group[1] ?? '').length,
+        digits: group[2] ?? '',
+        separator: group[1] ?? '',
+      });
     }
     // Try every window of whole groups that could be a card: 13-19 digits, one kind of separator.
     for (let i = 0; i < groups.length; i += 1) {
@@ -101,7 +105,8 @@ function paymentCardHits(text: string, hits: Hit[]): void {
 /** NNN-NN-NNNN, the way SSNs are written; not inside a longer dashed number. */
 const SSN_DASHED = /(?<![\d-])(\d{3})-(\d{2})-(\d{4})(?![\d-])/g;
 /** Nine digits, bare or spaced, right after the words SSN / social security number. */
-const SSN_NAMED = /\b(?:ssn|social security(?: number| no\.?| #)?)\b[^\d\n]{0,20}(\d{3})[ -]?(\d{2})[ -]?(\d{4})(?!\d)/gi;
+const SSN_NAMED =
+  /\b(?:ssn|social security(?: number| no\.?| #)?)\b[^\d\n]{0,20}(\d{3})[ -]?(\d{2})[ -]?(\d{4})(?!\d)/gi;
 
 /** SSA rules: area not 000, 666 or 900-999; group not 00; serial not 0000. */
 export function ssnValid(area: string, group: string, serial: string): boolean {
@@ -203,19 +208,34 @@ export function ibanHits(text: string, hits: Hit[]): void {
 /** Checksums of identifiers that are only reported when their name stands right before them. */
 const luhn = (digits: string) => luhnValid(digits);
 /** Dutch BSN: the "elfproef", weights 9..2 and -1. */
-const elfproef = (digits: string) => [...digits].reduce((sum, d, i) => sum + Number(d) * (i === 8 ? -1 : 9 - i), 0) % 11 === 0;
+const elfproef = (digits: string) =>
+  [...digits].reduce((sum, d, i) => sum + Number(d) * (i === 8 ? -1 : 9 - i), 0) % 11 === 0;
 /** Indian Aadhaar: Verhoeff check digit. */
 const VERHOEFF_D = [
-  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6], [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-  [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1], [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-  [8, 7, 6, 5, 9, 3, 2, 1, 0, 4], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+  [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+  [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+  [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+  [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
+  [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+  [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
+  [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+  [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+  [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
 ];
 const VERHOEFF_P = [
-  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2], [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-  [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1], [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+  [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
+  [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+  [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+  [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
+  [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+  [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
+  [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
 ];
 const verhoeff = (digits: string) =>
-  [...digits].reverse().reduce((c, d, i) => VERHOEFF_D[c]![VERHOEFF_P[i % 8]![Number(d)]!]!, 0) === 0 && !/^[01]/.test(digits);
+  [...digits].reverse().reduce((c, d, i) => VERHOEFF_D[c]![VERHOEFF_P[i % 8]![Number(d)]!]!, 0) === 0 &&
+  !/^[01]/.test(digits);
 
 const NAMED_IDS: readonly { name: RegExp; digits: number; valid: (digits: string) => boolean }[] = [
   // Canadian Social Insurance Number
@@ -232,7 +252,8 @@ export function namedIdHits(text: string, hits: Hit[]): void {
     const pattern = new RegExp(`${id.name.source}[^\\d\\n]{0,20}((?:\\d[ -]?){${id.digits - 1}}\\d)(?!\\d)`, 'gi');
     for (const match of allMatches(pattern, text)) {
       const digits = (match[1] ?? '').replace(/[ -]/g, '');
-      if (digits.length === id.digits && id.valid(digits)) hits.push({ kind: 'national-id', start: match.index, end: match.index + match[0].length });
+      if (digits.length === id.digits && id.valid(digits))
+        hits.push({ kind: 'national-id', start: match.index, end: match.index + match[0].length });
     }
   }
 }

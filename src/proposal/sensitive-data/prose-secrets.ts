@@ -35,11 +35,13 @@ export function proseSecretHits(text: string): Hit[] {
   if (!/pass|pw|pin/i.test(text)) return hits;
   for (const match of allMatches(NAMED_VALUE, text)) {
     const [whole, name = '', quote = '', value = ''] = match;
-    if (looksLikeSecret(value, name, quote !== '')) hits.push({ kind: 'password', start: match.index, end: match.index + whole.length, generic: true });
+    if (looksLikeSecret(value, name, quote !== ''))
+      hits.push({ kind: 'password', start: match.index, end: match.index + whole.length, generic: true });
   }
   for (const match of allMatches(QUOTED_AFTER_NAME, text)) {
     const [whole, name = '', , value = ''] = match;
-    if (looksLikeSecret(value, name, true)) hits.push({ kind: 'password', start: match.index, end: match.index + whole.length, generic: true });
+    if (looksLikeSecret(value, name, true))
+      hits.push({ kind: 'password', start: match.index, end: match.index + whole.length, generic: true });
   }
   return hits;
 }

@@ -16,7 +16,12 @@ import { PROPOSALS_STORE } from './record.ts';
 const MAX_CRM_TIMEOUT_MS = 30_000;
 
 /** `store`: an opened store (the inbox script's); by default the site's, from the invocation's context. */
-export function submitDepsFromEnv(readEnv: EnvReader, partner: Partner, consent: ConsentText, store?: Store): SubmitDeps {
+export function submitDepsFromEnv(
+  readEnv: EnvReader,
+  partner: Partner,
+  consent: ConsentText,
+  store?: Store,
+): SubmitDeps {
   return {
     // Strong consistency: the idempotency lock must see the latest write from any region.
     store: store ?? getStore({ name: PROPOSALS_STORE, consistency: 'strong' }),
@@ -51,7 +56,10 @@ export function crmTimeoutFromEnv(readEnv: EnvReader): number {
   if (raw === undefined) return DEFAULT_CRM_TIMEOUT_MS;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1 || value > MAX_CRM_TIMEOUT_MS) {
-    logEvent('config_invalid', { variable: 'CRM_TIMEOUT_MS', reason: `must be an integer from 1 to ${MAX_CRM_TIMEOUT_MS}` });
+    logEvent('config_invalid', {
+      variable: 'CRM_TIMEOUT_MS',
+      reason: `must be an integer from 1 to ${MAX_CRM_TIMEOUT_MS}`,
+    });
     return DEFAULT_CRM_TIMEOUT_MS;
   }
   return value;

@@ -9,8 +9,9 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 export type IdempotencyKeyResult = { ok: true; key: string } | { ok: false; reply: Reply };
 
-/** Printable ASCII without space (0x21-0x7E) and without the double quote. */
-const KEY_CHARS = /^[\x21\x23-\x7e]+$/;
+/** One key character: printable ASCII without space (0x21-0x7E) and without the double quote. */
+export const KEY_CHAR_CLASS = '[\\x21\\x23-\\x7e]';
+const KEY_CHARS = new RegExp(`^${KEY_CHAR_CLASS}+$`);
 
 const RULE =
   `The Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces, ` +
@@ -19,7 +20,10 @@ const RULE =
 /** Parses the header value; details name the broken rule and never echo the value. */
 export function parseIdempotencyKey(header: string | null): IdempotencyKeyResult {
   if (header === null) {
-    return invalid('missing-idempotency-key', 'Send an Idempotency-Key header with a stable value per submission. ' + RULE);
+    return invalid(
+      'missing-idempotency-key',
+      'Send an Idempotency-Key header with a stable value per submission. ' + RULE,
+    );
   }
   // Fetch's Headers already trims surrounding whitespace; trim here too for direct callers.
   const value = header.replace(/^[ \t]+|[ \t]+$/g, '');
@@ -32,7 +36,10 @@ export function parseIdempotencyKey(header: string | null): IdempotencyKeyResult
     return invalid('invalid-idempotency-key', 'The Idempotency-Key is empty. ' + RULE);
   }
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    return invalid('invalid-idempotency-key', `The Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. ` + RULE);
+    return invalid(
+      'invalid-idempotency-key',
+      `The Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. ` + RULE,
+    );
   }
   if (!KEY_CHARS.test(key)) {
     return invalid(

@@ -50,7 +50,13 @@ export async function submitProposal(request: SubmitRequest, idempotencyKey: str
 }
 
 /** Does the owed work under the lease; null when the lease was lost on the way. */
-async function runClaimed(request: SubmitRequest, idempotencyKey: string, deps: SubmitDeps, lease: KeyLease, fresh: boolean): Promise<Reply | null> {
+async function runClaimed(
+  request: SubmitRequest,
+  idempotencyKey: string,
+  deps: SubmitDeps,
+  lease: KeyLease,
+  fresh: boolean,
+): Promise<Reply | null> {
   try {
     const now = deps.now ?? (() => new Date());
     const { entry } = lease;

@@ -83,16 +83,35 @@ export async function claimForRequest(
 ): Promise<RequestClaim> {
   const at = now().toISOString();
   const synthetic = requestEntryKey(request.request_id);
-  const candidates = request.idempotency_entry !== undefined && request.idempotency_entry !== synthetic ? [request.idempotency_entry, synthetic] : [synthetic];
+  const candidates =
+    request.idempotency_entry !== undefined && request.idempotency_entry !== synthetic
+      ? [request.idempotency_entry, synthetic]
+      : [synthetic];
   for (const entryKey of candidates) {
     const found = await store.getWithMetadata(entryKey, { type: 'json' });
     const data: unknown = found?.data;
-    const usable = isKeyEntry(data) && data.request_id === request.request_id && age(data.created_at, now()) < KEY_RETENTION_MS ? data : null;
+    const usable =
+      isKeyEntry(data) && data.request_id === request.request_id && age(data.created_at, now()) < KEY_RETENTION_MS
+        ? data
+        : null;
     if (usable === null) {
       if (entryKey !== synthetic) continue;
-      const entry: KeyEntry = { fingerprint: '', request_id: request.request_id, received_at: request.received_at, created_at: at, state: 'running', locked_at: at };
-      const write = await store.setJSON(entryKey, entry, found?.etag ? { onlyIfMatch: found.etag } : { onlyIfNew: true });
-      return write.modified ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now) } : { kind: 'busy' };
+      const entry: KeyEntry = {
+        fingerprint: '',
+        request_id: request.request_id,
+        received_at: request.received_at,
+        created_at: at,
+        state: 'running',
+        locked_at: at,
+      };
+      const write = await store.setJSON(
+        entryKey,
+        entry,
+        found?.etag ? { onlyIfMatch: found.etag } : { onlyIfNew: true },
+      );
+      return write.modified
+        ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now) }
+        : { kind: 'busy' };
     }
     if (usable.state === 'final') return { kind: 'final' };
     if (usable.state === 'running' && age(usable.locked_at, now()) < LEASE_STALE_MS) return { kind: 'busy' };
@@ -100,13 +119,21 @@ export async function claimForRequest(
     const entry: KeyEntry = { ...rest, state: 'running', locked_at: at };
     if (!found?.etag) return { kind: 'busy' };
     const write = await store.setJSON(entryKey, entry, { onlyIfMatch: found.etag });
-    return write.modified ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now) } : { kind: 'busy' };
+    return write.modified
+      ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now) }
+      : { kind: 'busy' };
   }
   return { kind: 'busy' };
 }
 
 /** `tryCreate: false` when the entry is known to exist (polling a busy key): read without a doomed write. */
-export async function claimKey(store: Store, entryKey: string, fingerprint: string, now: () => Date, tryCreate = true): Promise<Claim> {
+export async function claimKey(
+  store: Store,
+  entryKey: string,
+  fingerprint: string,
+  now: () => Date,
+  tryCreate = true,
+): Promise<Claim> {
   const at = now().toISOString();
   const newEntry = (): KeyEntry => ({
     fingerprint,
@@ -120,7 +147,8 @@ export async function claimKey(store: Store, entryKey: string, fingerprint: stri
   if (tryCreate) {
     const created = newEntry();
     const first = await store.setJSON(entryKey, created, { onlyIfNew: true });
-    if (first.modified) return { kind: 'owner', lease: new KeyLease(store, entryKey, created, first.etag, now), fresh: true };
+    if (first.modified)
+      return { kind: 'owner', lease: new KeyLease(store, entryKey, created, first.etag, now), fresh: true };
   }
 
   const found = await store.getWithMetadata(entryKey, { type: 'json' });
@@ -132,7 +160,9 @@ export async function claimKey(store: Store, entryKey: string, fingerprint: stri
     // An expired or unreadable entry is replaced by a new submission with its own request id.
     const entry = newEntry();
     const write = await store.setJSON(entryKey, entry, { onlyIfMatch: found.etag });
-    return write.modified ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: true } : { kind: 'lost' };
+    return write.modified
+      ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: true }
+      : { kind: 'lost' };
   }
   if (existing.fingerprint !== fingerprint) return { kind: 'reused' };
   if (existing.state === 'final' && existing.reply !== undefined) return { kind: 'replay', reply: existing.reply };
@@ -142,7 +172,9 @@ export async function claimKey(store: Store, entryKey: string, fingerprint: stri
   const { reply: _reply, ...rest } = existing;
   const entry: KeyEntry = { ...rest, state: 'running', locked_at: at };
   const write = await store.setJSON(entryKey, entry, { onlyIfMatch: found.etag });
-  return write.modified ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: false } : { kind: 'lost' };
+  return write.modified
+    ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: false }
+    : { kind: 'lost' };
 }
 
 /** Thrown when another invocation took the lease over: stop before any further effect. */
@@ -176,7 +208,10 @@ export class KeyLease {
     this.entry = entry;
     this.now = now;
     this.#etag = etag;
-    this.#timer = setInterval(() => void this.#write({ ...this.entry, locked_at: this.now().toISOString() }), LEASE_RENEW_MS);
+    this.#timer = setInterval(
+      () => void this.#write({ ...this.entry, locked_at: this.now().toISOString() }),
+      LEASE_RENEW_MS,
+    );
     // A pending renewal must not keep a process (a test, a script) alive.
     this.#timer.unref?.();
   }
@@ -190,7 +225,8 @@ export class KeyLease {
   async release(outcome: { state: 'final'; reply: StoredReply } | { state: 'pending' }): Promise<boolean> {
     clearInterval(this.#timer);
     const { locked_at: _lockedAt, reply: _reply, ...rest } = this.entry;
-    const next: KeyEntry = outcome.state === 'final' ? { ...rest, state: 'final', reply: outcome.reply } : { ...rest, state: 'pending' };
+    const next: KeyEntry =
+      outcome.state === 'final' ? { ...rest, state: 'final', reply: outcome.reply } : { ...rest, state: 'pending' };
     return this.#write(next);
   }
 

@@ -54,7 +54,9 @@ export function createMailer(env: EnvReader): Mailer | null {
     async sendConfirmation(record, partner) {
       const address = singleLine(record.contact.email);
       try {
-        const info = await (await connect()).sendMail({
+        const info = await (
+          await connect()
+        ).sendMail({
           from,
           to: { name: singleLine(record.contact.name), address },
           replyTo: partner.email,
@@ -73,14 +75,19 @@ export function createMailer(env: EnvReader): Mailer | null {
         return 'failed';
       } catch (error) {
         const result = isPermanent(error) ? 'failed' : 'retry';
-        logEvent(result === 'failed' ? 'confirmation_email_failed' : 'confirmation_email_deferred', { request_id: record.request_id, code: errorCode(error) });
+        logEvent(result === 'failed' ? 'confirmation_email_failed' : 'confirmation_email_deferred', {
+          request_id: record.request_id,
+          code: errorCode(error),
+        });
         return result;
       }
     },
     async sendNotice(notice) {
       const to = notice.to.map(singleLine);
       try {
-        const info = await (await connect()).sendMail({
+        const info = await (
+          await connect()
+        ).sendMail({
           from,
           to,
           messageId: `<${notice.messageId}@${domainOf(from)}>`,

@@ -9,7 +9,8 @@ const EMAIL_SENTENCES: Record<ConfirmationEmailState, string> = {
   sent: 'A confirmation email was sent to the address you gave.',
   failed: 'The confirmation email could not be sent; keep the request_id as your reference.',
   not_configured: 'No confirmation email is sent for this request; keep the request_id as your reference.',
-  not_sent: 'The confirmation email is not sent yet; it is sent as soon as the mail server is reachable, without any action from you. Keep the request_id as your reference.',
+  not_sent:
+    'The confirmation email is not sent yet; it is sent as soon as the mail server is reachable, without any action from you. Keep the request_id as your reference.',
 };
 
 export function receivedMessage(partner: Pick<Partner, 'name' | 'describedAs'>, email: ConfirmationEmailState): string {

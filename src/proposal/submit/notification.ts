@@ -34,7 +34,10 @@ export function notifyConfigFromEnv(readEnv: EnvReader, partner: Pick<Partner, '
     .filter((address) => address !== '');
   const chatUrl = readEnv('NOTIFY_WEBHOOK_URL');
   if (chatUrl !== undefined && !isAllowedEndpoint(chatUrl)) {
-    logEvent('config_invalid', { variable: 'NOTIFY_WEBHOOK_URL', reason: 'must be an https: URL (http: only on loopback)' });
+    logEvent('config_invalid', {
+      variable: 'NOTIFY_WEBHOOK_URL',
+      reason: 'must be an https: URL (http: only on loopback)',
+    });
     return { emailTo: emails };
   }
   return { emailTo: emails, ...(chatUrl !== undefined && { chatUrl }) };
@@ -55,7 +58,8 @@ export function isOwed(status: NotificationStatus | undefined): boolean {
 
 const CRM_SENTENCE = {
   received: (r: ProposalRecord) => `The CRM (${r.delivery.crm}) has it.`,
-  pending: (r: ProposalRecord) => `The CRM (${r.delivery.crm}) does not have it yet: it is stored and redelivered automatically.`,
+  pending: (r: ProposalRecord) =>
+    `The CRM (${r.delivery.crm}) does not have it yet: it is stored and redelivered automatically.`,
   failed: (r: ProposalRecord) =>
     `The CRM (${r.delivery.crm}) did not accept it after ${r.delivery.attempts} attempts (last error: ${r.delivery.last_error_kind ?? 'unknown'}). It is stored: find it with \`npm run inbox\` and follow up by hand.`,
 } as const;
@@ -68,10 +72,17 @@ export function notificationSubject(kind: NotificationKind, record: ProposalReco
 }
 
 /** Plain text for email and chat: company, need, outcome, timeline, id and the CRM's state. */
-export function notificationText(kind: NotificationKind, record: ProposalRecord, partner: Pick<Partner, 'name'>): string {
-  const field = (label: string, value: string | undefined) => `${label}: ${value === undefined ? '(not given)' : singleLine(value)}`;
+export function notificationText(
+  kind: NotificationKind,
+  record: ProposalRecord,
+  partner: Pick<Partner, 'name'>,
+): string {
+  const field = (label: string, value: string | undefined) =>
+    `${label}: ${value === undefined ? '(not given)' : singleLine(value)}`;
   return [
-    kind === 'alert' ? `A proposal request to ${partner.name} needs a person.` : `A new proposal request to ${partner.name}.`,
+    kind === 'alert'
+      ? `A proposal request to ${partner.name} needs a person.`
+      : `A new proposal request to ${partner.name}.`,
     field('Company', record.contact.company),
     field('Primary need', record.guidance.primary_need),
     field('Business outcome', record.intake.business_outcome),
@@ -94,7 +105,8 @@ export async function sendOwedNotification(
   const attempts = status.attempts + 1;
   const subject = notificationSubject(kind, record);
   const text = notificationText(kind, record, deps.partner);
-  const settle = (result: SendResult): NotifyState => (result === 'retry' ? (attempts >= MAX_NOTIFY_ATTEMPTS ? 'failed' : 'owed') : result);
+  const settle = (result: SendResult): NotifyState =>
+    result === 'retry' ? (attempts >= MAX_NOTIFY_ATTEMPTS ? 'failed' : 'owed') : result;
   const [email, chat] = await Promise.all([
     status.email === 'owed'
       ? deps.mailer === null

@@ -81,10 +81,16 @@ export async function completeOwedWork(
   }
 
   let outcome: CrmOutcome | undefined;
-  const due = record.delivery.next_attempt_at === undefined || Date.parse(record.delivery.next_attempt_at) <= now().getTime();
+  const due =
+    record.delivery.next_attempt_at === undefined || Date.parse(record.delivery.next_attempt_at) <= now().getTime();
   if (record.delivery.state === 'pending' && (!options.respectBackoff || due)) {
     lease.assertHeld();
-    outcome = await deliverWithin(deps.crm, record, record.delivery.delivery_id ?? record.request_id, deps.crmTimeoutMs ?? DEFAULT_CRM_TIMEOUT_MS);
+    outcome = await deliverWithin(
+      deps.crm,
+      record,
+      record.delivery.delivery_id ?? record.request_id,
+      deps.crmTimeoutMs ?? DEFAULT_CRM_TIMEOUT_MS,
+    );
     if (outcome.ok) {
       // Durable before the email: a retry sees "received" and never delivers again.
       record = await records.update(delivered(record, deps, now, outcome.reference));
@@ -93,22 +99,39 @@ export async function completeOwedWork(
       const at = now();
       const gaveUp = at.getTime() - Date.parse(record.received_at) >= policy.maxAgeMs;
       const delivery: ProposalRecord['delivery'] = gaveUp
-        ? { ...record.delivery, crm: deps.crm.name, state: 'failed', attempts, last_error_kind: outcome.kind, failed_at: at.toISOString() }
+        ? {
+            ...record.delivery,
+            crm: deps.crm.name,
+            state: 'failed',
+            attempts,
+            last_error_kind: outcome.kind,
+            failed_at: at.toISOString(),
+          }
         : {
             ...record.delivery,
             crm: deps.crm.name,
             attempts,
             last_error_kind: outcome.kind,
-            next_attempt_at: new Date(at.getTime() + backoffMs(policy, attempts, outcome.retryAfterSeconds)).toISOString(),
+            next_attempt_at: new Date(
+              at.getTime() + backoffMs(policy, attempts, outcome.retryAfterSeconds),
+            ).toISOString(),
           };
       // A failed request owes the sales team an alert on the channels its notice used.
-      const alert = gaveUp ? { alert: { email: channelOwed(record, 'email'), chat: channelOwed(record, 'chat'), attempts: 0 } } : {};
+      const alert = gaveUp
+        ? { alert: { email: channelOwed(record, 'email'), chat: channelOwed(record, 'chat'), attempts: 0 } }
+        : {};
       record = await records.update({ ...record, delivery, ...alert });
-      logEvent(gaveUp ? 'crm_delivery_failed' : 'crm_delivery_pending', { request_id: record.request_id, crm: deps.crm.name, kind: outcome.kind, attempts });
+      logEvent(gaveUp ? 'crm_delivery_failed' : 'crm_delivery_pending', {
+        request_id: record.request_id,
+        crm: deps.crm.name,
+        kind: outcome.kind,
+        attempts,
+      });
     }
   }
 
-  if (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent') record = await sendOwedEmail(record, records, deps, lease, now);
+  if (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent')
+    record = await sendOwedEmail(record, records, deps, lease, now);
   // After the delivery attempt, so the notice can say whether the CRM has the request.
   record = await notifyIfOwed('notification', record, records, deps, lease, now);
   record = await notifyIfOwed('alert', record, records, deps, lease, now);
@@ -142,12 +165,24 @@ async function notifyIfOwed(
   const status = record[kind];
   if (status === undefined || !isOwed(status)) return record;
   lease.assertHeld();
-  const next = await sendOwedNotification(kind, status, record, { mailer: deps.mailer, notify: deps.notify ?? { emailTo: [] }, partner: deps.partner }, now().toISOString());
+  const next = await sendOwedNotification(
+    kind,
+    status,
+    record,
+    { mailer: deps.mailer, notify: deps.notify ?? { emailTo: [] }, partner: deps.partner },
+    now().toISOString(),
+  );
   return records.update({ ...record, [kind]: next });
 }
 
 /** Sends the confirmation email the record owes and records the outcome. */
-async function sendOwedEmail(record: ProposalRecord, records: RecordStore, deps: SubmitDeps, lease: KeyLease, now: () => Date): Promise<ProposalRecord> {
+async function sendOwedEmail(
+  record: ProposalRecord,
+  records: RecordStore,
+  deps: SubmitDeps,
+  lease: KeyLease,
+  now: () => Date,
+): Promise<ProposalRecord> {
   const at = now().toISOString();
   if (!deps.mailer) return records.update({ ...record, confirmation_email: { state: 'not_configured', at } });
   lease.assertHeld();
@@ -177,12 +212,23 @@ function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome 
   const base = { requestId: record.request_id, receivedAt: record.received_at };
   switch (record.delivery.state) {
     case 'received':
-      return json(201, receivedReplyBody({ ...base, crm: record.delivery.crm, confirmationEmail: record.confirmation_email.state, partner: deps.partner }));
+      return json(
+        201,
+        receivedReplyBody({
+          ...base,
+          crm: record.delivery.crm,
+          confirmationEmail: record.confirmation_email.state,
+          partner: deps.partner,
+        }),
+      );
     case 'failed':
       return json(202, failedReplyBody({ ...base, confirmationEmail: record.confirmation_email.state }));
     case 'pending': {
-      const retryAfter = (outcome && !outcome.ok ? outcome.retryAfterSeconds : undefined) ?? DEFAULT_RETRY_AFTER_SECONDS;
-      return json(202, pendingReplyBody({ ...base, retryAfterSeconds: retryAfter }), { 'Retry-After': String(retryAfter) });
+      const retryAfter =
+        (outcome && !outcome.ok ? outcome.retryAfterSeconds : undefined) ?? DEFAULT_RETRY_AFTER_SECONDS;
+      return json(202, pendingReplyBody({ ...base, retryAfterSeconds: retryAfter }), {
+        'Retry-After': String(retryAfter),
+      });
     }
   }
 }
@@ -191,7 +237,14 @@ function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome 
  * Ends the lease: final with the answer to replay, or pending for the next retry or sweep. Once
  * final, the request leaves the index of open work.
  */
-export async function settle(store: SubmitDeps['store'], lease: KeyLease, record: ProposalRecord, unmark: boolean, final: boolean, reply: Reply): Promise<void> {
+export async function settle(
+  store: SubmitDeps['store'],
+  lease: KeyLease,
+  record: ProposalRecord,
+  unmark: boolean,
+  final: boolean,
+  reply: Reply,
+): Promise<void> {
   const released = await lease.release(final ? { state: 'final', reply: toStored(reply) } : { state: 'pending' });
   if (unmark && released) await markSettled(store, record);
 }

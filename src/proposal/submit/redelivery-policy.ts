@@ -54,6 +54,9 @@ export function redeliveryPolicyFromEnv(readEnv: EnvReader): RedeliveryPolicy {
 
 /** Wait before the next try after `attempts` failures: base·2^(attempts−1), capped, never below the CRM's Retry-After. */
 export function backoffMs(policy: RedeliveryPolicy, attempts: number, retryAfterSeconds?: number): number {
-  const step = Math.min(policy.backoffBaseMs * 2 ** Math.max(0, attempts - 1), Math.max(policy.backoffCapMs, policy.backoffBaseMs));
+  const step = Math.min(
+    policy.backoffBaseMs * 2 ** Math.max(0, attempts - 1),
+    Math.max(policy.backoffCapMs, policy.backoffBaseMs),
+  );
   return Math.max(step, (retryAfterSeconds ?? 0) * SECOND);
 }

@@ -34,7 +34,11 @@ export function pendingReplyBody(r: { requestId: string; receivedAt: string; ret
 }
 
 /** 202 with status failed: stored, the CRM never accepted it; the partner's team follows up by hand. */
-export function failedReplyBody(r: { requestId: string; receivedAt: string; confirmationEmail: ConfirmationEmailState }) {
+export function failedReplyBody(r: {
+  requestId: string;
+  receivedAt: string;
+  confirmationEmail: ConfirmationEmailState;
+}) {
   return {
     status: 'failed' as const,
     confirmation_email: r.confirmationEmail,

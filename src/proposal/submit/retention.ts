@@ -21,41 +21,55 @@ export async function deleteExpiredEntries(store: Store, now: () => Date, budget
   const deadline = performance.now() + budgetMs;
   const { blobs } = await store.list({ prefix: ENTRIES_PREFIX });
   let deleted = 0;
-  await scan(blobs.map((b) => b.key), deadline, async (key) => {
-    const found = await store.getWithMetadata(key, { type: 'json' });
-    if (!found?.etag) return;
-    const data: unknown = found.data;
-    const tombstone = isObject(data) && data['state'] === 'expired';
-    if (!tombstone) {
-      if (isKeyEntry(data) && age(data.created_at, now()) < KEY_RETENTION_MS) return;
-      if (isKeyEntry(data) && data.state === 'running' && age(data.locked_at, now()) < LEASE_STALE_MS) return;
-      const write = await store.setJSON(key, { state: 'expired' }, { onlyIfMatch: found.etag });
-      if (!write.modified) return;
-    }
-    await store.delete(key);
-    deleted++;
-  });
+  await scan(
+    blobs.map((b) => b.key),
+    deadline,
+    async (key) => {
+      const found = await store.getWithMetadata(key, { type: 'json' });
+      if (!found?.etag) return;
+      const data: unknown = found.data;
+      const tombstone = isObject(data) && data['state'] === 'expired';
+      if (!tombstone) {
+        if (isKeyEntry(data) && age(data.created_at, now()) < KEY_RETENTION_MS) return;
+        if (isKeyEntry(data) && data.state === 'running' && age(data.locked_at, now()) < LEASE_STALE_MS) return;
+        const write = await store.setJSON(key, { state: 'expired' }, { onlyIfMatch: found.etag });
+        if (!write.modified) return;
+      }
+      await store.delete(key);
+      deleted++;
+    },
+  );
   return deleted;
 }
 
 /** Deletes stored requests received longer ago than `retentionMs`, with their entries and markers. */
-export async function deleteExpiredRequests(store: Store, now: () => Date, retentionMs: number, budgetMs: number): Promise<number> {
+export async function deleteExpiredRequests(
+  store: Store,
+  now: () => Date,
+  retentionMs: number,
+  budgetMs: number,
+): Promise<number> {
   const deadline = performance.now() + budgetMs;
   const { blobs } = await store.list({ prefix: RECORDS_PREFIX });
   let deleted = 0;
-  await scan(blobs.map((b) => b.key), deadline, async (key) => {
-    const data: unknown = await store.get(key, { type: 'json' });
-    if (!isProposalRecord(data) || age(data.received_at, now()) < retentionMs) return;
-    await eraseRecord(store, data);
-    deleted++;
-  });
+  await scan(
+    blobs.map((b) => b.key),
+    deadline,
+    async (key) => {
+      const data: unknown = await store.get(key, { type: 'json' });
+      if (!isProposalRecord(data) || age(data.received_at, now()) < retentionMs) return;
+      await eraseRecord(store, data);
+      deleted++;
+    },
+  );
   return deleted;
 }
 
 /** Every blob key a stored request owns: the record, its open marker and its idempotency entries. */
 export function keysOfRequest(record: ProposalRecord): string[] {
   const keys = [`${RECORDS_PREFIX}${record.request_id}`, openMarkerKey(record), requestEntryKey(record.request_id)];
-  if (record.idempotency_entry !== undefined && !keys.includes(record.idempotency_entry)) keys.push(record.idempotency_entry);
+  if (record.idempotency_entry !== undefined && !keys.includes(record.idempotency_entry))
+    keys.push(record.idempotency_entry);
   return keys;
 }
 
@@ -63,7 +77,11 @@ export function keysOfRequest(record: ProposalRecord): string[] {
  * Deletes a request and what it owns; returns the keys that existed. An idempotency entry is
  * deleted only while it still names this request (a reused key belongs to someone else now).
  */
-export async function eraseRecord(store: Store, record: ProposalRecord, extraEntryKeys: string[] = []): Promise<string[]> {
+export async function eraseRecord(
+  store: Store,
+  record: ProposalRecord,
+  extraEntryKeys: string[] = [],
+): Promise<string[]> {
   const removed: string[] = [];
   const keys = [...new Set([...keysOfRequest(record), ...extraEntryKeys])];
   await Promise.all(
@@ -82,10 +100,15 @@ export async function eraseRecord(store: Store, record: ProposalRecord, extraEnt
 export async function entriesNaming(store: Store, requestIds: Set<string>): Promise<Map<string, string[]>> {
   const { blobs } = await store.list({ prefix: ENTRIES_PREFIX });
   const found = new Map<string, string[]>();
-  await scan(blobs.map((b) => b.key), Number.POSITIVE_INFINITY, async (key) => {
-    const data: unknown = await store.get(key, { type: 'json' });
-    if (isKeyEntry(data) && requestIds.has(data.request_id)) found.set(data.request_id, [...(found.get(data.request_id) ?? []), key]);
-  });
+  await scan(
+    blobs.map((b) => b.key),
+    Number.POSITIVE_INFINITY,
+    async (key) => {
+      const data: unknown = await store.get(key, { type: 'json' });
+      if (isKeyEntry(data) && requestIds.has(data.request_id))
+        found.set(data.request_id, [...(found.get(data.request_id) ?? []), key]);
+    },
+  );
   return found;
 }
 
@@ -97,4 +120,3 @@ async function scan(keys: string[], deadline: number, work: (key: string) => Pro
     }),
   );
 }
-

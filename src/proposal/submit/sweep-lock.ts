@@ -19,7 +19,9 @@ export async function claimSweep(store: Store, now: Date, intervalMs: number): P
   const last = isObject(data) && typeof data['started_at'] === 'string' ? Date.parse(data['started_at']) : Number.NaN;
   if (found && !Number.isNaN(last) && now.getTime() - last < intervalMs) return false;
   const value = { started_at: now.toISOString() };
-  const write = found?.etag ? await store.setJSON(SWEEP_LOCK_KEY, value, { onlyIfMatch: found.etag }) : await store.setJSON(SWEEP_LOCK_KEY, value, { onlyIfNew: true });
+  const write = found?.etag
+    ? await store.setJSON(SWEEP_LOCK_KEY, value, { onlyIfMatch: found.etag })
+    : await store.setJSON(SWEEP_LOCK_KEY, value, { onlyIfNew: true });
   return write.modified;
 }
 

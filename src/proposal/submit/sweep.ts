@@ -32,7 +32,8 @@ export interface SweepLimits {
  */
 export const FUNCTION_SWEEP_LIMITS: SweepLimits = { maxRequests: 100, budgetMs: 20_000, concurrency: 4 };
 
-export type RequestOutcome = 'delivered' | 'failed' | 'pending' | 'completed' | 'waiting' | 'busy' | 'settled' | 'gone' | 'error';
+export type RequestOutcome =
+  'delivered' | 'failed' | 'pending' | 'completed' | 'waiting' | 'busy' | 'settled' | 'gone' | 'error';
 
 export interface SweepReport {
   open: number;
@@ -56,10 +57,15 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
     Array.from({ length: Math.min(limits.concurrency, queue.length) }, async () => {
       while (next < queue.length && performance.now() < deadline) {
         const marker = queue[next++]!;
-        const outcome = await sweepOne(deps, marker.requestId, marker.receivedMs, limits.ignoreBackoff === true).catch((error: unknown): RequestOutcome => {
-          logEvent('sweep_request_error', { request_id: marker.requestId, name: error instanceof Error ? error.name : 'unknown' });
-          return 'error';
-        });
+        const outcome = await sweepOne(deps, marker.requestId, marker.receivedMs, limits.ignoreBackoff === true).catch(
+          (error: unknown): RequestOutcome => {
+            logEvent('sweep_request_error', {
+              request_id: marker.requestId,
+              name: error instanceof Error ? error.name : 'unknown',
+            });
+            return 'error';
+          },
+        );
         requests.push({ request_id: marker.requestId, outcome });
       }
     }),
@@ -68,8 +74,18 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
   const now = deps.now ?? (() => new Date());
   const remaining = () => Math.max(0, deadline - performance.now());
   const entriesDeleted = await deleteExpiredEntries(deps.store, now, remaining());
-  const requestsDeleted = policy.retentionMs === undefined ? 0 : await deleteExpiredRequests(deps.store, now, policy.retentionMs, remaining());
-  const report = { open: open.length, requests, deferred: open.length - requests.length, entriesDeleted, requestsDeleted, ms: performance.now() - started };
+  const requestsDeleted =
+    policy.retentionMs === undefined
+      ? 0
+      : await deleteExpiredRequests(deps.store, now, policy.retentionMs, remaining());
+  const report = {
+    open: open.length,
+    requests,
+    deferred: open.length - requests.length,
+    entriesDeleted,
+    requestsDeleted,
+    ms: performance.now() - started,
+  };
   logEvent('sweep_done', {
     open: report.open,
     worked: requests.length,
@@ -84,7 +100,12 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
 }
 
 /** One open request: skip it while its backoff runs, else complete its owed work under its lease. */
-async function sweepOne(deps: SubmitDeps, requestId: string, receivedMs: number, ignoreBackoff: boolean): Promise<RequestOutcome> {
+async function sweepOne(
+  deps: SubmitDeps,
+  requestId: string,
+  receivedMs: number,
+  ignoreBackoff: boolean,
+): Promise<RequestOutcome> {
   const now = deps.now ?? (() => new Date());
   const marker = { request_id: requestId, received_at: new Date(receivedMs).toISOString() };
   const data: unknown = await deps.store.get(recordKey(requestId), { type: 'json' });
@@ -107,7 +128,12 @@ async function sweepOne(deps: SubmitDeps, requestId: string, receivedMs: number,
   const { lease } = claim;
   try {
     const before = data.delivery.state;
-    const { reply, record, final } = await completeOwedWork(deps, lease, { fresh: false }, { respectBackoff: !ignoreBackoff });
+    const { reply, record, final } = await completeOwedWork(
+      deps,
+      lease,
+      { fresh: false },
+      { respectBackoff: !ignoreBackoff },
+    );
     await settle(deps.store, lease, record, final, final, reply);
     if (before === 'pending' && record.delivery.state === 'received') return 'delivered';
     if (before === 'pending' && record.delivery.state === 'failed') return 'failed';
@@ -126,5 +152,10 @@ async function sweepOne(deps: SubmitDeps, requestId: string, receivedMs: number,
 /** Only the CRM delivery is owed and its backoff has not run out. */
 function waiting(record: ProposalRecord, now: Date): boolean {
   const next = record.delivery.next_attempt_at;
-  return record.delivery.state === 'pending' && next !== undefined && Date.parse(next) > now.getTime() && !isOwed(record.notification);
+  return (
+    record.delivery.state === 'pending' &&
+    next !== undefined &&
+    Date.parse(next) > now.getTime() &&
+    !isOwed(record.notification)
+  );
 }

@@ -1,7 +1,8 @@
 /**
- * The proposal workspace in the browser. It takes over the form's three buttons and posts JSON
- * with fetch, keeps the draft and its Idempotency-Key in this tab, shows errors at their fields
- * and results in place. Without it the same form still posts and the API answers with a page.
+ * The proposal workspace in the browser. It takes over the three step forms' buttons and posts
+ * JSON with fetch, keeps the draft and its Idempotency-Key in this tab, shows errors at their
+ * fields and results in place, and offers the steps as WebMCP tools where the browser has them.
+ * Without it the same forms still post and the API answers with the workspace, filled in.
  */
 import {
   ACTIONS,
@@ -27,6 +28,7 @@ import {
   type SubmitReply,
 } from './render.ts';
 import { findSecret } from './secrets.ts';
+import { registerTools } from './webmcp.ts';
 
 type Action = (typeof ACTIONS)[number];
 type Body = Record<string, unknown>;
@@ -37,14 +39,22 @@ const FIELDS: readonly string[] = [...GUIDANCE_FIELDS, ...INTAKE_FIELDS, ...CONT
 const isAction = (value: unknown): value is Action => (ACTIONS as readonly unknown[]).includes(value);
 const byId = (id: string) => document.getElementById(id);
 
-const root = byId('workspace');
-if (root instanceof HTMLFormElement) init(root);
+const forms = Array.from(document.querySelectorAll<HTMLFormElement>('form[data-step]'));
+const area = document.querySelector<HTMLElement>('.ws');
+if (forms.length > 0 && area) init(forms, area);
 
-function init(form: HTMLFormElement): void {
+/** Opens the step (a <details>) that holds an element, so it can be seen and focused. */
+function reveal(el: Element | null | undefined): void {
+  const step = el?.closest('details');
+  if (step) step.open = true;
+}
+
+function init(forms: HTMLFormElement[], area: HTMLElement): void {
   // Not form.action: the buttons are named "action" and shadow that property.
-  const endpoint = form.getAttribute('action') ?? '/api/proposal';
-  const buttons = Array.from(form.querySelectorAll<HTMLButtonElement>('button[name="action"]'));
-  const hidden = (name: string) => form.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
+  const endpoint = forms[0]?.getAttribute('action') ?? '/api/proposal';
+  const buttons = Array.from(area.querySelectorAll<HTMLButtonElement>('button[name="action"]'));
+  const sendForm = forms.find((f) => f.dataset['step'] === 'submit');
+  const hidden = (name: string) => sendForm?.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
   const consent = fieldFor('consent');
   let draft = loadDraft();
   let busy = false;
@@ -54,7 +64,9 @@ function init(form: HTMLFormElement): void {
   const last: Partial<Record<Action, Body>> = {};
 
   // The script shows the server's errors at the fields, so the browser's own bubbles stay off.
-  form.noValidate = true;
+  for (const form of forms) form.noValidate = true;
+  // Without the script the send button comes with the review page; here it works on this page.
+  for (const el of area.querySelectorAll<HTMLElement>('[data-needs-script]')) el.hidden = false;
   for (const name of FIELDS) {
     const field = fieldFor(name);
     const value = draft.fields[name];
@@ -84,7 +96,7 @@ function init(form: HTMLFormElement): void {
     if (action === 'submit') {
       body['consent'] = consent instanceof HTMLInputElement && consent.checked;
       body['consent_version'] = consent?.dataset['version'];
-      const trap = form.querySelector<HTMLInputElement>('input[name="website"]')?.value;
+      const trap = sendForm?.querySelector<HTMLInputElement>('input[name="website"]')?.value;
       if (trap) body['website'] = trap;
       body['form_started_at'] = draft.started;
     }
@@ -103,6 +115,7 @@ function init(form: HTMLFormElement): void {
     append(out, children);
     out.hidden = false;
     say(action, message);
+    reveal(focus ?? out);
     (focus ?? out).focus();
   }
 
@@ -139,8 +152,16 @@ function init(form: HTMLFormElement): void {
       action,
       [
         h('h2', null, 'Possible secret found'),
-        h('ul', null, flagged.map((name) => h('li', null, fieldLink(name, labelOfField(name))))),
-        h('p', null, 'Remove it and describe it instead. If you are sure it is not a secret, press the button again: our server checks it too.'),
+        h(
+          'ul',
+          null,
+          flagged.map((name) => h('li', null, fieldLink(name, labelOfField(name)))),
+        ),
+        h(
+          'p',
+          null,
+          'Remove it and describe it instead. If you are sure it is not a secret, press the button again: our server checks it too.',
+        ),
       ],
       `Nothing was sent: possible secret in ${labels}.`,
       fieldFor(flagged[0] ?? ''),
@@ -170,11 +191,12 @@ function init(form: HTMLFormElement): void {
     return { status: res.status, retryAfter: Number(res.headers.get('retry-after')) || 0, data };
   }
 
-  async function run(action: Action, again?: Body): Promise<void> {
+  /** Runs a step; resolves with the API's reply when one came (WebMCP tools return it). */
+  async function run(action: Action, again?: Body): Promise<{ status: number; data: unknown } | undefined> {
     if (busy) {
       // An automatic resend that meets another request in flight tries again shortly.
       if (again) schedule(action, 2);
-      return;
+      return undefined;
     }
     // Only a new submit replaces a scheduled resend of a pending one; guidance and review do not.
     if (action === 'submit') window.clearTimeout(retryTimer);
@@ -182,12 +204,20 @@ function init(form: HTMLFormElement): void {
       const field = fieldFor(name);
       if (field) clearField(field);
     }
-    if (!again && blockedBySecrets(action)) return;
+    if (!again && blockedBySecrets(action)) return undefined;
     // The server refuses a submit without consent too, but its wording is for API clients.
     if (!again && action === 'submit' && consent instanceof HTMLInputElement && !consent.checked) {
       markField(consent, 'Tick this box to agree before sending.');
-      show(action, [h('h2', null, 'Consent needed'), h('p', null, 'Nothing is sent without your consent: tick the box above to agree to the text.')], 'Consent needed: tick the box to agree.', consent);
-      return;
+      show(
+        action,
+        [
+          h('h2', null, 'Consent needed'),
+          h('p', null, 'Nothing is sent without your consent: tick the box above to agree to the text.'),
+        ],
+        'Consent needed: tick the box to agree.',
+        consent,
+      );
+      return undefined;
     }
     const body = again ?? bodyFor(action);
     last[action] = body;
@@ -195,19 +225,26 @@ function init(form: HTMLFormElement): void {
     for (const b of buttons) b.disabled = true;
     say(action, action === 'submit' ? 'Sending…' : 'Working…');
     try {
-      handle(action, body, await post(action, body));
+      const reply = await post(action, body);
+      handle(action, body, reply);
+      return { status: reply.status, data: reply.data };
     } catch {
       show(
         action,
         [
           h('h2', null, 'Could not reach the server'),
-          h('p', null, action === 'submit'
-            ? 'Your draft stays in this tab. Trying again resends the same request with the same reference, so it is never stored twice.'
-            : 'Your draft stays in this tab.'),
+          h(
+            'p',
+            null,
+            action === 'submit'
+              ? 'Your draft stays in this tab. Trying again resends the same request with the same reference, so it is never stored twice.'
+              : 'Your draft stays in this tab.',
+          ),
           retryButton(action),
         ],
         'Could not reach the server. Try again.',
       );
+      return undefined;
     } finally {
       busy = false;
       for (const b of buttons) b.disabled = false;
@@ -219,21 +256,39 @@ function init(form: HTMLFormElement): void {
     if (status >= 200 && status < 300 && typeof data === 'object' && data !== null) {
       if (action === 'guide') {
         const g = data as GuideReply;
-        show(action, guideView(g, preselect(g)), 'Guidance is ready below.');
+        show(
+          action,
+          [...guideView(g, preselect(g)), button('Continue: describe your request', openRequest)],
+          'Guidance is ready below.',
+        );
       } else if (action === 'summarize') {
         const s = data as SummarizeReply;
         const missing = s.missing_fields.length + s.missing_contact_fields.length;
-        show(action, summaryView(s), s.ready_to_submit ? 'Overview ready: your request can be sent.' : `Overview ready: ${missing} required field(s) missing.`);
+        show(
+          action,
+          summaryView(s),
+          s.ready_to_submit
+            ? 'Overview ready: your request can be sent.'
+            : `Overview ready: ${missing} required field(s) missing.`,
+        );
       } else {
         const r = data as SubmitReply;
-        const email = String(body['email'] ?? '');
+        const email = typeof body['email'] === 'string' ? body['email'] : '';
         if (r.status === 'received') {
-          show(action, [...submitView(r, email, undefined), button('Start a new request', startOver)], 'Request received.');
+          show(
+            action,
+            [...submitView(r, email, undefined), button('Start a new request', startOver)],
+            'Request received.',
+          );
         } else {
           // Pending: stored, not yet accepted by the CRM. Keep trying with the same key and body.
           const wait = Math.min(Math.max(retryAfter || r.retry_after_seconds, 2), 300);
           schedule(action, wait);
-          show(action, [...submitView(r, email, wait), button('Try now', () => void run(action, last[action]))], 'Stored; delivery pending. We will keep trying.');
+          show(
+            action,
+            [...submitView(r, email, wait), button('Try now', () => void run(action, last[action]))],
+            'Stored; delivery pending. We will keep trying.',
+          );
         }
       }
       return;
@@ -244,7 +299,8 @@ function init(form: HTMLFormElement): void {
       say(action, 'Still being processed; checking again in a moment.');
       return;
     }
-    const p: Problem = typeof data === 'object' && data !== null ? (data as Problem) : { title: 'The server did not answer properly' };
+    const p: Problem =
+      typeof data === 'object' && data !== null ? data : { title: 'The server did not answer properly' };
     let first: Control | undefined;
     const named: string[] = [];
     for (const e of p.errors ?? []) {
@@ -279,10 +335,17 @@ function init(form: HTMLFormElement): void {
     return true;
   }
 
+  /** Step 2 opens after the guidance (its <details> closes step 1). */
+  function openRequest(): void {
+    const first = fieldFor(INTAKE_FIELDS[0]);
+    reveal(first);
+    first?.focus();
+  }
+
   /** Only here does a draft get a new key: after the person chose to start over. */
   function startOver(): void {
     window.clearTimeout(retryTimer);
-    form.reset();
+    for (const form of forms) form.reset();
     draft = saveDraft(freshDraft());
     acknowledged = '';
     syncHidden();
@@ -291,17 +354,22 @@ function init(form: HTMLFormElement): void {
       if (out) out.hidden = true;
       say(action, '');
     }
-    fieldFor('question')?.focus();
+    const question = fieldFor('question');
+    reveal(question);
+    question?.focus();
   }
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const action = event.submitter instanceof HTMLButtonElement ? event.submitter.value : '';
-    void run(isAction(action) ? action : 'guide');
-  });
+  for (const form of forms) {
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const action =
+        event.submitter instanceof HTMLButtonElement ? event.submitter.value : (form.dataset['step'] ?? '');
+      void run(isAction(action) ? action : 'guide');
+    });
+  }
 
-  // Enter in a one-line field runs its own step's action, not the form's first button (guide).
-  form.addEventListener('keydown', (event) => {
+  // Enter in a one-line field runs its own step's action.
+  area.addEventListener('keydown', (event) => {
     const target = event.target;
     if (event.key !== 'Enter' || event.isComposing || !(target instanceof HTMLInputElement)) return;
     const step = target.closest<HTMLElement>('[data-step]')?.dataset['step'];
@@ -309,7 +377,7 @@ function init(form: HTMLFormElement): void {
     if (isAction(step)) void run(step);
   });
 
-  form.addEventListener('input', (event) => {
+  area.addEventListener('input', (event) => {
     const name = event.target instanceof Element ? (event.target.getAttribute('name') ?? '') : '';
     if (!FIELDS.includes(name) && name !== 'consent') return;
     const field = fieldFor(name);
@@ -318,10 +386,27 @@ function init(form: HTMLFormElement): void {
     save();
   });
 
-  form.addEventListener('click', (event) => {
+  area.addEventListener('click', (event) => {
     const link = event.target instanceof Element ? event.target.closest<HTMLElement>('a[data-focus]') : null;
     if (!link) return;
     event.preventDefault();
-    fieldFor(link.dataset['focus'] ?? '')?.focus();
+    const field = fieldFor(link.dataset['focus'] ?? '');
+    reveal(field);
+    field?.focus();
+  });
+
+  void registerTools({
+    endpoint,
+    fill(values) {
+      for (const [name, value] of Object.entries(values)) {
+        const field = fieldFor(name);
+        if (field && FIELDS.includes(name) && typeof value === 'string') field.value = value;
+      }
+      save();
+    },
+    consent(agreed) {
+      if (consent instanceof HTMLInputElement) consent.checked = agreed;
+    },
+    run,
   });
 }

@@ -14,7 +14,6 @@ export interface Problem {
   errors?: { pointer: string; detail: string }[];
 }
 
-
 /** Capability links are absolute on the canonical host; keep them on the host serving this page. */
 const local = (url: string) => {
   const u = new URL(url, location.href);
@@ -35,13 +34,29 @@ export function guideView(g: GuideReply, preselected: boolean): Child[] {
     h('p', null, g.notice),
     h('h3', null, 'Capabilities that fit'),
     g.capabilities.length > 0
-      ? h('ul', null, g.capabilities.map((c) =>
-          h('li', null, h('a', { href: local(c.url) }, c.name), `: ${c.summary} `, h('span', { class: 'hint' }, `Why: ${c.why}.`)),
-        ))
+      ? h(
+          'ul',
+          null,
+          g.capabilities.map((c) =>
+            h(
+              'li',
+              null,
+              h('a', { href: local(c.url) }, c.name),
+              `: ${c.summary} `,
+              h('span', { class: 'hint' }, `Why: ${c.why}.`),
+            ),
+          ),
+        )
       : h('p', null, 'No single capability stands out yet; an assessment is a good start.'),
     model && [
       h('h3', null, 'Suggested engagement model'),
-      h('p', null, h('strong', null, model.name), `: ${model.description} `, h('span', { class: 'hint' }, `Best when: ${model.why}`)),
+      h(
+        'p',
+        null,
+        h('strong', null, model.name),
+        `: ${model.description} `,
+        h('span', { class: 'hint' }, `Best when: ${model.why}`),
+      ),
       preselected && h('p', { class: 'hint' }, 'Preselected in step 2; change it there if another model fits better.'),
     ],
     h('h3', null, 'Cloud program context'),
@@ -53,7 +68,16 @@ export function guideView(g: GuideReply, preselected: boolean): Child[] {
 export function summaryView(s: SummarizeReply): Child[] {
   const section = (title: string, fields: Record<string, string | undefined>) => {
     const rows = Object.entries(fields).filter((e): e is [string, string] => !!e[1]);
-    return rows.length > 0 && [h('h3', null, title), h('dl', null, rows.map(([k, v]) => [h('dt', null, labelOfField(k)), h('dd', null, shown(k, v))]))];
+    return (
+      rows.length > 0 && [
+        h('h3', null, title),
+        h(
+          'dl',
+          null,
+          rows.map(([k, v]) => [h('dt', null, labelOfField(k)), h('dd', null, shown(k, v))]),
+        ),
+      ]
+    );
   };
   const missing = [...s.missing_fields, ...s.missing_contact_fields];
   return [
@@ -64,11 +88,29 @@ export function summaryView(s: SummarizeReply): Child[] {
     section('Contact', s.overview.contact),
     missing.length > 0 && [
       h('h3', null, 'Still missing'),
-      h('ul', null, missing.map((m) => h('li', null, fieldLink(m.field, `Add: ${m.label}`)))),
+      h(
+        'ul',
+        null,
+        missing.map((m) => h('li', null, fieldLink(m.field, `Add: ${m.label}`))),
+      ),
     ],
     h('h3', null, 'Check before sending'),
-    h('ul', null, s.warnings.map((w) => h('li', null, w))),
-    h('p', null, h('strong', null, s.ready_to_submit ? 'Ready to send: give your consent in step 4.' : 'Fill in what is missing, then review again or send.')),
+    h(
+      'ul',
+      null,
+      s.warnings.map((w) => h('li', null, w)),
+    ),
+    h(
+      'p',
+      null,
+      h(
+        'strong',
+        null,
+        s.ready_to_submit
+          ? 'Ready to send: give your consent in step 4.'
+          : 'Fill in what is missing, then review again or send.',
+      ),
+    ),
   ];
 }
 
@@ -77,19 +119,37 @@ export function submitView(r: SubmitReply, email: string, retryIn: number | unde
   if (r.status === 'received') {
     return [
       h('h2', null, 'Request received'),
-      h('p', null, 'Our customer-relationship system has accepted your request. Reference: ', h('code', null, r.request_id)),
-      h('p', null, r.confirmation_email === 'sent'
-        ? `A confirmation email was sent to ${email}.`
-        : 'No confirmation email was sent; keep the reference above.'),
+      h(
+        'p',
+        null,
+        'Our customer-relationship system has accepted your request. Reference: ',
+        h('code', null, r.request_id),
+      ),
+      h(
+        'p',
+        null,
+        r.confirmation_email === 'sent'
+          ? `A confirmation email was sent to ${email}.`
+          : 'No confirmation email was sent; keep the reference above.',
+      ),
       h('p', null, 'A person reads every request and replies by email.'),
     ];
   }
   return [
     h('h2', null, 'Stored, delivery pending'),
-    h('p', null, 'Your request is stored safely, but our customer-relationship system has not accepted it yet. Reference: ', h('code', null, r.request_id)),
-    h('p', null, retryIn === undefined
-      ? 'Send it again later from this tab; it is never stored twice.'
-      : `We will keep trying while this page is open (next try in about ${retryIn} seconds). It is never stored twice.`),
+    h(
+      'p',
+      null,
+      'Your request is stored safely, but our customer-relationship system has not accepted it yet. Reference: ',
+      h('code', null, r.request_id),
+    ),
+    h(
+      'p',
+      null,
+      retryIn === undefined
+        ? 'Send it again later from this tab; it is never stored twice.'
+        : `We will keep trying while this page is open (next try in about ${retryIn} seconds). It is never stored twice.`,
+    ),
     h('p', null, 'No confirmation email has been sent yet.'),
   ];
 }
@@ -99,12 +159,27 @@ export function problemView(p: Problem, heading: string): Child[] {
   return [
     h('h2', null, heading),
     // The contract's wording ("does not match the contract") speaks to API clients; people get the list.
-    h('p', null, p.type?.endsWith('-invalid-request') ? 'Some fields are missing or not valid:' : [p.title, p.detail].filter(Boolean).join('. ')),
+    h(
+      'p',
+      null,
+      p.type?.endsWith('-invalid-request')
+        ? 'Some fields are missing or not valid:'
+        : [p.title, p.detail].filter(Boolean).join('. '),
+    ),
     (p.errors ?? []).length > 0 &&
-      h('ul', null, (p.errors ?? []).map((e) => {
-        const name = fieldOfPointer(e.pointer);
-        return h('li', null, fieldFor(name) ? fieldLink(name, labelOfField(name)) : labelOfField(name || 'request'), ` ${e.detail}`);
-      })),
+      h(
+        'ul',
+        null,
+        (p.errors ?? []).map((e) => {
+          const name = fieldOfPointer(e.pointer);
+          return h(
+            'li',
+            null,
+            fieldFor(name) ? fieldLink(name, labelOfField(name)) : labelOfField(name || 'request'),
+            ` ${e.detail}`,
+          );
+        }),
+      ),
   ];
 }
 
@@ -113,8 +188,9 @@ export type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement
 /** The visible control of a field name; the honeypot does not count. */
 export function fieldFor(name: string): Control | undefined {
   const el = name ? document.getElementById(`f-${name}`) : null;
-  const control = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement ? el : undefined;
+  const control =
+    el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement
+      ? el
+      : undefined;
   return control?.closest('.trap') ? undefined : control;
 }
-
-

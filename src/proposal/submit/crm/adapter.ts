@@ -2,8 +2,7 @@
 import type { CrmFailureKind, CrmName, ProposalRecord } from '../record.ts';
 
 export type CrmOutcome =
-  | { ok: true; reference?: string }
-  | { ok: false; kind: CrmFailureKind; retryAfterSeconds?: number };
+  { ok: true; reference?: string } | { ok: false; kind: CrmFailureKind; retryAfterSeconds?: number };
 
 export interface CrmDeliveryContext {
   /** Sent along so a receiver can drop duplicates of one submission. */

@@ -1,0 +1,91 @@
+/**
+ * What the proposal function reads from `.generated/`: the request schemas of the published
+ * contract compiled into standalone ajv validators, and the knowledge the actions answer from.
+ * Written after `astro build` (scripts/compile-contract.ts), and by the dev preview before the
+ * function starts (scripts/dev.ts) and on every content change (src/build/dev-preview.ts), so the function validates exactly what GET
+ * /api/proposal publishes and compiles no schema at cold start.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+import addFormatsModule from 'ajv-formats';
+
+// CommonJS modules: under Node's ESM loader their default import is the whole `exports` object.
+const standaloneCode =
+  (standaloneModule as unknown as { default?: typeof standaloneModule }).default ?? standaloneModule;
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+export interface FunctionData {
+  /** The published contract (GET /api/proposal). */
+  contract: { actions: Record<string, { request_schema: object }> };
+  /** The function's knowledge (the build-data/knowledge.json route). */
+  knowledge: Record<string, unknown>;
+  /** Site path of the hashed stylesheet the function's HTML replies reuse, when there is one. */
+  stylesheet?: string | undefined;
+}
+
+/**
+ * ajv's ESM output still `require`s its runtime helper for string lengths, which Node and Vite
+ * import differently. The helper only counts code points, so it is inlined; any other runtime
+ * dependency fails the build rather than producing a validator that breaks at run time.
+ */
+function asEsm(code: string): string {
+  const inlined = code.replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, 'codePointLength');
+  const other = /require\("[^"]+"\)/.exec(inlined);
+  if (other) throw new Error(`compile-contract: unsupported runtime dependency in generated validators: ${other[0]}`);
+  const helper = 'function codePointLength(s) { let n = 0; for (const _ of s) n++; return n; }';
+  return `${helper}\n${inlined.replace(/^"use strict";/, '')}`;
+}
+
+/**
+ * Writes a file whole or not at all, so a function reloading mid-write never reads half of it;
+ * an unchanged file is left alone, so the dev server does not reload the function for nothing.
+ */
+function writeAtomic(file: string, text: string): void {
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+}
+
+/** Writes validators.mjs, validators.d.mts and knowledge.json into `outDir`; returns the action names. */
+export function writeFunctionData(outDir: string, { contract, knowledge, stylesheet }: FunctionData): string[] {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, code: { source: true, esm: true } });
+  // ajv-formats' maintained address check (its regular expression is inlined into the validators).
+  addFormats(ajv, ['email']);
+  const exports: Record<string, string> = {};
+  for (const [action, { request_schema }] of Object.entries(contract.actions)) {
+    ajv.addSchema(request_schema, action);
+    exports[action] = action;
+  }
+  mkdirSync(outDir, { recursive: true });
+  writeAtomic(join(outDir, 'validators.mjs'), asEsm(standaloneCode(ajv, exports)));
+  writeAtomic(
+    join(outDir, 'validators.d.mts'),
+    `import type { ErrorObject } from 'ajv';\nexport interface Validator { (data: unknown): boolean; errors?: ErrorObject[] | null }\n${Object.keys(
+      exports,
+    )
+      .map((name) => `export declare const ${name}: Validator;`)
+      .join('\n')}\n`,
+  );
+  writeAtomic(
+    join(outDir, 'knowledge.json'),
+    `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`,
+  );
+  return Object.keys(exports);
+}
+
+async function fetchJson(origin: string, path: string): Promise<unknown> {
+  const res = await fetch(new URL(path, origin));
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
+  return res.json();
+}
+
+/** Writes the function's data from a running Astro dev server's own routes (the dev preview). */
+export async function writeFunctionDataFrom(origin: string, outDir: string): Promise<string[]> {
+  return writeFunctionData(outDir, {
+    contract: (await fetchJson(origin, '/api/proposal.json')) as FunctionData['contract'],
+    knowledge: (await fetchJson(origin, '/build-data/knowledge.json')) as FunctionData['knowledge'],
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * `/.well-known/ai-catalog.json` (Agentic Resource Discovery 1.0): what an agent can use here.
+ * Entries use the media types ARD registers, so the conformance tester reports no warning; the
+ * other agent documents (contract, OpenAPI, capabilities, llms.txt) are named in the skill's metadata.
+ */
+import type { Knowledge } from './knowledge.ts';
+import type { SiteData } from '../schemas/entry.ts';
+import { absolute, base } from './urls.ts';
+import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';
+import { PROPOSAL_SKILL_NAME, proposalSkill, skillFilePath } from './agent-skills.ts';
+
+export const ARD_SPEC_VERSION = '1.0';
+/** ARD's media type for a SKILL.md. */
+export const SKILL_MEDIA_TYPE = 'text/markdown; profile="urn:air:agent-skills"';
+
+export function aiCatalog(k: Knowledge, site: SiteData) {
+  const skill = proposalSkill(k);
+  const name = k.partner.name;
+  return {
+    specVersion: ARD_SPEC_VERSION,
+    host: { displayName: name, documentationUrl: k.urls.agents },
+    entries: [
+      {
+        // urn:air:<publisher>:<namespace>:<name>; the publisher is the site's host name.
+        identifier: `urn:air:${base.hostname}:skills:${PROPOSAL_SKILL_NAME}`,
+        displayName: `Request a proposal from ${name}`,
+        type: SKILL_MEDIA_TYPE,
+        url: absolute(skillFilePath(skill.name, 'SKILL.md')),
+        description: skill.description,
+        tags: ['proposal', 'consulting', k.partner.cloud_provider.toLowerCase(), ...k.capabilities.map((c) => c.id)],
+        capabilities: ['guide', 'summarize', 'submit'],
+        representativeQueries: [
+          `Request a proposal from ${name}`,
+          `Find ${k.partner.described_as} for a project on ${k.partner.cloud_provider}`,
+          `Get guidance on ${k.capabilities[0]?.name ?? 'a cloud project'} from ${name}`,
+        ],
+        updatedAt: `${site.last_updated}T00:00:00Z`,
+        metadata: {
+          proposal_api: k.urls.proposal_api,
+          proposal_contract: k.urls.proposal_api,
+          openapi: absolute(AGENT_DOCUMENT_PATHS.openapi),
+          api_catalog: absolute(AGENT_DOCUMENT_PATHS.apiCatalog),
+          capabilities_document: k.urls.capabilities,
+          llms_txt: absolute(AGENT_DOCUMENT_PATHS.llmsTxt),
+          agent_skills_index: absolute(AGENT_DOCUMENT_PATHS.agentSkillsIndex),
+        },
+      },
+    ],
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Request/response exchanges for the developer page, all taken from the published contract
+ * (its example requests and the responses the real actions compute from the content).
+ */
+import type { Contract } from '../proposal/contract.ts';
+import type { Knowledge } from './knowledge.ts';
+import { createProposalHandler, type Validators } from '../proposal/handler.ts';
+
+export interface Exchange {
+  id: string;
+  title: string;
+  note: string;
+  request: string;
+  response: string;
+}
+
+const REASONS: Record<number, string> = { 200: 'OK', 201: 'Created', 422: 'Unprocessable Content' };
+
+function request(host: string, body: unknown, headers: string[] = []): string {
+  return [
+    `POST /api/proposal HTTP/1.1`,
+    `Host: ${host}`,
+    'Content-Type: application/json',
+    ...headers,
+    '',
+    JSON.stringify(body, null, 2),
+  ].join('\n');
+}
+
+function response(status: number, body: unknown, headers: string[] = []): string {
+  const type = status >= 400 ? 'application/problem+json' : 'application/json';
+  return [
+    `HTTP/1.1 ${status} ${REASONS[status] ?? ''}`.trim(),
+    `Content-Type: ${type}`,
+    ...headers,
+    '',
+    JSON.stringify(body, null, 2),
+  ].join('\n');
+}
+
+/**
+ * The function's own answer to a submit without consent. That check runs before any schema
+ * validation, so the handler needs no validators for it.
+ */
+async function consentProblem(k: Knowledge, body: unknown): Promise<{ status: number; body: unknown }> {
+  const handle = createProposalHandler(k, {} as Validators);
+  const res = await handle(
+    new Request(k.urls.proposal_api, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
+  return { status: res.status, body: await res.json() };
+}
+
+export async function apiExamples(contract: Contract, k: Knowledge): Promise<Exchange[]> {
+  const host = new URL(k.urls.home).host;
+  const { guide, summarize, submit } = contract.actions;
+  const key = 'Idempotency-Key: 9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+  const { consent: _consent, ...withoutConsent } = submit.example_request;
+  const refused = await consentProblem(k, withoutConsent);
+  return [
+    {
+      id: 'example-guide',
+      title: 'Guide',
+      note: 'Non-binding guidance; no contact details, nothing stored.',
+      request: request(host, guide.example_request),
+      response: response(guide.example_response.status, guide.example_response.body),
+    },
+    {
+      id: 'example-summarize',
+      title: 'Summarize',
+      note: 'An overview for the person to review; nothing is stored or sent.',
+      request: request(host, summarize.example_request),
+      response: response(summarize.example_response.status, summarize.example_response.body),
+    },
+    {
+      id: 'example-submit',
+      title: 'Submit',
+      note: 'Only after the person agreed to the consent text; one new key per request.',
+      request: request(host, submit.example_request, [key]),
+      response: response(submit.example_response.status, submit.example_response.body),
+    },
+    {
+      id: 'example-replay',
+      title: 'Replay',
+      note: 'A retry with the same key and body replays the stored reply instead of creating a second request.',
+      request: request(host, submit.example_request, [key]),
+      response: response(submit.example_response.status, submit.example_response.body, ['Idempotent-Replayed: true']),
+    },
+    {
+      id: 'example-problem',
+      title: 'A problem',
+      note: 'Errors are RFC 9457 problem details; field errors point at the field and never echo what was sent.',
+      request: request(host, withoutConsent, [key]),
+      response: response(refused.status, refused.body),
+    },
+  ];
+}

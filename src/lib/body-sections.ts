@@ -1,0 +1,24 @@
+/** A markdown body split at its `## ` headings: the text before the first, then each section. */
+export interface BodySection {
+  heading: string;
+  markdown: string;
+}
+
+export function bodySections(body: string): { intro: string; sections: BodySection[] } {
+  const [intro = '', ...rest] = body.split(/^## /m);
+  return {
+    intro: intro.trim(),
+    sections: rest.map((part) => {
+      const newline = part.indexOf('\n');
+      const heading = (newline === -1 ? part : part.slice(0, newline)).trim();
+      return { heading, markdown: newline === -1 ? '' : part.slice(newline + 1).trim() };
+    }),
+  };
+}
+
+/** The paragraphs of a markdown text. */
+export const paragraphs = (markdown: string) =>
+  markdown
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);

@@ -1,0 +1,118 @@
+/**
+ * A check of every content file that reports all problems at once, in words an editor can act
+ * on: two files that would publish at the same URL, frontmatter that does not match its schema
+ * (src/schemas/entry-errors.ts), and images that are missing or have no alt text.
+ */
+import { existsSync, globSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CORE_SCHEMA, load as loadYaml, mergeTag, timestampTag } from 'js-yaml';
+import { checkEntryData } from '../schemas/entry-errors.ts';
+import { bodyFirstLine, isRootRelative, scanLinks } from './content-links.ts';
+import { nearest } from './nearest.ts';
+
+/** Every content file, as the collection's loader globs them. */
+export const PATTERN = '**/*.{md,mdx}';
+/** Frontmatter is read as Astro reads it (js-yaml 4's default schema): unquoted dates become dates. */
+const YAML_SCHEMA = CORE_SCHEMA.withTags(timestampTag, mergeTag);
+const FRONTMATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/;
+
+/** The entry id Astro derives from a file path: each segment lower-cased and slugged, no extension. */
+const entryId = (path: string) =>
+  path
+    .replace(/\.(md|mdx)$/, '')
+    .split('/')
+    .map((segment) =>
+      segment
+        .toLowerCase()
+        .trim()
+        .replace(/\s+/g, '-')
+        .replace(/[^\p{L}\p{N}_-]/gu, ''),
+    )
+    .join('/');
+
+interface SourceFile {
+  /** Path shown to editors, relative to the project root, e.g. `content/blog/x.md`. */
+  shown: string;
+  absolute: string;
+  raw: string;
+}
+
+function duplicateIds(files: { path: string; shown: string }[]): string[] {
+  const byId = new Map<string, string>();
+  const problems: string[] = [];
+  for (const { path, shown } of files) {
+    const id = entryId(path);
+    const other = byId.get(id);
+    if (other) {
+      problems.push(
+        `${shown} and ${other} would both publish as "${id}" (file names differ only in case or punctuation); rename or remove one`,
+      );
+    } else byId.set(id, shown);
+  }
+  return problems;
+}
+
+function frontmatterProblems(file: SourceFile): string[] {
+  const yaml = FRONTMATTER.exec(file.raw)?.[1];
+  if (yaml === undefined)
+    return [`${file.shown}: no frontmatter; start the file with a --- line, the fields, then another --- line`];
+  let data: unknown;
+  try {
+    data = loadYaml(yaml, { schema: YAML_SCHEMA });
+  } catch (error) {
+    const mark = (error as { mark?: { line: number } }).mark;
+    const line = mark ? `:${mark.line + 2}` : '';
+    return [
+      `${file.shown}${line}: the frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}. Text with a colon needs quotes.`,
+    ];
+  }
+  return checkEntryData(file.shown, data);
+}
+
+/** Files that exist under `dir` (for a suggestion), relative to it. */
+const filesUnder = (dir: string) => (existsSync(dir) ? globSync('**/*', { cwd: dir }) : []);
+
+function imageProblems(file: SourceFile, publicDir: string): string[] {
+  const body = file.raw.replace(FRONTMATTER, '');
+  const problems: string[] = [];
+  for (const image of scanLinks(body, bodyFirstLine(file.raw, body)).filter((l) => l.kind === 'image')) {
+    const at = `${file.shown}:${image.line}: image "${image.href}"`;
+    if (image.text.trim() === '')
+      problems.push(`${at} has no alt text; describe what it shows: ![A diagram of ...](${image.href})`);
+    if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(image.href)) {
+      problems.push(
+        `${at} is on another site, which the site's Content-Security-Policy blocks; save it beside the content file or under public/`,
+      );
+      continue;
+    }
+    const path = decodeURI(image.href.replace(/[?#].*$/, ''));
+    const [dir, target] = isRootRelative(path) ? [publicDir, path.slice(1)] : [dirname(file.absolute), path];
+    if (existsSync(resolve(dir, target))) continue;
+    const guess = nearest(target.replace(/^\.\//, ''), filesUnder(dir));
+    const where = isRootRelative(path) ? `public/${target}` : join(dirname(file.shown), target);
+    problems.push(
+      `${at} does not exist (looked for ${where})${guess ? `; did you mean ${isRootRelative(path) ? `/${guess}` : `./${guess}`}?` : ''}`,
+    );
+  }
+  return problems;
+}
+
+/** Checks every content file; throws one error listing every problem. */
+export function checkContentFiles(base: string, publicDir: string): void {
+  const paths = globSync(PATTERN, { cwd: base }).sort();
+  // Named as editors know them, whichever folder was built (fixtures build copies of content/).
+  const shown = (path: string) => `content/${path}`;
+  const problems = duplicateIds(paths.map((path) => ({ path, shown: shown(path) })));
+  for (const path of paths) {
+    const absolute = join(base, path);
+    const file = { shown: shown(path), absolute, raw: readFileSync(absolute, 'utf8') };
+    problems.push(...frontmatterProblems(file), ...imageProblems(file, publicDir));
+  }
+  if (problems.length > 0) {
+    const error = new Error(
+      `Content needs fixing (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n\n${problems.join('\n\n')}\n`,
+    );
+    error.name = 'ContentError';
+    throw error;
+  }
+}

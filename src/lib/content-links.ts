@@ -1,0 +1,79 @@
+/**
+ * Links and images as an editor wrote them in a markdown body, with their line numbers, and a
+ * way to rewrite their targets. Code (fenced blocks and `inline code`) is never touched.
+ */
+
+export interface ContentLink {
+  kind: 'link' | 'image';
+  /** The target as written, e.g. `/services#cloud-engineering` or `./diagram.png`. */
+  href: string;
+  /** Link text or image alt text. */
+  text: string;
+  /** Line in the source file, counted from 1. */
+  line: number;
+}
+
+const INLINE = /(!?)\[((?:[^[\]]|\[[^\]]*\])*)\]\(\s*(<[^>]*>|[^)\s]+)((?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*)\)/g;
+const REFERENCE = /^( {0,3}\[([^\]]+)\]:\s*)(<[^>]*>|\S+)(.*)$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+type Rewrite = (link: Omit<ContentLink, 'line'> & { line: number }) => string;
+
+const unwrap = (href: string) => (href.startsWith('<') && href.endsWith('>') ? href.slice(1, -1) : href);
+
+/** Applies `rewrite` to every link target outside code in one line of text. */
+function rewriteLine(text: string, line: number, rewrite: Rewrite): string {
+  const reference = REFERENCE.exec(text);
+  if (reference) {
+    const [, lead, label, href, rest] = reference as unknown as [string, string, string, string, string];
+    return `${lead}${rewrite({ kind: 'link', href: unwrap(href), text: label, line })}${rest}`;
+  }
+  // Odd segments are code spans.
+  return text
+    .split(/(`+[^`]*`+)/)
+    .map((segment, i) =>
+      i % 2 === 1
+        ? segment
+        : segment.replace(
+            INLINE,
+            (_all, bang: string, label: string, href: string, title: string) =>
+              `${bang}[${label}](${rewrite({ kind: bang ? 'image' : 'link', href: unwrap(href), text: label, line })}${title})`,
+          ),
+    )
+    .join('');
+}
+
+/** Rewrites every link and image target in `body`; `firstLine` is the file line the body starts on. */
+export function rewriteLinks(body: string, firstLine: number, rewrite: Rewrite): string {
+  let fence: string | undefined;
+  return body
+    .split('\n')
+    .map((text, i) => {
+      const marker = FENCE.exec(text)?.[1];
+      if (marker && (!fence || marker.startsWith(fence))) {
+        fence = fence ? undefined : marker;
+        return text;
+      }
+      return fence ? text : rewriteLine(text, firstLine + i, rewrite);
+    })
+    .join('\n');
+}
+
+/** Every link and image in `body`, in order. */
+export function scanLinks(body: string, firstLine: number): ContentLink[] {
+  const found: ContentLink[] = [];
+  rewriteLinks(body, firstLine, (link) => {
+    found.push(link);
+    return link.href;
+  });
+  return found;
+}
+
+/** The line (from 1) on which the body starts in the raw file text. */
+export function bodyFirstLine(raw: string, body: string): number {
+  const at = body.trim() === '' ? -1 : raw.indexOf(body);
+  return at < 0 ? 1 : raw.slice(0, at).split('\n').length;
+}
+
+/** Site-internal targets are root-relative: `/services`, `/blog/x#id`, not `//host/...`. */
+export const isRootRelative = (href: string) => href.startsWith('/') && !href.startsWith('//');

@@ -1,0 +1,90 @@
+/**
+ * Every internal link in content is checked against what the site publishes: a link to a page or
+ * heading that does not exist fails the build with the file, the line, the link and the nearest
+ * existing path or heading.
+ */
+import { existsSync, globSync } from 'node:fs';
+import type { PageDocument } from './documents.ts';
+import { headingAnchors } from './render-markdown.ts';
+import { nearest } from './nearest.ts';
+import { base, twinPath } from './urls.ts';
+import { PUBLIC_DIR } from './project-dirs.ts';
+
+export interface SourcedLink {
+  /** `content/blog/x.md:12`, or `content/site.md: summary` for frontmatter text. */
+  where: string;
+  href: string;
+  /** The entry's text as published, to resolve `#heading` links on the page that shows it. */
+  context: string;
+}
+
+/** Paths published besides the page documents and their twins. */
+const DOCUMENT_PATHS = [
+  '/llms.txt',
+  '/llms-full.txt',
+  '/api/capabilities',
+  '/api/proposal',
+  '/openapi.json',
+  '/.well-known/api-catalog',
+  '/sitemap.xml',
+  '/robots.txt',
+  '/schemas/capabilities.schema.json',
+];
+
+const publicPaths = () => (existsSync(PUBLIC_DIR) ? globSync('**/*', { cwd: PUBLIC_DIR }).map((f) => `/${f}`) : []);
+
+/** `/services/` → `/services`; `/` stays. */
+const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** Throws one error listing every broken internal link; returns quietly when all resolve. */
+export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
+  const anchors = new Map(docs.map((doc) => [doc.path, new Set(headingAnchors(doc.markdown))]));
+  const paths = new Set([...docs.flatMap((d) => [d.path, twinPath(d.path)]), ...DOCUMENT_PATHS, ...publicPaths()]);
+  const problems: string[] = [];
+  for (const { where, href, context } of links) {
+    const problem = (text: string) => problems.push(`${where}: link "${href}": ${text}`);
+    if (href.startsWith('#')) {
+      const id = decodeURIComponent(href.slice(1));
+      const pages = docs.filter((d) => d.markdown.includes(context));
+      const ids = new Set(pages.flatMap((d) => [...(anchors.get(d.path) ?? [])]));
+      if (pages.length > 0 && !ids.has(id)) {
+        const guess = nearest(id, ids);
+        problem(
+          `no heading "#${id}" on ${pages.map((p) => p.path).join(', ')}${guess ? `; did you mean #${guess}?` : ''}`,
+        );
+      }
+      continue;
+    }
+    let url: URL;
+    if (SCHEME.test(href) || href.startsWith('//')) {
+      if (!URL.canParse(href, base)) continue;
+      url = new URL(href, base);
+      if (url.origin !== base.origin) continue; // mailto:, other sites
+    } else if (href.startsWith('/')) {
+      url = new URL(href, base);
+    } else {
+      const guess = nearest(`/${href.replace(/^(\.\.?\/)+/, '')}`, paths);
+      problem(`internal links are written from the site root, e.g. "${guess ?? '/services'}"`);
+      continue;
+    }
+    const path = normalise(decodeURIComponent(url.pathname));
+    if (!paths.has(path)) {
+      const guess = nearest(path, paths);
+      problem(`no page at ${path}${guess ? `; did you mean ${guess}?` : ''}`);
+      continue;
+    }
+    const id = decodeURIComponent(url.hash.slice(1));
+    const ids = anchors.get(path);
+    if (id && ids && !ids.has(id)) {
+      const guess = nearest(id, ids);
+      problem(`${path} has no heading "#${id}"${guess ? `; did you mean ${path}#${guess}?` : ''}`);
+    }
+  }
+  if (problems.length > 0) {
+    const error = new Error(`Broken links in content (${problems.length}):\n  ${problems.join('\n  ')}`);
+    error.name = 'ContentError';
+    throw error;
+  }
+}

@@ -1,0 +1,32 @@
+/** "Did you mean …?": the closest known word or path to one that was not found. */
+
+/** Levenshtein distance: insertions, deletions and substitutions, each costing 1. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The candidate closest to `word`, when it is close enough to be a likely typo: at most a third
+ * of the word's length apart (and at least 2 edits allowed), compared case-insensitively.
+ */
+export function nearest(
+  word: string,
+  candidates: Iterable<string>,
+  maxDistance = Math.max(2, Math.floor(word.length / 3)),
+): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return bestDistance <= maxDistance ? best : undefined;
+}

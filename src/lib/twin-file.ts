@@ -1,0 +1,15 @@
+/** A page's markdown twin as served: a short YAML frontmatter, then the page as markdown. */
+import type { PageDocument } from './documents.ts';
+import { twinMarkdown } from './documents.ts';
+import { absolute } from './urls.ts';
+
+/** JSON strings are valid YAML scalars, so any title survives quoting. */
+export function twinFile(doc: PageDocument, lastUpdated: string): string {
+  const frontmatter = [
+    `title: ${JSON.stringify(doc.title)}`,
+    `description: ${JSON.stringify(doc.description)}`,
+    `canonical_url: ${absolute(doc.path)}`,
+    `last_updated: "${lastUpdated}"`,
+  ].join('\n');
+  return `---\n${frontmatter}\n---\n\n${twinMarkdown(doc)}`;
+}

@@ -1,0 +1,15 @@
+import type { APIRoute, GetStaticPaths } from 'astro';
+import { siteModel } from '../lib/content.ts';
+import { pageDocuments } from '../lib/documents.ts';
+import { headersFile } from '../lib/headers-file.ts';
+
+// Astro ignores files whose name starts with "_" under src/pages, so the name comes in as a parameter.
+export const getStaticPaths = (() => [{ params: { headers_file: '_headers' } }]) satisfies GetStaticPaths;
+
+/** Netlify's headers file: per-page Link headers and the aipref Content-Usage header. */
+export const GET: APIRoute = async () => {
+  const model = await siteModel();
+  return new Response(headersFile(model, pageDocuments(model)), {
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+  });
+};

@@ -1,0 +1,16 @@
+import type { APIRoute, GetStaticPaths } from 'astro';
+import { knowledge } from '../../../../lib/agent-documents.ts';
+import { publishedSkills, type Skill } from '../../../../lib/agent-skills.ts';
+
+/** Each skill's SKILL.md, exactly the bytes the index's digest was computed from. */
+export const getStaticPaths = (async () =>
+  publishedSkills(await knowledge()).map((skill) => ({
+    params: { well_known: '.well-known', skill: skill.name },
+    props: { skill },
+  }))) satisfies GetStaticPaths;
+
+export const GET: APIRoute = ({ props }) => {
+  const file = (props as { skill: Skill }).skill.files.find((f) => f.path === 'SKILL.md');
+  if (!file) throw new Error('a published skill has no SKILL.md');
+  return new Response(file.content, { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
+};

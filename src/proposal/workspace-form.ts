@@ -1,0 +1,201 @@
+/**
+ * The proposal workspace's forms as HTML, written once: /proposal renders them empty at build time,
+ * and the function renders them again, filled in, on every no-JavaScript reply page, so going on
+ * never loses what was typed. Three forms, one per step and WebMCP tool (request_guidance,
+ * review_proposal_request, submit_proposal_request); every form posts `action` to the API.
+ * Fields typed in another step travel along as hidden inputs (on reply pages only).
+ */
+import type { Knowledge } from '../lib/knowledge.ts';
+import { requestSchemas } from './contract.ts';
+import {
+  COMPANY_SIZES,
+  CONTACT_FIELDS,
+  FIELD_LABELS,
+  GUIDANCE_FIELDS,
+  INTAKE_FIELDS,
+  MAX_SHORT_LENGTH,
+  MAX_TEXT_LENGTH,
+  NOT_SURE,
+  OPTIONAL_CONTACT_FIELDS,
+  REQUIRED_INTAKE_FIELDS,
+  type ProposalAction,
+} from './fields.ts';
+
+export const esc = (s: unknown) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+type FieldName = keyof typeof FIELD_LABELS;
+/** Fields of step 2 (the request), in the order people fill them in. */
+const REQUEST_FIELDS = [...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS] as const;
+/** Every field a person types, across the steps. */
+export const ALL_FIELDS: readonly FieldName[] = [...GUIDANCE_FIELDS, ...REQUEST_FIELDS];
+
+/** The WebMCP tool of each step's form; the page script registers the same names imperatively. */
+export const WORKSPACE_TOOLS = {
+  guide: {
+    name: 'request_guidance',
+    description:
+      'Get non-binding guidance on which capability and engagement model fit a question. Needs no contact details; nothing is stored.',
+  },
+  summarize: {
+    name: 'review_proposal_request',
+    description:
+      'Show an overview of a proposal request and what is still missing, for the person to review. Nothing is stored or sent.',
+  },
+  submit: {
+    name: 'submit_proposal_request',
+    description:
+      "Send the reviewed proposal request. Only with the person's explicit consent to the consent text; retries with the same draft are never stored twice.",
+  },
+} as const satisfies Record<ProposalAction, { name: string; description: string }>;
+
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+/** The choices of each select field, with people's words for the ids. */
+export function selectOptions(k: Knowledge): Partial<Record<FieldName, SelectOption[]>> {
+  return {
+    company_size: COMPANY_SIZES.map((s) => ({ value: s, label: `${s} employees` })),
+    primary_need: [
+      ...k.capabilities.map((c) => ({ value: c.id, label: c.name })),
+      { value: NOT_SURE, label: 'Not sure yet' },
+    ],
+    engagement_model: k.engagement_models.map((m) => ({ value: m.id, label: m.name })),
+  };
+}
+
+/** A field's value as people read it: option labels instead of ids. */
+export function displayValue(k: Knowledge, name: string, value: string): string {
+  return selectOptions(k)[name as FieldName]?.find((o) => o.value === value)?.label ?? value;
+}
+
+/** The rule on what never to send through a public form (from the agent guidance). */
+export function neverSendRule(k: Knowledge): string {
+  const rule = k.agent_guidance.find((g) => /^never send credentials/i.test(g));
+  if (!rule)
+    throw new Error('agent_guidance needs the rule that starts "Never send credentials"; the workspace shows it');
+  return rule;
+}
+
+export interface FormState {
+  /** What the person typed, by field name. */
+  values?: Readonly<Record<string, string>>;
+  /** Fields to mark as invalid, with the message shown at each. */
+  errors?: Readonly<Record<string, string>>;
+  /** The step shown open: the one with an error, or the next one. */
+  open?: 'guide' | 'request';
+  /** Reply pages: the send button is live (the values travel in the send form). */
+  canSend?: boolean;
+  /** Reply pages: the overview, shown in the review panel beside the fields. */
+  reviewHtml?: string;
+}
+
+export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string {
+  const values = state.values ?? {};
+  const errors = state.errors ?? {};
+  const schema = requestSchemas(k).submit.properties as Record<string, { description?: string } | undefined>;
+  const options = selectOptions(k);
+  const required = new Set<string>([...GUIDANCE_FIELDS, ...REQUIRED_INTAKE_FIELDS, ...CONTACT_FIELDS]);
+  const isReply = state.values !== undefined;
+
+  /** A contract description that only restates its label is dropped; "Label: detail" keeps the detail. */
+  const hint = (name: FieldName): string | undefined => {
+    // A select's options already name the choices; its hint keeps the sentence before them.
+    const full = schema[name]?.description;
+    const text = options[name] ? full?.split(':')[0]?.replace(/\.?$/, '.') : full;
+    const label = FIELD_LABELS[name];
+    const bare = (s: string) => s.toLowerCase().replace(/[.\s]+$/, '');
+    if (!text || bare(text) === bare(label)) return undefined;
+    const detail = text.toLowerCase().startsWith(`${label.toLowerCase()}: `) ? text.slice(label.length + 2) : text;
+    return detail.charAt(0).toUpperCase() + detail.slice(1);
+  };
+
+  const field = (
+    name: FieldName,
+    kind: 'text' | 'email' | 'textarea' | 'select',
+    extra: { autocomplete?: string; hintHtml?: string } = {},
+  ) => {
+    const id = `f-${name}`;
+    const isRequired = required.has(name);
+    const hintText = hint(name);
+    const hintHtml = extra.hintHtml ?? (hintText ? esc(hintText) : '');
+    const error = errors[name];
+    const describedby = [hintHtml && `h-${name}`, error && `e-${name}`].filter(Boolean).join(' ');
+    const common = `id="${id}" name="${name}"${isRequired ? ' required' : ''}${describedby ? ` aria-describedby="${describedby}"` : ''}${error ? ' aria-invalid="true"' : ''} toolparamdescription="${esc(hintText ?? FIELD_LABELS[name])}"`;
+    const value = values[name] ?? '';
+    const max = kind === 'textarea' ? MAX_TEXT_LENGTH : name === 'email' ? 254 : MAX_SHORT_LENGTH;
+    const control =
+      kind === 'textarea'
+        ? `<textarea ${common} rows="3" maxlength="${max}">${esc(value)}</textarea>`
+        : kind === 'select'
+          ? `<select ${common}><option value="">Choose…</option>${(options[name] ?? [])
+              .map(
+                (o) =>
+                  `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`,
+              )
+              .join('')}</select>`
+          : `<input ${common} type="${kind}" maxlength="${max}"${extra.autocomplete ? ` autocomplete="${extra.autocomplete}"` : ''}${value ? ` value="${esc(value)}"` : ''}>`;
+    return `<div class="field"><label for="${id}">${esc(FIELD_LABELS[name])}${isRequired ? '<span class="req"> (required)</span>' : ''}</label>${
+      hintHtml ? `<span class="hint" id="h-${name}">${hintHtml}</span>` : ''
+    }${control}${error ? `<span class="field-error" id="e-${name}">${esc(error)}</span>` : ''}</div>`;
+  };
+
+  /** Values typed in other steps, carried along so the next reply page still has them. */
+  const carry = (names: readonly string[]) =>
+    names
+      .filter((n) => values[n])
+      .map((n) => `<input type="hidden" name="${n}" value="${esc(values[n])}">`)
+      .join('');
+
+  const form = (action: ProposalAction, id: string, body: string) =>
+    `<form id="${id}" data-step="${action}" method="post" action="/api/proposal" toolname="${WORKSPACE_TOOLS[action].name}" tooldescription="${esc(WORKSPACE_TOOLS[action].description)}">${body}</form>`;
+  const out = (action: ProposalAction) =>
+    `<p class="ws-msg" id="m-${action}" role="status"></p><div class="ws-out" id="o-${action}" tabindex="-1" hidden></div>`;
+  const open = (step: 'guide' | 'request') => ((state.open ?? 'guide') === step ? ' open' : '');
+
+  const textareas = INTAKE_FIELDS.filter((n) => n !== 'engagement_model').map((n) => field(n, 'textarea'));
+  const guideForm = form(
+    'guide',
+    'guide-form',
+    `<div class="step-body">${field('question', 'textarea')}<div class="grid2">${field('industry', 'text')}${field('company_size', 'select')}</div>${field('primary_need', 'select')}${carry(REQUEST_FIELDS)}<div class="actions"><button name="action" value="guide" formnovalidate>Get guidance</button></div>${out('guide')}</div>`,
+  );
+  const requestForm = form(
+    'summarize',
+    'workspace',
+    `<div class="step-body"><p class="notice warning" id="never-send"><strong>${esc(neverSendRule(k))}</strong> Describe such things instead; requests that contain them are refused.</p><div class="grid2">${textareas.join('')}</div>${field(
+      'engagement_model',
+      'select',
+      {
+        hintHtml: 'Compare them on <a href="/delivery-models">Delivery models</a>, or ask for guidance in step 1.',
+      },
+    )}<fieldset><legend>Contact details</legend><div class="grid2">${field('name', 'text', { autocomplete: 'name' })}${field('email', 'email', { autocomplete: 'email' })}${field('company', 'text', { autocomplete: 'organization' })}${field('role', 'text', { autocomplete: 'organization-title' })}</div></fieldset>${carry(GUIDANCE_FIELDS)}<div class="actions"><button name="action" value="summarize" formnovalidate>Review my request</button></div></div>`,
+  );
+  const consentError = errors['consent'];
+  // Without JavaScript the send form on /proposal holds no values yet: review first, and the
+  // reply page brings the send button with everything typed. The script shows it on /proposal.
+  const sendForm = form(
+    'submit',
+    'send-form',
+    `<div class="field"><div class="checkbox"><input type="checkbox" id="f-consent" name="consent" required data-version="${esc(k.consent.version)}" aria-describedby="h-consent${consentError ? ' e-consent' : ''}"${consentError ? ' aria-invalid="true"' : ''} toolparamdescription="True only when the person agreed to this consent text."><label for="f-consent">${esc(k.consent.text)}</label></div><span class="hint" id="h-consent">Consent text version ${esc(k.consent.version)}.</span>${consentError ? `<span class="field-error" id="e-consent">${esc(consentError)}</span>` : ''}</div>` +
+      `<div class="trap" aria-hidden="true"><label for="f-website">Leave this field empty</label><input id="f-website" name="website" type="text" tabindex="-1" autocomplete="off"></div>` +
+      `<input type="hidden" name="idempotency_key" value=""><input type="hidden" name="form_started_at" value="${esc(values['form_started_at'] ?? '')}">${carry(ALL_FIELDS)}` +
+      `<div class="actions"${state.canSend ? '' : ' data-needs-script hidden'}><button name="action" value="submit">Send my request</button></div>${
+        state.canSend
+          ? ''
+          : '<noscript><p class="hint">Review your request first: the overview page brings the send button with everything you typed.</p></noscript>'
+      }${out('submit')}`,
+  );
+
+  return `<div class="ws">
+<div class="ws-main">
+<details class="step" name="ws-step" id="step-guide"${open('guide')}><summary>1. Ask a question <span class="hint">optional, no contact details</span></summary>${guideForm}</details>
+<details class="step" name="ws-step" id="step-request"${open('request')}><summary>2. Describe your request</summary>${requestForm}</details>
+</div>
+<div class="ws-side">
+<section class="panel" aria-labelledby="review-h"><h2 id="review-h">3. Review</h2><p class="hint">See your request as we will receive it and what is still missing. Nothing is sent.</p>${state.reviewHtml ?? (isReply ? '' : out('summarize'))}</section>
+<section class="panel" aria-labelledby="send-h"><h2 id="send-h">4. Consent and send</h2>${sendForm}</section>
+</div>
+</div>`;
+}

@@ -1,0 +1,331 @@
+/**
+ * The discovery signals of the built site, read from dist/ and checked against the content
+ * files read independently: Link headers, robots.txt, the API and AI catalogs, Agent Skills,
+ * JSON-LD, twin frontmatter and the sitemap.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
+import { contentFiles, ofKind } from '../helpers/content-files.ts';
+import { distFiles, fileForPath, htmlPages, readDist, root } from '../helpers/dist.ts';
+import { findViolations } from '../../src/lib/content-rules.ts';
+import { sha256Hex, skillDigest } from '../../src/lib/skill-digest.ts';
+
+const files = contentFiles();
+const site = ofKind(files, 'site')[0]!.data as Record<string, unknown> & {
+  name: string;
+  email: string;
+  canonical_url: string;
+  cloud_provider: string;
+  cloud_provider_full_name: string;
+  cloud_partner_profile: string;
+  delivery_regions: string[];
+  agent_guidance: string[];
+  consent_text: string;
+  last_updated: string;
+  content_signals: { search: string; ai_input: string; ai_train: string };
+};
+const base = new URL(site.canonical_url);
+const identity = {
+  name: site.name,
+  cloudProvider: site.cloud_provider,
+  cloudProviderFullName: site.cloud_provider_full_name,
+};
+const pathOf = (url: string) => new URL(url).pathname;
+/** The site's pages: every HTML page except 404.html, which is no page of its own (no twin, no sitemap entry). */
+const sitePages = () => htmlPages().filter((p) => p.path !== '/404');
+const twinOf = (path: string) => (path === '/' ? 'index.md' : `${path.slice(1)}.md`);
+
+/** dist/_headers as rules: pattern → header name → value. */
+function headerRules(): Map<string, Map<string, string>> {
+  const rules = new Map<string, Map<string, string>>();
+  let current: Map<string, string> | undefined;
+  for (const line of readDist('_headers').split('\n')) {
+    if (line.startsWith('#') || line.trim() === '') continue;
+    if (!line.startsWith(' ')) rules.set(line.trim(), (current = new Map()));
+    else {
+      const [name, ...value] = line.trim().split(':');
+      current!.set(name!, value.join(':').trim());
+    }
+  }
+  return rules;
+}
+
+/** `<url>; rel="x"; type="y", ...` → [{ href, rel, type }]. */
+function parseLinks(header: string): { href: string; rel: string; type?: string }[] {
+  return header.split(/,\s*(?=<)/).map((part) => {
+    const href = /^<([^>]+)>/.exec(part)![1]!;
+    const rel = /rel="([^"]+)"/.exec(part)![1]!;
+    const type = /type="([^"]+)"/.exec(part)?.[1];
+    return { href, rel, ...(type ? { type } : {}) };
+  });
+}
+
+describe('Link headers (RFC 8288) in dist/_headers', () => {
+  const rules = headerRules();
+
+  it('every HTML page links its markdown twin and llms.txt, under its path and its file path', () => {
+    for (const { path } of sitePages()) {
+      const patterns = path === '/' ? ['/'] : [path, `${path}.html`];
+      for (const pattern of patterns) {
+        const link = rules.get(pattern)?.get('Link');
+        expect(link, pattern).toBeDefined();
+        const links = parseLinks(link!);
+        expect(links).toContainEqual({
+          href: new URL(twinOf(path), base).href,
+          rel: 'alternate',
+          type: 'text/markdown',
+        });
+        expect(links).toContainEqual({ href: new URL('/llms.txt', base).href, rel: 'describedby', type: 'text/plain' });
+        for (const l of links) expect(fileForPath(pathOf(l.href)), l.href).toBeDefined();
+      }
+    }
+  });
+
+  it('/ also names the API catalog, the OpenAPI description, the agents page and the AI catalog', () => {
+    const rels = Object.fromEntries(parseLinks(rules.get('/')!.get('Link')!).map((l) => [l.rel, pathOf(l.href)]));
+    expect(rels).toMatchObject({
+      'api-catalog': '/.well-known/api-catalog',
+      'service-desc': '/openapi.json',
+      'service-doc': '/agents',
+      'ai-catalog': '/.well-known/ai-catalog.json',
+    });
+    expect(rules.get('/services')!.get('Link')).not.toContain('api-catalog');
+  });
+
+  it('the API catalog answers GET and HEAD with its own api-catalog Link and the RFC 9727 media type', () => {
+    expect(parseLinks(rules.get('/.well-known/api-catalog*')!.get('Link')!)).toEqual([
+      { href: new URL('/.well-known/api-catalog', base).href, rel: 'api-catalog', type: 'application/linkset+json' },
+    ]);
+    const toml = readFileSync(join(root, 'netlify.toml'), 'utf8');
+    const block = toml.slice(toml.indexOf('for = "/.well-known/api-catalog*"')).split('[[headers]]')[0];
+    expect(block).toContain(
+      'Content-Type = "application/linkset+json; profile=\\"https://www.rfc-editor.org/info/rfc9727\\""',
+    );
+  });
+
+  it('every response carries the aipref Content-Usage preference from content/site.md', () => {
+    const yn = (v: string) => (v === 'yes' ? 'y' : 'n');
+    expect(rules.get('/*')!.get('Content-Usage')).toBe(
+      `train-ai=${yn(site.content_signals.ai_train)}, search=${yn(site.content_signals.search)}`,
+    );
+  });
+});
+
+describe('robots.txt', () => {
+  const robots = readDist('robots.txt');
+  const groups = robots.split(/\n\n+/).filter((g) => /^User-agent:/m.test(g));
+  const groupOf = (agent: string) => groups.find((g) => g.split('\n').includes(`User-agent: ${agent}`));
+  const signals = site.content_signals;
+
+  it('names AI search, assistant and training agents, each ruled by its content signal', () => {
+    for (const agent of ['OAI-SearchBot', 'Claude-SearchBot', 'PerplexityBot'])
+      expect(groupOf(agent), agent).toContain(signals.search === 'yes' ? 'Allow: /' : 'Disallow: /');
+    for (const agent of ['ChatGPT-User', 'Claude-User', 'Perplexity-User'])
+      expect(groupOf(agent), agent).toContain(signals.ai_input === 'yes' ? 'Allow: /' : 'Disallow: /');
+    for (const agent of ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot'])
+      expect(groupOf(agent), agent).toContain(signals.ai_train === 'yes' ? 'Allow: /' : 'Disallow: /');
+    expect(groupOf('*')).toContain('Allow: /');
+  });
+
+  it('every group carries the Content-Signal and Content-Usage lines of content/site.md', () => {
+    const signal = `Content-Signal: search=${signals.search}, ai-input=${signals.ai_input}, ai-train=${signals.ai_train}`;
+    for (const g of groups) {
+      expect(g).toContain(signal);
+      expect(g).toMatch(/^Content-Usage: train-ai=[yn], search=[yn]$/m);
+    }
+  });
+
+  it('points to the sitemap and, with Agentmap, to the AI catalog', () => {
+    expect(robots).toContain(`Sitemap: ${new URL('/sitemap.xml', base)}`);
+    expect(robots).toContain(`Agentmap: ${new URL('/.well-known/ai-catalog.json', base)}`);
+  });
+});
+
+describe('/.well-known/ai-catalog.json (ARD)', () => {
+  const raw = readDist('.well-known/ai-catalog.json');
+  const catalog = JSON.parse(raw);
+
+  it('passes the conformance tester Lighthouse ships, with no error and no warning', () => {
+    const tester = new ConformanceTester();
+    tester.validate_manifest(raw, 'ai-catalog.json');
+    expect(tester.errors).toEqual([]);
+    expect(tester.warnings).toEqual([]);
+  });
+
+  it('lists the proposal skill and names the capabilities document, the proposal API, OpenAPI and llms.txt', () => {
+    const [entry] = catalog.entries;
+    expect(pathOf(entry.url)).toBe('/.well-known/agent-skills/request-a-proposal/SKILL.md');
+    expect(Object.values(entry.metadata).map((u) => pathOf(u as string))).toEqual(
+      expect.arrayContaining([
+        '/api/capabilities',
+        '/api/proposal',
+        '/openapi.json',
+        '/llms.txt',
+        '/.well-known/agent-skills/index.json',
+      ]),
+    );
+    for (const url of [entry.url, ...Object.values(entry.metadata)] as string[])
+      expect(fileForPath(pathOf(url)), url).toBeDefined();
+  });
+
+  it('every HTML page links it with <link rel="ai-catalog">', () => {
+    for (const { file } of sitePages())
+      expect(readDist(file), file).toContain(
+        `<link rel="ai-catalog" type="application/ai-catalog+json" href="${new URL('/.well-known/ai-catalog.json', base)}">`,
+      );
+  });
+});
+
+describe('/.well-known/agent-skills (Agent Skills Discovery v0.2.0)', () => {
+  const index = JSON.parse(readDist('.well-known/agent-skills/index.json'));
+
+  it('computes the RFC worked example of a skill-level digest', () => {
+    const files = [
+      { path: 'scripts/run.sh', hex: sha256Hex('#!/bin/sh\n') },
+      { path: 'SKILL.md', hex: sha256Hex('# Hello\n') },
+    ];
+    expect(skillDigest(files)).toBe('sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e');
+  });
+
+  it('each digest matches the bytes served', () => {
+    expect(index.version).toBe('0.2.0');
+    expect(index.skills.length).toBeGreaterThan(0);
+    for (const skill of index.skills) {
+      expect(skill.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(skill.files[0].path).toBe('SKILL.md');
+      const hexes = skill.files.map((f: { path: string; digest: string }) => {
+        const hex = sha256Hex(readFileSync(join(root, 'dist', '.well-known', 'agent-skills', skill.name, f.path)));
+        expect(f.digest).toBe(`sha256:${hex}`);
+        return { path: f.path, hex };
+      });
+      expect(skill.digest).toBe(skillDigest(hexes));
+    }
+  });
+
+  it('SKILL.md: frontmatter matching the index; when to use; guide → summarize → consent → submit; rules; honest results', () => {
+    const text = readDist('.well-known/agent-skills/request-a-proposal/SKILL.md');
+    const [, fm = ''] = text.split(/^---$/m);
+    const meta = load(fm) as { name: string; description: string };
+    expect(meta).toEqual({ name: index.skills[0].name, description: index.skills[0].description });
+    expect(meta.description.length).toBeLessThanOrEqual(1024);
+    const at = (s: string) => text.indexOf(s);
+    expect(at('## When to use it')).toBeGreaterThan(0);
+    expect(
+      [at('**Guide**'), at('**Gather and summarize**'), at('**Consent.**'), at('**Submit.**')].every(
+        (v, i, a) => v > 0 && (i === 0 || v > a[i - 1]!),
+      ),
+    ).toBe(true);
+    for (const rule of site.agent_guidance) expect(text).toContain(rule.replace(/\s+/g, ' ').trim());
+    expect(text).toContain(site.consent_text.replace(/\s+/g, ' ').trim());
+    expect(text).toMatch(/`status: "received"`/);
+    expect(text).toMatch(/`confirmation_email: "sent"`/);
+    expect(text).toContain('Idempotency-Key');
+    expect(findViolations(text, identity)).toEqual([]);
+  });
+});
+
+describe('JSON-LD', () => {
+  const graphOf = (file: string) => {
+    const scripts = [...readDist(file).matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)];
+    expect(scripts, file).toHaveLength(1);
+    const graph = JSON.parse(scripts[0]![1]!);
+    expect(graph['@context']).toBe('https://schema.org');
+    return graph['@graph'] as Record<string, unknown>[];
+  };
+  const ofType = (nodes: Record<string, unknown>[], type: string) => nodes.filter((n) => n['@type'] === type);
+
+  it('every page names the partner as a ProfessionalService, from content/site.md', () => {
+    for (const { file } of sitePages()) {
+      const [org] = ofType(graphOf(file), 'ProfessionalService');
+      expect(org, file).toMatchObject({
+        name: site.name,
+        url: base.href,
+        email: site.email,
+        areaServed: site.delivery_regions,
+        sameAs: [site.cloud_partner_profile],
+      });
+    }
+  });
+
+  it('/services has one Service per capability, provided by the partner', () => {
+    const services = ofType(graphOf('services.html'), 'Service');
+    const capabilities = ofKind(files, 'capability');
+    expect(services.map((s) => s.name).sort()).toEqual(capabilities.map((c) => c.data.name as string).sort());
+    for (const s of services) expect(s.provider).toEqual({ '@id': `${base.href}#organization` });
+  });
+
+  it('each post and case study is an Article with its dates; pages below home have breadcrumbs', () => {
+    for (const kind of ['post', 'case-study']) {
+      for (const entry of ofKind(files, kind)) {
+        const slug = entry.file
+          .split('/')
+          .pop()!
+          .replace(/\.mdx?$/, '');
+        const file = `${kind === 'post' ? 'blog' : 'case-studies'}/${slug}.html`;
+        const nodes = graphOf(file);
+        expect(ofType(nodes, 'Article')[0], file).toMatchObject({
+          headline: entry.data.title,
+          datePublished: entry.data.published,
+        });
+        const crumbs = (ofType(nodes, 'BreadcrumbList')[0]!.itemListElement as { item: string }[]).map((c) =>
+          pathOf(c.item),
+        );
+        expect(crumbs).toEqual(['/', kind === 'post' ? '/blog' : '/case-studies', `/${file.replace(/\.html$/, '')}`]);
+      }
+    }
+    expect(ofType(graphOf('index.html'), 'BreadcrumbList')).toEqual([]);
+    expect(ofType(graphOf('services.html'), 'BreadcrumbList')).toHaveLength(1);
+  });
+
+  it('breaks no content rule', () => {
+    for (const { file } of sitePages())
+      expect(findViolations(JSON.stringify(graphOf(file)), identity), file).toEqual([]);
+  });
+});
+
+describe('markdown twins and the sitemap', () => {
+  const sitemap = readDist('sitemap.xml');
+  const lastmods = new Map(
+    [...sitemap.matchAll(/<loc>([^<]+)<\/loc>\s*<lastmod>([^<]+)<\/lastmod>/g)].map((m) => [pathOf(m[1]!), m[2]!]),
+  );
+
+  it('each twin starts with title, description, canonical URL and last updated', () => {
+    for (const { path } of sitePages()) {
+      const twin = readDist(twinOf(path));
+      const match = /^---\n([\s\S]*?)\n---\n\n# /.exec(twin);
+      expect(match, path).not.toBeNull();
+      const fm = load(match![1]!) as Record<string, string>;
+      expect(Object.keys(fm)).toEqual(['title', 'description', 'canonical_url', 'last_updated']);
+      expect(fm.canonical_url).toBe(new URL(path, base).href.replace(/\/$/, path === '/' ? '/' : ''));
+      expect(fm.last_updated).toBe(lastmods.get(path));
+    }
+  });
+
+  it('the sitemap declares UTF-8, is served with a charset, and dates come from the content', () => {
+    expect(sitemap.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expect(readFileSync(join(root, 'netlify.toml'), 'utf8')).toMatch(
+      /for = "\/\*\.xml"\s*\[headers\.values\]\s*Content-Type = "application\/xml; charset=utf-8"/,
+    );
+    for (const entry of [...ofKind(files, 'post')]) {
+      const slug = entry.file
+        .split('/')
+        .pop()!
+        .replace(/\.mdx?$/, '');
+      expect(lastmods.get(`/blog/${slug}`)).toBe(entry.data.published);
+    }
+    expect(lastmods.get('/services')).toBe(site.last_updated);
+    const newestPost = ofKind(files, 'post')
+      .map((p) => p.data.published as string)
+      .sort()
+      .pop()!;
+    expect(lastmods.get('/blog')).toBe([site.last_updated, newestPost].sort().pop());
+    expect(lastmods.size).toBe(sitePages().length);
+  });
+
+  it('leaves no extra sitemap files behind', () => {
+    expect(distFiles('sitemap*.xml')).toEqual(['sitemap.xml']);
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import handler from '../../netlify/functions/proposal.mts';
+import { EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
+
+// The pages the function answers a no-JavaScript form post with: the site's frame, people's
+// words, and the workspace again with every typed value (secrets excepted).
+const formPost = (fields: Record<string, string>) =>
+  handler(
+    new Request('http://127.0.0.1/api/proposal', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields),
+    }),
+  );
+
+const { action: _a, ...intake } = EXAMPLE_REQUESTS.summarize;
+const typed = {
+  question: 'Can we move our contact center to AWS?',
+  industry: 'insurance',
+  company_size: '11-50',
+  primary_need: 'genai-and-contact-center',
+  ...intake,
+  name: 'Alex Doe',
+};
+const valueOf = (html: string, name: string) => {
+  const input = new RegExp(`<input id="f-${name}" name="${name}"[^>]*value="([^"]*)"`).exec(html)?.[1];
+  const area = new RegExp(`<textarea id="f-${name}" name="${name}"[^>]*>([^<]*)</textarea>`).exec(html)?.[1];
+  const select = new RegExp(`<select id="f-${name}" name="${name}"[\\s\\S]*?<option value="([^"]*)" selected>`).exec(
+    html,
+  )?.[1];
+  return input ?? area ?? select;
+};
+
+describe('no-JavaScript reply pages', () => {
+  it('are in the site frame and hold every value typed in any step', async () => {
+    const res = await formPost({ action: 'summarize', ...typed });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<header class="site-header">');
+    expect(html).toContain('<footer class="site-footer">');
+    expect(html).toMatch(/<link rel="stylesheet" href="\/_astro\/[\w.-]+\.css">/);
+    for (const [name, value] of Object.entries(typed)) expect(valueOf(html, name), name).toBe(value);
+    // The send form carries every value, so consenting and sending needs no retyping.
+    const send = /<form id="send-form"[\s\S]*?<\/form>/.exec(html)![0];
+    for (const [name, value] of Object.entries(typed))
+      expect(send).toContain(`<input type="hidden" name="${name}" value="${value}">`);
+  });
+
+  it("speak people's words: option names and labels, never ids or API wording", async () => {
+    const html = await (await formPost({ action: 'summarize', ...typed })).text();
+    const text = html.replace(/<(form|select|input|textarea)[\s\S]*?<\/\1>|<[^>]+>/g, ' ');
+    expect(text).toContain('Defined project');
+    expect(text).toContain('11-50 employees');
+    expect(text).toContain('Generative AI and contact center');
+    expect(text).not.toMatch(
+      /defined-project|genai-and-contact-center|\(GET \/api\/proposal\)|does not match the contract/,
+    );
+
+    const refused = await (await formPost({ action: 'submit', consent: 'on', name: 'Alex Doe' })).text();
+    const words = refused.replace(/<[^>]+>/g, ' ');
+    expect(words).toContain('Some fields are missing or not valid.');
+    expect(words).toContain('Business outcome');
+    expect(words).not.toMatch(/business_outcome|does not match the contract/);
+    expect(valueOf(refused, 'name')).toBe('Alex Doe');
+  });
+
+  it('a value refused as a likely secret is not sent back; the rest is', async () => {
+    const secret = `AKIA${'QWERTYUIOPASDFGH'}`;
+    const res = await formPost({ action: 'summarize', ...typed, blocker: `Our key is ${secret}` });
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html).not.toContain(secret);
+    expect(valueOf(html, 'blocker')).toBe('');
+    expect(valueOf(html, 'timeline')).toBe(typed.timeline);
+  });
+});

@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dist, distFiles, fileForPath, gzipSize, htmlPages, readDist } from '../helpers/dist.ts';
+import { MAX_TITLE_LENGTH } from '../../src/lib/page-title.ts';
+import { PROBLEM_TYPES } from '../../src/proposal/http.ts';
+
+// What people get from the built pages: budgets, one title and description each, valid HTML,
+// the feed, tag pages, the developer page's tables and the 404 page.
+const pages = htmlPages();
+const KB = 1024;
+const one = (html: string, re: RegExp) => [...html.matchAll(re)].map((m) => m[1] ?? '');
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
+
+describe('page budgets', () => {
+  it.each(pages)('$path is at most 14 KB gzipped', ({ file }) => {
+    expect(gzipSize(file)).toBeLessThanOrEqual(14 * KB);
+  });
+
+  it('ships one stylesheet of at most 8 KB gzipped, linked by every page, and no web font', () => {
+    const sheets = distFiles('_astro/*.css');
+    expect(sheets).toHaveLength(1);
+    expect(gzipSize(sheets[0]!)).toBeLessThanOrEqual(8 * KB);
+    for (const { file } of pages)
+      expect(one(readDist(file), /<link rel="stylesheet" href="([^"]+)"/g)).toEqual([`/${sheets[0]}`]);
+    expect(readDist(sheets[0]!)).not.toMatch(/@font-face|@import|url\(/);
+    expect(distFiles('**/*.{woff,woff2,ttf,otf}')).toEqual([]);
+  });
+
+  it('only the workspace loads a script: one module within 10 KB gzipped', () => {
+    const scripts = distFiles('_astro/*.js');
+    expect(scripts).toHaveLength(1);
+    expect(gzipSize(scripts[0]!)).toBeLessThanOrEqual(10 * KB);
+    for (const { file, path } of pages) {
+      // Structured data (JSON-LD) is data, not script.
+      const tags = one(readDist(file), /<script\b([^>]*)>/g).filter(
+        (attrs) => !/type="application\/ld\+json"/.test(attrs),
+      );
+      expect(tags, path).toEqual(path === '/proposal' ? [` type="module" src="/${scripts[0]}"`] : []);
+    }
+  });
+});
+
+describe('titles and descriptions', () => {
+  it.each(pages)('$path has one <title> of at most 60 characters, one description and one H1', ({ file, path }) => {
+    const html = readDist(file);
+    const titles = one(html, /<title>([^<]*)<\/title>/g).map(decode);
+    expect(titles).toHaveLength(1);
+    expect(titles[0]!.length, titles[0]).toBeLessThanOrEqual(MAX_TITLE_LENGTH);
+    expect(one(html, /<meta name="description" content="([^"]*)"/g)).toHaveLength(1);
+    const h1 = one(html, /<h1[^>]*>([\s\S]*?)<\/h1>/g).map((h) => decode(h.replace(/<[^>]+>/g, '').trim()));
+    expect(h1).toHaveLength(1);
+    // The title says what the H1 says (the site's name may follow it).
+    expect(titles[0], path).toContain(h1[0]!.slice(0, Math.min(h1[0]!.length, 40)));
+    expect(one(html, /<meta property="og:title" content="([^"]*)"/g).map(decode)).toEqual(titles);
+  });
+
+  it('no two pages share a title', () => {
+    const titles = pages.map(({ file }) => one(readDist(file), /<title>([^<]*)<\/title>/g)[0]);
+    expect(new Set(titles).size).toBe(titles.length);
+  });
+});
+
+describe('HTML validity', () => {
+  it('the W3C Nu HTML Checker finds no error in any page', () => {
+    const jar = createRequire(import.meta.url)('vnu-jar') as string;
+    const files = pages.map(({ file }) => join(dist, file));
+    let report = '';
+    try {
+      execFileSync('java', ['-jar', jar, '--errors-only', '--format', 'json', ...files], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      report = String((error as { stderr?: string }).stderr ?? error);
+    }
+    const messages = report
+      ? (JSON.parse(report) as { messages: { url: string; message: string; lastLine?: number }[] }).messages
+      : [];
+    // The declarative WebMCP attributes are newer than the checker's schema.
+    const errors = messages.filter(
+      (m) => !/Attribute “tool(?:name|description|paramdescription)” not allowed/.test(m.message),
+    );
+    expect(errors.map((m) => `${m.url.replace(/^.*\/dist\//, '')}:${m.lastLine}: ${m.message}`)).toEqual([]);
+  }, 120_000);
+});
+
+describe('blog feed and tags', () => {
+  it('publishes /rss.xml with every post, linked from every page', () => {
+    const rss = readDist('rss.xml');
+    expect(rss).toMatch(/^<\?xml[^>]*\?><rss version="2.0"/);
+    const posts = pages.filter((p) => /^\/blog\/(?!tags\/|archive\/)[^/]+$/.test(p.path));
+    expect(posts.length).toBeGreaterThan(0);
+    for (const p of posts) expect(rss).toContain(`${p.path}</link>`);
+    for (const { file } of pages)
+      expect(readDist(file)).toMatch(/<link rel="alternate" type="application\/rss\+xml" href="[^"]+\/rss\.xml"/);
+  });
+
+  it('every tag on a post links to its tag page, which has a twin and lists the post', () => {
+    const posts = pages.filter((p) => /^\/blog\/(?!tags\/|archive\/)[^/]+$/.test(p.path));
+    let links = 0;
+    for (const p of posts) {
+      for (const tagPath of one(readDist(p.file), /href="(\/blog\/tags\/[^"]+)"/g)) {
+        links++;
+        expect(fileForPath(tagPath), tagPath).toBeDefined();
+        expect(fileForPath(`${tagPath}.md`), `${tagPath}.md`).toBeDefined();
+        expect(readDist(fileForPath(tagPath)!)).toContain(`href="${p.path}"`);
+      }
+    }
+    expect(links).toBeGreaterThan(0);
+  });
+});
+
+describe('pages people compare firms by', () => {
+  it('home: headline, offer, both calls to action, the proof band and capability cards', () => {
+    const html = readDist('index.html');
+    expect(html).toMatch(
+      /<a class="button primary" href="\/proposal">Request a proposal<\/a>\s*<a class="button secondary" href="\/agents">Talk to us as an agent<\/a>/,
+    );
+    expect(html).toContain('<strong>50+</strong> customer launches');
+    const services = one(html, /<h3><a href="(\/services#[\w-]+)">/g);
+    expect(services.length).toBe(5);
+    const servicesPage = readDist('services.html');
+    for (const s of services) expect(servicesPage).toContain(`id="${s.split('#')[1]}"`);
+  });
+
+  it('every page has exactly one primary button in its header, to the workspace', () => {
+    for (const { file } of pages) {
+      const header = /<header[\s\S]*?<\/header>/.exec(readDist(file))?.[0] ?? '';
+      expect(one(header, /class="button primary[^"]*" href="([^"]+)"/g)).toEqual(['/proposal']);
+      expect(header).toMatch(/<details class="menu"><summary>Menu<\/summary>/);
+    }
+  });
+
+  it('a case study gives each outcome once, after challenge and approach, and links capabilities and model', () => {
+    const file = distFiles('case-studies/*.html')[0]!;
+    const text = readDist(file);
+    const headings = one(text, /<h2[^>]*>([^<]+)<\/h2>/g);
+    expect(headings.indexOf('Challenge')).toBeLessThan(headings.indexOf('Approach'));
+    expect(headings.indexOf('Approach')).toBeLessThan(headings.indexOf('Outcomes'));
+    for (const outcome of one(text, /<ul class="outcomes">([\s\S]*?)<\/ul>/g)[0]!
+      .split('</li>')
+      .filter(Boolean)) {
+      const words = outcome.replace(/<[^>]+>/g, '').trim();
+      expect(text.split(words).length - 1, words).toBe(1);
+    }
+    expect(text).toMatch(/href="\/services#[\w-]+"/);
+    expect(text).toMatch(/href="\/delivery-models#[\w-]+"/);
+    expect(text).toContain('class="closing"');
+  });
+
+  it('the developer page tables every problem type with its anchor and shows the five exchanges', () => {
+    const html = readDist('agents.html');
+    for (const id of Object.keys(PROBLEM_TYPES)) expect(html).toContain(`<tr id="problem-${id}">`);
+    for (const id of ['guide', 'summarize', 'submit', 'replay', 'problem'])
+      expect(html).toContain(`id="example-${id}"`);
+    expect(html).toContain('Idempotent-Replayed: true');
+    expect(html).toContain('HTTP/1.1 422');
+    // Link text is words or paths, never a full URL.
+    expect(html).not.toMatch(/>https?:\/\/[^<]+<\/a>/);
+  });
+
+  it('the AWS programs page states the disclaimer once', () => {
+    const html = readDist('partners.html').replace(/<[^>]+>/g, ' ');
+    expect(html.match(/alone decides eligibility/g)).toHaveLength(1);
+    expect(html.match(/may qualify/g)?.length ?? 0).toBeLessThanOrEqual(1);
+  });
+
+  it('the 404 page is in the site frame and not indexed', () => {
+    const html = readDist('404.html');
+    expect(html).toContain('<header class="site-header">');
+    expect(html).toContain('<footer class="site-footer">');
+    expect(html).toContain('<meta name="robots" content="noindex">');
+  });
+});

@@ -1,0 +1,89 @@
+/** Runs `npm run dev` (netlify dev + Astro's dev server) on free loopback ports, and stops it by its PID. */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './serve.ts';
+import { root } from './dist.ts';
+
+/**
+ * The preview writes the function's data (.generated/) for its own URL; the checkout's copy,
+ * from the last build, is put back when the preview stops.
+ */
+function keepGenerated(): () => void {
+  const generated = join(root, '.generated');
+  const saved = existsSync(generated) ? mkdtempSync(join(tmpdir(), 'generated-')) : undefined;
+  if (saved) cpSync(generated, saved, { recursive: true });
+  return () => {
+    rmSync(generated, { recursive: true, force: true });
+    if (saved) {
+      cpSync(saved, generated, { recursive: true });
+      rmSync(saved, { recursive: true, force: true });
+    }
+  };
+}
+
+export interface DevServer {
+  url: string;
+  pid: number;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function startDev(env: Record<string, string>, timeoutMs = 120_000): Promise<DevServer> {
+  const port = await freePort();
+  const restoreGenerated = keepGenerated();
+  // vitest sets NODE_ENV=test, under which Astro's dev server serves no routes; an editor's shell has none.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV' && !key.startsWith('VITEST')),
+  );
+  let log = '';
+  // detached: its own process group, so stop() ends npm, netlify, astro and their children together.
+  const child = spawn('npm', ['run', 'dev'], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...inherited,
+      ...env,
+      PORT: String(port),
+      CI: 'true',
+      ASTRO_TELEMETRY_DISABLED: '1',
+      NETLIFY_TELEMETRY_DISABLED: '1',
+    },
+  });
+  child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const output = () => log.slice(-6000);
+  const stop = async () => {
+    if (child.exitCode === null && child.pid) {
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid, 'SIGTERM');
+      const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    restoreGenerated();
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) {
+      restoreGenerated();
+      throw new Error(`npm run dev exited with ${child.exitCode}:\n${output()}`);
+    }
+    // Ready when the proxy, the Astro dev server and the function all answer.
+    const ready = await fetch(`${url}/api/proposal`, { method: 'OPTIONS', signal: AbortSignal.timeout(3000) })
+      .then(
+        async (res) => res.status < 300 && (await fetch(`${url}/llms.txt`, { signal: AbortSignal.timeout(10_000) })).ok,
+      )
+      .catch(() => false);
+    if (ready) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`npm run dev did not serve ${url} within ${timeoutMs} ms:\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return { url, pid: child.pid!, output, stop };
+}

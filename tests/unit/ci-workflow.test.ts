@@ -1,0 +1,82 @@
+/**
+ * The GitHub workflow runs the same environment and the same script as `.ci/run` on the CI
+ * machine, and README names that environment: these tests keep the three from drifting apart.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../..');
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  with?: Record<string, unknown>;
+}
+interface Job {
+  container?: string | { image: string };
+  'timeout-minutes'?: number;
+  steps: Step[];
+}
+interface Workflow {
+  concurrency?: { group: string; 'cancel-in-progress': boolean };
+  jobs: Record<string, Job>;
+}
+
+const workflow = load(read('.github/workflows/ci.yml')) as Workflow;
+const jobs = Object.values(workflow.jobs);
+const job = jobs[0];
+if (jobs.length !== 1 || job === undefined) throw new Error('.github/workflows/ci.yml: expected exactly one job');
+const image = typeof job.container === 'string' ? job.container : job.container?.image;
+
+describe('.github/workflows/ci.yml', () => {
+  it('runs in the container image README names', () => {
+    const named = /container image `([^`]+)`/.exec(read('README.md'))?.[1];
+    expect(named, 'README names the CI container image as: container image `<image>`').toBeDefined();
+    expect(image).toBe(named);
+  });
+
+  it('runs on the Node major the project pins (the `node` package and .nvmrc)', () => {
+    const pkg = JSON.parse(read('package.json')) as { devDependencies: Record<string, string> };
+    const pinned = /\d+/.exec(pkg.devDependencies['node'] ?? '')?.[0];
+    expect(image).toMatch(new RegExp(`^node:${pinned}-`));
+    expect(read('.nvmrc').trim()).toBe(pinned);
+  });
+
+  it('has `bash .ci/run` as its one command, so install and test steps live in one place', () => {
+    const commands = job.steps.flatMap((s) => (s.run === undefined ? [] : [s.run.trim()]));
+    expect(commands).toEqual(['bash .ci/run']);
+  });
+
+  it('caches ~/.npm keyed on the lockfile', () => {
+    const cache = job.steps.find((s) => s.uses?.startsWith('actions/cache@'));
+    expect(cache?.with?.['path']).toBe('~/.npm');
+    expect(String(cache?.with?.['key'])).toContain("hashFiles('package-lock.json')");
+  });
+
+  it('keeps test-results/ (screenshots, Lighthouse reports) even when a test failed', () => {
+    const upload = job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect(upload?.if).toBe('always()');
+    expect(upload?.with?.['path']).toBe('test-results/');
+  });
+
+  it('cancels a superseded run on the same branch and stops within 30 minutes', () => {
+    expect(workflow.concurrency?.group).toContain('github.ref');
+    expect(workflow.concurrency?.['cancel-in-progress']).toBe(true);
+    expect(job['timeout-minutes']).toBeLessThanOrEqual(30);
+  });
+});
+
+describe('.ci/run', () => {
+  it('builds, type-checks, lints and tests, each failing the run', () => {
+    const script = read('.ci/run');
+    expect(script).toMatch(/^set -euo pipefail$/m);
+    for (const command of ['npm run build', 'npm run check', 'npm run lint', 'npm test']) {
+      expect(script).toMatch(new RegExp(`^${command}$`, 'm'));
+    }
+  });
+});
