@@ -5,6 +5,7 @@
  */
 import type { EnvReader } from './deps.ts';
 import { logEvent } from './log.ts';
+import { RETENTION_DAYS_RANGE } from '../data-handling.ts';
 
 export interface RedeliveryPolicy {
   /** At most one sweep per this interval, across all instances (REDELIVERY_INTERVAL_SECONDS). */
@@ -42,7 +43,7 @@ export function redeliveryPolicyFromEnv(readEnv: EnvReader): RedeliveryPolicy {
     return value * unit;
   };
   const d = DEFAULT_REDELIVERY_POLICY;
-  const retentionMs = number('RETENTION_DAYS', DAY, 1, 36_500, undefined);
+  const retentionMs = number('RETENTION_DAYS', DAY, RETENTION_DAYS_RANGE.min, RETENTION_DAYS_RANGE.max, undefined);
   return {
     intervalMs: number('REDELIVERY_INTERVAL_SECONDS', SECOND, 0.1, 86_400, d.intervalMs) ?? d.intervalMs,
     backoffBaseMs: number('REDELIVERY_BACKOFF_SECONDS', SECOND, 0.1, 3_600, d.backoffBaseMs) ?? d.backoffBaseMs,
