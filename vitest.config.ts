@@ -2,17 +2,26 @@ import { defineConfig } from 'vitest/config';
 
 // Three projects: `unit` needs nothing built; `built` builds the site once and reads dist/ and
 // .generated/; `e2e` drives `npm start` and a real browser over loopback.
+// Every project checks that no test wrote into the checkout's own local Blobs store.
+const OWN_STORE = 'tests/setup/own-store-untouched.ts';
+
 export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], testTimeout: 20_000, sequence: { groupOrder: 0 } },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          globalSetup: [OWN_STORE],
+          testTimeout: 20_000,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         test: {
           name: 'built',
           include: ['tests/built/**/*.test.ts'],
-          globalSetup: ['tests/setup/build-once.ts'],
+          globalSetup: ['tests/setup/build-once.ts', OWN_STORE],
           testTimeout: 60_000,
           hookTimeout: 240_000,
           sequence: { groupOrder: 0 },
@@ -22,6 +31,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: [OWN_STORE],
           // `npm start` builds dist/ again, so these run after the projects that read it.
           testTimeout: 120_000,
           hookTimeout: 240_000,

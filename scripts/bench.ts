@@ -6,6 +6,7 @@
  *   2. in-process latency of the proposal function (guide, summarize) beside a no-op handler
  *   3. the function bundled as Netlify ships it: size and cold import time
  *   4. submit into the Blobs inbox: sequential, concurrent throughput and idempotent replay
+ *   5. the redelivery sweep: its cost to the reply that starts it, and 1,000 pending delivered
  *
  * Runs on Node 24 type stripping: erasable TypeScript only. Takes about two minutes on 2 cores.
  */
@@ -17,6 +18,7 @@ import { benchBundle, printBundle, type BundleResult } from './bench/bundle.ts';
 import { printLatency, type LatencyResult } from './bench/latency.ts';
 import { childEnv, progress, root, run, runChildBench } from './bench/process.ts';
 import { printSubmit, type SubmitResult } from './bench/submit.ts';
+import { printSweep, type SweepResult } from './bench/sweep.ts';
 import { ms, rounded } from './bench/stats.ts';
 
 const started = performance.now();
@@ -71,6 +73,9 @@ const submit: SubmitResult = await step('submit', () =>
 );
 printSubmit(submit);
 
+const sweep: SweepResult = await step('sweep', () => runChildBench<SweepResult>('./sweep.ts'));
+printSweep(sweep);
+
 const totalMs = performance.now() - started;
 const out = join(root, 'bench-results');
 mkdirSync(out, { recursive: true });
@@ -91,6 +96,7 @@ writeFileSync(
       latency,
       bundle,
       submit,
+      sweep,
     }),
     null,
     2,

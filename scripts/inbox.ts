@@ -1,8 +1,10 @@
 /**
  * Lists and exports stored proposal requests (the "inbox" CRM).
  *
- *   node scripts/inbox.ts [list|export] [--format json|csv] [--out FILE] [--status pending|received]
+ *   node scripts/inbox.ts [list|export] [--format json|csv] [--out FILE] [--status pending|received|failed]
  *                         [--site SITE_ID --token TOKEN]
+ *   node scripts/inbox.ts redeliver      the function's background sweep, now, printing what it did
+ *   node scripts/inbox.ts delete REQUEST_ID | delete --email ADDRESS
  *
  * Locally it reads what `netlify serve` / `npm start` stored: the CLI runs a BlobsServer on
  * .netlify/blobs-serve/, which keeps each blob at entries/<site id>/site:<store>/<key> (metadata
@@ -20,27 +22,60 @@ import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getStore, type Store } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
+import type { Knowledge } from '../src/lib/knowledge.ts';
+import { readEnv } from '../src/proposal/http.ts';
+import { submitDepsFromEnv } from '../src/proposal/submit/config.ts';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
-import { PROPOSALS_STORE, RECORDS_PREFIX, type DeliveryState } from '../src/proposal/submit/record.ts';
+import {
+  isProposalRecord,
+  PROPOSALS_STORE,
+  RECORDS_PREFIX,
+  recordKey,
+  type DeliveryState,
+  type ProposalRecord,
+} from '../src/proposal/submit/record.ts';
+import { entriesNaming, eraseRecord } from '../src/proposal/submit/retention.ts';
+import { runSweep, type SweepLimits } from '../src/proposal/submit/sweep.ts';
+
+/** On demand nobody waits on a function limit: every open request now, backoff or not, a few at a time. */
+const ON_DEMAND_LIMITS: SweepLimits = {
+  maxRequests: Number.POSITIVE_INFINITY,
+  budgetMs: 15 * 60_000,
+  concurrency: 4,
+  ignoreBackoff: true,
+};
 
 /** netlify-cli's site id for a project that is not linked to a site (UNLINKED_SITE_MOCK_ID). */
 const UNLINKED_SITE_ID = 'unlinked';
 
-const USAGE = `Usage: node scripts/inbox.ts [list|export] [options]
+const USAGE = `Usage: node scripts/inbox.ts [list|export|redeliver|delete] [options]
 
   list                 one line per stored request (default)
   export               all stored requests as JSON (default) or CSV
+  redeliver            run the function's sweep now: deliver pending requests to the CRM (without
+                       waiting for their backoff), send owed
+                       emails and notices, delete expired idempotency entries (and requests past
+                       RETENTION_DAYS). Uses the CRM_*, SMTP_*, NOTIFY_* and REDELIVERY_* variables of
+                       the environment or .env, and the partner facts of .generated/ (npm run build)
+  delete REQUEST_ID    erase one request with its idempotency entries and open marker
+  delete --email ADDR  erase every request sent from this address
 
   --format json|csv    export format
   --out FILE           write the export to FILE instead of standard output
-  --status pending|received
+  --status pending|received|failed
                        only requests in this delivery state
+  --email ADDR         with delete: the sender's address (case-insensitive)
   --site ID, --token T read a deployed site's store (default: $NETLIFY_SITE_ID, $NETLIFY_AUTH_TOKEN);
                        without them the local store of \`npm start\` in .netlify/blobs-serve/ is read
 `;
 
+type Command = 'list' | 'export' | 'redeliver' | 'delete';
+const COMMANDS: readonly string[] = ['list', 'export', 'redeliver', 'delete'];
+
 interface Options {
-  command: 'list' | 'export';
+  command: Command;
+  /** delete: the request id, or the sender's address. */
+  target: { requestId: string } | { email: string } | undefined;
   format: 'json' | 'csv';
   out: string | undefined;
   status: DeliveryState | undefined;
@@ -71,6 +106,7 @@ function readOptions(): Options {
         status: { type: 'string' },
         site: { type: 'string' },
         token: { type: 'string' },
+        email: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -82,17 +118,28 @@ function readOptions(): Options {
     process.stdout.write(USAGE);
     process.exit(0);
   }
-  const command = positionals[0] ?? 'list';
-  if (command !== 'list' && command !== 'export') fail(`Unknown command "${command}".\n\n${USAGE}`);
-  if (positionals.length > 1) fail(`Unexpected argument "${positionals[1]}".\n\n${USAGE}`);
+  const command = (positionals[0] ?? 'list') as Command;
+  if (!COMMANDS.includes(command)) fail(`Unknown command "${command}".\n\n${USAGE}`);
+  let target: Options['target'];
+  if (command === 'delete') {
+    const id = positionals[1];
+    if ((id === undefined) === (values.email === undefined))
+      fail(`delete needs a REQUEST_ID or --email ADDRESS (one of them).\n\n${USAGE}`);
+    target = id !== undefined ? { requestId: id } : { email: values.email! };
+    if (positionals.length > 2) fail(`Unexpected argument "${positionals[2]}".\n\n${USAGE}`);
+  } else {
+    if (positionals.length > 1) fail(`Unexpected argument "${positionals[1]}".\n\n${USAGE}`);
+    if (values.email !== undefined) fail(`--email goes with delete.\n\n${USAGE}`);
+  }
   const format = values.format ?? 'json';
   if (format !== 'json' && format !== 'csv') fail(`--format must be json or csv.\n\n${USAGE}`);
   const status = values.status;
-  if (status !== undefined && status !== 'pending' && status !== 'received') {
-    fail(`--status must be pending or received.\n\n${USAGE}`);
+  if (status !== undefined && status !== 'pending' && status !== 'received' && status !== 'failed') {
+    fail(`--status must be pending, received or failed.\n\n${USAGE}`);
   }
   return {
     command,
+    target,
     format,
     out: values.out,
     status,
@@ -179,6 +226,64 @@ async function readRecords(store: Store): Promise<unknown[]> {
   return values;
 }
 
+/** The function's dependencies, for the sweep: configuration from the environment (and .env), facts from the build. */
+function sweepDeps(store: Store) {
+  const root = process.cwd();
+  // The same .env `npm start` reads; variables already set win.
+  if (existsSync(join(root, '.env'))) process.loadEnvFile(join(root, '.env'));
+  const file = join(root, '.generated', 'knowledge.json');
+  if (!existsSync(file))
+    fail(
+      'redeliver needs the partner facts of the build: run `npm run build` first (.generated/knowledge.json is missing).',
+    );
+  const k = JSON.parse(readFileSync(file, 'utf8')) as Knowledge;
+  const partner = {
+    name: k.partner.name,
+    describedAs: k.partner.described_as,
+    email: k.partner.email,
+    proposalUrl: k.urls.proposal_page,
+  };
+  return submitDepsFromEnv(readEnv, partner, k.consent, store);
+}
+
+async function redeliver(source: Source): Promise<void> {
+  const report = await runSweep(sweepDeps(source.store), ON_DEMAND_LIMITS);
+  const lines = [
+    `Sweep of the ${source.where}: ${report.open} open request${report.open === 1 ? '' : 's'}, ${Math.round(report.ms)} ms.`,
+  ];
+  for (const { request_id: id, outcome } of report.requests) lines.push(`  ${outcome.padEnd(9)} ${id}`);
+  if (report.deferred > 0) lines.push(`  ${report.deferred} left for the next sweep (time budget).`);
+  lines.push(
+    `Deleted ${report.entriesDeleted} expired idempotency entr${report.entriesDeleted === 1 ? 'y' : 'ies'} and ${report.requestsDeleted} request${report.requestsDeleted === 1 ? '' : 's'} past RETENTION_DAYS.`,
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function erase(source: Source, target: NonNullable<Options['target']>): Promise<void> {
+  const { store } = source;
+  let records: ProposalRecord[];
+  if ('requestId' in target) {
+    const data: unknown = await store.get(recordKey(target.requestId), { type: 'json' });
+    records = isProposalRecord(data) ? [data] : [];
+  } else {
+    const wanted = target.email.trim().toLowerCase();
+    records = selectRecords(await readRecords(store)).filter((record) => record.contact.email.toLowerCase() === wanted);
+  }
+  const what = 'requestId' in target ? `request ${target.requestId}` : `requests from ${target.email}`;
+  if (records.length === 0) {
+    process.stdout.write(`Nothing to delete: no ${what} in the ${source.where}.\n`);
+    return;
+  }
+  // Requests stored before they named their idempotency entry: find the entries that name them.
+  const named = await entriesNaming(store, new Set(records.map((record) => record.request_id)));
+  const lines = [`Deleted from the ${source.where}:`];
+  for (const record of records) {
+    const removed = await eraseRecord(store, record, named.get(record.request_id) ?? []);
+    lines.push(`  request ${record.request_id} (received ${record.received_at}): ${removed.join(', ')}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   const options = readOptions();
   if ((options.site === undefined) !== (options.token === undefined)) {
@@ -192,6 +297,8 @@ async function main(): Promise<void> {
       : await localSource(process.cwd());
   if (source === null) return;
   try {
+    if (options.command === 'redeliver') return await redeliver(source);
+    if (options.command === 'delete') return await erase(source, options.target!);
     const records = selectRecords(await readRecords(source.store), options.status);
     if (records.length === 0) {
       const which = options.status === undefined ? '' : `${options.status} `;

@@ -1,11 +1,16 @@
-import type { Config } from '@netlify/functions';
+import type { Config, Context } from '@netlify/functions';
 import knowledge from '../../.generated/knowledge.json' with { type: 'json' };
 import * as validators from '../../.generated/validators.mjs';
 import { createProposalHandler } from '../../src/proposal/handler.ts';
 import type { Knowledge } from '../../src/lib/knowledge.ts';
 
-/** POST /api/proposal; GET of the same path is the static contract built by Astro. */
-export default createProposalHandler(knowledge as Knowledge, validators);
+const handle = createProposalHandler(knowledge as Knowledge, validators);
+
+/**
+ * POST /api/proposal; GET of the same path is the static contract built by Astro. The context
+ * carries waitUntil, which runs the redelivery sweep after the reply.
+ */
+export default (req: Request, context?: Context) => handle(req, context);
 
 export const config: Config = {
   path: '/api/proposal',

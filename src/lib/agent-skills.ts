@@ -112,6 +112,7 @@ export function proposalSkill(k: Knowledge): Skill {
     [
       `- \`status: "received"\` (HTTP 201): ${STATUS_MEANINGS.received}`,
       `- \`status: "pending"\` (HTTP 202, with \`Retry-After\`): ${STATUS_MEANINGS.pending}`,
+      `- \`status: "failed"\` (HTTP 202): ${STATUS_MEANINGS.failed}`,
       ...Object.entries(EMAIL_MEANINGS).map(([value, meaning]) => `- \`confirmation_email: "${value}"\`: ${meaning}`),
     ].join('\n'),
     `Tell the person exactly this much and no more: never say the request was accepted unless status is "received", never say an email was sent unless confirmation_email is "sent".`,

@@ -7,6 +7,7 @@ import type { PageData } from '../schemas/entry.ts';
 import { AGENT_RESOURCE_PATHS } from './capabilities-document.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
 import { workflowTexts } from '../proposal/contract.ts';
+import { dataHandlingFromEnv } from '../proposal/data-handling.ts';
 import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
 import { INDEX_PAGE_SIZE } from './index-page-size.ts';
 import { checkLinks } from './link-check.ts';
@@ -83,6 +84,7 @@ function agents(model: SiteModel): string {
     list(site.data.agent_guidance),
     '## Proposal API {#proposal-api}',
     list(Object.entries(workflow).map(([key, text]) => `**${key}**: ${text}`)),
+    dataHandlingSection(model),
     '## Problem types {#problem-types}',
     'Errors are RFC 9457 problem details (`application/problem+json`). Field errors carry `errors[]` with a JSON pointer; values you sent are never echoed.',
     [
@@ -277,6 +279,12 @@ export function neverSendRule(model: SiteModel): string {
   return rule;
 }
 
+/** What is stored, for how long, how to have it deleted: on /agents, /proposal and their twins. */
+export function dataHandlingSection(model: SiteModel): string {
+  const d = dataHandlingFromEnv(model.site.data);
+  return join('## Your data {#your-data}', list([d.stored, d.retention, d.erasure]));
+}
+
 /** The intro above the workspace form. */
 export const proposalIntro = (model: SiteModel): string => model.pages.proposal.body;
 
@@ -308,6 +316,7 @@ function proposal(model: SiteModel): string {
     ]),
     '## Consent {#consent}',
     `Submitting means agreeing to this text (version ${site.data.consent_version}):\n\n> ${site.data.consent_text}`,
+    dataHandlingSection(model),
     proposalApiNote(model),
   );
 }

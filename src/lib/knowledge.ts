@@ -5,6 +5,7 @@
 import type { AudienceId, CapabilityId, EngagementModelId } from '../schemas/ids.ts';
 import type { SiteModel } from './content.ts';
 import { partnerPhrase } from './partner-phrase.ts';
+import { dataHandlingFromEnv, type DataHandling } from '../proposal/data-handling.ts';
 
 export interface Knowledge {
   partner: {
@@ -49,9 +50,15 @@ export interface Knowledge {
   useful_intake_fields: string[];
   agent_guidance: string[];
   consent: { text: string; version: string };
+  data_handling: DataHandling;
 }
 
-export function buildKnowledge(model: SiteModel, absolute: (path: string) => string): Knowledge {
+/** `env` is the build's environment: RETENTION_DAYS there is what the pages and contract state. */
+export function buildKnowledge(
+  model: SiteModel,
+  absolute: (path: string) => string,
+  env: Record<string, string | undefined> = process.env,
+): Knowledge {
   const site = model.site.data;
   return {
     partner: {
@@ -100,5 +107,6 @@ export function buildKnowledge(model: SiteModel, absolute: (path: string) => str
     useful_intake_fields: site.useful_intake_fields,
     agent_guidance: site.agent_guidance,
     consent: { text: site.consent_text, version: site.consent_version },
+    data_handling: dataHandlingFromEnv(site, env),
   };
 }

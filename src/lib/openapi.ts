@@ -182,7 +182,7 @@ export function buildOpenApi(
               content: { 'application/json': { schema: { $ref: '#/components/schemas/SubmitResult' } }, ...HTML_REPLY },
             },
             '202': {
-              description: `Submit: ${STATUS_MEANINGS.pending}`,
+              description: `Submit, status pending: ${STATUS_MEANINGS.pending} Status failed: ${STATUS_MEANINGS.failed}`,
               headers: RETRY_AFTER,
               content: { 'application/json': { schema: { $ref: '#/components/schemas/SubmitResult' } }, ...HTML_REPLY },
             },
@@ -209,7 +209,7 @@ export function buildOpenApi(
           type: 'object',
           required: ['status', 'confirmation_email', 'request_id'],
           properties: {
-            status: { enum: ['received', 'pending'] },
+            status: { enum: Object.keys(STATUS_MEANINGS) },
             confirmation_email: { enum: Object.keys(EMAIL_MEANINGS) },
             request_id: { type: 'string' },
             received_at: { type: 'string', format: 'date-time' },

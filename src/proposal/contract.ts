@@ -26,13 +26,15 @@ export const RATE_LIMIT = { window_seconds: 60, requests_per_window: 30, aggrega
 export const STATUS_MEANINGS = {
   received: 'The customer-relationship system accepted the request. Treat this, and only this, as confirmation.',
   pending:
-    'The request is stored safely but the customer-relationship system has not accepted it yet. Retry later with the same Idempotency-Key and body; it is never submitted twice.',
+    'The request is stored safely but the customer-relationship system has not accepted it yet. It is delivered automatically, without any retry from you, and the confirmation email follows. Retrying with the same Idempotency-Key and body is still safe: it returns the current outcome and never submits twice.',
+  failed:
+    "The request is stored safely, but the customer-relationship system did not accept it within the redelivery period. The partner's team was alerted and follows up by email; do not submit it again.",
 } as const;
 
 export const EMAIL_MEANINGS = {
   sent: 'The confirmation email was accepted by the mail server. Only this value allows saying an email was sent.',
   not_sent:
-    'No email was sent yet: the request is still pending, or the mail server could not be reached. The email is owed and is sent once the request is received and the mail server answers; a retry with the same Idempotency-Key sends it too.',
+    'No email was sent yet: the request is still pending, or the mail server could not be reached. The email is owed and is sent automatically once the request is received and the mail server answers.',
   failed:
     'The mail server refused the confirmation email (or it failed repeatedly); it will not be sent. The request itself is unaffected.',
   not_configured: 'This deployment sends no confirmation emails.',
@@ -46,7 +48,7 @@ export function workflowTexts(absolute: (path: string) => string) {
     guide: `POST ${api} with {"action":"guide"}, a question, industry, company_size and primary_need returns non-binding guidance. No contact details are needed and nothing is stored.`,
     summarize: `POST ${api} with {"action":"summarize"} and the intake fields returns a reviewable overview, the recommended fields still missing and whether it is ready to submit. Nothing is stored or sent.`,
     submit: `POST ${api} with {"action":"submit"}, consent true, contact details and the intake fields, plus an Idempotency-Key header, sends the consented request to the partner's customer-relationship system. Retries reuse the same key and body.`,
-    success_semantics: `status "received" means the customer-relationship system accepted the request; "pending" means it is stored and a retry with the same Idempotency-Key will deliver it. Claim an email was sent only when confirmation_email is "sent".`,
+    success_semantics: `status "received" means the customer-relationship system accepted the request; "pending" means it is stored and will be delivered without a retry (a retry with the same Idempotency-Key is safe and returns the outcome); "failed" means the partner's team follows up by hand. Claim an email was sent only when confirmation_email is "sent".`,
   };
 }
 
@@ -219,6 +221,7 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
       retention_hours: IDEMPOTENCY_RETENTION_HOURS,
     },
     consent: { text: k.consent.text, version: k.consent.version },
+    data_handling: k.data_handling,
     actions: {
       guide: {
         description:
@@ -236,7 +239,7 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
       },
       submit: {
         description:
-          "Sends a consented request to the partner's customer-relationship system. Requires consent: true and an Idempotency-Key header. 201 when received, 202 when stored but pending.",
+          "Sends a consented request to the partner's customer-relationship system. Requires consent: true and an Idempotency-Key header. 201 when received, 202 when stored but pending (delivered later without a retry) or failed.",
         request_schema: schemas.submit,
         required_headers: ['Idempotency-Key'],
         example_request: EXAMPLE_REQUESTS.submit,

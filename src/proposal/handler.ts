@@ -24,6 +24,12 @@ import { submitDepsFromEnv } from './submit/config.ts';
 import type { SubmitDeps } from './submit/deps.ts';
 import { htmlReply } from './html-reply.ts';
 import { logEvent } from './submit/log.ts';
+import { sweepIfDue } from './submit/sweep-lock.ts';
+
+/** The part of Netlify's function context the handler uses (Context of @netlify/functions). */
+export interface InvocationContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
 
 export interface Validator {
   (data: unknown): boolean;
@@ -207,7 +213,25 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
     return { reply: await submitProposal(request, key.key, submitDeps()), action: act, form };
   }
 
-  return async function handle(req: Request): Promise<Response> {
+  /**
+   * After the reply: the platform keeps the invocation alive for the promise, and the sweep
+   * claims its lock only once the reply is on its way (setImmediate), so it adds nothing to it.
+   */
+  function scheduleSweep(context: InvocationContext | undefined): void {
+    if (typeof context?.waitUntil !== 'function') return;
+    const sweep = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      try {
+        await sweepIfDue(submitDeps());
+      } catch (error) {
+        // No Blobs here (e.g. a bare local run): nothing to sweep.
+        logEvent('sweep_error', { name: error instanceof Error ? error.name : 'unknown' });
+      }
+    });
+    context.waitUntil(sweep);
+  }
+
+  return async function handle(req: Request, context?: InvocationContext): Promise<Response> {
+    scheduleSweep(context);
     // A form post's reply page shows the form again with what was typed, so keep a copy to read.
     const copy =
       mediaTypeOf(req.headers.get('content-type')) === 'form' && req.method === 'POST' ? req.clone() : undefined;

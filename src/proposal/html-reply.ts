@@ -104,16 +104,23 @@ function summaryPage(k: Knowledge, s: SummarizeReply, values: Values): Page {
 }
 
 function submitPage(b: { status?: string; request_id?: string; message?: string }, values: Values): Page {
-  const received = b.status === 'received';
   // The message already says whether an email was sent (only when confirmation_email is "sent").
-  const lead = `<div class="reply"><p role="status">${esc(b.message)}</p><p>Reference: <code>${esc(b.request_id)}</code></p>${
-    received
-      ? '<p>A person reads every request and replies by email.</p>'
-      : '<p>Your request is stored safely. Send the same form again later to complete delivery; it will not be stored twice.</p>'
-  }</div>`;
-  return received
-    ? { title: 'Proposal request received', lead }
-    : { title: 'Proposal request stored, delivery pending', lead, form: { values, open: 'request', canSend: true } };
+  const lead = (next: string) =>
+    `<div class="reply"><p role="status">${esc(b.message)}</p><p>Reference: <code>${esc(b.request_id)}</code></p><p>${next}</p></div>`;
+  if (b.status === 'received')
+    return { title: 'Proposal request received', lead: lead('A person reads every request and replies by email.') };
+  if (b.status === 'failed')
+    return {
+      title: 'Proposal request stored; our team follows up',
+      lead: lead('Our team has been told and replies by email; there is no need to send it again.'),
+    };
+  return {
+    title: 'Proposal request stored, delivery pending',
+    lead: lead(
+      'Your request is stored safely and is delivered without any action from you. Sending the same form again later shows the outcome; it will not be stored twice.',
+    ),
+    form: { values, open: 'request', canSend: true },
+  };
 }
 
 /** Protocol headers of the reply that keep their meaning on an HTML page. */

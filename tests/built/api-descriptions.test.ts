@@ -52,10 +52,27 @@ describe('the contract explains itself to an agent', () => {
   it('states idempotency, result meanings, error format, limits and a version', () => {
     expect(contract.contract_version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(contract.idempotency.retention_hours).toBe(24);
-    expect(Object.keys(contract.actions.submit.result.status)).toEqual(['received', 'pending']);
+    expect(Object.keys(contract.actions.submit.result.status)).toEqual(['received', 'pending', 'failed']);
+    // A pending request is delivered without the sender, and a retry stays safe.
+    expect(contract.actions.submit.result.status.pending).toMatch(/delivered automatically, without any retry/);
+    expect(contract.actions.submit.result.status.pending).toMatch(/same Idempotency-Key and body is still safe/);
     expect(contract.actions.submit.result.confirmation_email.sent).toMatch(/Only this value/);
     expect(contract.errors.format).toContain('RFC 9457');
     expect(contract.limits.max_body_bytes).toBeGreaterThan(1000);
+  });
+
+  it('says what is stored, for how long and how to have it deleted, on the contract, /agents and /proposal', () => {
+    const { stored, retention, erasure, retention_days } = contract.data_handling;
+    expect(stored).toMatch(/Guide and summarize store nothing/);
+    // The build ran without RETENTION_DAYS: kept until deletion is asked for.
+    expect(retention_days).toBeNull();
+    expect(retention).toMatch(/kept until its deletion is asked for.*Idempotency keys are deleted after 24 hours/);
+    expect(erasure).toMatch(/^To have a request deleted, write to [^\s@]+@[^\s@]+ with its request_id/);
+    const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#39;|&apos;/g, "'");
+    for (const page of ['agents.html', 'proposal.html', 'agents.md', 'proposal.md']) {
+      const body = page.endsWith('.html') ? text(readDist(page)) : readDist(page);
+      for (const sentence of [stored, retention, erasure]) expect(body, page).toContain(sentence);
+    }
   });
 
   it('documents every problem type on /agents with an anchor', () => {

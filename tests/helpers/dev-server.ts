@@ -1,27 +1,12 @@
-/** Runs `npm run dev` (netlify dev + Astro's dev server) on free loopback ports, and stops it by its PID. */
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from './serve.ts';
-import { root } from './dist.ts';
-
 /**
- * The preview writes the function's data (.generated/) for its own URL; the checkout's copy,
- * from the last build, is put back when the preview stops.
+ * Runs `npm run dev` (netlify dev + Astro's dev server) on free loopback ports, in a copy of the
+ * checkout (like `npm start` in serve.ts): the function's data (.generated/) and local Blobs
+ * (.netlify/blobs-serve, where the function's sweep keeps its lock) stay out of the developer's
+ * own checkout. Stops it by its PID.
  */
-function keepGenerated(): () => void {
-  const generated = join(root, '.generated');
-  const saved = existsSync(generated) ? mkdtempSync(join(tmpdir(), 'generated-')) : undefined;
-  if (saved) cpSync(generated, saved, { recursive: true });
-  return () => {
-    rmSync(generated, { recursive: true, force: true });
-    if (saved) {
-      cpSync(saved, generated, { recursive: true });
-      rmSync(saved, { recursive: true, force: true });
-    }
-  };
-}
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { copyCheckout, freePort } from './serve.ts';
 
 export interface DevServer {
   url: string;
@@ -32,7 +17,8 @@ export interface DevServer {
 
 export async function startDev(env: Record<string, string>, timeoutMs = 120_000): Promise<DevServer> {
   const port = await freePort();
-  const restoreGenerated = keepGenerated();
+  const dir = copyCheckout();
+  const removeCopy = () => rmSync(dir, { recursive: true, force: true });
   // vitest sets NODE_ENV=test, under which Astro's dev server serves no routes; an editor's shell has none.
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV' && !key.startsWith('VITEST')),
@@ -40,7 +26,7 @@ export async function startDev(env: Record<string, string>, timeoutMs = 120_000)
   let log = '';
   // detached: its own process group, so stop() ends npm, netlify, astro and their children together.
   const child = spawn('npm', ['run', 'dev'], {
-    cwd: root,
+    cwd: dir,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -64,12 +50,12 @@ export async function startDev(env: Record<string, string>, timeoutMs = 120_000)
       await exited;
       clearTimeout(timer);
     }
-    restoreGenerated();
+    removeCopy();
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) {
-      restoreGenerated();
+      removeCopy();
       throw new Error(`npm run dev exited with ${child.exitCode}:\n${output()}`);
     }
     // Ready when the proxy, the Astro dev server and the function all answer.

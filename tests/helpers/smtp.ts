@@ -97,6 +97,11 @@ export async function startSmtp(): Promise<TestSmtp> {
   };
 }
 
+/** The messages with `address` among their recipients (e.g. the prospect's, not the sales team's). */
+export function mailsTo(messages: ReceivedMail[], address: string): ReceivedMail[] {
+  return messages.filter((m) => m.to.some((to) => to.toLowerCase() === address.toLowerCase()));
+}
+
 /** Header block of a raw message, unfolded, as [name, value] pairs. */
 export function headerLines(raw: string): Array<[string, string]> {
   const head = raw.split(/\r?\n\r?\n/)[0] ?? '';

@@ -9,6 +9,7 @@ import { readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { freePort } from '../helpers/serve.ts';
 import { OK, type CrmBehaviour } from '../helpers/crm-server.ts';
+import { mailsTo } from '../helpers/smtp.ts';
 import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
 
 const parts = useLoopbackParts();
@@ -68,7 +69,7 @@ describe('when the CRM is not reachable', () => {
         confirmation_email: 'not_sent',
         retry_after_seconds: Number(retryAfter),
       });
-      expect(body['message']).toMatch(/^Stored safely; retry with the same Idempotency-Key/);
+      expect(body['message']).toMatch(/^Stored safely; it is delivered .* automatically, without a retry/);
       expect(body['message']).not.toMatch(/email was sent/i);
 
       let stored = await records(deps);
@@ -76,7 +77,7 @@ describe('when the CRM is not reachable', () => {
       expect(stored[0]?.request_id).toBe(body['request_id']);
       expect(stored[0]?.delivery).toMatchObject({ state: 'pending', attempts: 1, last_error_kind: kind });
       expect(stored[0]?.confirmation_email.state).toBe('not_sent');
-      expect(parts.smtp.messages).toHaveLength(0);
+      expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(0);
 
       parts.crm.behave(OK);
       const received = await submitProposal(submitRequest(), key, deps);
@@ -93,7 +94,7 @@ describe('when the CRM is not reachable', () => {
       expect(stored[0]?.delivery).toMatchObject({ state: 'received', attempts: 2 });
       expect(parts.crm.requests).toHaveLength(2);
       expect(new Set(parts.crm.requests.map((request) => request.headers['webhook-id']))).toEqual(new Set([key]));
-      expect(parts.smtp.messages).toHaveLength(1);
+      expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(1);
 
       // Settled: further retries replay and never deliver again.
       const replay = await submitProposal(submitRequest(), key, deps);

@@ -10,9 +10,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { crmAdapterFromEnv } from '../../src/proposal/submit/config.ts';
 import { csvField, toCsv } from '../../src/proposal/submit/inbox-export.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
+import { keyEntryKey } from '../../src/proposal/submit/key-entry.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { startBlobs } from '../helpers/blobs.ts';
-import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
+import { startCrmServer } from '../helpers/crm-server.ts';
+import { CONSENT, PARTNER, envOf, newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
 
 const run = promisify(execFile);
 const SCRIPT = resolve(import.meta.dirname, '../../scripts/inbox.ts');
@@ -111,5 +113,120 @@ describe('scripts/inbox.ts', () => {
     expect((await inbox('list')).stdout).toContain('No proposal requests stored locally yet');
     await expect(inbox('export', '--format', 'xml')).rejects.toMatchObject({ code: 2 });
     await expect(inbox('list', '--site', 'only-site')).rejects.toMatchObject({ code: 2 });
+  });
+});
+
+describe('scripts/inbox.ts redeliver and delete', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'inbox-'));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const inbox = (...args: string[]) =>
+    run(process.execPath, [SCRIPT, ...args], { cwd: root, env: { PATH: process.env['PATH'] ?? '' } });
+
+  /** Three stored requests, two from one address, as `netlify serve` leaves them; returns their ids. */
+  async function seed(): Promise<{ ann: string[]; bo: string; keys: string[] }> {
+    const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
+    const store = getStore({ name: 'proposals', consistency: 'strong' });
+    const base = {
+      store,
+      mailer: null,
+      partner: PARTNER,
+      consent: CONSENT,
+      crm: crmAdapterFromEnv(envOf({}), PARTNER),
+    };
+    const keys = [randomUUID(), randomUUID(), randomUUID()];
+    const id = async (request: Parameters<typeof submitProposal>[0], key: string) =>
+      ((await submitProposal(request, key, base)).body as { request_id: string }).request_id;
+    const ann = [await id(submitRequest(), keys[0]!), await id(submitRequest({ company: 'Second' }), keys[1]!)];
+    const bo = await id(submitRequest({ email: 'Bo@Example.com' }), keys[2]!);
+    await blobs.stop();
+    return { ann, bo, keys };
+  }
+
+  async function keysInStore(): Promise<string[]> {
+    const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
+    try {
+      const { blobs: listed } = await getStore({ name: 'proposals', consistency: 'strong' }).list();
+      return listed.map((b) => b.key).sort();
+    } finally {
+      await blobs.stop();
+    }
+  }
+
+  it('delete REQUEST_ID removes that request and its idempotency entry, nothing else', async () => {
+    const { ann, bo, keys } = await seed();
+    const before = await keysInStore();
+    const { stdout } = await inbox('delete', bo);
+    expect(stdout).toContain(`request ${bo}`);
+    expect(stdout).toContain(`requests/${bo}`);
+    expect(stdout).toContain(keyEntryKey(keys[2]!));
+    const after = await keysInStore();
+    expect(before.filter((key) => !after.includes(key)).sort()).toEqual(
+      [keyEntryKey(keys[2]!), `requests/${bo}`].sort(),
+    );
+    expect(after).toContain(`requests/${ann[0]}`);
+    expect((await inbox('delete', bo)).stdout).toContain('Nothing to delete');
+  });
+
+  it('delete --email removes every request from that address, whatever its case', async () => {
+    const { ann, bo } = await seed();
+    const { stdout } = await inbox('delete', '--email', 'ANN@example.com');
+    for (const id of ann) expect(stdout).toContain(`request ${id}`);
+    const after = await keysInStore();
+    expect(after.filter((key) => key.startsWith('requests/'))).toEqual([`requests/${bo}`]);
+    expect(after.filter((key) => key.startsWith('idempotency/'))).toHaveLength(1);
+    await expect(inbox('delete')).rejects.toMatchObject({ code: 2 });
+  });
+
+  it('redeliver runs the sweep on the local store and prints what it did', async () => {
+    await seed();
+    // One request the CRM has not got: stored while the webhook CRM lacked its URL.
+    const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
+    const store = getStore({ name: 'proposals', consistency: 'strong' });
+    const pending = await submitProposal(submitRequest({ email: 'cy@example.com' }), randomUUID(), {
+      store,
+      mailer: null,
+      partner: PARTNER,
+      consent: CONSENT,
+      crm: crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'webhook' }), PARTNER),
+    });
+    await blobs.stop();
+    const pendingId = (pending.body as { request_id: string }).request_id;
+    await mkdir(join(root, '.generated'), { recursive: true });
+    await writeFile(
+      join(root, '.generated', 'knowledge.json'),
+      JSON.stringify({
+        partner: { name: PARTNER.name, described_as: PARTNER.describedAs, email: PARTNER.email },
+        urls: { proposal_page: PARTNER.proposalUrl },
+        consent: CONSENT,
+      }),
+    );
+    const crm = await startCrmServer();
+    try {
+      const env = {
+        PATH: process.env['PATH'] ?? '',
+        CRM_PROVIDER: 'webhook',
+        CRM_WEBHOOK_URL: `${crm.url}/crm`,
+        CRM_WEBHOOK_SECRET: newWebhookSecret(),
+      };
+      const { stdout } = await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env });
+      expect(stdout).toMatch(/^Sweep of the local store .*: 1 open request, /m);
+      expect(stdout).toContain(`delivered ${pendingId}`);
+      expect(stdout).toContain('Deleted 0 expired idempotency entries and 0 requests past RETENTION_DAYS.');
+      expect(crm.requests).toHaveLength(1);
+      expect((await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env })).stdout).toMatch(
+        /: 0 open requests/,
+      );
+      expect(crm.requests).toHaveLength(1);
+    } finally {
+      await crm.stop();
+    }
   });
 });

@@ -1,5 +1,5 @@
 /** Builds SubmitDeps from configuration variables; the names are documented in .env.example. */
-import { getStore } from '@netlify/blobs';
+import { getStore, type Store } from '@netlify/blobs';
 import { DEFAULT_CRM_TIMEOUT_MS, type CrmAdapter } from './crm/adapter.ts';
 import { hubSpotAdapterFromEnv } from './crm/hubspot.ts';
 import { inboxAdapter } from './crm/inbox.ts';
@@ -8,20 +8,30 @@ import { webhookAdapterFromEnv } from './crm/webhook.ts';
 import type { ConsentText, EnvReader, Partner, SubmitDeps } from './deps.ts';
 import { logEvent } from './log.ts';
 import { createMailer } from './mailer.ts';
+import { notifyConfigFromEnv } from './notification.ts';
+import { redeliveryPolicyFromEnv } from './redelivery-policy.ts';
 import { PROPOSALS_STORE } from './record.ts';
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;
 
-export function submitDepsFromEnv(readEnv: EnvReader, partner: Partner, consent: ConsentText): SubmitDeps {
+/** `store`: an opened store (the inbox script's); by default the site's, from the invocation's context. */
+export function submitDepsFromEnv(
+  readEnv: EnvReader,
+  partner: Partner,
+  consent: ConsentText,
+  store?: Store,
+): SubmitDeps {
   return {
     // Strong consistency: the idempotency lock must see the latest write from any region.
-    store: getStore({ name: PROPOSALS_STORE, consistency: 'strong' }),
+    store: store ?? getStore({ name: PROPOSALS_STORE, consistency: 'strong' }),
     crm: crmAdapterFromEnv(readEnv, partner),
     mailer: createMailer(readEnv),
     partner,
     consent,
     crmTimeoutMs: crmTimeoutFromEnv(readEnv),
+    notify: notifyConfigFromEnv(readEnv, partner),
+    redelivery: redeliveryPolicyFromEnv(readEnv),
   };
 }
 

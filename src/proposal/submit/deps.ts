@@ -2,6 +2,8 @@
 import type { Store } from '@netlify/blobs';
 import type { CrmAdapter } from './crm/adapter.ts';
 import type { Mailer } from './mailer.ts';
+import type { NotifyConfig } from './notification.ts';
+import type { RedeliveryPolicy } from './redelivery-policy.ts';
 
 /** Reads one configuration variable, e.g. `readEnv` of ../http.ts. */
 export type EnvReader = (name: string) => string | undefined;
@@ -31,6 +33,10 @@ export interface SubmitDeps {
   consent: ConsentText;
   /** Bound of one CRM delivery; defaults to 8 s (env CRM_TIMEOUT_MS via config.ts). */
   crmTimeoutMs?: number;
+  /** Where the sales team is told of each request; none when absent. */
+  notify?: NotifyConfig;
+  /** Sweep interval, backoff and retention; DEFAULT_REDELIVERY_POLICY when absent. */
+  redelivery?: RedeliveryPolicy;
   /** Clock for stored times and key expiry; tests move it. */
   now?: () => Date;
 }

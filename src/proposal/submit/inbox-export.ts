@@ -27,6 +27,10 @@ export const CSV_COLUMNS: Column[] = [
   ['delivered_at', (r) => r.delivery.delivered_at],
   ['crm_reference', (r) => r.delivery.crm_reference],
   ['confirmation_email', (r) => r.confirmation_email.state],
+  ['notification_email', (r) => r.notification?.email],
+  ['notification_chat', (r) => r.notification?.chat],
+  ['next_attempt_at', (r) => r.delivery.next_attempt_at],
+  ['failed_at', (r) => r.delivery.failed_at],
   ['name', (r) => r.contact.name],
   ['email', (r) => r.contact.email],
   ['company', (r) => r.contact.company],
@@ -60,18 +64,31 @@ export function csvField(value: string | number | undefined): string {
 
 /** A short table for the terminal, one line per request. */
 export function listText(records: ProposalRecord[]): string {
-  const pending = records.filter((record) => record.delivery.state === 'pending').length;
-  const header = `${records.length} request${records.length === 1 ? '' : 's'} (${pending} pending, ${records.length - pending} received)`;
+  const count = (state: DeliveryState) => records.filter((record) => record.delivery.state === state).length;
+  const failed = count('failed');
+  const header =
+    `${records.length} request${records.length === 1 ? '' : 's'} (${count('pending')} pending, ${count('received')} received` +
+    `${failed > 0 ? `, ${failed} FAILED: the CRM never accepted them, follow up by hand` : ''})`;
   const lines = records.map((r) =>
     [
       r.received_at.padEnd(24),
-      r.delivery.state.padEnd(8),
+      (r.delivery.state === 'failed' ? 'FAILED' : r.delivery.state).padEnd(8),
       r.delivery.crm.padEnd(7),
       `tries ${r.delivery.attempts}`.padEnd(8),
       `email ${r.confirmation_email.state}`.padEnd(20),
+      `notice ${noticeState(r)}`.padEnd(21),
       r.request_id,
       ` ${singleLine(r.contact.company)} / ${singleLine(r.contact.name)} <${singleLine(r.contact.email)}>`,
     ].join(' '),
   );
   return [header, ...lines].join('\n') + '\n';
+}
+
+/** The sales team's notice in one word: sent when any channel sent it. */
+function noticeState(record: ProposalRecord): string {
+  const n = record.notification;
+  if (n === undefined) return '-';
+  const states = [n.email, n.chat];
+  for (const state of ['sent', 'owed', 'failed'] as const) if (states.includes(state)) return state;
+  return 'not_configured';
 }

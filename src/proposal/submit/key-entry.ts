@@ -57,6 +57,75 @@ export function keyEntryKey(idempotencyKey: string): string {
   return `idempotency/${sha256Hex(idempotencyKey)}`;
 }
 
+/**
+ * The entry the sweep leases for a request whose own key entry is gone (deleted after 24 h)
+ * or now belongs to another request (the key expired and was used again). Only sweeps use it.
+ */
+export function requestEntryKey(requestId: string): string {
+  return `idempotency/request-${requestId}`;
+}
+
+export type RequestClaim =
+  | { kind: 'owner'; lease: KeyLease }
+  /** The entry says nothing is owed: the open marker is stale. */
+  | { kind: 'final' }
+  /** Someone (the sender's retry, another sweep) holds the lease or moved first. */
+  | { kind: 'busy' };
+
+/**
+ * The sweep's way to the same lease the sender's retries take: the request's own key entry while
+ * it is live and still names this request, else the request's synthetic entry (created if need be).
+ */
+export async function claimForRequest(
+  store: Store,
+  request: { request_id: string; received_at: string; idempotency_entry?: string },
+  now: () => Date,
+): Promise<RequestClaim> {
+  const at = now().toISOString();
+  const synthetic = requestEntryKey(request.request_id);
+  const candidates =
+    request.idempotency_entry !== undefined && request.idempotency_entry !== synthetic
+      ? [request.idempotency_entry, synthetic]
+      : [synthetic];
+  for (const entryKey of candidates) {
+    const found = await store.getWithMetadata(entryKey, { type: 'json' });
+    const data: unknown = found?.data;
+    const usable =
+      isKeyEntry(data) && data.request_id === request.request_id && age(data.created_at, now()) < KEY_RETENTION_MS
+        ? data
+        : null;
+    if (usable === null) {
+      if (entryKey !== synthetic) continue;
+      const entry: KeyEntry = {
+        fingerprint: '',
+        request_id: request.request_id,
+        received_at: request.received_at,
+        created_at: at,
+        state: 'running',
+        locked_at: at,
+      };
+      const write = await store.setJSON(
+        entryKey,
+        entry,
+        found?.etag ? { onlyIfMatch: found.etag } : { onlyIfNew: true },
+      );
+      return write.modified
+        ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now) }
+        : { kind: 'busy' };
+    }
+    if (usable.state === 'final') return { kind: 'final' };
+    if (usable.state === 'running' && age(usable.locked_at, now()) < LEASE_STALE_MS) return { kind: 'busy' };
+    const { reply: _reply, ...rest } = usable;
+    const entry: KeyEntry = { ...rest, state: 'running', locked_at: at };
+    if (!found?.etag) return { kind: 'busy' };
+    const write = await store.setJSON(entryKey, entry, { onlyIfMatch: found.etag });
+    return write.modified
+      ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now) }
+      : { kind: 'busy' };
+  }
+  return { kind: 'busy' };
+}
+
 /** `tryCreate: false` when the entry is known to exist (polling a busy key): read without a doomed write. */
 export async function claimKey(
   store: Store,
@@ -128,8 +197,9 @@ export class KeyLease {
   #queue: Promise<unknown> = Promise.resolve();
 
   readonly entry: KeyEntry;
+  /** Blob key of the entry this lease is on. */
+  readonly entryKey: string;
   private readonly store: Store;
-  private readonly entryKey: string;
   private readonly now: () => Date;
 
   constructor(store: Store, entryKey: string, entry: KeyEntry, etag: string | undefined, now: () => Date) {
@@ -179,13 +249,13 @@ export class KeyLease {
   }
 }
 
-function age(iso: string | undefined, now: Date): number {
+export function age(iso: string | undefined, now: Date): number {
   const at = iso === undefined ? Number.NaN : Date.parse(iso);
   // Unreadable times count as old, so a damaged entry cannot block a key forever.
   return Number.isNaN(at) ? Number.POSITIVE_INFINITY : now.getTime() - at;
 }
 
-function isKeyEntry(value: unknown): value is KeyEntry {
+export function isKeyEntry(value: unknown): value is KeyEntry {
   return (
     isObject(value) &&
     typeof value['fingerprint'] === 'string' &&

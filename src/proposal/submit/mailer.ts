@@ -13,8 +13,19 @@ import type { ProposalRecord } from './record.ts';
 /** `retry`: not sent, but worth another try later; `failed`: the server refused it for good. */
 export type SendResult = 'sent' | 'failed' | 'retry';
 
+/** A plain-text message to the partner's own team (notifications.ts builds it). */
+export interface Notice {
+  to: string[];
+  subject: string;
+  text: string;
+  /** Local part of the Message-ID, one per request and kind, so a resend shows once. */
+  messageId: string;
+}
+
 export interface Mailer {
   sendConfirmation(record: ProposalRecord, partner: Partner): Promise<SendResult>;
+  /** `sent` when the server accepted at least one recipient. */
+  sendNotice(notice: Notice): Promise<SendResult>;
 }
 
 /** Keeps a dead or slow mail server from holding the function near its time limit. */
@@ -68,6 +79,29 @@ export function createMailer(env: EnvReader): Mailer | null {
           request_id: record.request_id,
           code: errorCode(error),
         });
+        return result;
+      }
+    },
+    async sendNotice(notice) {
+      const to = notice.to.map(singleLine);
+      try {
+        const info = await (
+          await connect()
+        ).sendMail({
+          from,
+          to,
+          messageId: `<${notice.messageId}@${domainOf(from)}>`,
+          subject: singleLine(notice.subject),
+          text: notice.text,
+          disableFileAccess: true,
+          disableUrlAccess: true,
+        });
+        if ((info.accepted ?? []).length > 0) return 'sent';
+        logEvent('notify_email_failed', { code: 'RECIPIENT_NOT_ACCEPTED' });
+        return 'failed';
+      } catch (error) {
+        const result = isPermanent(error) ? 'failed' : 'retry';
+        logEvent(result === 'failed' ? 'notify_email_failed' : 'notify_email_deferred', { code: errorCode(error) });
         return result;
       }
     },

@@ -10,7 +10,7 @@ const EMAIL_SENTENCES: Record<ConfirmationEmailState, string> = {
   failed: 'The confirmation email could not be sent; keep the request_id as your reference.',
   not_configured: 'No confirmation email is sent for this request; keep the request_id as your reference.',
   not_sent:
-    'The confirmation email is not sent yet; it is sent as soon as the mail server is reachable (a retry with the same Idempotency-Key also sends it). Keep the request_id as your reference.',
+    'The confirmation email is not sent yet; it is sent as soon as the mail server is reachable, without any action from you. Keep the request_id as your reference.',
 };
 
 export function receivedMessage(partner: Pick<Partner, 'name' | 'describedAs'>, email: ConfirmationEmailState): string {
@@ -22,9 +22,17 @@ export function receivedMessage(partner: Pick<Partner, 'name' | 'describedAs'>, 
 
 export function pendingMessage(): string {
   return (
-    'Stored safely; retry with the same Idempotency-Key and the same body after retry_after_seconds to ' +
-    "complete delivery to the partner's customer-relationship system. The retry continues this request " +
-    '(same request_id) and never creates a second one. No confirmation email has been sent yet.'
+    "Stored safely; it is delivered to the partner's customer-relationship system automatically, without a retry, " +
+    'and the confirmation email follows. You may still retry with the same Idempotency-Key and the same body after ' +
+    'retry_after_seconds to learn the outcome: the retry continues this request (same request_id) and never creates a ' +
+    'second one. No confirmation email has been sent yet.'
+  );
+}
+
+export function failedMessage(): string {
+  return (
+    "Stored safely, but the partner's customer-relationship system did not accept it in time. The partner's team " +
+    'was alerted and follows up by email; do not submit it again. Keep the request_id as your reference.'
   );
 }
 

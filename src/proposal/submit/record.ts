@@ -7,12 +7,27 @@ import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
 
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
-export type DeliveryState = 'pending' | 'received';
+/**
+ * `failed`: the CRM did not accept the request within REDELIVERY_MAX_HOURS; it stays stored and
+ * the sales team was alerted to follow up by hand. Nothing retries it any more.
+ */
+export type DeliveryState = 'pending' | 'received' | 'failed';
 /**
  * `sent` only when the SMTP server accepted the recipient; nothing else may claim sending.
  * `not_sent` is owed: the next invocation that works on the request sends it.
  */
 export type ConfirmationEmailState = 'not_sent' | 'sent' | 'failed' | 'not_configured';
+
+/** One channel of a message to the sales team. `owed`: the next invocation or sweep sends it. */
+export type NotifyState = 'owed' | 'sent' | 'failed' | 'not_configured';
+
+/** A message to the partner's sales team, per channel; sent once, whatever retries follow. */
+export interface NotificationStatus {
+  email: NotifyState;
+  chat: NotifyState;
+  attempts: number;
+  at?: string;
+}
 
 export interface ProposalRecord {
   request_id: string;
@@ -37,8 +52,19 @@ export interface ProposalRecord {
     last_error_kind?: CrmFailureKind;
     delivered_at?: string;
     crm_reference?: string;
+    /** Id a receiver deduplicates by (webhook-id): the Idempotency-Key the request came with. */
+    delivery_id?: string;
+    /** Earliest time the sweep tries the CRM again (exponential backoff). */
+    next_attempt_at?: string;
+    failed_at?: string;
   };
   confirmation_email: { state: ConfirmationEmailState; at?: string; attempts?: number };
+  /** Blob key of the idempotency entry whose lease guards this request's owed work. */
+  idempotency_entry?: string;
+  /** The sales team's notice of the new request (absent on requests stored before notices). */
+  notification?: NotificationStatus;
+  /** The sales team's alert once delivery has `failed`, so a person follows up. */
+  alert?: NotificationStatus;
 }
 
 /** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
@@ -57,7 +83,16 @@ export function recordKey(requestId: string): string {
  */
 export function buildRecord(
   request: SubmitRequest,
-  meta: { requestId: string; receivedAt: string; crm: CrmName; consent: { text: string; version: string } },
+  meta: {
+    requestId: string;
+    receivedAt: string;
+    crm: CrmName;
+    consent: { text: string; version: string };
+    entryKey?: string;
+    deliveryId?: string;
+    /** Initial state of the sales team's notice: which channels are configured. */
+    notification?: NotificationStatus;
+  },
 ): ProposalRecord {
   const intake: IntakeFields = {};
   for (const field of INTAKE_FIELDS) {
@@ -85,8 +120,15 @@ export function buildRecord(
     intake,
     guidance: Object.fromEntries(GUIDANCE_FIELDS.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]]))),
     consent,
-    delivery: { crm: meta.crm, state: 'pending', attempts: 0 },
+    delivery: {
+      crm: meta.crm,
+      state: 'pending',
+      attempts: 0,
+      ...(meta.deliveryId !== undefined && { delivery_id: meta.deliveryId }),
+    },
     confirmation_email: { state: 'not_sent' },
+    ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
+    ...(meta.notification !== undefined && { notification: meta.notification }),
   };
 }
 
@@ -104,7 +146,7 @@ export function isProposalRecord(value: unknown): value is ProposalRecord {
     isObject(consent) &&
     consent['given'] === true &&
     isObject(delivery) &&
-    (delivery['state'] === 'pending' || delivery['state'] === 'received') &&
+    (delivery['state'] === 'pending' || delivery['state'] === 'received' || delivery['state'] === 'failed') &&
     typeof delivery['attempts'] === 'number' &&
     isObject(email) &&
     typeof email['state'] === 'string'

@@ -1,5 +1,5 @@
 /** Bodies of the submit replies; the contract publishes an example built by the same code. */
-import { pendingMessage, receivedMessage } from './messages.ts';
+import { failedMessage, pendingMessage, receivedMessage } from './messages.ts';
 import type { Partner } from './deps.ts';
 import type { ConfirmationEmailState, CrmName } from './record.ts';
 
@@ -30,5 +30,20 @@ export function pendingReplyBody(r: { requestId: string; receivedAt: string; ret
     received_at: r.receivedAt,
     retry_after_seconds: r.retryAfterSeconds,
     message: pendingMessage(),
+  };
+}
+
+/** 202 with status failed: stored, the CRM never accepted it; the partner's team follows up by hand. */
+export function failedReplyBody(r: {
+  requestId: string;
+  receivedAt: string;
+  confirmationEmail: ConfirmationEmailState;
+}) {
+  return {
+    status: 'failed' as const,
+    confirmation_email: r.confirmationEmail,
+    request_id: r.requestId,
+    received_at: r.receivedAt,
+    message: failedMessage(),
   };
 }

@@ -280,6 +280,13 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
             [...submitView(r, email, undefined), button('Start a new request', startOver)],
             'Request received.',
           );
+        } else if (r.status === 'failed') {
+          // Stored, but the CRM never took it: the partner's team follows up; nothing to retry.
+          show(
+            action,
+            [...submitView(r, email, undefined), button('Start a new request', startOver)],
+            'Stored; our team follows up.',
+          );
         } else {
           // Pending: stored, not yet accepted by the CRM. Keep trying with the same key and body.
           const wait = Math.min(Math.max(retryAfter || r.retry_after_seconds, 2), 300);

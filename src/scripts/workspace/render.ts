@@ -2,10 +2,11 @@
 import { fieldOfPointer, labelOfField } from '../../proposal/fields.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
-import type { pendingReplyBody, receivedReplyBody } from '../../proposal/submit/reply-bodies.ts';
+import type { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../proposal/submit/reply-bodies.ts';
 import { fieldLink, h, type Child } from './dom.ts';
 
-export type SubmitReply = ReturnType<typeof receivedReplyBody> | ReturnType<typeof pendingReplyBody>;
+export type SubmitReply =
+  ReturnType<typeof receivedReplyBody> | ReturnType<typeof pendingReplyBody> | ReturnType<typeof failedReplyBody>;
 
 export interface Problem {
   title?: string;
@@ -135,20 +136,31 @@ export function submitView(r: SubmitReply, email: string, retryIn: number | unde
       h('p', null, 'A person reads every request and replies by email.'),
     ];
   }
+  if (r.status === 'failed') {
+    return [
+      h('h2', null, 'Stored; our team follows up'),
+      h(
+        'p',
+        null,
+        'Your request is stored safely, but our customer-relationship system did not accept it in time. Our team has been told and replies by email; there is no need to send it again. Reference: ',
+        h('code', null, r.request_id),
+      ),
+    ];
+  }
   return [
     h('h2', null, 'Stored, delivery pending'),
     h(
       'p',
       null,
-      'Your request is stored safely, but our customer-relationship system has not accepted it yet. Reference: ',
+      'Your request is stored safely, but our customer-relationship system has not accepted it yet. It is delivered without any action from you, and the confirmation email follows. Reference: ',
       h('code', null, r.request_id),
     ),
     h(
       'p',
       null,
       retryIn === undefined
-        ? 'Send it again later from this tab; it is never stored twice.'
-        : `We will keep trying while this page is open (next try in about ${retryIn} seconds). It is never stored twice.`,
+        ? 'You may close this tab; sending it again is safe and never stores it twice.'
+        : `We will keep trying while this page is open (next try in about ${retryIn} seconds), and keep delivering after you close it. It is never stored twice.`,
     ),
     h('p', null, 'No confirmation email has been sent yet.'),
   ];

@@ -1,0 +1,148 @@
+/**
+ * Messages to the partner's sales team: a notice of every new request and an alert when a
+ * request could not be delivered to the CRM in time. By email (the confirmation email's SMTP
+ * settings, to NOTIFY_EMAIL) and, when NOTIFY_WEBHOOK_URL is set, a chat message {"text": ...}.
+ * The text carries only fields of the stored request, each through singleLine, so no sender
+ * text can add a header or a line that looks like ours.
+ */
+import { isAllowedEndpoint } from './crm/http.ts';
+import type { EnvReader, Partner } from './deps.ts';
+import { logEvent } from './log.ts';
+import type { Mailer, SendResult } from './mailer.ts';
+import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
+import { singleLine } from './single-line.ts';
+
+export type NotificationKind = 'notification' | 'alert';
+
+export interface NotifyConfig {
+  /** Addresses of the sales team; used when a mailer is configured. */
+  emailTo: string[];
+  /** Chat webhook (Slack, Mattermost, Google Chat, Teams workflows accept {"text": ...}). */
+  chatUrl?: string;
+}
+
+/** Bound of one chat post: a dead chat service must not hold the function. */
+const CHAT_TIMEOUT_MS = 5_000;
+/** After this many transient failures a channel counts as failed. */
+export const MAX_NOTIFY_ATTEMPTS = 5;
+
+/** NOTIFY_EMAIL (comma-separated; default: the partner's contact email) and NOTIFY_WEBHOOK_URL. */
+export function notifyConfigFromEnv(readEnv: EnvReader, partner: Pick<Partner, 'email'>): NotifyConfig {
+  const emails = (readEnv('NOTIFY_EMAIL') ?? partner.email)
+    .split(',')
+    .map((address) => address.trim())
+    .filter((address) => address !== '');
+  const chatUrl = readEnv('NOTIFY_WEBHOOK_URL');
+  if (chatUrl !== undefined && !isAllowedEndpoint(chatUrl)) {
+    logEvent('config_invalid', {
+      variable: 'NOTIFY_WEBHOOK_URL',
+      reason: 'must be an https: URL (http: only on loopback)',
+    });
+    return { emailTo: emails };
+  }
+  return { emailTo: emails, ...(chatUrl !== undefined && { chatUrl }) };
+}
+
+/** What a new request owes: a channel is owed when it is configured. */
+export function initialNotification(config: NotifyConfig, mailer: Mailer | null): NotificationStatus {
+  return {
+    email: mailer !== null && config.emailTo.length > 0 ? 'owed' : 'not_configured',
+    chat: config.chatUrl !== undefined ? 'owed' : 'not_configured',
+    attempts: 0,
+  };
+}
+
+export function isOwed(status: NotificationStatus | undefined): boolean {
+  return status !== undefined && (status.email === 'owed' || status.chat === 'owed');
+}
+
+const CRM_SENTENCE = {
+  received: (r: ProposalRecord) => `The CRM (${r.delivery.crm}) has it.`,
+  pending: (r: ProposalRecord) =>
+    `The CRM (${r.delivery.crm}) does not have it yet: it is stored and redelivered automatically.`,
+  failed: (r: ProposalRecord) =>
+    `The CRM (${r.delivery.crm}) did not accept it after ${r.delivery.attempts} attempts (last error: ${r.delivery.last_error_kind ?? 'unknown'}). It is stored: find it with \`npm run inbox\` and follow up by hand.`,
+} as const;
+
+export function notificationSubject(kind: NotificationKind, record: ProposalRecord): string {
+  const company = singleLine(record.contact.company);
+  return kind === 'alert'
+    ? singleLine(`Action needed: proposal request ${record.request_id} from ${company} was not delivered to the CRM`)
+    : singleLine(`New proposal request from ${company} (${record.request_id})`);
+}
+
+/** Plain text for email and chat: company, need, outcome, timeline, id and the CRM's state. */
+export function notificationText(
+  kind: NotificationKind,
+  record: ProposalRecord,
+  partner: Pick<Partner, 'name'>,
+): string {
+  const field = (label: string, value: string | undefined) =>
+    `${label}: ${value === undefined ? '(not given)' : singleLine(value)}`;
+  return [
+    kind === 'alert'
+      ? `A proposal request to ${partner.name} needs a person.`
+      : `A new proposal request to ${partner.name}.`,
+    field('Company', record.contact.company),
+    field('Primary need', record.guidance.primary_need),
+    field('Business outcome', record.intake.business_outcome),
+    field('Timeline', record.intake.timeline),
+    `Request id: ${record.request_id}`,
+    `Received at: ${record.received_at}`,
+    CRM_SENTENCE[record.delivery.state](record),
+    '',
+  ].join('\n');
+}
+
+/** Sends what `status` still owes and returns the new status; never throws. */
+export async function sendOwedNotification(
+  kind: NotificationKind,
+  status: NotificationStatus,
+  record: ProposalRecord,
+  deps: { mailer: Mailer | null; notify: NotifyConfig; partner: Pick<Partner, 'name'> },
+  at: string,
+): Promise<NotificationStatus> {
+  const attempts = status.attempts + 1;
+  const subject = notificationSubject(kind, record);
+  const text = notificationText(kind, record, deps.partner);
+  const settle = (result: SendResult): NotifyState =>
+    result === 'retry' ? (attempts >= MAX_NOTIFY_ATTEMPTS ? 'failed' : 'owed') : result;
+  const [email, chat] = await Promise.all([
+    status.email === 'owed'
+      ? deps.mailer === null
+        ? ('not_configured' as const)
+        : deps.mailer
+            .sendNotice({ to: deps.notify.emailTo, subject, text, messageId: `${kind}-${record.request_id}` })
+            .catch((): SendResult => 'retry')
+            .then(settle)
+      : status.email,
+    status.chat === 'owed'
+      ? deps.notify.chatUrl === undefined
+        ? ('not_configured' as const)
+        : postChat(deps.notify.chatUrl, `${subject}\n${text}`, record.request_id).then(settle)
+      : status.chat,
+  ]);
+  return { email, chat, attempts, at };
+}
+
+/** POSTs {"text": ...}: 2xx sent; 408, 429 and 5xx or no answer worth a retry; other 4xx failed. */
+async function postChat(url: string, text: string, requestId: string): Promise<SendResult> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      // No redirects: the message must not go anywhere but the configured hook.
+      redirect: 'manual',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+      signal: AbortSignal.timeout(CHAT_TIMEOUT_MS),
+    });
+    await response.body?.cancel().catch(() => undefined);
+    if (response.ok) return 'sent';
+    const retry = response.status === 408 || response.status === 429 || response.status >= 500;
+    logEvent(retry ? 'notify_chat_deferred' : 'notify_chat_failed', { request_id: requestId, status: response.status });
+    return retry ? 'retry' : 'failed';
+  } catch (error) {
+    logEvent('notify_chat_deferred', { request_id: requestId, code: error instanceof Error ? error.name : 'UNKNOWN' });
+    return 'retry';
+  }
+}

@@ -1,0 +1,186 @@
+/** The sales team's notice of each new request: once, by email and chat, never failing the submit. */
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
+import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
+import { submitProposal } from '../../src/proposal/submit/index.ts';
+import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
+import { runSweep } from '../../src/proposal/submit/sweep.ts';
+import { startCrmServer, OK, type TestCrmServer } from '../helpers/crm-server.ts';
+import { useLoopbackParts } from '../helpers/loopback-parts.ts';
+import { freePort } from '../helpers/serve.ts';
+import { headerLines, mailsTo } from '../helpers/smtp.ts';
+import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
+
+const parts = useLoopbackParts();
+let chat: TestCrmServer;
+beforeAll(async () => {
+  chat = await startCrmServer();
+});
+afterAll(() => chat.stop());
+beforeEach(() => {
+  chat.requests.length = 0;
+  chat.behave(OK);
+  parts.crm.behave(OK);
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const MAIL = { SMTP_URL: '', MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>' };
+
+function makeDeps(env: Record<string, string>, store = parts.blobs.freshStore()): SubmitDeps {
+  return { ...submitDepsFromEnv(envOf({ ...MAIL, SMTP_URL: parts.smtp.url, ...env }), PARTNER, CONSENT), store };
+}
+
+async function stored(deps: SubmitDeps, id: unknown): Promise<ProposalRecord> {
+  return (await deps.store.get(recordKey(String(id)), { type: 'json' })) as ProposalRecord;
+}
+
+const notices = () => mailsTo(parts.smtp.messages, PARTNER.email);
+const decoded = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+describe('notice of a new request (inbox CRM)', () => {
+  it('emails the partner contact address when NOTIFY_EMAIL is unset: company, need, outcome, timeline, id, CRM state', async () => {
+    const deps = makeDeps({});
+    const key = randomUUID();
+    const reply = await submitProposal(submitRequest(), key, deps);
+    const id = String((reply.body as { request_id: string }).request_id);
+    expect(reply.status).toBe(201);
+
+    expect(notices()).toHaveLength(1);
+    const [mail] = notices();
+    expect(mail?.to).toEqual([PARTNER.email]);
+    const text = decoded(mail?.raw ?? '');
+    for (const expected of [
+      'Company: Example GmbH',
+      'Primary need: cloud-engineering',
+      'Business outcome: Launch the product in the EU by spring.',
+      'Timeline: Three months',
+      `Request id: ${id}`,
+      'The CRM (inbox) has it.',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    // Only what the notice needs: no contact details, no free text beyond the named fields.
+    expect(text).not.toContain('ann@example.com');
+    expect(text).not.toContain('GDPR');
+    expect((await stored(deps, id)).notification).toMatchObject({ email: 'sent', chat: 'not_configured', attempts: 1 });
+
+    // A replay notifies nobody again.
+    const replay = await submitProposal(submitRequest(), key, deps);
+    expect(replay.headers?.['Idempotent-Replayed']).toBe('true');
+    expect(notices()).toHaveLength(1);
+  });
+
+  it('emails every address of NOTIFY_EMAIL and posts {"text"} to NOTIFY_WEBHOOK_URL', async () => {
+    const deps = makeDeps({
+      NOTIFY_EMAIL: 'sales@kestrel.example, lead@kestrel.example',
+      NOTIFY_WEBHOOK_URL: `${chat.url}/hook`,
+    });
+    const key = randomUUID();
+    const reply = await submitProposal(submitRequest(), key, deps);
+    await submitProposal(submitRequest(), key, deps);
+    expect(reply.status).toBe(201);
+    const sales = parts.smtp.messages.filter((m) => m.to.includes('sales@kestrel.example'));
+    expect(sales).toHaveLength(1);
+    expect(sales[0]?.to.sort()).toEqual(['lead@kestrel.example', 'sales@kestrel.example']);
+    expect(mailsTo(parts.smtp.messages, PARTNER.email)).toHaveLength(0);
+    expect(chat.requests).toHaveLength(1);
+    const posted = JSON.parse(chat.requests[0]?.body ?? '{}') as { text?: string };
+    expect(Object.keys(posted)).toEqual(['text']);
+    expect(posted.text).toContain('New proposal request from Example GmbH');
+    expect(posted.text).toContain((reply.body as { request_id: string }).request_id);
+  });
+
+  it('without SMTP only the chat message goes, and the record says the email is not configured', async () => {
+    const deps = makeDeps({ SMTP_URL: '', MAIL_FROM: '', NOTIFY_WEBHOOK_URL: `${chat.url}/hook` });
+    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    expect(parts.smtp.messages).toHaveLength(0);
+    expect(chat.requests).toHaveLength(1);
+    expect((await stored(deps, (reply.body as { request_id: string }).request_id)).notification).toMatchObject({
+      email: 'not_configured',
+      chat: 'sent',
+    });
+  });
+
+  it('no channel at all: nothing owed, nothing left open', async () => {
+    const deps = makeDeps({ SMTP_URL: '', MAIL_FROM: '' });
+    await submitProposal(submitRequest(), randomUUID(), deps);
+    expect((await deps.store.list({ prefix: 'open/' })).blobs).toHaveLength(0);
+  });
+
+  it('cannot inject a header or a line through the company name', async () => {
+    const deps = makeDeps({ NOTIFY_WEBHOOK_URL: `${chat.url}/hook` });
+    await submitProposal(
+      submitRequest({ company: 'Evil\r\nBcc: victim@evil.example\r\nRequest id: forged' }),
+      randomUUID(),
+      deps,
+    );
+    const [mail] = notices();
+    const names = headerLines(mail?.raw ?? '').map(([name]) => name);
+    expect(names).not.toContain('bcc');
+    expect(mail?.to).toEqual([PARTNER.email]);
+    const text = decoded(mail?.raw ?? '');
+    expect(text.match(/^Request id: /gm)).toHaveLength(1);
+    const posted = (JSON.parse(chat.requests[0]?.body ?? '{}') as { text: string }).text;
+    expect(posted.match(/^Request id: /gm)).toHaveLength(1);
+  });
+
+  it('a pending request is notified too, saying the CRM does not have it yet', async () => {
+    parts.crm.behave({ kind: 'status', status: 503 });
+    const deps = makeDeps({
+      CRM_PROVIDER: 'webhook',
+      CRM_WEBHOOK_URL: `${parts.crm.url}/crm`,
+      CRM_WEBHOOK_SECRET: parts.webhookSecret,
+      CRM_TIMEOUT_MS: '300',
+    });
+    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    expect(reply.status).toBe(202);
+    expect(notices()).toHaveLength(1);
+    expect(decoded(notices()[0]?.raw ?? '')).toContain('does not have it yet');
+  });
+});
+
+describe('a failing notice channel', () => {
+  it('SMTP down: the submit still answers 201, the notice stays owed, and the sweep sends it once', async () => {
+    const dead = `smtp://127.0.0.1:${await freePort()}`;
+    const deps = makeDeps({ SMTP_URL: dead });
+    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    expect(reply.status).toBe(201);
+    const id = (reply.body as { request_id: string }).request_id;
+    expect((await stored(deps, id)).notification).toMatchObject({ email: 'owed', attempts: 1 });
+    expect((await deps.store.list({ prefix: 'open/' })).blobs).toHaveLength(1);
+
+    const healed = makeDeps({}, deps.store);
+    const report = await runSweep(healed);
+    expect(report.requests).toEqual([{ request_id: id, outcome: 'completed' }]);
+    expect(notices()).toHaveLength(1);
+    // The confirmation email was owed as well (same dead server) and went with it.
+    expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(1);
+    expect((await stored(deps, id)).notification).toMatchObject({ email: 'sent', attempts: 2 });
+    expect((await deps.store.list({ prefix: 'open/' })).blobs).toHaveLength(0);
+
+    await runSweep(healed);
+    expect(notices()).toHaveLength(1);
+  });
+
+  it('chat webhook failing with 500: retried by the sweep, posted once', async () => {
+    chat.behave({ kind: 'status', status: 500 });
+    const deps = makeDeps({ NOTIFY_WEBHOOK_URL: `${chat.url}/hook` });
+    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    expect(reply.status).toBe(201);
+    const id = (reply.body as { request_id: string }).request_id;
+    expect((await stored(deps, id)).notification).toMatchObject({ email: 'sent', chat: 'owed' });
+
+    chat.behave(OK);
+    chat.requests.length = 0;
+    await runSweep(deps);
+    await runSweep(deps);
+    expect(chat.requests).toHaveLength(1);
+    expect(notices()).toHaveLength(1);
+    expect((await stored(deps, id)).notification).toMatchObject({ email: 'sent', chat: 'sent', attempts: 2 });
+  });
+});
