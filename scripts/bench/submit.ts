@@ -1,6 +1,6 @@
 /**
  * Item 4: `submit` into the default inbox CRM, stored in a real local Netlify Blobs server
- * (BlobsServer on a temp dir, wired in with setEnvironmentContext as tests/helpers/blobs.ts does).
+ * (local-blobs.ts).
  * CRM_PROVIDER, SMTP_URL and MAIL_FROM are unset by the parent, so a 201 means the request is
  * stored durably and its status is 'received'.
  *
@@ -10,9 +10,7 @@
  * Run by scripts/bench.ts in a fresh process: node scripts/bench/submit.ts
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { startLocalBlobs } from './local-blobs.ts';
 import { handBack, progress } from './process.ts';
 import { int, ms, summarize, table, type Summary } from './stats.ts';
 
@@ -89,14 +87,8 @@ function tally(into: Record<string, number>, key: string | number): void {
 
 async function main(): Promise<void> {
   for (const name of ['CRM_PROVIDER', 'SMTP_URL', 'MAIL_FROM']) delete process.env[name];
-  const { setEnvironmentContext, getStore } = await import('@netlify/blobs');
-  const { BlobsServer } = await import('@netlify/blobs/server');
-  const directory = await mkdtemp(join(tmpdir(), 'kestrel-bench-blobs-'));
-  const token = randomUUID();
-  const server = new BlobsServer({ directory, token });
-  const { port } = await server.start();
-  const url = `http://127.0.0.1:${port}`;
-  setEnvironmentContext({ siteID: `bench-site-${randomUUID()}`, token, edgeURL: url, uncachedEdgeURL: url });
+  const { getStore } = await import('@netlify/blobs');
+  const blobs = await startLocalBlobs('blobs');
 
   try {
     const { default: handler } = (await import('../../netlify/functions/proposal.mts')) as { default: Handler };
@@ -232,8 +224,7 @@ async function main(): Promise<void> {
     };
     handBack(result);
   } finally {
-    await server.stop();
-    await rm(directory, { recursive: true, force: true });
+    await blobs.stop();
   }
 }
 

@@ -10,10 +10,10 @@
  * Run by scripts/bench.ts in a fresh process: node scripts/bench/sweep.ts
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startLocalBlobs } from './local-blobs.ts';
 import { handBack, progress, root } from './process.ts';
 import { int, ms, summarize, table, type Summary } from './stats.ts';
 
@@ -61,14 +61,8 @@ async function main(): Promise<void> {
   });
   for (const name of ['SMTP_URL', 'MAIL_FROM', 'NOTIFY_WEBHOOK_URL', 'RETENTION_DAYS']) delete process.env[name];
 
-  const { setEnvironmentContext, getStore } = await import('@netlify/blobs');
-  const { BlobsServer } = await import('@netlify/blobs/server');
-  const directory = await mkdtemp(join(tmpdir(), 'kestrel-bench-sweep-'));
-  const token = randomUUID();
-  const server = new BlobsServer({ directory, token });
-  const { port } = await server.start();
-  const url = `http://127.0.0.1:${port}`;
-  setEnvironmentContext({ siteID: `bench-site-${randomUUID()}`, token, edgeURL: url, uncachedEdgeURL: url });
+  const { getStore } = await import('@netlify/blobs');
+  const blobs = await startLocalBlobs('sweep');
 
   try {
     const { default: handler } = (await import('../../netlify/functions/proposal.mts')) as unknown as {
@@ -149,9 +143,8 @@ async function main(): Promise<void> {
     };
     handBack(result);
   } finally {
-    await server.stop();
+    await blobs.stop();
     crm.close();
-    await rm(directory, { recursive: true, force: true });
   }
 }
 

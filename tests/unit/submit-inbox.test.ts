@@ -47,8 +47,11 @@ describe('CSV export', () => {
   });
 });
 
-describe('scripts/inbox.ts', () => {
-  let root: string;
+/** Each inbox test gets its own project folder (with its own local store) and runs the script there. */
+let root: string;
+const inbox = (...args: string[]) =>
+  run(process.execPath, [SCRIPT, ...args], { cwd: root, env: { PATH: process.env['PATH'] ?? '' } });
+function useProjectFolder(): void {
   beforeEach(async () => {
     root = await mkdtemp(join(tmpdir(), 'inbox-'));
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -57,9 +60,10 @@ describe('scripts/inbox.ts', () => {
     vi.restoreAllMocks();
     await rm(root, { recursive: true, force: true });
   });
+}
 
-  const inbox = (...args: string[]) =>
-    run(process.execPath, [SCRIPT, ...args], { cwd: root, env: { PATH: process.env['PATH'] ?? '' } });
+describe('scripts/inbox.ts', () => {
+  useProjectFolder();
 
   /** Stores two requests the way `netlify serve` would: one received, one pending. */
   async function seed(siteID: string): Promise<void> {
@@ -117,18 +121,7 @@ describe('scripts/inbox.ts', () => {
 });
 
 describe('scripts/inbox.ts redeliver and delete', () => {
-  let root: string;
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), 'inbox-'));
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-  });
-  afterEach(async () => {
-    vi.restoreAllMocks();
-    await rm(root, { recursive: true, force: true });
-  });
-
-  const inbox = (...args: string[]) =>
-    run(process.execPath, [SCRIPT, ...args], { cwd: root, env: { PATH: process.env['PATH'] ?? '' } });
+  useProjectFolder();
 
   /** Three stored requests, two from one address, as `netlify serve` leaves them; returns their ids. */
   async function seed(): Promise<{ ann: string[]; bo: string; keys: string[] }> {
