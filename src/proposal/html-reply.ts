@@ -8,6 +8,7 @@ import { fieldOfPointer, labelOfField, type ProposalAction } from './fields.ts';
 import type { FieldError, Reply } from './http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
+import { guideView, submitView, summaryView, viewToHtml, type SubmitReply } from './reply-view.ts';
 import { ALL_FIELDS, displayValue, esc, workspaceFormsHtml, type FormState } from './workspace-form.ts';
 
 /** The site's header and footer, cut from the built /proposal page (scripts/compile-contract.ts). */
@@ -17,8 +18,6 @@ export interface PageFrame {
 }
 
 export type ReplyKnowledge = Knowledge & { stylesheet?: string; frame?: PageFrame };
-
-const items = (xs: readonly string[]) => `<ul>${xs.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>`;
 
 interface Page {
   title: string;
@@ -64,63 +63,41 @@ function problemPage(
 }
 
 function guidePage(g: GuideReply, values: Values): Page {
-  const caps =
-    g.capabilities.length > 0
-      ? `<ul>${g.capabilities.map((c) => `<li><a href="/services#${esc(c.id)}">${esc(c.name)}</a>: ${esc(c.summary)} <span class="hint">Why: ${esc(c.why)}.</span></li>`).join('')}</ul>`
-      : '<p>No single capability stands out yet; an assessment is a good start.</p>';
   const model = g.engagement_model;
   // The suggested model is preselected in step 2 unless the person already chose one.
-  const filled = model && !values['engagement_model'] ? { ...values, engagement_model: model.id } : values;
+  const preselected = !!model && !values['engagement_model'];
+  const filled = preselected ? { ...values, engagement_model: model.id } : values;
+  const view = guideView(g, { preselected });
   return {
-    title: 'Guidance for your question',
-    lead: `<div class="reply"><p>${esc(g.notice)}</p><h2>Capabilities that fit</h2>${caps}${
-      model
-        ? `<h2>Suggested engagement model</h2><p><strong>${esc(model.name)}</strong>: ${esc(model.description)}</p>`
-        : ''
-    }<h2>Cloud program context</h2><p>${esc(g.cloud_program_context.summary)}</p><p class="hint">${esc(g.cloud_program_context.disclaimer)}</p><h2>Prepare</h2>${items(g.prepare)}<p><a href="#step-request">Continue with step 2 below</a>; what you typed is kept.</p></div>`,
+    title: view.title,
+    lead: `<div class="reply">${viewToHtml(view.body, 'h2')}<p><a href="#step-request">Continue with step 2 below</a>; what you typed is kept.</p></div>`,
     form: { values: filled, open: 'request', canSend: true },
   };
 }
 
 function summaryPage(k: Knowledge, s: SummarizeReply, values: Values): Page {
-  const section = (title: string, fields: Record<string, string | undefined>) => {
-    const rows = Object.entries(fields).filter((e): e is [string, string] => !!e[1]);
-    // Select fields read as their option names ("Defined project"), never as ids.
-    return rows.length > 0
-      ? `<h3>${esc(title)}</h3><dl>${rows.map(([name, v]) => `<dt>${esc(labelOfField(name))}</dt><dd>${esc(values[name] ? displayValue(k, name, values[name]) : v)}</dd>`).join('')}</dl>`
-      : '';
-  };
-  const missing = [...s.missing_fields, ...s.missing_contact_fields];
-  const review = `<div class="ws-out" id="o-summarize"><p>Nothing has been sent yet.</p>${section('Your request', s.overview.intake)}${section('Context', s.overview.context)}${section('Contact', s.overview.contact)}${
-    missing.length > 0
-      ? `<h3>Still missing</h3><ul>${missing.map((m) => `<li><a href="#f-${esc(m.field)}">${esc(m.label)}</a></li>`).join('')}</ul>`
-      : ''
-  }<h3>Check before sending</h3>${items(s.warnings)}<p><strong>${s.ready_to_submit ? 'Ready to send: give your consent in step 4.' : 'Fill in what is missing, then review again or send.'}</strong></p></div>`;
+  // Select fields read as their option names ("Defined project"), never as ids.
+  const view = summaryView(s, (name, value) => (values[name] ? displayValue(k, name, values[name]) : value));
+  const missing = s.missing_fields.length + s.missing_contact_fields.length;
   return {
-    title: 'Your request, for review',
-    lead: `<p class="lead">${s.ready_to_submit ? 'Your request is ready to send: check the overview, then give your consent in step 4.' : `${missing.length} required ${missing.length === 1 ? 'field is' : 'fields are'} still missing; the overview lists them.`} Everything you typed is kept below.</p>`,
-    form: { values, open: 'request', canSend: true, reviewHtml: review },
+    title: view.title,
+    lead: `<p class="lead">${s.ready_to_submit ? 'Your request is ready to send: check the overview, then give your consent in step 4.' : `${missing} required ${missing === 1 ? 'field is' : 'fields are'} still missing; the overview lists them.`} Everything you typed is kept below.</p>`,
+    form: {
+      values,
+      open: 'request',
+      canSend: true,
+      reviewHtml: `<div class="ws-out" id="o-summarize">${viewToHtml(view.body, 'h3')}</div>`,
+    },
   };
 }
 
-function submitPage(b: { status?: string; request_id?: string; message?: string }, values: Values): Page {
-  // The message already says whether an email was sent (only when confirmation_email is "sent").
-  const lead = (next: string) =>
-    `<div class="reply"><p role="status">${esc(b.message)}</p><p>Reference: <code>${esc(b.request_id)}</code></p><p>${next}</p></div>`;
-  if (b.status === 'received')
-    return { title: 'Proposal request received', lead: lead('A person reads every request and replies by email.') };
-  if (b.status === 'failed')
-    return {
-      title: 'Proposal request stored; our team follows up',
-      lead: lead('Our team has been told and replies by email; there is no need to send it again.'),
-    };
-  return {
-    title: 'Proposal request stored, delivery pending',
-    lead: lead(
-      'Your request is stored safely and is delivered without any action from you. Sending the same form again later shows the outcome; it will not be stored twice.',
-    ),
-    form: { values, open: 'request', canSend: true },
-  };
+function submitPage(b: SubmitReply, values: Values): Page {
+  const view = submitView(b, values['email'] === undefined ? {} : { email: values['email'] });
+  const lead = `<div class="reply" role="status">${viewToHtml(view.body, 'h2')}</div>`;
+  // Only a pending request may be sent again; received and failed ones are done.
+  return b.status === 'pending'
+    ? { title: view.title, lead, form: { values, open: 'request', canSend: true } }
+    : { title: view.title, lead };
 }
 
 /** Protocol headers of the reply that keep their meaning on an HTML page. */
@@ -159,7 +136,7 @@ export function htmlReply(
         ? guidePage(body as unknown as GuideReply, values)
         : action === 'summarize'
           ? summaryPage(k, body as unknown as SummarizeReply, values)
-          : submitPage(body, values);
+          : submitPage(body as unknown as SubmitReply, values);
   const frame = k.frame ?? { header: '', footer: '' };
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -331,6 +331,27 @@ describe('the proposal workspace in a browser', () => {
     expect(crmRecordsFor(email)).toHaveLength(1);
   });
 
+  it('says the same guidance with JavaScript and without (one reply view)', async () => {
+    const words = (text: string) => text.replace(/\s+/g, ' ').trim();
+    const say = async (javaScriptEnabled: boolean) => {
+      const { page } = await open({ javaScriptEnabled });
+      await fillStep1(page);
+      await page.click('button[value="guide"]');
+      if (javaScriptEnabled) {
+        await heading(page, 'guide').waitFor();
+        return words(await page.locator('#o-guide').innerText());
+      }
+      await page.locator('h1', { hasText: 'Guidance for your question' }).waitFor();
+      return words(await page.locator('.reply').innerText()).replace(/ Continue with step 2 below; .*$/, '');
+    };
+    const [withScript, withoutScript] = [await say(true), await say(false)];
+    expect(withoutScript).toContain('Capabilities that fit');
+    expect(withoutScript).toContain('Prepare');
+    // The panel adds only its title above and its button below the shared view.
+    expect(withScript).toContain(withoutScript);
+    expect(withScript.replace(withoutScript, '|')).toMatch(/^Guidance for your question \|.{0,60}$/);
+  });
+
   it('works without JavaScript: every reply is the workspace again, in the site frame, with everything typed', async () => {
     const { page } = await open({ javaScriptEnabled: false });
     const email = uniqueEmail();

@@ -19,10 +19,10 @@ import { freshDraft, loadDraft, newKey, saveDraft } from './draft.ts';
 import { append, fieldLink, h, type Child } from './dom.ts';
 import {
   fieldFor,
-  guideView,
+  guidePanel,
   problemView,
-  submitView,
-  summaryView,
+  submitPanel,
+  summaryPanel,
   type Control,
   type Problem,
   type SubmitReply,
@@ -258,7 +258,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
         const g = data as GuideReply;
         show(
           action,
-          [...guideView(g, preselect(g)), button('Continue: describe your request', openRequest)],
+          [...guidePanel(g, preselect(g)), button('Continue: describe your request', openRequest)],
           'Guidance is ready below.',
         );
       } else if (action === 'summarize') {
@@ -266,7 +266,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
         const missing = s.missing_fields.length + s.missing_contact_fields.length;
         show(
           action,
-          summaryView(s),
+          summaryPanel(s),
           s.ready_to_submit
             ? 'Overview ready: your request can be sent.'
             : `Overview ready: ${missing} required field(s) missing.`,
@@ -277,14 +277,14 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
         if (r.status === 'received') {
           show(
             action,
-            [...submitView(r, email, undefined), button('Start a new request', startOver)],
+            [...submitPanel(r, email, undefined), button('Start a new request', startOver)],
             'Request received.',
           );
         } else if (r.status === 'failed') {
           // Stored, but the CRM never took it: the partner's team follows up; nothing to retry.
           show(
             action,
-            [...submitView(r, email, undefined), button('Start a new request', startOver)],
+            [...submitPanel(r, email, undefined), button('Start a new request', startOver)],
             'Stored; our team follows up.',
           );
         } else {
@@ -293,7 +293,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
           schedule(action, wait);
           show(
             action,
-            [...submitView(r, email, wait), button('Try now', () => void run(action, last[action]))],
+            [...submitPanel(r, email, wait), button('Try now', () => void run(action, last[action]))],
             'Stored; delivery pending. We will keep trying.',
           );
         }
