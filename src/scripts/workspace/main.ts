@@ -15,8 +15,9 @@ import {
 } from '../../proposal/fields.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
-import { freshDraft, loadDraft, newKey, saveDraft } from './draft.ts';
-import { append, fieldLink, h, type Child } from './dom.ts';
+import { fieldLink, h } from './dom.ts';
+import { clearField, markField, reveal } from './field-marks.ts';
+import { button, clear, say, show, type Action } from './output.ts';
 import {
   fieldFor,
   guidePanel,
@@ -28,26 +29,18 @@ import {
   type SubmitReply,
 } from './render.ts';
 import { findSecret } from './secrets.ts';
+import { Session, type Body } from './session.ts';
 import { registerTools } from './webmcp.ts';
 
-type Action = (typeof ACTIONS)[number];
-type Body = Record<string, unknown>;
 const GUIDE_FIELDS: readonly string[] = GUIDANCE_FIELDS;
 /** Every field a person fills in; guide accepts only its own four (the schemas allow no extras). */
 const FIELDS: readonly string[] = [...GUIDANCE_FIELDS, ...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS];
 
 const isAction = (value: unknown): value is Action => (ACTIONS as readonly unknown[]).includes(value);
-const byId = (id: string) => document.getElementById(id);
 
 const forms = Array.from(document.querySelectorAll<HTMLFormElement>('form[data-step]'));
 const area = document.querySelector<HTMLElement>('.ws');
 if (forms.length > 0 && area) init(forms, area);
-
-/** Opens the step (a <details>) that holds an element, so it can be seen and focused. */
-function reveal(el: Element | null | undefined): void {
-  const step = el?.closest('details');
-  if (step) step.open = true;
-}
 
 function init(forms: HTMLFormElement[], area: HTMLElement): void {
   // Not form.action: the buttons are named "action" and shadow that property.
@@ -56,12 +49,8 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
   const sendForm = forms.find((f) => f.dataset['step'] === 'submit');
   const hidden = (name: string) => sendForm?.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
   const consent = fieldFor('consent');
-  let draft = loadDraft();
-  let busy = false;
-  let retryTimer: number | undefined;
-  /** Flagged values the person chose to send anyway: the server's guard decides then. */
-  let acknowledged = '';
-  const last: Partial<Record<Action, Body>> = {};
+  const session = new Session();
+  const { last } = session;
 
   // The script shows the server's errors at the fields, so the browser's own bubbles stay off.
   for (const form of forms) form.noValidate = true;
@@ -69,7 +58,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
   for (const el of area.querySelectorAll<HTMLElement>('[data-needs-script]')) el.hidden = false;
   for (const name of FIELDS) {
     const field = fieldFor(name);
-    const value = draft.fields[name];
+    const value = session.draft.fields[name];
     if (field && value !== undefined) field.value = value;
     checkSecret(name);
   }
@@ -78,13 +67,12 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
   function syncHidden(): void {
     const key = hidden('idempotency_key');
     const started = hidden('form_started_at');
-    if (key) key.value = draft.key;
-    if (started) started.value = String(draft.started);
+    if (key) key.value = session.draft.key;
+    if (started) started.value = String(session.draft.started);
   }
 
   function save(): void {
-    draft.fields = Object.fromEntries(FIELDS.map((name) => [name, fieldFor(name)?.value ?? '']));
-    saveDraft(draft);
+    session.save(Object.fromEntries(FIELDS.map((name) => [name, fieldFor(name)?.value ?? ''])));
   }
 
   function bodyFor(action: Action): Body {
@@ -98,40 +86,9 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
       body['consent_version'] = consent?.dataset['version'];
       const trap = sendForm?.querySelector<HTMLInputElement>('input[name="website"]')?.value;
       if (trap) body['website'] = trap;
-      body['form_started_at'] = draft.started;
+      body['form_started_at'] = session.draft.started;
     }
     return body;
-  }
-
-  function say(action: Action, text: string): void {
-    const live = byId(`m-${action}`);
-    if (live) live.textContent = text;
-  }
-
-  function show(action: Action, children: Child[], message: string, focus?: HTMLElement): void {
-    const out = byId(`o-${action}`);
-    if (!out) return;
-    out.replaceChildren();
-    append(out, children);
-    out.hidden = false;
-    say(action, message);
-    reveal(focus ?? out);
-    (focus ?? out).focus();
-  }
-
-  function markField(field: Control, text: string): void {
-    const id = `e-${field.name}`;
-    const error = byId(id) ?? field.closest('.field')?.appendChild(h('span', { id, class: 'field-error' }));
-    if (error) error.textContent = text;
-    field.setAttribute('aria-invalid', 'true');
-    field.setAttribute('aria-describedby', [byId(`h-${field.name}`) ? `h-${field.name}` : '', id].join(' ').trim());
-  }
-
-  function clearField(field: Control): void {
-    byId(`e-${field.name}`)?.remove();
-    field.removeAttribute('aria-invalid');
-    if (byId(`h-${field.name}`)) field.setAttribute('aria-describedby', `h-${field.name}`);
-    else field.removeAttribute('aria-describedby');
   }
 
   function checkSecret(name: string): boolean {
@@ -145,8 +102,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
   function blockedBySecrets(action: Action): boolean {
     const flagged = (action === 'guide' ? GUIDE_FIELDS : FIELDS).filter(checkSecret);
     const signature = flagged.map((name) => `${name}=${fieldFor(name)?.value ?? ''}`).join('\n');
-    if (flagged.length === 0 || signature === acknowledged) return false;
-    acknowledged = signature;
+    if (flagged.length === 0 || !session.firstWarning(signature)) return false;
     const labels = flagged.map(labelOfField).join(', ');
     show(
       action,
@@ -169,22 +125,14 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     return true;
   }
 
-  const button = (text: string, onClick: () => void) => {
-    const b = h('button', { type: 'button', class: 'secondary' }, text);
-    b.addEventListener('click', onClick);
-    return b;
-  };
   const retryButton = (action: Action) => button('Try again', () => void run(action, last[action]));
 
-  function schedule(action: Action, seconds: number): void {
-    window.clearTimeout(retryTimer);
-    retryTimer = window.setTimeout(() => void run(action, last[action]), seconds * 1000);
-  }
+  const schedule = (action: Action, seconds: number) => session.schedule(() => void run(action, last[action]), seconds);
 
   async function post(action: Action, body: Body) {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     // One key per draft: a double click, a retry or a reload all resend the same key.
-    if (action === 'submit') headers['idempotency-key'] = draft.key;
+    if (action === 'submit') headers['idempotency-key'] = session.draft.key;
     const res = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body) });
     // A body that is not JSON (a proxy's error page) reads as null and is shown as a failure.
     const data: unknown = await res.json().catch(() => null);
@@ -193,13 +141,13 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
 
   /** Runs a step; resolves with the API's reply when one came (WebMCP tools return it). */
   async function run(action: Action, again?: Body): Promise<{ status: number; data: unknown } | undefined> {
-    if (busy) {
+    if (session.busy) {
       // An automatic resend that meets another request in flight tries again shortly.
       if (again) schedule(action, 2);
       return undefined;
     }
     // Only a new submit replaces a scheduled resend of a pending one; guidance and review do not.
-    if (action === 'submit') window.clearTimeout(retryTimer);
+    if (action === 'submit') session.cancelRetry();
     for (const name of [...FIELDS, 'consent']) {
       const field = fieldFor(name);
       if (field) clearField(field);
@@ -221,7 +169,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     }
     const body = again ?? bodyFor(action);
     last[action] = body;
-    busy = true;
+    session.busy = true;
     for (const b of buttons) b.disabled = true;
     say(action, action === 'submit' ? 'Sending…' : 'Working…');
     try {
@@ -246,7 +194,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
       );
       return undefined;
     } finally {
-      busy = false;
+      session.busy = false;
       for (const b of buttons) b.disabled = false;
     }
   }
@@ -320,8 +268,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     const reused = p.type?.endsWith('#problem-idempotency-key-reused') === true;
     const extra = reused
       ? button('Send it as a new request', () => {
-          draft.key = newKey();
-          save();
+          session.renewKey();
           syncHidden();
           void run('submit');
         })
@@ -349,18 +296,12 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     first?.focus();
   }
 
-  /** Only here does a draft get a new key: after the person chose to start over. */
+  /** A new draft with a new key, after the person chose to start over. */
   function startOver(): void {
-    window.clearTimeout(retryTimer);
     for (const form of forms) form.reset();
-    draft = saveDraft(freshDraft());
-    acknowledged = '';
+    session.startOver();
     syncHidden();
-    for (const action of ACTIONS) {
-      const out = byId(`o-${action}`);
-      if (out) out.hidden = true;
-      say(action, '');
-    }
+    for (const action of ACTIONS) clear(action);
     const question = fieldFor('question');
     reveal(question);
     question?.focus();
