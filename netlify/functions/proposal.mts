@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import knowledge from '../../.generated/knowledge.json' with { type: 'json' };
 import * as validators from '../../.generated/validators.mjs';
 import { createProposalHandler } from '../../src/proposal/handler.ts';
-import type { Knowledge } from '../../src/lib/knowledge.ts';
+import type { Knowledge } from '../../src/proposal/knowledge.ts';
 
 /** POST /api/proposal; GET of the same path is the static contract built by Astro. */
 export default createProposalHandler(knowledge as Knowledge, validators);

@@ -2,7 +2,8 @@
 import { siteModel } from './content.ts';
 import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
 import { buildCapabilitiesDocument } from './capabilities-document.ts';
-import { buildKnowledge, type Knowledge } from './knowledge.ts';
+import { buildKnowledge } from './knowledge.ts';
+import type { Knowledge } from '../proposal/knowledge.ts';
 import { capabilitiesDocumentSchema } from '../schemas/capabilities-document.schema.ts';
 import { assertMatchesSchema } from './json-schema-validator.ts';
 import { buildContract, EXAMPLE_REQUESTS } from '../proposal/contract.ts';

@@ -3,16 +3,16 @@
  * (Agent Skills Discovery RFC v0.2.0): one skill, "request a proposal", whose SKILL.md is
  * generated from the content and the proposal contract, and an index carrying its sha256 digests.
  */
-import type { Knowledge } from './knowledge.ts';
+import type { Knowledge } from '../proposal/knowledge.ts';
 import {
   CONTRACT_VERSION,
   EMAIL_MEANINGS,
   EXAMPLE_REQUESTS,
-  IDEMPOTENCY_RETENTION_HOURS,
   requestSchemas,
   STATUS_MEANINGS,
   workflowTexts,
 } from '../proposal/contract.ts';
+import { IDEMPOTENCY_RETENTION_HOURS } from '../proposal/idempotency-rules.ts';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from '../proposal/http.ts';
 import { absolute } from './urls.ts';
 import { sha256Hex, skillDigest } from './skill-digest.ts';

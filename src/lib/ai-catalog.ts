@@ -3,7 +3,7 @@
  * Entries use the media types ARD registers, so the conformance tester reports no warning; the
  * other agent documents (contract, OpenAPI, capabilities, llms.txt) are named in the skill's metadata.
  */
-import type { Knowledge } from './knowledge.ts';
+import type { Knowledge } from '../proposal/knowledge.ts';
 import type { SiteData } from '../schemas/entry.ts';
 import { absolute, base } from './urls.ts';
 import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';

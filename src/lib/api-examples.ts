@@ -3,7 +3,7 @@
  * (its example requests and the responses the real actions compute from the content).
  */
 import type { Contract } from '../proposal/contract.ts';
-import type { Knowledge } from './knowledge.ts';
+import type { Knowledge } from '../proposal/knowledge.ts';
 import { createProposalHandler, type Validators } from '../proposal/handler.ts';
 
 export interface Exchange {

@@ -1,22 +1,7 @@
 /** The capabilities document (spec 2.1–2.10), mapped field by field from the site model. */
 import type { SiteModel } from './content.ts';
 import { workflowTexts } from '../proposal/contract.ts';
-
-/** Path of every agent resource (spec 2.9), in the order they are published. */
-export const AGENT_RESOURCE_PATHS = {
-  directory: '/agents',
-  solutions: '/services',
-  delivery_models: '/delivery-models',
-  partners: '/partners',
-  about: '/about',
-  credentials: '/aws-credentials',
-  case_studies: '/case-studies',
-  blog: '/blog',
-  overview: '/llms.txt',
-  full_context: '/llms-full.txt',
-  homepage_markdown: '/index.md',
-  sitemap: '/sitemap.xml',
-} as const;
+import { AGENT_RESOURCE_PATHS } from '../schemas/paths.ts';
 
 export function buildCapabilitiesDocument(model: SiteModel, absolute: (path: string) => string) {
   const site = model.site.data;

@@ -4,7 +4,7 @@
  */
 import { ContentError, type Sourced, type SiteModel } from './content.ts';
 import type { PageData } from '../schemas/entry.ts';
-import { AGENT_RESOURCE_PATHS } from './capabilities-document.ts';
+import { AGENT_RESOURCE_PATHS } from '../schemas/paths.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
 import { workflowTexts } from '../proposal/contract.ts';
 import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
@@ -12,20 +12,8 @@ import { INDEX_PAGE_SIZE } from './index-page-size.ts';
 import { checkLinks } from './link-check.ts';
 import { proofFigures } from './proof-figures.ts';
 import { bodySections } from './body-sections.ts';
-import { caseStudyPath, postPath, tagPath } from './paths.ts';
-
-export interface PageDocument {
-  /** Site path without trailing slash; `/` for home. */
-  path: string;
-  title: string;
-  description: string;
-  /** Markdown body without the H1 title. `{#id}` after a heading sets its anchor. */
-  markdown: string;
-  /** Section of llms.txt this page is listed in. */
-  section: 'Company' | 'Services' | 'Evidence' | 'Case studies' | 'Blog' | 'Proposals and agents';
-  /** Present on case studies and posts. */
-  published?: string;
-}
+import { caseStudyPath, postPath, tagPath } from '../schemas/paths.ts';
+import type { PageDocument } from './page-document.ts';
 
 const list = (items: readonly string[]) => items.map((i) => `- ${i}`).join('\n');
 const join = (...parts: (string | false | undefined)[]) =>

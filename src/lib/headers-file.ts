@@ -3,7 +3,7 @@
  * depend on content, so they are computed at build; fixed rules stay in netlify.toml.
  */
 import type { SiteModel } from './content.ts';
-import type { PageDocument } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
 import { apiCatalogLink, formatLink, linksOf, AGENT_DOCUMENT_PATHS } from './link-headers.ts';
 import { contentUsage } from './robots.ts';
 

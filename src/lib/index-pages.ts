@@ -1,6 +1,7 @@
 /** The pages of a paginated index (cards), matched to the page documents that give their titles. */
 import type { SiteModel } from './content.ts';
-import { pageDocuments, type PageDocument } from './documents.ts';
+import { pageDocuments } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
 import { INDEX_PAGE_SIZE } from './index-page-size.ts';
 
 export interface IndexPage<T> {

@@ -6,7 +6,7 @@
  */
 import type { Article, BreadcrumbList, Graph, ProfessionalService, Service, Thing } from 'schema-dts';
 import type { SiteModel } from './content.ts';
-import type { PageDocument } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
 import { findViolations, ruleHelp } from './content-rules.ts';
 import { lastUpdated } from './page-dates.ts';
 import { absolute } from './urls.ts';

@@ -4,19 +4,13 @@
  * existing path or heading.
  */
 import { existsSync, globSync } from 'node:fs';
-import type { PageDocument } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
+import type { SourcedLink } from './content-links.ts';
 import { headingAnchors } from './render-markdown.ts';
-import { nearest } from './nearest.ts';
-import { base, twinPath } from './urls.ts';
+import { nearest } from '../schemas/nearest.ts';
+import { base } from './urls.ts';
+import { twinPath } from '../schemas/paths.ts';
 import { PUBLIC_DIR } from './project-dirs.ts';
-
-export interface SourcedLink {
-  /** `content/blog/x.md:12`, or `content/site.md: summary` for frontmatter text. */
-  where: string;
-  href: string;
-  /** The entry's text as published, to resolve `#heading` links on the page that shows it. */
-  context: string;
-}
 
 /** Paths published besides the page documents and their twins. */
 const DOCUMENT_PATHS = [

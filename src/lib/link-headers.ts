@@ -3,7 +3,8 @@
  * (Netlify and `netlify serve` honour it): each page points to its markdown twin and to the
  * llms.txt that describes it; the home page also points to the API catalog and descriptions.
  */
-import { absolute, twinPath } from './urls.ts';
+import { absolute } from './urls.ts';
+import { twinPath } from '../schemas/paths.ts';
 
 /** Published paths of the documents the home page links to; each is served by one route. */
 export const AGENT_DOCUMENT_PATHS = {

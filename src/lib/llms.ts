@@ -1,8 +1,10 @@
 /** /llms.txt (llmstxt.org shape) and /llms-full.txt, from the page documents. */
 import type { SiteModel } from './content.ts';
 import { partnerPhrase } from './partner-phrase.ts';
-import { twinMarkdown, type PageDocument } from './documents.ts';
-import { absolute, CAPABILITIES_SCHEMA_PATH, twinPath } from './urls.ts';
+import { twinMarkdown } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
+import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
+import { twinPath } from '../schemas/paths.ts';
 import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';
 
 const SECTION_ORDER: PageDocument['section'][] = [

@@ -1,14 +1,11 @@
 /** OpenAPI 3.1 description of the three operations, embedding the contract's own request schemas. */
-import type { Knowledge } from './knowledge.ts';
+import type { Knowledge } from '../proposal/knowledge.ts';
+import { CONTRACT_VERSION, RATE_LIMIT, requestSchemas, STATUS_MEANINGS, EMAIL_MEANINGS } from '../proposal/contract.ts';
 import {
-  CONTRACT_VERSION,
   IDEMPOTENCY_RETENTION_HOURS,
-  RATE_LIMIT,
-  requestSchemas,
-  STATUS_MEANINGS,
-  EMAIL_MEANINGS,
-} from '../proposal/contract.ts';
-import { KEY_CHAR_CLASS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../proposal/submit/idempotency-key.ts';
+  KEY_CHAR_CLASS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from '../proposal/idempotency-rules.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
 
 const RATE_LIMITED_STATUS = PROBLEM_TYPES['rate-limited'].status;

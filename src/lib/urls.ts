@@ -10,8 +10,3 @@ export const CAPABILITIES_SCHEMA_PATH = '/schemas/capabilities.schema.json';
 export function absolute(path: string): string {
   return new URL(path, base).toString();
 }
-
-/** Path of a page's markdown twin: `/` → `/index.md`, `/services` → `/services.md`. */
-export function twinPath(path: string): string {
-  return path === '/' ? '/index.md' : `${path}.md`;
-}

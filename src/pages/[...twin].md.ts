@@ -1,6 +1,7 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { siteModel } from '../lib/content.ts';
-import { pageDocuments, type PageDocument } from '../lib/documents.ts';
+import { pageDocuments } from '../lib/documents.ts';
+import type { PageDocument } from '../lib/page-document.ts';
 import { lastUpdated } from '../lib/page-dates.ts';
 import { twinFile } from '../lib/twin-file.ts';
 

@@ -2,7 +2,7 @@ import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
 import { siteModel } from '../lib/content.ts';
 import { pageDocuments } from '../lib/documents.ts';
-import { postPath } from '../lib/paths.ts';
+import { postPath } from '../schemas/paths.ts';
 import { absolute } from '../lib/urls.ts';
 
 /** The blog as RSS 2.0; each item maps the fields it publishes, nothing more. */

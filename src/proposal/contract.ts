@@ -14,12 +14,11 @@ import {
   REQUIRED_INTAKE_FIELDS,
 } from './fields.ts';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from './http.ts';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from './submit/idempotency-key.ts';
-import type { Knowledge } from '../lib/knowledge.ts';
+import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
+import type { Knowledge } from './knowledge.ts';
 
 /** Version of the contract; change it when a request or response shape changes. */
 export const CONTRACT_VERSION = '2026-11-01';
-export const IDEMPOTENCY_RETENTION_HOURS = 24;
 /** Mirrors `config.rateLimit` of the function (netlify/functions/proposal.mts); a test keeps them equal. */
 export const RATE_LIMIT = { window_seconds: 60, requests_per_window: 30, aggregate_by: ['ip', 'domain'] } as const;
 

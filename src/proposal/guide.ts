@@ -1,6 +1,6 @@
 /** The guide action: non-binding guidance derived only from the published content. Deterministic. */
 import { NOT_SURE, type GuideRequest } from './fields.ts';
-import type { Knowledge } from '../lib/knowledge.ts';
+import type { Knowledge } from './knowledge.ts';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -2,7 +2,7 @@
  * POST /api/proposal: method → media type → bounded body → parse → action → schema → sensitive-data
  * guard → action. Every failure is an RFC 9457 problem; nothing here throws to the platform.
  */
-import type { Knowledge } from '../lib/knowledge.ts';
+import type { Knowledge } from './knowledge.ts';
 import {
   ACTIONS,
   type GuideRequest,

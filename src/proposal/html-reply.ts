@@ -3,7 +3,7 @@
  * frame with the result, and the workspace again with everything the person typed, so going on
  * or correcting never starts from an empty form. All text is escaped; no script.
  */
-import type { Knowledge } from '../lib/knowledge.ts';
+import type { Knowledge } from './knowledge.ts';
 import { fieldOfPointer, labelOfField, type ProposalAction } from './fields.ts';
 import type { FieldError, Reply } from './http.ts';
 import type { GuideReply } from './guide.ts';

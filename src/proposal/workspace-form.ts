@@ -5,8 +5,8 @@
  * review_proposal_request, submit_proposal_request); every form posts `action` to the API.
  * Fields typed in another step travel along as hidden inputs (on reply pages only).
  */
-import type { Knowledge } from '../lib/knowledge.ts';
-import { requestSchemas } from './contract.ts';
+import type { Knowledge } from './knowledge.ts';
+import { MAX_EMAIL_LENGTH, requestSchemas } from './contract.ts';
 import {
   COMPANY_SIZES,
   CONTACT_FIELDS,
@@ -125,7 +125,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
     const describedby = [hintHtml && `h-${name}`, error && `e-${name}`].filter(Boolean).join(' ');
     const common = `id="${id}" name="${name}"${isRequired ? ' required' : ''}${describedby ? ` aria-describedby="${describedby}"` : ''}${error ? ' aria-invalid="true"' : ''} toolparamdescription="${esc(hintText ?? FIELD_LABELS[name])}"`;
     const value = values[name] ?? '';
-    const max = kind === 'textarea' ? MAX_TEXT_LENGTH : name === 'email' ? 254 : MAX_SHORT_LENGTH;
+    const max = kind === 'textarea' ? MAX_TEXT_LENGTH : name === 'email' ? MAX_EMAIL_LENGTH : MAX_SHORT_LENGTH;
     const control =
       kind === 'textarea'
         ? `<textarea ${common} rows="3" maxlength="${max}">${esc(value)}</textarea>`

@@ -1,6 +1,6 @@
 /** JSON Schema 2020-12 of the capabilities document (spec 2.1–2.10), published and enforced at build. */
 import { AUDIENCE_IDS, CAPABILITY_IDS, ENGAGEMENT_MODEL_IDS } from './ids.ts';
-import { AGENT_RESOURCE_PATHS } from '../lib/capabilities-document.ts';
+import { AGENT_RESOURCE_PATHS } from './paths.ts';
 
 const str = { type: 'string', minLength: 1 } as const;
 const strings = { type: 'array', items: str, minItems: 1 } as const;

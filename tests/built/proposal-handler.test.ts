@@ -5,7 +5,7 @@ import knowledgeJson from '../../.generated/knowledge.json' with { type: 'json' 
 import { RATE_LIMIT, EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
 import { MAX_BODY_BYTES } from '../../src/proposal/fields.ts';
 import { findViolations } from '../../src/lib/content-rules.ts';
-import { readDist } from '../helpers/dist.ts';
+import { readDist } from '../../scripts/local-site/dist.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 
 const API = 'http://127.0.0.1/api/proposal';

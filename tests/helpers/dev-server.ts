@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './serve.ts';
-import { root } from './dist.ts';
+import { freePort } from '../../scripts/free-port.ts';
+import { root } from '../../scripts/local-site/dist.ts';
 
 /**
  * The preview writes the function's data (.generated/) for its own URL; the checkout's copy,
