@@ -8,6 +8,7 @@ import type { Knowledge } from '../../src/proposal/knowledge.ts';
 export default createProposalHandler(knowledge as Knowledge, validators);
 
 export const config: Config = {
+  // DOCUMENT_PATHS.proposalApi (src/schemas/paths.ts), written out because Netlify reads it statically; a test keeps them equal.
   path: '/api/proposal',
   method: ['POST', 'OPTIONS'],
   // Mirrored in the contract's limits.rate_limit (src/proposal/contract.ts); a test keeps them equal.

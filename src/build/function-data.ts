@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
 // CommonJS modules: under Node's ESM loader their default import is the whole `exports` object.
 const standaloneCode =
@@ -85,7 +86,7 @@ async function fetchJson(origin: string, path: string): Promise<unknown> {
 /** Writes the function's data from a running Astro dev server's own routes (the dev preview). */
 export async function writeFunctionDataFrom(origin: string, outDir: string): Promise<string[]> {
   return writeFunctionData(outDir, {
-    contract: (await fetchJson(origin, '/api/proposal.json')) as FunctionData['contract'],
+    contract: (await fetchJson(origin, `${DOCUMENT_PATHS.proposalApi}.json`)) as FunctionData['contract'],
     knowledge: (await fetchJson(origin, '/build-data/knowledge.json')) as FunctionData['knowledge'],
   });
 }

@@ -1,26 +1,39 @@
 /** Builds the function's Knowledge (src/proposal/knowledge.ts) from the site model at build time. */
 import type { Knowledge } from '../proposal/knowledge.ts';
 import type { SiteModel } from './content.ts';
-import { partnerPhrase } from './partner-phrase.ts';
+import { partnerPhrase, type PartnerNames } from '../schemas/partner-phrase.ts';
+import { DOCUMENT_PATHS, PAGE_PATHS } from '../schemas/paths.ts';
+
+type SiteData = SiteModel['site']['data'];
+
+/** The partner as sentences name it, from content/site.md. */
+export function partnerNames(site: SiteData): PartnerNames {
+  return {
+    name: site.name,
+    described_as: partnerPhrase(site.type),
+    cloud_provider_full_name: site.cloud_provider_full_name,
+  };
+}
 
 export function buildKnowledge(model: SiteModel, absolute: (path: string) => string): Knowledge {
   const site = model.site.data;
+  const names = partnerNames(site);
   return {
     partner: {
-      name: site.name,
+      name: names.name,
       type: site.type,
-      described_as: partnerPhrase(site.type),
+      described_as: names.described_as,
       email: site.email,
       cloud_provider: site.cloud_provider,
-      cloud_provider_full_name: site.cloud_provider_full_name,
+      cloud_provider_full_name: names.cloud_provider_full_name,
     },
     urls: {
-      home: absolute('/'),
-      proposal_page: absolute('/proposal'),
-      proposal_api: absolute('/api/proposal'),
-      agents: absolute('/agents'),
-      capabilities: absolute('/api/capabilities'),
-      openapi: absolute('/openapi.json'),
+      home: absolute(PAGE_PATHS.home),
+      proposal_page: absolute(PAGE_PATHS.proposal),
+      proposal_api: absolute(DOCUMENT_PATHS.proposalApi),
+      agents: absolute(PAGE_PATHS.agents),
+      capabilities: absolute(DOCUMENT_PATHS.capabilities),
+      openapi: absolute(DOCUMENT_PATHS.openapi),
     },
     capabilities: model.capabilities.map(({ data: c }) => ({
       id: c.id,
@@ -28,7 +41,7 @@ export function buildKnowledge(model: SiteModel, absolute: (path: string) => str
       summary: c.summary,
       includes: c.includes,
       keywords: c.keywords.map((k) => k.toLowerCase()),
-      url: `${absolute('/services')}#${c.id}`,
+      url: `${absolute(PAGE_PATHS.services)}#${c.id}`,
     })),
     audiences: model.audiences.map(({ data: a }) => ({
       id: a.id,

@@ -9,21 +9,8 @@ import type { SourcedLink } from './content-links.ts';
 import { headingAnchors } from './render-markdown.ts';
 import { nearest } from '../schemas/nearest.ts';
 import { base } from './urls.ts';
-import { twinPath } from '../schemas/paths.ts';
+import { DOCUMENT_PATHS, twinPath } from '../schemas/paths.ts';
 import { PUBLIC_DIR } from './project-dirs.ts';
-
-/** Paths published besides the page documents and their twins. */
-const DOCUMENT_PATHS = [
-  '/llms.txt',
-  '/llms-full.txt',
-  '/api/capabilities',
-  '/api/proposal',
-  '/openapi.json',
-  '/.well-known/api-catalog',
-  '/sitemap.xml',
-  '/robots.txt',
-  '/schemas/capabilities.schema.json',
-];
 
 const publicPaths = () => (existsSync(PUBLIC_DIR) ? globSync('**/*', { cwd: PUBLIC_DIR }).map((f) => `/${f}`) : []);
 
@@ -35,7 +22,11 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** Throws one error listing every broken internal link; returns quietly when all resolve. */
 export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
   const anchors = new Map(docs.map((doc) => [doc.path, new Set(headingAnchors(doc.markdown))]));
-  const paths = new Set([...docs.flatMap((d) => [d.path, twinPath(d.path)]), ...DOCUMENT_PATHS, ...publicPaths()]);
+  const paths = new Set([
+    ...docs.flatMap((d) => [d.path, twinPath(d.path)]),
+    ...Object.values(DOCUMENT_PATHS),
+    ...publicPaths(),
+  ]);
   const problems: string[] = [];
   for (const { where, href, context } of links) {
     const problem = (text: string) => problems.push(`${where}: link "${href}": ${text}`);

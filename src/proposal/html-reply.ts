@@ -9,6 +9,7 @@ import type { FieldError, Reply } from './http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
 import { ALL_FIELDS, displayValue, esc, workspaceFormsHtml, type FormState } from './workspace-form.ts';
+import { isProblemType } from './problem-type.ts';
 
 /** The site's header and footer, cut from the built /proposal page (scripts/compile-contract.ts). */
 export interface PageFrame {
@@ -35,7 +36,7 @@ function problemPage(
   values: Values,
 ): Page {
   const errors = body.errors ?? [];
-  const sensitive = body.type?.endsWith('#problem-sensitive-data') === true;
+  const sensitive = isProblemType(body.type, 'sensitive-data');
   const atFields: Record<string, string> = {};
   const general: string[] = [];
   for (const e of errors) {
@@ -47,7 +48,7 @@ function problemPage(
   // A value refused as a likely secret is not sent back into the page.
   const kept = sensitive ? Object.fromEntries(Object.entries(values).filter(([name]) => !(name in atFields))) : values;
   // The contract's wording ("does not match the contract") speaks to API clients; people get the list.
-  const intro = body.type?.endsWith('#problem-invalid-request')
+  const intro = isProblemType(body.type, 'invalid-request')
     ? 'Some fields are missing or not valid.'
     : `${body.title ?? 'The request was refused'}. ${body.detail ?? ''}`;
   const list = Object.keys(atFields)

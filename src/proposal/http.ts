@@ -1,4 +1,6 @@
 /** The function's replies: a plain value object so domain code stays free of the platform. */
+import { problemTypeUri } from './problem-type.ts';
+
 export interface Reply {
   status: number;
   headers?: Record<string, string>;
@@ -30,11 +32,6 @@ export const PROBLEM_TYPES = {
   'internal-error': { status: 500, title: 'Something went wrong on our side' },
 } as const;
 export type ProblemType = keyof typeof PROBLEM_TYPES;
-
-/** The `type` URI of a problem: its anchor in the problem-type table of the agents page. */
-export function problemTypeUri(agentsPageUrl: string, type: ProblemType): string {
-  return `${agentsPageUrl}#problem-${type}`;
-}
 
 /** The agents page the problem types link to; set once by the function from the site's canonical URL. */
 let agentsPage = 'about:blank';

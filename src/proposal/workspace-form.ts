@@ -20,6 +20,7 @@ import {
   REQUIRED_INTAKE_FIELDS,
   type ProposalAction,
 } from './fields.ts';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
 export const esc = (s: unknown) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -150,7 +151,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
       .join('');
 
   const form = (action: ProposalAction, id: string, body: string) =>
-    `<form id="${id}" data-step="${action}" method="post" action="/api/proposal" toolname="${WORKSPACE_TOOLS[action].name}" tooldescription="${esc(WORKSPACE_TOOLS[action].description)}">${body}</form>`;
+    `<form id="${id}" data-step="${action}" method="post" action="${DOCUMENT_PATHS.proposalApi}" toolname="${WORKSPACE_TOOLS[action].name}" tooldescription="${esc(WORKSPACE_TOOLS[action].description)}">${body}</form>`;
   const out = (action: ProposalAction) =>
     `<p class="ws-msg" id="m-${action}" role="status"></p><div class="ws-out" id="o-${action}" tabindex="-1" hidden></div>`;
   const open = (step: 'guide' | 'request') => ((state.open ?? 'guide') === step ? ' open' : '');

@@ -19,9 +19,12 @@ export const PAGE_PATHS = {
   proposal: '/proposal',
 } as const satisfies Record<PageId, string>;
 
+/** The proposal function's path: GET is the static contract, POST the function. */
+export const PROPOSAL_API_PATH = '/api/proposal';
+
 /** Documents published beside the pages, for agents and crawlers. */
 export const DOCUMENT_PATHS = {
-  proposalApi: '/api/proposal',
+  proposalApi: PROPOSAL_API_PATH,
   capabilities: '/api/capabilities',
   capabilitiesSchema: '/schemas/capabilities.schema.json',
   openapi: '/openapi.json',
@@ -32,29 +35,30 @@ export const DOCUMENT_PATHS = {
   rss: '/rss.xml',
   apiCatalog: '/.well-known/api-catalog',
   aiCatalog: '/.well-known/ai-catalog.json',
+  agentSkills: '/.well-known/agent-skills',
   agentSkillsIndex: '/.well-known/agent-skills/index.json',
 } as const;
 
+/** The index rule: the home page `/` is stored and routed as `index`. */
+const INDEX_NAME = 'index';
+
 /** Path of a page's markdown twin: `/` → `/index.md`, `/services` → `/services.md`. */
 export function twinPath(path: string): string {
-  return path === '/' ? '/index.md' : `${path}.md`;
+  return `/${twinParam(path)}.md`;
 }
 
-/** Path of every agent resource (spec 2.9), in the order they are published. */
-export const AGENT_RESOURCE_PATHS = {
-  directory: PAGE_PATHS.agents,
-  solutions: PAGE_PATHS.services,
-  delivery_models: PAGE_PATHS['delivery-models'],
-  partners: PAGE_PATHS.partners,
-  about: PAGE_PATHS.about,
-  credentials: PAGE_PATHS['aws-credentials'],
-  case_studies: PAGE_PATHS['case-studies'],
-  blog: PAGE_PATHS.blog,
-  overview: DOCUMENT_PATHS.llmsTxt,
-  full_context: DOCUMENT_PATHS.llmsFull,
-  homepage_markdown: '/index.md',
-  sitemap: DOCUMENT_PATHS.sitemap,
-} as const;
+/** Route parameter of a twin, its path without `/` and `.md`: `/` → `index`, `/blog/x` → `blog/x`. */
+export function twinParam(path: string): string {
+  return path === '/' ? INDEX_NAME : path.slice(1);
+}
+
+/** Path of page `n` (from 1) of a paginated index: `/blog`, then `/blog/archive/2`, ... */
+export function indexPagePath(basePath: string, n: number): string {
+  return n === 1 ? basePath : `${archivePrefix(basePath)}${n}`;
+}
+
+/** What every later page of a paginated index starts with: `/blog/archive/`. */
+export const archivePrefix = (basePath: string) => `${basePath}/archive/`;
 
 /** Site paths of entries, used by pages, twins and feeds alike. */
 export const caseStudyPath = (slug: string) => `${PAGE_PATHS['case-studies']}/${slug}`;

@@ -29,6 +29,8 @@ import {
 } from './render.ts';
 import { findSecret } from './secrets.ts';
 import { registerTools } from './webmcp.ts';
+import { PROPOSAL_API_PATH } from '../../schemas/paths.ts';
+import { isProblemType } from '../../proposal/problem-type.ts';
 
 type Action = (typeof ACTIONS)[number];
 type Body = Record<string, unknown>;
@@ -51,7 +53,7 @@ function reveal(el: Element | null | undefined): void {
 
 function init(forms: HTMLFormElement[], area: HTMLElement): void {
   // Not form.action: the buttons are named "action" and shadow that property.
-  const endpoint = forms[0]?.getAttribute('action') ?? '/api/proposal';
+  const endpoint = forms[0]?.getAttribute('action') ?? PROPOSAL_API_PATH;
   const buttons = Array.from(area.querySelectorAll<HTMLButtonElement>('button[name="action"]'));
   const sendForm = forms.find((f) => f.dataset['step'] === 'submit');
   const hidden = (name: string) => sendForm?.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
@@ -310,7 +312,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
       first ??= field;
       named.push(labelOfField(field.name));
     }
-    const reused = p.type?.endsWith('#problem-idempotency-key-reused') === true;
+    const reused = isProblemType(p.type, 'idempotency-key-reused');
     const extra = reused
       ? button('Send it as a new request', () => {
           draft.key = newKey();
@@ -322,7 +324,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     show(
       action,
       [...problemView(p, status >= 429 ? 'The request did not go through' : 'Please check your request'), extra],
-      `${p.type?.endsWith('-invalid-request') ? 'Some fields are missing or not valid' : (p.title ?? 'The request was refused')}.${named.length > 0 ? ` Check: ${named.join(', ')}.` : ''}`,
+      `${isProblemType(p.type, 'invalid-request') ? 'Some fields are missing or not valid' : (p.title ?? 'The request was refused')}.${named.length > 0 ? ` Check: ${named.join(', ')}.` : ''}`,
       first,
     );
   }
