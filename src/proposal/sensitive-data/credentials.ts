@@ -16,7 +16,7 @@
  * Every pattern is linear: bounded or possessive-by-construction quantifiers, no nested repetition
  * that can backtrack over the same characters.
  */
-import { Buffer } from 'node:buffer';
+import { base64Latin1, base64Utf8 } from './base64.ts';
 import { allMatches, type Hit, type SensitiveKind } from './kinds.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -77,7 +77,7 @@ const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0
 /** True when the first segment decodes to a JSON object naming an algorithm: a real JOSE header. */
 function isJoseHeader(segment: string): boolean {
   try {
-    const header: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    const header: unknown = JSON.parse(base64Utf8(segment));
     return typeof header === 'object' && header !== null && typeof (header as { alg?: unknown }).alg === 'string';
   } catch {
     return false;
@@ -220,7 +220,7 @@ function assignmentHits(text: string, hits: Hit[]): void {
     hits.push({ kind: 'api-token', start: match.index, end: match.index + match[0].length, generic: true });
   }
   for (const match of allMatches(BASIC, text)) {
-    const decoded = Buffer.from(match[1] ?? '', 'base64').toString('latin1');
+    const decoded = base64Latin1(match[1] ?? '');
     // user:password, printable: real basic credentials, not the word "Basic" followed by a word.
     if (!/^[\x20-\x7e]+:[\x20-\x7e]{3,}$/.test(decoded)) continue;
     hits.push({ kind: 'password', start: match.index, end: match.index + match[0].length });
