@@ -11,7 +11,7 @@ import type { SummarizeReply } from './summarize.ts';
 import { ALL_FIELDS, displayValue, esc, workspaceFormsHtml, type FormState } from './workspace-form.ts';
 import { isProblemType } from './problem-type.ts';
 
-/** The site's header and footer, cut from the built /proposal page (scripts/compile-contract.ts). */
+/** The site's header and footer, cut from the built /proposal page (src/build/function-data.ts). */
 export interface PageFrame {
   header: string;
   footer: string;
