@@ -44,3 +44,12 @@ describe("the page's secret check and the function's guard agree on the corpus",
     },
   );
 });
+
+describe('cloud access key ids', () => {
+  it('are flagged in the page in every form the function refuses, hex digits included', async () => {
+    const id = `AKIA${'0123456789ABCDEF'}`;
+    const text = `Deploys run with ${id} today.`;
+    expect(await serverKinds('current_environment', text)).toEqual(['cloud-access-key']);
+    expect(findSecret(text)).toBe(SENSITIVE_KIND_LABELS['cloud-access-key']);
+  });
+});
