@@ -4,7 +4,8 @@
  */
 import type { Contract } from '../proposal/contract.ts';
 import type { Knowledge } from '../proposal/knowledge.ts';
-import { createProposalHandler, type Validators } from '../proposal/handler.ts';
+import { createProposalHandler } from '../proposal/handler.ts';
+import type { Validators } from '../proposal/request-steps.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
 export interface Exchange {
