@@ -4,6 +4,7 @@ import mdx from '@astrojs/mdx';
 import { defineConfig } from 'astro/config';
 import { load as loadYaml } from 'js-yaml';
 import { devPreview } from './src/build/dev-preview.ts';
+import { functionData } from './src/build/function-data-integration.ts';
 
 /** The canonical URL is set once, in content/site.md; `SITE_URL` or Netlify's `URL` override it. */
 function canonicalUrl() {
@@ -25,6 +26,7 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'never' },
   // Pages ship zero client JS; the one script of the proposal workspace is bundled by Vite.
   // /sitemap.xml is a route of its own (src/lib/sitemap.ts): it carries lastmod from content dates.
-  integrations: [mdx(), devPreview()],
+  // functionData writes the proposal function's .generated/ data when the build is done.
+  integrations: [mdx(), devPreview(), functionData()],
   devToolbar: { enabled: false },
 });

@@ -12,9 +12,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { launch } from 'chrome-launcher';
-import { CHROME_FLAGS, CHROME_PATH } from '../tests/helpers/browser.ts';
-import { htmlPages, root } from '../tests/helpers/dist.ts';
-import { startSite } from '../tests/helpers/serve.ts';
+import { CHROME_FLAGS, CHROME_PATH } from './local-site/browser.ts';
+import { htmlPages, root } from './local-site/dist.ts';
+import { startSite } from './local-site/start-site.ts';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const WEBMCP_AUDITS = ['webmcp-form-coverage', 'webmcp-schema-validity', 'webmcp-registered-tools'];

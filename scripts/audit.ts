@@ -11,9 +11,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { launch } from 'chrome-launcher';
-import { CHROME_FLAGS, CHROME_PATH } from '../tests/helpers/browser.ts';
-import { root } from '../tests/helpers/dist.ts';
-import { freePort, startSite } from '../tests/helpers/serve.ts';
+import { CHROME_FLAGS, CHROME_PATH } from './local-site/browser.ts';
+import { root } from './local-site/dist.ts';
+import { freePort } from './free-port.ts';
+import { startSite } from './local-site/start-site.ts';
 
 const PAGES = ['/', '/proposal', '/services', '/agents'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo', 'agentic-browsing'];

@@ -22,7 +22,7 @@ import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getStore, type Store } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
-import type { Knowledge } from '../src/lib/knowledge.ts';
+import type { Knowledge } from '../src/proposal/knowledge.ts';
 import { readEnv } from '../src/proposal/http.ts';
 import { submitDepsFromEnv } from '../src/proposal/submit/config.ts';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';

@@ -1,15 +1,22 @@
 /**
  * What the proposal function reads from `.generated/`: the request schemas of the published
  * contract compiled into standalone ajv validators, and the knowledge the actions answer from.
- * Written after `astro build` (scripts/compile-contract.ts), and by the dev preview before the
+ * Written when `astro build` is done (./function-data-integration.ts), and by the dev preview before the
  * function starts (scripts/dev.ts) and on every content change (src/build/dev-preview.ts), so the function validates exactly what GET
  * /api/proposal publishes and compiles no schema at cold start.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
+
+/**
+ * Where Astro emits the knowledge: a route, because only a route can read the content collection.
+ * The build moves it out of the site; the dev preview fetches it from the dev server.
+ */
+const KNOWLEDGE_ROUTE = { dir: 'build-data', file: 'build-data/knowledge.json' } as const;
 
 // CommonJS modules: under Node's ESM loader their default import is the whole `exports` object.
 const standaloneCode =
@@ -19,7 +26,7 @@ const addFormats = (addFormatsModule as unknown as { default?: typeof addFormats
 export interface FunctionData {
   /** The published contract (GET /api/proposal). */
   contract: { actions: Record<string, { request_schema: object }> };
-  /** The function's knowledge (the build-data/knowledge.json route). */
+  /** The function's knowledge (the build-data/knowledge.json route, KNOWLEDGE_ROUTE). */
   knowledge: Record<string, unknown>;
   /** Site path of the hashed stylesheet the function's HTML replies reuse, when there is one. */
   stylesheet?: string | undefined;
@@ -33,7 +40,7 @@ export interface FunctionData {
 function asEsm(code: string): string {
   const inlined = code.replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, 'codePointLength');
   const other = /require\("[^"]+"\)/.exec(inlined);
-  if (other) throw new Error(`compile-contract: unsupported runtime dependency in generated validators: ${other[0]}`);
+  if (other) throw new Error(`function data: unsupported runtime dependency in generated validators: ${other[0]}`);
   const helper = 'function codePointLength(s) { let n = 0; for (const _ of s) n++; return n; }';
   return `${helper}\n${inlined.replace(/^"use strict";/, '')}`;
 }
@@ -85,7 +92,32 @@ async function fetchJson(origin: string, path: string): Promise<unknown> {
 /** Writes the function's data from a running Astro dev server's own routes (the dev preview). */
 export async function writeFunctionDataFrom(origin: string, outDir: string): Promise<string[]> {
   return writeFunctionData(outDir, {
-    contract: (await fetchJson(origin, '/api/proposal.json')) as FunctionData['contract'],
-    knowledge: (await fetchJson(origin, '/build-data/knowledge.json')) as FunctionData['knowledge'],
+    contract: (await fetchJson(origin, `${DOCUMENT_PATHS.proposalApi}.json`)) as FunctionData['contract'],
+    knowledge: (await fetchJson(origin, `/${KNOWLEDGE_ROUTE.file}`)) as FunctionData['knowledge'],
   });
+}
+
+/**
+ * Writes the function's data from a finished build in `distDir`, then takes the knowledge out of
+ * the site: it is the function's, not a published document.
+ */
+export function writeFunctionDataFromDist(distDir: string, outDir: string): string[] {
+  const readJson = (file: string) => JSON.parse(readFileSync(join(distDir, file), 'utf8')) as unknown;
+  // The function's HTML replies reuse the site's hashed stylesheet ...
+  const stylesheet = readdirSync(join(distDir, '_astro')).find((f) => f.endsWith('.css'));
+  // ... and the site's header and footer, so a reply page sits in the same frame as every page.
+  const proposalPage = readFileSync(join(distDir, 'proposal.html'), 'utf8');
+  const header = /<header class="site-header">[\s\S]*?<\/header>/.exec(proposalPage)?.[0];
+  const footer = /<footer class="site-footer">[\s\S]*?<\/footer>/.exec(proposalPage)?.[0];
+  if (!header || !footer)
+    throw new Error('function data: dist/proposal.html has no site header or footer to frame the reply pages');
+  // The reply is not /proposal itself: no link marked as the current page.
+  const frame = { header: header.replace(/ aria-current="page"/g, ''), footer };
+  const actions = writeFunctionData(outDir, {
+    contract: readJson(`${DOCUMENT_PATHS.proposalApi.slice(1)}.json`) as FunctionData['contract'],
+    knowledge: { ...(readJson(KNOWLEDGE_ROUTE.file) as FunctionData['knowledge']), frame },
+    stylesheet: stylesheet && `/_astro/${stylesheet}`,
+  });
+  rmSync(join(distDir, KNOWLEDGE_ROUTE.dir), { recursive: true, force: true });
+  return actions;
 }

@@ -1,25 +1,27 @@
 /** The JSON documents agents fetch, each built once from the site model and validated where a schema exists. */
 import { siteModel } from './content.ts';
-import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
+import { absolute } from './urls.ts';
 import { buildCapabilitiesDocument } from './capabilities-document.ts';
-import { buildKnowledge, type Knowledge } from './knowledge.ts';
+import { buildKnowledge } from './knowledge.ts';
+import type { Knowledge } from '../proposal/knowledge.ts';
 import { capabilitiesDocumentSchema } from '../schemas/capabilities-document.schema.ts';
 import { assertMatchesSchema } from './json-schema-validator.ts';
 import { buildContract, EXAMPLE_REQUESTS } from '../proposal/contract.ts';
 import { guide } from '../proposal/guide.ts';
 import { summarize } from '../proposal/summarize.ts';
 import { exampleSubmitReply } from '../proposal/example-submit-reply.ts';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
 export async function capabilitiesSchema() {
   const model = await siteModel();
-  return capabilitiesDocumentSchema(model.site.data.brand_slug, absolute(CAPABILITIES_SCHEMA_PATH));
+  return capabilitiesDocumentSchema(model.site.data.brand_slug, absolute(DOCUMENT_PATHS.capabilitiesSchema));
 }
 
 /** The capabilities document; the build fails if it does not match its published schema. */
 export async function capabilitiesDocument() {
   const model = await siteModel();
   const doc = buildCapabilitiesDocument(model, absolute);
-  assertMatchesSchema('/api/capabilities', await capabilitiesSchema(), doc);
+  assertMatchesSchema(DOCUMENT_PATHS.capabilities, await capabilitiesSchema(), doc);
   return doc;
 }
 

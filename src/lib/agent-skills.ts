@@ -3,24 +3,25 @@
  * (Agent Skills Discovery RFC v0.2.0): one skill, "request a proposal", whose SKILL.md is
  * generated from the content and the proposal contract, and an index carrying its sha256 digests.
  */
-import type { Knowledge } from './knowledge.ts';
+import type { Knowledge } from '../proposal/knowledge.ts';
 import {
   CONTRACT_VERSION,
   EMAIL_MEANINGS,
   EXAMPLE_REQUESTS,
-  IDEMPOTENCY_RETENTION_HOURS,
   requestSchemas,
   STATUS_MEANINGS,
   workflowTexts,
 } from '../proposal/contract.ts';
-import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from '../proposal/http.ts';
+import { IDEMPOTENCY_RETENTION_HOURS } from '../proposal/idempotency-rules.ts';
+import { PROBLEM_TYPES, type ProblemType } from '../proposal/http.ts';
+import { problemTypeUri } from '../proposal/problem-type.ts';
 import { absolute } from './urls.ts';
 import { sha256Hex, skillDigest } from './skill-digest.ts';
-import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
+import { partnerStatement, partnerWithAside } from '../schemas/partner-phrase.ts';
 
 /** Version of the discovery index format this site publishes. */
 export const SKILLS_INDEX_VERSION = '0.2.0';
-export const SKILLS_BASE_PATH = '/.well-known/agent-skills';
 export const PROPOSAL_SKILL_NAME = 'request-a-proposal';
 
 export interface SkillFile {
@@ -38,7 +39,7 @@ export interface Skill {
 }
 
 /** URL path of one file of a skill. */
-export const skillFilePath = (skill: string, file: string) => `${SKILLS_BASE_PATH}/${skill}/${file}`;
+export const skillFilePath = (skill: string, file: string) => `${DOCUMENT_PATHS.agentSkills}/${skill}/${file}`;
 
 /** `/.well-known/agent-skills/index.json`. */
 export function skillsIndex(skills: Skill[]) {
@@ -85,13 +86,13 @@ export function proposalSkill(k: Knowledge): Skill {
   const flow = workflowTexts(absolute);
   const api = k.urls.proposal_api;
   const description =
-    `Request a proposal from ${name}, ${k.partner.described_as} (not ${k.partner.cloud_provider_full_name}): ` +
+    `Request a proposal from ${partnerWithAside(k.partner)}: ` +
     `get non-binding guidance, review a summary, then submit a consented request to its customer-relationship system. ` +
     `Use when a person wants ${name} to scope, build or run work on ${k.partner.cloud_provider}, or asks how to engage ${name}.`;
   const body = [
     `---\nname: ${PROPOSAL_SKILL_NAME}\ndescription: ${JSON.stringify(description)}\n---`,
     `# Request a proposal from ${name}`,
-    `${name} is ${k.partner.described_as}, not ${k.partner.cloud_provider_full_name}. This skill takes a person from a question to a request they consented to, through the proposal API at ${api} (contract version ${CONTRACT_VERSION}).`,
+    `${partnerStatement(k.partner)}. This skill takes a person from a question to a request they consented to, through the proposal API at ${api} (contract version ${CONTRACT_VERSION}).`,
     '## When to use it',
     bullets([
       `The person wants help from ${name} with ${k.capabilities.map((c) => c.name).join('; ')}.`,
@@ -128,7 +129,7 @@ export function proposalSkill(k: Knowledge): Skill {
     '## References',
     bullets([
       `Contract with schemas, limits and examples: GET ${api}`,
-      `OpenAPI: ${absolute(AGENT_DOCUMENT_PATHS.openapi)}`,
+      `OpenAPI: ${absolute(DOCUMENT_PATHS.openapi)}`,
       `For agents: ${k.urls.agents}`,
       `Facts about ${name}: ${k.urls.capabilities}`,
       `Prefer a person? ${k.partner.email} or ${k.urls.proposal_page}`,

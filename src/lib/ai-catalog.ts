@@ -3,11 +3,11 @@
  * Entries use the media types ARD registers, so the conformance tester reports no warning; the
  * other agent documents (contract, OpenAPI, capabilities, llms.txt) are named in the skill's metadata.
  */
-import type { Knowledge } from './knowledge.ts';
+import type { Knowledge } from '../proposal/knowledge.ts';
 import type { SiteData } from '../schemas/entry.ts';
 import { absolute, base } from './urls.ts';
-import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';
 import { PROPOSAL_SKILL_NAME, proposalSkill, skillFilePath } from './agent-skills.ts';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
 export const ARD_SPEC_VERSION = '1.0';
 /** ARD's media type for a SKILL.md. */
@@ -38,11 +38,11 @@ export function aiCatalog(k: Knowledge, site: SiteData) {
         metadata: {
           proposal_api: k.urls.proposal_api,
           proposal_contract: k.urls.proposal_api,
-          openapi: absolute(AGENT_DOCUMENT_PATHS.openapi),
-          api_catalog: absolute(AGENT_DOCUMENT_PATHS.apiCatalog),
+          openapi: absolute(DOCUMENT_PATHS.openapi),
+          api_catalog: absolute(DOCUMENT_PATHS.apiCatalog),
           capabilities_document: k.urls.capabilities,
-          llms_txt: absolute(AGENT_DOCUMENT_PATHS.llmsTxt),
-          agent_skills_index: absolute(AGENT_DOCUMENT_PATHS.agentSkillsIndex),
+          llms_txt: absolute(DOCUMENT_PATHS.llmsTxt),
+          agent_skills_index: absolute(DOCUMENT_PATHS.agentSkillsIndex),
         },
       },
     ],

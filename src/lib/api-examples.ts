@@ -3,8 +3,10 @@
  * (its example requests and the responses the real actions compute from the content).
  */
 import type { Contract } from '../proposal/contract.ts';
-import type { Knowledge } from './knowledge.ts';
-import { createProposalHandler, type Validators } from '../proposal/handler.ts';
+import type { Knowledge } from '../proposal/knowledge.ts';
+import { createProposalHandler } from '../proposal/handler.ts';
+import type { Validators } from '../proposal/request-steps.ts';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
 export interface Exchange {
   id: string;
@@ -18,7 +20,7 @@ const REASONS: Record<number, string> = { 200: 'OK', 201: 'Created', 422: 'Unpro
 
 function request(host: string, body: unknown, headers: string[] = []): string {
   return [
-    `POST /api/proposal HTTP/1.1`,
+    `POST ${DOCUMENT_PATHS.proposalApi} HTTP/1.1`,
     `Host: ${host}`,
     'Content-Type: application/json',
     ...headers,

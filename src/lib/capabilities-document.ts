@@ -1,22 +1,8 @@
 /** The capabilities document (spec 2.1–2.10), mapped field by field from the site model. */
 import type { SiteModel } from './content.ts';
 import { workflowTexts } from '../proposal/contract.ts';
-
-/** Path of every agent resource (spec 2.9), in the order they are published. */
-export const AGENT_RESOURCE_PATHS = {
-  directory: '/agents',
-  solutions: '/services',
-  delivery_models: '/delivery-models',
-  partners: '/partners',
-  about: '/about',
-  credentials: '/aws-credentials',
-  case_studies: '/case-studies',
-  blog: '/blog',
-  overview: '/llms.txt',
-  full_context: '/llms-full.txt',
-  homepage_markdown: '/index.md',
-  sitemap: '/sitemap.xml',
-} as const;
+import { DOCUMENT_PATHS, PAGE_PATHS } from '../schemas/paths.ts';
+import { AGENT_RESOURCE_PATHS } from '../schemas/capabilities-document.schema.ts';
 
 export function buildCapabilitiesDocument(model: SiteModel, absolute: (path: string) => string) {
   const site = model.site.data;
@@ -53,8 +39,8 @@ export function buildCapabilitiesDocument(model: SiteModel, absolute: (path: str
     },
     agent_guidance: site.agent_guidance,
     contact: {
-      proposal_url: absolute('/proposal'),
-      proposal_api: absolute('/api/proposal'),
+      proposal_url: absolute(PAGE_PATHS.proposal),
+      proposal_api: absolute(DOCUMENT_PATHS.proposalApi),
       email: site.email,
       useful_intake_fields: site.useful_intake_fields,
     },

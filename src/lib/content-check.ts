@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { CORE_SCHEMA, load as loadYaml, mergeTag, timestampTag } from 'js-yaml';
 import { checkEntryData } from '../schemas/entry-errors.ts';
 import { bodyFirstLine, isRootRelative, scanLinks } from './content-links.ts';
-import { nearest } from './nearest.ts';
+import { nearest } from '../schemas/nearest.ts';
 
 /** Every content file, as the collection's loader globs them. */
 export const PATTERN = '**/*.{md,mdx}';

@@ -13,6 +13,15 @@ export interface ContentLink {
   line: number;
 }
 
+/** An internal link found in content, checked at build by link-check.ts. */
+export interface SourcedLink {
+  /** `content/blog/x.md:12`, or `content/site.md: summary` for frontmatter text. */
+  where: string;
+  href: string;
+  /** The entry's text as published, to resolve `#heading` links on the page that shows it. */
+  context: string;
+}
+
 const INLINE = /(!?)\[((?:[^[\]]|\[[^\]]*\])*)\]\(\s*(<[^>]*>|[^)\s]+)((?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*)\)/g;
 const REFERENCE = /^( {0,3}\[([^\]]+)\]:\s*)(<[^>]*>|\S+)(.*)$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;

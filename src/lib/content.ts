@@ -19,9 +19,8 @@ import type {
 } from '../schemas/entry.ts';
 import { PAGE_IDS, type PageId } from '../schemas/ids.ts';
 import { findViolations, ruleHelp, type Identity } from './content-rules.ts';
-import { bodyFirstLine, isRootRelative, rewriteLinks, scanLinks } from './content-links.ts';
+import { bodyFirstLine, isRootRelative, rewriteLinks, scanLinks, type SourcedLink } from './content-links.ts';
 import { publishImage } from './content-images.ts';
-import type { SourcedLink } from './link-check.ts';
 import { expandPlaceholders } from './placeholders.ts';
 import { absolute } from './urls.ts';
 import { CONTENT_DIR, PUBLIC_DIR } from './project-dirs.ts';

@@ -4,29 +4,18 @@
  */
 import { ContentError, type Sourced, type SiteModel } from './content.ts';
 import type { PageData } from '../schemas/entry.ts';
-import { AGENT_RESOURCE_PATHS } from './capabilities-document.ts';
+import { caseStudyPath, DOCUMENT_PATHS, indexPagePath, PAGE_PATHS, postPath, tagPath } from '../schemas/paths.ts';
+import { AGENT_RESOURCE_PATHS } from '../schemas/capabilities-document.schema.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
+import { problemTypeUri } from '../proposal/problem-type.ts';
 import { workflowTexts } from '../proposal/contract.ts';
 import { dataHandlingFromEnv } from '../proposal/data-handling.ts';
-import { absolute, CAPABILITIES_SCHEMA_PATH } from './urls.ts';
+import { absolute } from './urls.ts';
 import { INDEX_PAGE_SIZE } from './index-page-size.ts';
 import { checkLinks } from './link-check.ts';
 import { proofFigures } from './proof-figures.ts';
 import { bodySections } from './body-sections.ts';
-import { caseStudyPath, postPath, tagPath } from './paths.ts';
-
-export interface PageDocument {
-  /** Site path without trailing slash; `/` for home. */
-  path: string;
-  title: string;
-  description: string;
-  /** Markdown body without the H1 title. `{#id}` after a heading sets its anchor. */
-  markdown: string;
-  /** Section of llms.txt this page is listed in. */
-  section: 'Company' | 'Services' | 'Evidence' | 'Case studies' | 'Blog' | 'Proposals and agents';
-  /** Present on case studies and posts. */
-  published?: string;
-}
+import type { PageDocument } from './page-document.ts';
 
 const list = (items: readonly string[]) => items.map((i) => `- ${i}`).join('\n');
 const join = (...parts: (string | false | undefined)[]) =>
@@ -60,8 +49,8 @@ function home(model: SiteModel): string {
     `${list(highlights(model))}\n\nSource: ${link(`${site.data.name} partner profile`, model.evidence.data.source)}`,
     '## Start here',
     list([
-      `${link('Request a proposal', '/proposal')} or write to [${site.data.email}](mailto:${site.data.email}).`,
-      `Agents: ${link('agent directory', '/agents')}, ${link('llms.txt', '/llms.txt')}, ${link('capabilities JSON', '/api/capabilities')}.`,
+      `${link('Request a proposal', PAGE_PATHS.proposal)} or write to [${site.data.email}](mailto:${site.data.email}).`,
+      `Agents: ${link('agent directory', PAGE_PATHS.agents)}, ${link('llms.txt', DOCUMENT_PATHS.llmsTxt)}, ${link('capabilities JSON', DOCUMENT_PATHS.capabilities)}.`,
     ]),
   );
 }
@@ -74,9 +63,9 @@ function agents(model: SiteModel): string {
     pages.agents.body,
     '## Machine-readable resources {#resources}',
     list([
-      `Capabilities document (JSON): ${absolute('/api/capabilities')}, described by the JSON Schema ${absolute(CAPABILITIES_SCHEMA_PATH)}`,
-      `Proposal contract (JSON): ${absolute('/api/proposal')}`,
-      `OpenAPI 3.1: ${absolute('/openapi.json')}; API catalog (RFC 9727): ${absolute('/.well-known/api-catalog')}`,
+      `Capabilities document (JSON): ${absolute(DOCUMENT_PATHS.capabilities)}, described by the JSON Schema ${absolute(DOCUMENT_PATHS.capabilitiesSchema)}`,
+      `Proposal contract (JSON): ${absolute(DOCUMENT_PATHS.proposalApi)}`,
+      `OpenAPI 3.1: ${absolute(DOCUMENT_PATHS.openapi)}; API catalog (RFC 9727): ${absolute(DOCUMENT_PATHS.apiCatalog)}`,
       ...resources,
     ]),
     'Every page has a markdown twin: add `.md` to its path (the home page is `/index.md`).',
@@ -91,7 +80,7 @@ function agents(model: SiteModel): string {
       '| Type | Status | Meaning |',
       '|---|---|---|',
       ...Object.entries(PROBLEM_TYPES).map(
-        ([id, p]) => `| [${id}](${absolute(`/agents#problem-${id}`)}) | ${p.status} | ${p.title} |`,
+        ([id, p]) => `| [${id}](${problemTypeUri(absolute(PAGE_PATHS.agents), id)}) | ${p.status} | ${p.title} |`,
       ),
     ].join('\n'),
   );
@@ -103,7 +92,7 @@ function services(model: SiteModel): string {
     ...model.capabilities.map((c) =>
       join(`## ${c.data.name} {#${c.data.id}}`, `*${c.data.summary}*`, c.body, '**Includes:**', list(c.data.includes)),
     ),
-    `Not sure which fits? ${link('Ask for guidance', '/proposal')}.`,
+    `Not sure which fits? ${link('Ask for guidance', PAGE_PATHS.proposal)}.`,
   );
 }
 
@@ -159,7 +148,7 @@ function about(model: SiteModel): string {
     '## Where we deliver',
     list(site.data.delivery_regions),
     '## Contact',
-    `[${site.data.email}](mailto:${site.data.email}) or ${link('the proposal workspace', '/proposal')}.`,
+    `[${site.data.email}](mailto:${site.data.email}) or ${link('the proposal workspace', PAGE_PATHS.proposal)}.`,
   );
 }
 
@@ -220,7 +209,7 @@ function paginatedIndex<T>(
   older: string,
 ): PageDocument[] {
   const count = Math.max(1, Math.ceil(items.length / INDEX_PAGE_SIZE));
-  const pathOf = (n: number) => (n === 1 ? basePath : `${basePath}/archive/${n}`);
+  const pathOf = (n: number) => indexPagePath(basePath, n);
   return Array.from({ length: count }, (_, i) => {
     const n = i + 1;
     const nav = [
@@ -263,7 +252,7 @@ function tagDoc(model: SiteModel, tag: string, posts: SiteModel['posts']): PageD
     title: `Posts tagged “${tag}”`,
     description: `${posts.length} ${posts.length === 1 ? 'post' : 'posts'} from the ${model.site.data.name} blog tagged “${tag}”.`,
     section: 'Blog',
-    markdown: join(...posts.map(postItem), link('All posts', '/blog')),
+    markdown: join(...posts.map(postItem), link('All posts', PAGE_PATHS.blog)),
   };
 }
 
@@ -291,10 +280,10 @@ export const proposalIntro = (model: SiteModel): string => model.pages.proposal.
 /** The note for agents and developers below the workspace form. */
 export function proposalApiNote(model: SiteModel): string {
   const { site } = model;
-  const api = absolute('/api/proposal');
+  const api = absolute(DOCUMENT_PATHS.proposalApi);
   return join(
     '## For agents and developers {#api}',
-    `POST JSON to ${api}; the contract with schemas and examples is at ${api} (GET), the OpenAPI description at ${absolute('/openapi.json')}. Submissions need an \`Idempotency-Key\` header.`,
+    `POST JSON to ${api}; the contract with schemas and examples is at ${api} (GET), the OpenAPI description at ${absolute(DOCUMENT_PATHS.openapi)}. Submissions need an \`Idempotency-Key\` header.`,
     `Prefer email? Write to [${site.data.email}](mailto:${site.data.email}).`,
   );
 }
@@ -339,24 +328,31 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
   const p = model.pages;
   const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(
     p['case-studies'],
-    '/case-studies',
+    PAGE_PATHS['case-studies'],
     'Case studies',
     model.caseStudies,
     caseStudyItem,
     'Older case studies',
   );
-  const [blogIndex, ...blogArchive] = paginatedIndex(p.blog, '/blog', 'Blog', model.posts, postItem, 'Older posts');
+  const [blogIndex, ...blogArchive] = paginatedIndex(
+    p.blog,
+    PAGE_PATHS.blog,
+    'Blog',
+    model.posts,
+    postItem,
+    'Older posts',
+  );
   return [
     pageDoc(p.home, '/', 'Company', home(model)),
-    pageDoc(p.services, '/services', 'Services', services(model)),
-    pageDoc(p['delivery-models'], '/delivery-models', 'Services', deliveryModels(model)),
-    pageDoc(p.partners, '/partners', 'Services', partners(model)),
-    pageDoc(p['aws-credentials'], '/aws-credentials', 'Evidence', credentials(model)),
+    pageDoc(p.services, PAGE_PATHS.services, 'Services', services(model)),
+    pageDoc(p['delivery-models'], PAGE_PATHS['delivery-models'], 'Services', deliveryModels(model)),
+    pageDoc(p.partners, PAGE_PATHS.partners, 'Services', partners(model)),
+    pageDoc(p['aws-credentials'], PAGE_PATHS['aws-credentials'], 'Evidence', credentials(model)),
     caseStudyIndex!,
     blogIndex!,
-    pageDoc(p.about, '/about', 'Company', about(model)),
-    pageDoc(p.agents, '/agents', 'Proposals and agents', agents(model)),
-    pageDoc(p.proposal, '/proposal', 'Proposals and agents', proposal(model)),
+    pageDoc(p.about, PAGE_PATHS.about, 'Company', about(model)),
+    pageDoc(p.agents, PAGE_PATHS.agents, 'Proposals and agents', agents(model)),
+    pageDoc(p.proposal, PAGE_PATHS.proposal, 'Proposals and agents', proposal(model)),
     ...caseStudyArchive,
     ...blogArchive,
     ...model.caseStudies.map((c) => ({

@@ -3,9 +3,10 @@
  * depend on content, so they are computed at build; fixed rules stay in netlify.toml.
  */
 import type { SiteModel } from './content.ts';
-import type { PageDocument } from './documents.ts';
-import { apiCatalogLink, formatLink, linksOf, AGENT_DOCUMENT_PATHS } from './link-headers.ts';
+import type { PageDocument } from './page-document.ts';
+import { apiCatalogLink, formatLink, linksOf } from './link-headers.ts';
 import { contentUsage } from './robots.ts';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
 function rule(path: string, headers: [string, string][]): string {
   return [path, ...headers.map(([name, value]) => `  ${name}: ${value}`)].join('\n');
@@ -31,7 +32,7 @@ export function headersFile(model: SiteModel, docs: PageDocument[]): string {
         ),
       ),
       // RFC 9727 section 3: a HEAD of the catalog tells a client what it is.
-      rule(`${AGENT_DOCUMENT_PATHS.apiCatalog}*`, [['Link', formatLink(apiCatalogLink())]]),
+      rule(`${DOCUMENT_PATHS.apiCatalog}*`, [['Link', formatLink(apiCatalogLink())]]),
     ].join('\n\n') + '\n'
   );
 }

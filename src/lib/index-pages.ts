@@ -1,7 +1,9 @@
 /** The pages of a paginated index (cards), matched to the page documents that give their titles. */
 import type { SiteModel } from './content.ts';
-import { pageDocuments, type PageDocument } from './documents.ts';
+import { pageDocuments } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
 import { INDEX_PAGE_SIZE } from './index-page-size.ts';
+import { archivePrefix } from '../schemas/paths.ts';
 
 export interface IndexPage<T> {
   /** Route parameter: undefined for the first page, `archive/<n>` after it. */
@@ -14,7 +16,7 @@ export interface IndexPage<T> {
 }
 
 export function indexPages<T>(model: SiteModel, basePath: string, all: T[]): IndexPage<T>[] {
-  const docs = pageDocuments(model).filter((d) => d.path === basePath || d.path.startsWith(`${basePath}/archive/`));
+  const docs = pageDocuments(model).filter((d) => d.path === basePath || d.path.startsWith(archivePrefix(basePath)));
   return docs.map((doc, i) => ({
     param: i === 0 ? undefined : doc.path.slice(basePath.length + 1),
     doc,

@@ -6,10 +6,11 @@
  */
 import type { Article, BreadcrumbList, Graph, ProfessionalService, Service, Thing } from 'schema-dts';
 import type { SiteModel } from './content.ts';
-import type { PageDocument } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
 import { findViolations, ruleHelp } from './content-rules.ts';
 import { lastUpdated } from './page-dates.ts';
 import { absolute } from './urls.ts';
+import { PAGE_PATHS } from '../schemas/paths.ts';
 
 const organizationId = () => `${absolute('/')}#organization`;
 
@@ -30,11 +31,11 @@ function organization(model: SiteModel): ProfessionalService {
 function services(model: SiteModel): Service[] {
   return model.capabilities.map(({ data: c }) => ({
     '@type': 'Service',
-    '@id': `${absolute('/services')}#${c.id}`,
+    '@id': `${absolute(PAGE_PATHS.services)}#${c.id}`,
     name: c.name,
     description: c.summary,
     serviceType: c.name,
-    url: `${absolute('/services')}#${c.id}`,
+    url: `${absolute(PAGE_PATHS.services)}#${c.id}`,
     provider: { '@id': organizationId() },
     areaServed: model.site.data.delivery_regions,
   }));
@@ -78,7 +79,7 @@ function breadcrumbs(doc: PageDocument, docs: PageDocument[]): BreadcrumbList {
 /** The JSON-LD graph of one page. */
 export function jsonLdFor(doc: PageDocument, model: SiteModel, docs: PageDocument[]): Graph {
   const nodes: Thing[] = [organization(model)];
-  if (doc.path === '/services') nodes.push(...services(model));
+  if (doc.path === PAGE_PATHS.services) nodes.push(...services(model));
   if (doc.published) nodes.push(article(model, { ...doc, published: doc.published }));
   if (doc.path !== '/') nodes.push(breadcrumbs(doc, docs));
   const graph: Graph = { '@context': 'https://schema.org', '@graph': nodes };

@@ -1,56 +1,19 @@
-/**
- * The facts the proposal function needs at run time, derived from the site model at build time
- * and shipped to the function as JSON (the function never carries facts of its own).
- */
-import type { AudienceId, CapabilityId, EngagementModelId } from '../schemas/ids.ts';
+/** Builds the function's Knowledge (src/proposal/knowledge.ts) from the site model at build time. */
+import type { Knowledge } from '../proposal/knowledge.ts';
 import type { SiteModel } from './content.ts';
-import { partnerPhrase } from './partner-phrase.ts';
-import { dataHandlingFromEnv, type DataHandling } from '../proposal/data-handling.ts';
+import { partnerPhrase, type PartnerNames } from '../schemas/partner-phrase.ts';
+import { DOCUMENT_PATHS, PAGE_PATHS } from '../schemas/paths.ts';
+import { dataHandlingFromEnv } from '../proposal/data-handling.ts';
 
-export interface Knowledge {
-  partner: {
-    name: string;
-    type: string;
-    /** `type` with its article, e.g. "an independent cloud consulting and delivery partner". */
-    described_as: string;
-    email: string;
-    cloud_provider: string;
-    cloud_provider_full_name: string;
+type SiteData = SiteModel['site']['data'];
+
+/** The partner as sentences name it, from content/site.md. */
+export function partnerNames(site: SiteData): PartnerNames {
+  return {
+    name: site.name,
+    described_as: partnerPhrase(site.type),
+    cloud_provider_full_name: site.cloud_provider_full_name,
   };
-  urls: {
-    home: string;
-    proposal_page: string;
-    proposal_api: string;
-    agents: string;
-    capabilities: string;
-    openapi: string;
-  };
-  capabilities: {
-    id: CapabilityId;
-    name: string;
-    summary: string;
-    includes: string[];
-    keywords: string[];
-    url: string;
-  }[];
-  audiences: { id: AudienceId; title: string; needs: string[]; company_sizes: string[] }[];
-  engagement_models: {
-    id: EngagementModelId;
-    name: string;
-    description: string;
-    best_when: string;
-    suggested_for: CapabilityId[];
-  }[];
-  program_support: {
-    summary: string;
-    startup_support: string[];
-    partner_program_support: string[];
-    disclaimer: string;
-  };
-  useful_intake_fields: string[];
-  agent_guidance: string[];
-  consent: { text: string; version: string };
-  data_handling: DataHandling;
 }
 
 /** `env` is the build's environment: RETENTION_DAYS there is what the pages and contract state. */
@@ -60,22 +23,23 @@ export function buildKnowledge(
   env: Record<string, string | undefined> = process.env,
 ): Knowledge {
   const site = model.site.data;
+  const names = partnerNames(site);
   return {
     partner: {
-      name: site.name,
+      name: names.name,
       type: site.type,
-      described_as: partnerPhrase(site.type),
+      described_as: names.described_as,
       email: site.email,
       cloud_provider: site.cloud_provider,
-      cloud_provider_full_name: site.cloud_provider_full_name,
+      cloud_provider_full_name: names.cloud_provider_full_name,
     },
     urls: {
-      home: absolute('/'),
-      proposal_page: absolute('/proposal'),
-      proposal_api: absolute('/api/proposal'),
-      agents: absolute('/agents'),
-      capabilities: absolute('/api/capabilities'),
-      openapi: absolute('/openapi.json'),
+      home: absolute(PAGE_PATHS.home),
+      proposal_page: absolute(PAGE_PATHS.proposal),
+      proposal_api: absolute(DOCUMENT_PATHS.proposalApi),
+      agents: absolute(PAGE_PATHS.agents),
+      capabilities: absolute(DOCUMENT_PATHS.capabilities),
+      openapi: absolute(DOCUMENT_PATHS.openapi),
     },
     capabilities: model.capabilities.map(({ data: c }) => ({
       id: c.id,
@@ -83,7 +47,7 @@ export function buildKnowledge(
       summary: c.summary,
       includes: c.includes,
       keywords: c.keywords.map((k) => k.toLowerCase()),
-      url: `${absolute('/services')}#${c.id}`,
+      url: `${absolute(PAGE_PATHS.services)}#${c.id}`,
     })),
     audiences: model.audiences.map(({ data: a }) => ({
       id: a.id,

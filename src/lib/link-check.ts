@@ -4,32 +4,13 @@
  * existing path or heading.
  */
 import { existsSync, globSync } from 'node:fs';
-import type { PageDocument } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
+import type { SourcedLink } from './content-links.ts';
 import { headingAnchors } from './render-markdown.ts';
-import { nearest } from './nearest.ts';
-import { base, twinPath } from './urls.ts';
+import { nearest } from '../schemas/nearest.ts';
+import { base } from './urls.ts';
+import { DOCUMENT_PATHS, twinPath } from '../schemas/paths.ts';
 import { PUBLIC_DIR } from './project-dirs.ts';
-
-export interface SourcedLink {
-  /** `content/blog/x.md:12`, or `content/site.md: summary` for frontmatter text. */
-  where: string;
-  href: string;
-  /** The entry's text as published, to resolve `#heading` links on the page that shows it. */
-  context: string;
-}
-
-/** Paths published besides the page documents and their twins. */
-const DOCUMENT_PATHS = [
-  '/llms.txt',
-  '/llms-full.txt',
-  '/api/capabilities',
-  '/api/proposal',
-  '/openapi.json',
-  '/.well-known/api-catalog',
-  '/sitemap.xml',
-  '/robots.txt',
-  '/schemas/capabilities.schema.json',
-];
 
 const publicPaths = () => (existsSync(PUBLIC_DIR) ? globSync('**/*', { cwd: PUBLIC_DIR }).map((f) => `/${f}`) : []);
 
@@ -41,7 +22,11 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** Throws one error listing every broken internal link; returns quietly when all resolve. */
 export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
   const anchors = new Map(docs.map((doc) => [doc.path, new Set(headingAnchors(doc.markdown))]));
-  const paths = new Set([...docs.flatMap((d) => [d.path, twinPath(d.path)]), ...DOCUMENT_PATHS, ...publicPaths()]);
+  const paths = new Set([
+    ...docs.flatMap((d) => [d.path, twinPath(d.path)]),
+    ...Object.values(DOCUMENT_PATHS),
+    ...publicPaths(),
+  ]);
   const problems: string[] = [];
   for (const { where, href, context } of links) {
     const problem = (text: string) => problems.push(`${where}: link "${href}": ${text}`);

@@ -3,17 +3,8 @@
  * (Netlify and `netlify serve` honour it): each page points to its markdown twin and to the
  * llms.txt that describes it; the home page also points to the API catalog and descriptions.
  */
-import { absolute, twinPath } from './urls.ts';
-
-/** Published paths of the documents the home page links to; each is served by one route. */
-export const AGENT_DOCUMENT_PATHS = {
-  apiCatalog: '/.well-known/api-catalog',
-  aiCatalog: '/.well-known/ai-catalog.json',
-  agentSkillsIndex: '/.well-known/agent-skills/index.json',
-  openapi: '/openapi.json',
-  serviceDoc: '/agents',
-  llmsTxt: '/llms.txt',
-} as const;
+import { absolute } from './urls.ts';
+import { DOCUMENT_PATHS, PAGE_PATHS, twinPath } from '../schemas/paths.ts';
 
 /** The media type ARD registers for an ai-catalog.json (netlify.toml serves it so on Netlify). */
 export const AI_CATALOG_MEDIA_TYPE = 'application/ai-catalog+json';
@@ -33,22 +24,22 @@ export function formatLink({ href, rel, type }: LinkValue): string {
 export function pageLinks(path: string): LinkValue[] {
   return [
     { href: absolute(twinPath(path)), rel: 'alternate', type: 'text/markdown' },
-    { href: absolute(AGENT_DOCUMENT_PATHS.llmsTxt), rel: 'describedby', type: 'text/plain' },
+    { href: absolute(DOCUMENT_PATHS.llmsTxt), rel: 'describedby', type: 'text/plain' },
   ];
 }
 
 /** The API catalog relation: sent by `/` and by a HEAD (or GET) of the catalog itself (RFC 9727 section 3). */
 export function apiCatalogLink(): LinkValue {
-  return { href: absolute(AGENT_DOCUMENT_PATHS.apiCatalog), rel: 'api-catalog', type: 'application/linkset+json' };
+  return { href: absolute(DOCUMENT_PATHS.apiCatalog), rel: 'api-catalog', type: 'application/linkset+json' };
 }
 
 /** The home page's extra relations: where the APIs are catalogued, described and documented. */
 export function homeLinks(): LinkValue[] {
   return [
     apiCatalogLink(),
-    { href: absolute(AGENT_DOCUMENT_PATHS.openapi), rel: 'service-desc', type: 'application/openapi+json' },
-    { href: absolute(AGENT_DOCUMENT_PATHS.serviceDoc), rel: 'service-doc', type: 'text/html' },
-    { href: absolute(AGENT_DOCUMENT_PATHS.aiCatalog), rel: 'ai-catalog', type: AI_CATALOG_MEDIA_TYPE },
+    { href: absolute(DOCUMENT_PATHS.openapi), rel: 'service-desc', type: 'application/openapi+json' },
+    { href: absolute(PAGE_PATHS.agents), rel: 'service-doc', type: 'text/html' },
+    { href: absolute(DOCUMENT_PATHS.aiCatalog), rel: 'ai-catalog', type: AI_CATALOG_MEDIA_TYPE },
   ];
 }
 

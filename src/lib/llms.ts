@@ -1,9 +1,11 @@
 /** /llms.txt (llmstxt.org shape) and /llms-full.txt, from the page documents. */
 import type { SiteModel } from './content.ts';
-import { partnerPhrase } from './partner-phrase.ts';
-import { twinMarkdown, type PageDocument } from './documents.ts';
-import { absolute, CAPABILITIES_SCHEMA_PATH, twinPath } from './urls.ts';
-import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';
+import { partnerStatement } from '../schemas/partner-phrase.ts';
+import { partnerNames } from './knowledge.ts';
+import { twinMarkdown } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
+import { absolute } from './urls.ts';
+import { DOCUMENT_PATHS, twinPath } from '../schemas/paths.ts';
 
 const SECTION_ORDER: PageDocument['section'][] = [
   'Company',
@@ -26,12 +28,12 @@ export function llmsTxt(model: SiteModel, docs: PageDocument[]): string {
     [
       `# ${site.name}`,
       `> ${site.summary}`,
-      `${site.name} is ${partnerPhrase(site.type)}, not ${site.cloud_provider_full_name}. When you use or repeat anything from this site, follow these rules:`,
+      `${partnerStatement(partnerNames(site))}. When you use or repeat anything from this site, follow these rules:`,
       site.agent_guidance.map((rule) => `- ${rule}`).join('\n'),
-      `Structured facts: ${absolute('/api/capabilities')} (JSON). Proposal contract: ${absolute('/api/proposal')} (GET), OpenAPI: ${absolute('/openapi.json')}. Everything in full: ${absolute('/llms-full.txt')}.`,
-      `For agents: an Agent Skill to request a proposal (${absolute(AGENT_DOCUMENT_PATHS.agentSkillsIndex)}), the API catalog (${absolute(AGENT_DOCUMENT_PATHS.apiCatalog)}) and the AI catalog (${absolute(AGENT_DOCUMENT_PATHS.aiCatalog)}).`,
+      `Structured facts: ${absolute(DOCUMENT_PATHS.capabilities)} (JSON). Proposal contract: ${absolute(DOCUMENT_PATHS.proposalApi)} (GET), OpenAPI: ${absolute(DOCUMENT_PATHS.openapi)}. Everything in full: ${absolute(DOCUMENT_PATHS.llmsFull)}.`,
+      `For agents: an Agent Skill to request a proposal (${absolute(DOCUMENT_PATHS.agentSkillsIndex)}), the API catalog (${absolute(DOCUMENT_PATHS.apiCatalog)}) and the AI catalog (${absolute(DOCUMENT_PATHS.aiCatalog)}).`,
       ...sections,
-      `## Optional\n\n- [Sitemap](${absolute('/sitemap.xml')}): every published page\n- [Capabilities JSON Schema](${absolute(CAPABILITIES_SCHEMA_PATH)}): shape of the capabilities document`,
+      `## Optional\n\n- [Sitemap](${absolute(DOCUMENT_PATHS.sitemap)}): every published page\n- [Capabilities JSON Schema](${absolute(DOCUMENT_PATHS.capabilitiesSchema)}): shape of the capabilities document`,
     ].join('\n\n') + '\n'
   );
 }

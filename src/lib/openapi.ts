@@ -1,15 +1,14 @@
 /** OpenAPI 3.1 description of the three operations, embedding the contract's own request schemas. */
-import type { Knowledge } from './knowledge.ts';
+import type { Knowledge } from '../proposal/knowledge.ts';
+import { CONTRACT_VERSION, RATE_LIMIT, requestSchemas, STATUS_MEANINGS, EMAIL_MEANINGS } from '../proposal/contract.ts';
 import {
-  CONTRACT_VERSION,
   IDEMPOTENCY_RETENTION_HOURS,
-  RATE_LIMIT,
-  requestSchemas,
-  STATUS_MEANINGS,
-  EMAIL_MEANINGS,
-} from '../proposal/contract.ts';
-import { KEY_CHAR_CLASS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../proposal/submit/idempotency-key.ts';
+  KEY_CHAR_CLASS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from '../proposal/idempotency-rules.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
+import { partnerWithAside } from '../schemas/partner-phrase.ts';
 
 const RATE_LIMITED_STATUS = PROBLEM_TYPES['rate-limited'].status;
 
@@ -80,7 +79,7 @@ export function buildOpenApi(
     info: {
       title: `${k.partner.name} information and proposal intake`,
       version: CONTRACT_VERSION,
-      description: `Machine-readable facts about ${k.partner.name}, ${k.partner.described_as} (not ${k.partner.cloud_provider_full_name}), and its proposal intake. Content rules: ${k.agent_guidance.join(' ')}`,
+      description: `Machine-readable facts about ${partnerWithAside(k.partner)}, and its proposal intake. Content rules: ${k.agent_guidance.join(' ')}`,
       contact: { email: k.partner.email, url: k.urls.agents },
       // The API and its documents are the partner's own; the rules for using them are on /agents.
       license: {
@@ -93,13 +92,13 @@ export function buildOpenApi(
     // Every operation is public: no credentials exist, and none may be sent (spec part 5).
     security: [],
     paths: {
-      '/api/capabilities': {
+      [DOCUMENT_PATHS.capabilities]: {
         get: staticGet('getCapabilities', 'The capabilities document', {
           description: 'The capabilities document.',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/CapabilitiesDocument' } } },
         }),
       },
-      '/api/proposal': {
+      [DOCUMENT_PATHS.proposalApi]: {
         get: staticGet(
           'getProposalContract',
           'The current proposal contract: actions, request schemas, examples, limits',

@@ -1,6 +1,6 @@
 /** When a page last changed, from the content dates: feeds the twins' frontmatter, the sitemap and JSON-LD. */
 import type { SiteModel } from './content.ts';
-import type { PageDocument } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
 
 const newest = (dates: string[]) => dates.reduce((a, b) => (b > a ? b : a));
 

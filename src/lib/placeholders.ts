@@ -4,7 +4,7 @@
  * Renaming the partner in site.md then renames it everywhere.
  */
 import type { SiteData } from '../schemas/entry.ts';
-import { nearest } from './nearest.ts';
+import { nearest } from '../schemas/nearest.ts';
 
 export const PLACEHOLDERS = {
   partner: (site: SiteData) => site.name,

@@ -1,20 +1,22 @@
 /** Renders a page document's markdown to HTML for the human pages. */
+import GithubSlugger from 'github-slugger';
 import { Marked, type Tokens } from 'marked';
 import { base } from './urls.ts';
 import { imageSize } from './content-images.ts';
 
-const slugify = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/<[^>]+>/g, '')
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-|-$/g, '');
+/**
+ * One slugger per document, as Astro's own markdown pipeline does: ids follow GitHub's rule and a
+ * repeated heading gets `-1`, `-2`, ... so every anchor on a page is unique.
+ */
+let slugger = new GithubSlugger();
+
+const tagless = (html: string) => html.replace(/<[^>]+>/g, '');
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** A heading's anchor: `{#id}` written after it, or its text slugged. */
+/** A heading's anchor: `{#id}` written after it, or its text slugged; unique within the document. */
 function headingId(text: string, inner: string): string {
-  return / \{#([\w-]+)\}$/.exec(text)?.[1] ?? slugify(inner);
+  return slugger.slug(/ \{#([\w-]+)\}$/.exec(text)?.[1] ?? tagless(inner));
 }
 
 /** Own-site URLs become root-relative so the pages work on any host (previews, local serve). */
@@ -49,12 +51,14 @@ const marked = new Marked({
 });
 
 export function renderMarkdown(markdown: string): string {
+  slugger = new GithubSlugger();
   return marked.parse(markdown, { async: false });
 }
 
 /** The anchor of every heading in a markdown document, as the rendered page gives them. */
 export function headingAnchors(markdown: string): string[] {
   const ids: string[] = [];
+  slugger = new GithubSlugger();
   // Synchronous here: no extension of ours walks tokens asynchronously, so the promises are empty.
   void marked.walkTokens(marked.lexer(markdown), (token) => {
     if (token.type === 'heading') {

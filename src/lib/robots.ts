@@ -6,7 +6,7 @@
  */
 import type { SiteData } from '../schemas/entry.ts';
 import { absolute } from './urls.ts';
-import { AGENT_DOCUMENT_PATHS } from './link-headers.ts';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
 type Signals = SiteData['content_signals'];
 
@@ -52,10 +52,10 @@ export function robotsTxt(site: SiteData): string {
   return (
     [
       `# ${site.name}: ${absolute('/')}. Content signals: https://contentsignals.org/ and IETF aipref.`,
-      `# Agents: ${absolute(AGENT_DOCUMENT_PATHS.llmsTxt)}, ${absolute(AGENT_DOCUMENT_PATHS.apiCatalog)}, ${absolute(AGENT_DOCUMENT_PATHS.aiCatalog)}`,
+      `# Agents: ${absolute(DOCUMENT_PATHS.llmsTxt)}, ${absolute(DOCUMENT_PATHS.apiCatalog)}, ${absolute(DOCUMENT_PATHS.aiCatalog)}`,
       group(['*'], true, signals),
       ...named,
-      `Sitemap: ${absolute('/sitemap.xml')}\nAgentmap: ${absolute(AGENT_DOCUMENT_PATHS.aiCatalog)}`,
+      `Sitemap: ${absolute(DOCUMENT_PATHS.sitemap)}\nAgentmap: ${absolute(DOCUMENT_PATHS.aiCatalog)}`,
     ].join('\n\n') + '\n'
   );
 }

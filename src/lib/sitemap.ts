@@ -1,6 +1,6 @@
 /** `/sitemap.xml` (sitemaps.org): every page with its canonical URL and the date it last changed. */
 import type { SiteModel } from './content.ts';
-import type { PageDocument } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
 import { lastUpdated } from './page-dates.ts';
 import { absolute } from './urls.ts';
 

@@ -1,5 +1,5 @@
 /** A page's markdown twin as served: a short YAML frontmatter, then the page as markdown. */
-import type { PageDocument } from './documents.ts';
+import type { PageDocument } from './page-document.ts';
 import { twinMarkdown } from './documents.ts';
 import { absolute } from './urls.ts';
 

@@ -3,15 +3,7 @@
 /** The canonical base URL of the site. */
 export const base = new URL(import.meta.env.SITE);
 
-/** Published path of the capabilities document's JSON Schema. */
-export const CAPABILITIES_SCHEMA_PATH = '/schemas/capabilities.schema.json';
-
 /** Absolute URL of a site path, e.g. `absolute('/services')`. */
 export function absolute(path: string): string {
   return new URL(path, base).toString();
-}
-
-/** Path of a page's markdown twin: `/` → `/index.md`, `/services` → `/services.md`. */
-export function twinPath(path: string): string {
-  return path === '/' ? '/index.md' : `${path}.md`;
 }

@@ -1,14 +1,16 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { siteModel } from '../lib/content.ts';
-import { pageDocuments, type PageDocument } from '../lib/documents.ts';
+import { pageDocuments } from '../lib/documents.ts';
+import type { PageDocument } from '../lib/page-document.ts';
 import { lastUpdated } from '../lib/page-dates.ts';
 import { twinFile } from '../lib/twin-file.ts';
+import { twinParam } from '../schemas/paths.ts';
 
 /** The markdown twin of every page: `/index.md`, `/services.md`, `/blog/<slug>.md`, ... */
 export const getStaticPaths = (async () => {
   const model = await siteModel();
   return pageDocuments(model).map((doc) => ({
-    params: { twin: doc.path === '/' ? 'index' : doc.path.slice(1) },
+    params: { twin: twinParam(doc.path) },
     props: { doc, updated: lastUpdated(doc, model) },
   }));
 }) satisfies GetStaticPaths;

@@ -13,13 +13,15 @@ import {
   NOT_SURE,
   REQUIRED_INTAKE_FIELDS,
 } from './fields.ts';
-import { PROBLEM_TYPES, problemTypeUri, type ProblemType } from './http.ts';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from './submit/idempotency-key.ts';
-import type { Knowledge } from '../lib/knowledge.ts';
+import { PROBLEM_TYPES, type ProblemType } from './http.ts';
+import { problemTypeUri } from './problem-type.ts';
+import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
+import type { Knowledge } from './knowledge.ts';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
+import { partnerWithAside } from '../schemas/partner-phrase.ts';
 
 /** Version of the contract; change it when a request or response shape changes. */
 export const CONTRACT_VERSION = '2026-11-01';
-export const IDEMPOTENCY_RETENTION_HOURS = 24;
 /** Mirrors `config.rateLimit` of the function (netlify/functions/proposal.mts); a test keeps them equal. */
 export const RATE_LIMIT = { window_seconds: 60, requests_per_window: 30, aggregate_by: ['ip', 'domain'] } as const;
 
@@ -42,9 +44,9 @@ export const EMAIL_MEANINGS = {
 
 /** The `proposal_workflow` texts of the capabilities document (spec 2.10). */
 export function workflowTexts(absolute: (path: string) => string) {
-  const api = absolute('/api/proposal');
+  const api = absolute(DOCUMENT_PATHS.proposalApi);
   return {
-    schema: `GET ${api} returns the current contract: request schemas with required fields, examples, limits and error format for the guide, summarize and submit actions (OpenAPI: ${absolute('/openapi.json')}).`,
+    schema: `GET ${api} returns the current contract: request schemas with required fields, examples, limits and error format for the guide, summarize and submit actions (OpenAPI: ${absolute(DOCUMENT_PATHS.openapi)}).`,
     guide: `POST ${api} with {"action":"guide"}, a question, industry, company_size and primary_need returns non-binding guidance. No contact details are needed and nothing is stored.`,
     summarize: `POST ${api} with {"action":"summarize"} and the intake fields returns a reviewable overview, the recommended fields still missing and whether it is ready to submit. Nothing is stored or sent.`,
     submit: `POST ${api} with {"action":"submit"}, consent true, contact details and the intake fields, plus an Idempotency-Key header, sends the consented request to the partner's customer-relationship system. Retries reuse the same key and body.`,
@@ -196,7 +198,7 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
   const schemas = requestSchemas(k);
   return {
     contract_version: CONTRACT_VERSION,
-    description: `Proposal intake of ${k.partner.name}, ${k.partner.described_as} (not ${k.partner.cloud_provider_full_name}). POST one JSON object whose "action" selects guide, summarize or submit.`,
+    description: `Proposal intake of ${partnerWithAside(k.partner)}. POST one JSON object whose "action" selects guide, summarize or submit.`,
     endpoint: {
       method: 'POST',
       url: k.urls.proposal_api,

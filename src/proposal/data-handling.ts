@@ -3,7 +3,7 @@
  * /agents, /proposal and their markdown twins. RETENTION_DAYS is read here for the function's
  * sweep and for the build alike, so the pages say what the sweep does.
  */
-import { IDEMPOTENCY_RETENTION_HOURS } from './contract.ts';
+import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency-rules.ts';
 
 export interface DataHandling {
   stored: string;

@@ -1,5 +1,5 @@
 /** The example reply of a received submit, published in the contract. */
-import type { Knowledge } from '../lib/knowledge.ts';
+import type { Knowledge } from './knowledge.ts';
 import { receivedReplyBody } from './submit/reply-bodies.ts';
 
 export function exampleSubmitReply(k: Knowledge) {

@@ -1,6 +1,7 @@
 /** The guide action: non-binding guidance derived only from the published content. Deterministic. */
 import { NOT_SURE, type GuideRequest } from './fields.ts';
-import type { Knowledge } from '../lib/knowledge.ts';
+import type { Knowledge } from './knowledge.ts';
+import { partnerWithAside } from '../schemas/partner-phrase.ts';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -62,7 +63,7 @@ export function guide(k: Knowledge, req: GuideRequest) {
   return {
     action: 'guide' as const,
     non_binding: true as const,
-    notice: `Non-binding guidance from ${k.partner.name}, ${k.partner.described_as} (not ${k.partner.cloud_provider_full_name}). It is not an offer or a commitment; a proposal follows a conversation.`,
+    notice: `Non-binding guidance from ${partnerWithAside(k.partner)}. It is not an offer or a commitment; a proposal follows a conversation.`,
     audience: audience ? { id: audience.id, title: audience.title, typical_needs: audience.needs } : null,
     capabilities: scored.map((s) => ({
       id: s.c.id,

@@ -1,24 +1,30 @@
 /**
- * POST /api/proposal: method → media type → bounded body → parse → action → schema → sensitive-data
- * guard → action. Every failure is an RFC 9457 problem; nothing here throws to the platform.
+ * POST /api/proposal: runs the steps of ./request-steps.ts over one request, then the action.
+ * Every failure is an RFC 9457 problem; nothing here throws to the platform.
  */
-import type { Knowledge } from '../lib/knowledge.ts';
-import {
-  ACTIONS,
-  type GuideRequest,
-  type ProposalAction,
-  type SubmitRequest,
-  type SummarizeRequest,
-} from './fields.ts';
-import { json, problem, readEnv, setProblemBase, type Reply } from './http.ts';
-import { readBody } from './read-body.ts';
-import { mediaTypeOf, parseBody } from './parse-request.ts';
-import { fieldErrors } from './validation-errors.ts';
-import { findSensitiveData } from './sensitive-data.ts';
+import type { Knowledge } from './knowledge.ts';
+import type { GuideRequest, ProposalAction, SubmitRequest, SummarizeRequest } from './fields.ts';
+import { json, problem, readEnv, withProblemBase, type Reply } from './http.ts';
+import { mediaTypeOf } from './parse-request.ts';
 import { guide } from './guide.ts';
 import { summarize } from './summarize.ts';
-import { parseIdempotencyKey } from './submit/idempotency-key.ts';
-import { sha256Hex } from './submit/fingerprint.ts';
+import {
+  Answer,
+  checkSentKey,
+  chooseAction,
+  guard,
+  negotiate,
+  parse,
+  read,
+  rejectAutomated,
+  requireConsent,
+  submitKey,
+  trimmedStrings,
+  validate,
+  type Flow,
+  type Routed,
+  type Validators,
+} from './request-steps.ts';
 import { submitProposal } from './submit/index.ts';
 import { submitDepsFromEnv } from './submit/config.ts';
 import type { SubmitDeps } from './submit/deps.ts';
@@ -31,15 +37,6 @@ export interface InvocationContext {
   waitUntil(promise: Promise<unknown>): void;
 }
 
-export interface Validator {
-  (data: unknown): boolean;
-  errors?: import('ajv').ErrorObject[] | null;
-}
-export type Validators = Record<ProposalAction, Validator>;
-
-/** Forms faster than this are treated as automated; people need longer to read and type. */
-const MIN_FILL_MS = 3000;
-
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
@@ -47,28 +44,7 @@ const CORS = {
   'access-control-expose-headers': 'retry-after, idempotent-replayed, location',
 };
 
-/**
- * The workspace is one HTML form: without JavaScript it posts every field of the page whichever
- * step's button was pressed. Fields that the chosen action does not take are dropped, so asking
- * for guidance with step 2 already filled in still works. JSON clients get no such leniency.
- */
-function dropOtherStepsFields(body: Record<string, unknown>, validate: Validator): void {
-  if (validate(body)) return;
-  for (const error of validate.errors ?? []) {
-    const extra = (error.params as { additionalProperty?: string }).additionalProperty;
-    if (error.keyword === 'additionalProperties' && error.instancePath === '' && extra !== undefined)
-      delete body[extra];
-  }
-}
-
-/** Leading and trailing spaces are never part of a value; the schema then sees what is stored. */
-function trimmedStrings(body: Record<string, unknown>): Record<string, unknown> {
-  for (const [name, value] of Object.entries(body)) if (typeof value === 'string') body[name] = value.trim();
-  return body;
-}
-
 export function createProposalHandler(k: Knowledge, validators: Validators) {
-  setProblemBase(k.urls.agents);
   let deps: SubmitDeps | undefined;
   const submitDeps = () =>
     (deps ??= submitDepsFromEnv(
@@ -82,135 +58,34 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
       k.consent,
     ));
 
-  async function route(req: Request): Promise<{ reply: Reply; action?: ProposalAction; form: boolean }> {
-    const media = mediaTypeOf(req.headers.get('content-type'));
-    const form = media === 'form';
-    if (req.method === 'OPTIONS') return { reply: { status: 204, body: null }, form };
-    if (req.method !== 'POST') {
-      return {
-        reply: problem('method-not-allowed', 'POST a JSON body; GET /api/proposal serves the contract.', {
-          headers: { allow: 'GET, POST, OPTIONS' },
-        }),
-        form,
-      };
+  /** The steps in order; each either answers (a problem, or the action's reply) or goes on. */
+  async function route(req: Request): Promise<Routed> {
+    const flow: Flow = { req, media: mediaTypeOf(req.headers.get('content-type')), form: false };
+    flow.form = flow.media === 'form';
+    try {
+      const media = negotiate(flow);
+      const raw = await read(req);
+      const parsed = parse(raw, media);
+      const sentKey = checkSentKey(req);
+      const body = trimmedStrings(parsed.body);
+      flow.action = chooseAction(body);
+      requireConsent(flow.action, body);
+      validate(validators[flow.action], flow.action, body, flow.form);
+      rejectAutomated(flow.action, body);
+      await guard(body);
+      const reply = await dispatch(flow.action, body, () => submitKey(flow.form, parsed.formKey, raw, sentKey));
+      return { reply, action: flow.action, form: flow.form };
+    } catch (error) {
+      if (!(error instanceof Answer)) throw error;
+      return { reply: error.reply, ...(flow.action ? { action: flow.action } : {}), form: flow.form };
     }
-    if (!media) {
-      return {
-        reply: problem(
-          'unsupported-media-type',
-          'Send application/json (or application/x-www-form-urlencoded from the proposal workspace form).',
-        ),
-        form,
-      };
-    }
-    const raw = await readBody(req);
-    if (!raw.ok) {
-      return raw.reason === 'too-large'
-        ? {
-            reply: problem(
-              'payload-too-large',
-              'The body is larger than the documented max_body_bytes limit of the contract.',
-            ),
-            form,
-          }
-        : { reply: problem('malformed-json', 'The request body could not be read.'), form };
-    }
-    const parsed = parseBody(raw.text, media);
-    if (!parsed.ok) {
-      return parsed.kind === 'malformed-json'
-        ? { reply: problem('malformed-json', 'The body is not valid JSON.'), form }
-        : {
-            reply: problem('invalid-request', 'The body must be a JSON object.', {
-              errors: [{ pointer: '#', detail: 'must be an object' }],
-            }),
-            form,
-          };
-    }
-    // A key that is sent is held to its rules on every action, as the OpenAPI document says.
-    const sentKey = req.headers.get('idempotency-key');
-    const checkedKey = sentKey === null ? undefined : parseIdempotencyKey(sentKey);
-    if (checkedKey && !checkedKey.ok) return { reply: checkedKey.reply, form };
-    const body = trimmedStrings(parsed.body);
-    const action = body.action;
-    if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) {
-      return {
-        reply: problem('unknown-action', `"action" must be one of: ${ACTIONS.join(', ')}.`, {
-          errors: [{ pointer: '#/action', detail: `must be one of: ${ACTIONS.join(', ')}` }],
-        }),
-        form,
-      };
-    }
-    const act = action as ProposalAction;
-    if (act === 'submit' && body.consent !== true) {
-      return {
-        reply: problem(
-          'consent-required',
-          'A request is submitted only with the sender\'s consent: set "consent" to true after showing the consent text of the contract.',
-          {
-            errors: [{ pointer: '#/consent', detail: 'must be true' }],
-          },
-        ),
-        action: act,
-        form,
-      };
-    }
-    const validate = validators[act];
-    if (form) dropOtherStepsFields(body, validate);
-    if (!validate(body)) {
-      return {
-        reply: problem('invalid-request', `The ${act} request does not match the contract (GET /api/proposal).`, {
-          errors: fieldErrors(validate.errors),
-        }),
-        action: act,
-        form,
-      };
-    }
-    // Cheap spam checks before the (costlier) sensitive-data scan.
-    const request = body as unknown as SubmitRequest;
-    if (act === 'submit') {
-      // A filled-in spam trap (`website`) already failed the schema (maxLength 0).
-      // A negative time means the browser's clock runs ahead of ours: no evidence of automation.
-      const filledInMs = request.form_started_at === undefined ? undefined : Date.now() - request.form_started_at;
-      if (filledInMs !== undefined && filledInMs >= 0 && filledInMs < MIN_FILL_MS) {
-        return {
-          reply: problem(
-            'spam-suspected',
-            'The form was submitted faster than a person can fill it. Review it and submit again.',
-          ),
-          action: act,
-          form,
-        };
-      }
-    }
-    const findings = await findSensitiveData(body);
-    if (findings.length > 0) {
-      return {
-        reply: problem(
-          'sensitive-data',
-          'Remove credentials, secrets, card or ID numbers from the named fields; describe them instead. Nothing was stored.',
-          {
-            errors: findings.map((f) => ({ pointer: f.pointer, detail: `looks like ${f.label}; remove it` })),
-          },
-        ),
-        action: act,
-        form,
-      };
-    }
-    if (act === 'guide') return { reply: json(200, guide(k, body as unknown as GuideRequest)), action: act, form };
-    if (act === 'summarize')
-      return { reply: json(200, summarize(k, body as unknown as SummarizeRequest)), action: act, form };
+  }
 
-    // A plain HTML form cannot set headers: its key comes from a hidden field (held to the
-    // header's rules), or else from the content itself, so resubmitting the same form is recognised.
-    const formKey = parsed.formKey === undefined ? undefined : parseIdempotencyKey(parsed.formKey);
-    const key = form
-      ? {
-          ok: true as const,
-          key: formKey?.ok ? formKey.key : `form-${sha256Hex(raw.text.replace(/(^|&)form_started_at=\d*/g, ''))}`,
-        }
-      : (checkedKey ?? parseIdempotencyKey(null));
-    if (!key.ok) return { reply: key.reply, action: act, form };
-    return { reply: await submitProposal(request, key.key, submitDeps()), action: act, form };
+  /** guide and summarize answer at once; submit needs its idempotency key first. */
+  async function dispatch(act: ProposalAction, body: Record<string, unknown>, key: () => string): Promise<Reply> {
+    if (act === 'guide') return json(200, guide(k, body as unknown as GuideRequest));
+    if (act === 'summarize') return json(200, summarize(k, body as unknown as SummarizeRequest));
+    return submitProposal(body as unknown as SubmitRequest, key(), submitDeps());
   }
 
   /**
@@ -235,7 +110,7 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
     // A form post's reply page shows the form again with what was typed, so keep a copy to read.
     const copy =
       mediaTypeOf(req.headers.get('content-type')) === 'form' && req.method === 'POST' ? req.clone() : undefined;
-    let routed: { reply: Reply; action?: ProposalAction; form: boolean };
+    let routed: Routed;
     try {
       routed = await route(req);
     } catch (error) {
@@ -248,7 +123,8 @@ export function createProposalHandler(k: Knowledge, validators: Validators) {
         form: false,
       };
     }
-    const { reply, action, form } = routed;
+    const { action, form } = routed;
+    const reply = withProblemBase(routed.reply, k.urls.agents);
     const accept = req.headers.get('accept') ?? '';
     const wantsHtml = form || (/\btext\/html\b/.test(accept) && !/json/.test(accept));
     if (wantsHtml && reply.status !== 204) {

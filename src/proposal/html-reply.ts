@@ -3,15 +3,16 @@
  * frame with the result, and the workspace again with everything the person typed, so going on
  * or correcting never starts from an empty form. All text is escaped; no script.
  */
-import type { Knowledge } from '../lib/knowledge.ts';
+import type { Knowledge } from './knowledge.ts';
 import { fieldOfPointer, labelOfField, type ProposalAction } from './fields.ts';
 import type { FieldError, Reply } from './http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
 import { guideView, submitView, summaryView, viewToHtml, type SubmitReply } from './reply-view.ts';
 import { ALL_FIELDS, displayValue, esc, workspaceFormsHtml, type FormState } from './workspace-form.ts';
+import { isProblemType } from './problem-type.ts';
 
-/** The site's header and footer, cut from the built /proposal page (scripts/compile-contract.ts). */
+/** The site's header and footer, cut from the built /proposal page (src/build/function-data.ts). */
 export interface PageFrame {
   header: string;
   footer: string;
@@ -34,7 +35,7 @@ function problemPage(
   values: Values,
 ): Page {
   const errors = body.errors ?? [];
-  const sensitive = body.type?.endsWith('#problem-sensitive-data') === true;
+  const sensitive = isProblemType(body.type, 'sensitive-data');
   const atFields: Record<string, string> = {};
   const general: string[] = [];
   for (const e of errors) {
@@ -46,7 +47,7 @@ function problemPage(
   // A value refused as a likely secret is not sent back into the page.
   const kept = sensitive ? Object.fromEntries(Object.entries(values).filter(([name]) => !(name in atFields))) : values;
   // The contract's wording ("does not match the contract") speaks to API clients; people get the list.
-  const intro = body.type?.endsWith('#problem-invalid-request')
+  const intro = isProblemType(body.type, 'invalid-request')
     ? 'Some fields are missing or not valid.'
     : `${body.title ?? 'The request was refused'}. ${body.detail ?? ''}`;
   const list = Object.keys(atFields)

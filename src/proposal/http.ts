@@ -1,4 +1,6 @@
 /** The function's replies: a plain value object so domain code stays free of the platform. */
+import { problemTypeUri } from './problem-type.ts';
+
 export interface Reply {
   status: number;
   headers?: Record<string, string>;
@@ -31,18 +33,11 @@ export const PROBLEM_TYPES = {
 } as const;
 export type ProblemType = keyof typeof PROBLEM_TYPES;
 
-/** The `type` URI of a problem: its anchor in the problem-type table of the agents page. */
-export function problemTypeUri(agentsPageUrl: string, type: ProblemType): string {
-  return `${agentsPageUrl}#problem-${type}`;
-}
-
-/** The agents page the problem types link to; set once by the function from the site's canonical URL. */
-let agentsPage = 'about:blank';
-export function setProblemBase(agentsPageUrl: string): void {
-  agentsPage = agentsPageUrl;
-}
-
-/** An RFC 9457 problem reply. Never include caller-sent values in `detail`. */
+/**
+ * An RFC 9457 problem reply. Never include caller-sent values in `detail`. Its `type` is the
+ * problem's anchor, relative to the agents page: the handler, which knows the site, makes it
+ * absolute (withProblemBase), so no module needs to hold the site's address.
+ */
 export function problem(
   type: ProblemType,
   detail: string,
@@ -53,8 +48,15 @@ export function problem(
   return {
     status,
     headers: { 'content-type': 'application/problem+json; charset=utf-8', ...headers },
-    body: { type: problemTypeUri(agentsPage, type), title, status, detail, ...members },
+    body: { type: problemTypeUri('', type), title, status, detail, ...members },
   };
+}
+
+/** The reply with a problem's relative `type` resolved against the agents page. */
+export function withProblemBase(reply: Reply, agentsPageUrl: string): Reply {
+  const body = reply.body as { type?: unknown } | null;
+  if (typeof body?.type !== 'string' || !body.type.startsWith('#')) return reply;
+  return { ...reply, body: { ...body, type: new URL(body.type, agentsPageUrl).href } };
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {

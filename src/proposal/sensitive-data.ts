@@ -13,10 +13,8 @@
  * Ordinary security talk ("our password policy requires 14 characters", "we rotate access keys
  * every 90 days", "PCI DSS scope") passes: every detector needs the value's shape, not a word.
  */
-import { credentialHits } from './sensitive-data/credentials.ts';
-import { identifierHits } from './sensitive-data/identifiers.ts';
-import { proseSecretHits } from './sensitive-data/prose-secrets.ts';
-import { type Hit, SENSITIVE_KIND_LABELS, SENSITIVE_KINDS, type SensitiveKind } from './sensitive-data/kinds.ts';
+import { ALL_DETECTORS, kindsIn, MIN_SCANNED_LENGTH, normalize } from './sensitive-data/detect.ts';
+import { type Hit, SENSITIVE_KIND_LABELS, type SensitiveKind } from './sensitive-data/kinds.ts';
 import { secretlintHitsEach } from './sensitive-data/secretlint.ts';
 
 export { SENSITIVE_KIND_LABELS, SENSITIVE_KINDS, type SensitiveKind } from './sensitive-data/kinds.ts';
@@ -35,41 +33,6 @@ export class SensitiveDataScanError extends Error {
     super('The sensitive-data scan failed');
     this.name = 'SensitiveDataScanError';
   }
-}
-
-/**
- * Shorter strings cannot hold anything we detect (the shortest, a Spanish DNI, is 9 characters;
- * `pwd=` with a six-character value is 10), so enum-like fields ("1-10", "submit") skip the scan.
- */
-const MIN_SCANNED_LENGTH = 8;
-
-/**
- * Characters that would split a value so no pattern sees it whole: zero-width and other invisible
- * format characters, and C0 controls other than tab, line feed and carriage return.
- */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u00AD\u180E\u200B-\u200F\u2060-\u2064\uFEFF]/g;
-const PLAIN_ASCII = /^[\t\n\r\u0020-\u007E]*$/;
-
-/**
- * Makes look-alike input visible to the ASCII patterns: full-width digits and letters, no-break
- * spaces (NFKC); invisible and control characters removed. Printable ASCII, the usual case, is
- * returned as is.
- */
-function normalize(text: string): string {
-  if (PLAIN_ASCII.test(text)) return text;
-  return text.normalize('NFKC').replace(INVISIBLE, '');
-}
-
-const overlaps = (a: Hit, b: Hit): boolean => a.start < b.end && b.start < a.end;
-
-/** The distinct kinds among secretlint's hits and ours in one text, in SENSITIVE_KINDS order. */
-function kindsIn(text: string, fromSecretlint: readonly Hit[]): SensitiveKind[] {
-  const hits = [...fromSecretlint, ...credentialHits(text), ...proseSecretHits(text), ...identifierHits(text)];
-  const specific = hits.filter((hit) => hit.generic === undefined);
-  const kept = hits.filter((hit) => hit.generic === undefined || !specific.some((other) => overlaps(hit, other)));
-  const kinds = new Set(kept.map((hit) => hit.kind));
-  return SENSITIVE_KINDS.filter((kind) => kinds.has(kind));
 }
 
 /**
@@ -148,7 +111,7 @@ export async function findSensitiveData(body: Record<string, unknown>): Promise<
     // Never let a detector's error (which might quote the input) reach a log or a reply.
     throw new SensitiveDataScanError();
   }
-  const kindsPerTarget = texts.map((text, index) => kindsIn(text, fromSecretlint[index] ?? []));
+  const kindsPerTarget = texts.map((text, index) => kindsIn(text, fromSecretlint[index] ?? [], ALL_DETECTORS));
 
   const objectsWithSensitiveKeys = new Set<string>();
   targets.forEach((target, index) => {

@@ -8,7 +8,7 @@ import {
   REQUIRED_INTAKE_FIELDS,
   type SummarizeRequest,
 } from './fields.ts';
-import type { Knowledge } from '../lib/knowledge.ts';
+import type { Knowledge } from './knowledge.ts';
 
 type Labelled = keyof typeof FIELD_LABELS;
 

@@ -5,8 +5,8 @@
  * review_proposal_request, submit_proposal_request); every form posts `action` to the API.
  * Fields typed in another step travel along as hidden inputs (on reply pages only).
  */
-import type { Knowledge } from '../lib/knowledge.ts';
-import { requestSchemas } from './contract.ts';
+import type { Knowledge } from './knowledge.ts';
+import { MAX_EMAIL_LENGTH, requestSchemas } from './contract.ts';
 import {
   COMPANY_SIZES,
   CONTACT_FIELDS,
@@ -20,6 +20,7 @@ import {
   REQUIRED_INTAKE_FIELDS,
   type ProposalAction,
 } from './fields.ts';
+import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
 export const esc = (s: unknown) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -125,7 +126,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
     const describedby = [hintHtml && `h-${name}`, error && `e-${name}`].filter(Boolean).join(' ');
     const common = `id="${id}" name="${name}"${isRequired ? ' required' : ''}${describedby ? ` aria-describedby="${describedby}"` : ''}${error ? ' aria-invalid="true"' : ''} toolparamdescription="${esc(hintText ?? FIELD_LABELS[name])}"`;
     const value = values[name] ?? '';
-    const max = kind === 'textarea' ? MAX_TEXT_LENGTH : name === 'email' ? 254 : MAX_SHORT_LENGTH;
+    const max = kind === 'textarea' ? MAX_TEXT_LENGTH : name === 'email' ? MAX_EMAIL_LENGTH : MAX_SHORT_LENGTH;
     const control =
       kind === 'textarea'
         ? `<textarea ${common} rows="3" maxlength="${max}">${esc(value)}</textarea>`
@@ -150,7 +151,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
       .join('');
 
   const form = (action: ProposalAction, id: string, body: string) =>
-    `<form id="${id}" data-step="${action}" method="post" action="/api/proposal" toolname="${WORKSPACE_TOOLS[action].name}" tooldescription="${esc(WORKSPACE_TOOLS[action].description)}">${body}</form>`;
+    `<form id="${id}" data-step="${action}" method="post" action="${DOCUMENT_PATHS.proposalApi}" toolname="${WORKSPACE_TOOLS[action].name}" tooldescription="${esc(WORKSPACE_TOOLS[action].description)}">${body}</form>`;
   const out = (action: ProposalAction) =>
     `<p class="ws-msg" id="m-${action}" role="status"></p><div class="ws-out" id="o-${action}" tabindex="-1" hidden></div>`;
   const open = (step: 'guide' | 'request') => ((state.open ?? 'guide') === step ? ' open' : '');

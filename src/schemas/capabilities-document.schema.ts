@@ -1,6 +1,22 @@
 /** JSON Schema 2020-12 of the capabilities document (spec 2.1–2.10), published and enforced at build. */
 import { AUDIENCE_IDS, CAPABILITY_IDS, ENGAGEMENT_MODEL_IDS } from './ids.ts';
-import { AGENT_RESOURCE_PATHS } from '../lib/capabilities-document.ts';
+import { DOCUMENT_PATHS, PAGE_PATHS, twinPath } from './paths.ts';
+
+/** Path of every agent resource (spec 2.9), in the order they are published. */
+export const AGENT_RESOURCE_PATHS = {
+  directory: PAGE_PATHS.agents,
+  solutions: PAGE_PATHS.services,
+  delivery_models: PAGE_PATHS['delivery-models'],
+  partners: PAGE_PATHS.partners,
+  about: PAGE_PATHS.about,
+  credentials: PAGE_PATHS['aws-credentials'],
+  case_studies: PAGE_PATHS['case-studies'],
+  blog: PAGE_PATHS.blog,
+  overview: DOCUMENT_PATHS.llmsTxt,
+  full_context: DOCUMENT_PATHS.llmsFull,
+  homepage_markdown: twinPath(PAGE_PATHS.home),
+  sitemap: DOCUMENT_PATHS.sitemap,
+} as const;
 
 const str = { type: 'string', minLength: 1 } as const;
 const strings = { type: 'array', items: str, minItems: 1 } as const;

@@ -5,7 +5,7 @@
  */
 import type { z } from 'astro/zod';
 import { EntrySchema } from './entry.ts';
-import { nearest } from '../lib/nearest.ts';
+import { nearest } from './nearest.ts';
 
 type Issue = z.core.$ZodIssue;
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
-import { distFiles, fileForPath, htmlPages, readDist, root } from '../helpers/dist.ts';
+import { distFiles, fileForPath, htmlPages, readDist, root } from '../../scripts/local-site/dist.ts';
 import { findViolations } from '../../src/lib/content-rules.ts';
 import { sha256Hex, skillDigest } from '../../src/lib/skill-digest.ts';
 

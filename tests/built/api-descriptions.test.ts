@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { readDist, fileForPath } from '../helpers/dist.ts';
+import { readDist, fileForPath } from '../../scripts/local-site/dist.ts';
 
 const openapi = JSON.parse(readDist('openapi.json'));
 const contract = JSON.parse(readDist('api/proposal.json'));

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { root } from '../helpers/dist.ts';
+import { root } from '../../scripts/local-site/dist.ts';
 
 // `npm run build` builds into a temporary folder and swaps it in only when every step passed.
 const work = mkdtempSync(join(tmpdir(), 'build-swap-'));

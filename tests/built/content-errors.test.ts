@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { distFiles, readDist } from '../helpers/dist.ts';
+import { distFiles, readDist } from '../../scripts/local-site/dist.ts';
 import { buildFixture, removeFixtures } from '../helpers/fixture-build.ts';
 
 afterAll(removeFixtures);

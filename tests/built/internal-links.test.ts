@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { distFiles, fileForPath, htmlPages, readDist } from '../helpers/dist.ts';
+import { distFiles, fileForPath, htmlPages, readDist } from '../../scripts/local-site/dist.ts';
 
 // A safety net behind the build's content link check: every internal link on every built page,
 // whoever wrote it (content, layouts, generated sections), lands on a built file and heading.

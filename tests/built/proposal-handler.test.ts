@@ -5,7 +5,8 @@ import knowledgeJson from '../../.generated/knowledge.json' with { type: 'json' 
 import { RATE_LIMIT, EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
 import { MAX_BODY_BYTES } from '../../src/proposal/fields.ts';
 import { findViolations } from '../../src/lib/content-rules.ts';
-import { readDist } from '../helpers/dist.ts';
+import { readDist } from '../../scripts/local-site/dist.ts';
+import { DOCUMENT_PATHS } from '../../src/schemas/paths.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 
 const API = 'http://127.0.0.1/api/proposal';
@@ -320,6 +321,12 @@ describe('the contract is one source', () => {
     });
     expect(contract.limits.rate_limit).toEqual(RATE_LIMIT);
     expect(contract.limits.max_body_bytes).toBe(MAX_BODY_BYTES);
+  });
+
+  // Netlify reads config.path statically, so the function repeats the literal of the paths module.
+  it('serves the function at the published proposal path', () => {
+    expect(config.path).toBe(DOCUMENT_PATHS.proposalApi);
+    expect(knowledgeJson.urls.proposal_api).toBe(new URL(DOCUMENT_PATHS.proposalApi, knowledgeJson.urls.home).href);
   });
 
   it('publishes the consent text and the enums of the content', () => {

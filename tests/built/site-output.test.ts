@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
-import { distFiles, fileForPath, gzipSize, htmlPages, readDist } from '../helpers/dist.ts';
+import { distFiles, fileForPath, gzipSize, htmlPages, readDist } from '../../scripts/local-site/dist.ts';
 import { findViolations } from '../../src/lib/content-rules.ts';
 import type { SiteData } from '../../src/schemas/entry.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { dist, distFiles, fileForPath, gzipSize, htmlPages, readDist } from '../helpers/dist.ts';
+import { dist, distFiles, fileForPath, gzipSize, htmlPages, readDist } from '../../scripts/local-site/dist.ts';
 import { MAX_TITLE_LENGTH } from '../../src/lib/page-title.ts';
 import { PROBLEM_TYPES } from '../../src/proposal/http.ts';
 

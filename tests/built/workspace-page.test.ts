@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { distFiles, gzipSize, readDist } from '../helpers/dist.ts';
+import { distFiles, gzipSize, readDist } from '../../scripts/local-site/dist.ts';
 import { COMPANY_SIZES } from '../../src/proposal/fields.ts';
 
 // The built workspace page against the published contract: a real form with a control for

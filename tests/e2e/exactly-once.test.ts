@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
-import { startSite, type RunningSite } from '../helpers/serve.ts';
+import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
 

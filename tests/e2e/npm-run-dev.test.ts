@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { root } from '../helpers/dist.ts';
+import { root } from '../../scripts/local-site/dist.ts';
 import { startDev, type DevServer } from '../helpers/dev-server.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser } from '../../scripts/local-site/browser.ts';
 
 // `npm run dev` as an editor runs it, on a copy of content/ so the edit below touches nothing real.
 const work = mkdtempSync(join(tmpdir(), 'dev-preview-'));

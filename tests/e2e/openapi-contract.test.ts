@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { startSite, type RunningSite } from '../helpers/serve.ts';
+import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { invalidHeader, invalidObject, validValue, type Schema } from '../helpers/openapi-arbitraries.ts';
 import { responseChecker } from '../helpers/openapi-responses.ts';
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OK, startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
-import { startSite, type RunningSite } from '../helpers/serve.ts';
+import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.ts';
-import { htmlPages, root } from '../helpers/dist.ts';
-import { startSite, type RunningSite } from '../helpers/serve.ts';
+import { launchBrowser } from '../../scripts/local-site/browser.ts';
+import { htmlPages, root } from '../../scripts/local-site/dist.ts';
+import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 
 // Every page as people see it, in Debian's Chromium against `npm start`: the header menu without
 // JavaScript, both calls to action above the fold, no sideways scrolling at 320 px, zero axe-core

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
-import { CHROME_FLAGS, CHROME_PATH } from '../helpers/browser.ts';
-import { startSite, type RunningSite } from '../helpers/serve.ts';
+import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/local-site/browser.ts';
+import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 
 // The workspace's steps as WebMCP tools, in Debian's Chromium with WebMCP enabled, against
 // `npm start`: the three tools carry the contract's request schemas, a tool call fills the

@@ -3,11 +3,11 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser } from '../../scripts/local-site/browser.ts';
 import { OK, startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
-import { root } from '../helpers/dist.ts';
+import { root } from '../../scripts/local-site/dist.ts';
 import { luhnValid } from '../../src/proposal/sensitive-data/identifiers.ts';
-import { startSite, type RunningSite } from '../helpers/serve.ts';
+import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 // The proposal workspace in Debian's Chromium against `npm start`, with a real SMTP server and

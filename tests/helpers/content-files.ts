@@ -2,7 +2,7 @@
 import { readFileSync, globSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { root } from './dist.ts';
+import { root } from '../../scripts/local-site/dist.ts';
 
 export interface ContentFile {
   file: string;

@@ -1,12 +1,13 @@
 /**
  * Runs `npm run dev` (netlify dev + Astro's dev server) on free loopback ports, in a copy of the
- * checkout (like `npm start` in serve.ts): the function's data (.generated/) and local Blobs
+ * checkout (like `npm start` in scripts/local-site/start-site.ts): the function's data (.generated/) and local Blobs
  * (.netlify/blobs-serve, where the function's sweep keeps its lock) stay out of the developer's
  * own checkout. Stops it by its PID.
  */
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { copyCheckout, freePort } from './serve.ts';
+import { freePort } from '../../scripts/free-port.ts';
+import { copyCheckout } from '../../scripts/local-site/start-site.ts';
 
 export interface DevServer {
   url: string;

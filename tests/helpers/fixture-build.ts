@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { root } from './dist.ts';
+import { root } from '../../scripts/local-site/dist.ts';
 
 export interface FixtureBuild {
   status: number | null;

@@ -1,7 +1,8 @@
 /** Shared inputs of the submit tests: a valid request, the partner, consent text, env maps. */
 import { randomBytes } from 'node:crypto';
 import type { SubmitRequest } from '../../src/proposal/fields.ts';
-import type { ConsentText, EnvReader, Partner } from '../../src/proposal/submit/deps.ts';
+import type { EnvReader } from '../../src/proposal/submit/env.ts';
+import type { ConsentText, Partner } from '../../src/proposal/submit/partner.ts';
 
 export const PARTNER: Partner = {
   name: 'Kestrel Cloud',

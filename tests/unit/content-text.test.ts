@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rewriteLinks, scanLinks, bodyFirstLine } from '../../src/lib/content-links.ts';
-import { nearest } from '../../src/lib/nearest.ts';
+import { nearest } from '../../src/schemas/nearest.ts';
 import { checkEntryData } from '../../src/schemas/entry-errors.ts';
 
 describe('links and images in a markdown body', () => {

@@ -7,7 +7,7 @@ import { submitProposal } from '../../src/proposal/submit/index.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
-import { freePort } from '../helpers/serve.ts';
+import { freePort } from '../../scripts/free-port.ts';
 import { OK, type CrmBehaviour } from '../helpers/crm-server.ts';
 import { mailsTo } from '../helpers/smtp.ts';
 import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';

@@ -5,7 +5,7 @@ import { parseIdempotencyKey } from '../../src/proposal/submit/idempotency-key.t
 
 function problemType(header: string | null): string | undefined {
   const result = parseIdempotencyKey(header);
-  // `type` is "<agents page>#problem-<id>" once the base is set, "about:blank#<id>" before.
+  // `type` is "#problem-<id>" here; the handler resolves it against the agents page.
   return result.ok ? undefined : /#(?:problem-)?([a-z-]+)$/.exec((result.reply.body as { type: string }).type)?.[1];
 }
 

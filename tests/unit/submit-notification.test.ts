@@ -8,7 +8,7 @@ import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record
 import { runSweep } from '../../src/proposal/submit/sweep.ts';
 import { startCrmServer, OK, type TestCrmServer } from '../helpers/crm-server.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
-import { freePort } from '../helpers/serve.ts';
+import { freePort } from '../../scripts/free-port.ts';
 import { headerLines, mailsTo } from '../helpers/smtp.ts';
 import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
 

@@ -16,7 +16,7 @@ import { sweepIfDue } from '../../src/proposal/submit/sweep-lock.ts';
 import { readAll } from '../helpers/blobs.ts';
 import { OK, type CrmBehaviour, type RecordedRequest } from '../helpers/crm-server.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
-import { freePort } from '../helpers/serve.ts';
+import { freePort } from '../../scripts/free-port.ts';
 import { mailsTo } from '../helpers/smtp.ts';
 import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
 

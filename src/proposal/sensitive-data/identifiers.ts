@@ -63,7 +63,7 @@ function cardLayout(lengths: readonly number[]): boolean {
   return lengths.slice(0, -1).every((length) => length === 4) && last >= 1 && last <= 4;
 }
 
-function paymentCardHits(text: string, hits: Hit[]): void {
+export function paymentCardHits(text: string, hits: Hit[]): void {
   for (const run of allMatches(DIGIT_RUN, text)) {
     // Split the run into groups, keeping where each starts and which separator preceded it.
     const groups: { start: number; digits: string; separator: string }[] = [];

@@ -2,7 +2,7 @@
  * Text of the confirmation email. Pure: the mailer sends it, tests read it. Only the
  * recipient's address and display name come from the sender, and both pass singleLine.
  */
-import type { Partner } from './deps.ts';
+import type { Partner } from './partner.ts';
 import { overviewText } from './overview.ts';
 import type { ProposalRecord } from './record.ts';
 import { singleLine } from './single-line.ts';

@@ -4,25 +4,7 @@ import type { CrmAdapter } from './crm/adapter.ts';
 import type { Mailer } from './mailer.ts';
 import type { NotifyConfig } from './notification.ts';
 import type { RedeliveryPolicy } from './redelivery-policy.ts';
-
-/** Reads one configuration variable, e.g. `readEnv` of ../http.ts. */
-export type EnvReader = (name: string) => string | undefined;
-
-export interface Partner {
-  /** Display name, e.g. "Kestrel Cloud". */
-  name: string;
-  /** How the partner is described, from content: "an independent cloud consulting and delivery partner". */
-  describedAs: string;
-  /** Where replies to the confirmation email go. */
-  email: string;
-  /** The proposal workspace, sent to the CRM as the page of the submission. */
-  proposalUrl: string;
-}
-
-export interface ConsentText {
-  text: string;
-  version: string;
-}
+import type { ConsentText, Partner } from './partner.ts';
 
 export interface SubmitDeps {
   /** getStore from @netlify/blobs, opened by the caller with consistency 'strong'. */

@@ -4,13 +4,10 @@
  * tokens (e.g. a UUID), so both forms are accepted and mean the same key.
  */
 import { problem, type Reply } from '../http.ts';
-
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+import { KEY_CHAR_CLASS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency-rules.ts';
 
 export type IdempotencyKeyResult = { ok: true; key: string } | { ok: false; reply: Reply };
 
-/** One key character: printable ASCII without space (0x21-0x7E) and without the double quote. */
-export const KEY_CHAR_CLASS = '[\\x21\\x23-\\x7e]';
 const KEY_CHARS = new RegExp(`^${KEY_CHAR_CLASS}+$`);
 
 const RULE =

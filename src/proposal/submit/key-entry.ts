@@ -9,9 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '@netlify/blobs';
 import { sha256Hex } from './fingerprint.ts';
 import { isObject } from './record.ts';
+import { KEY_RETENTION_MS } from '../idempotency-rules.ts';
 
-/** Keys are honoured for 24 hours; after that a reuse starts a new submission. */
-export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
  * A lease not renewed for this long belongs to an invocation that died; the next retry takes
  * it over. The holder renews it every LEASE_RENEW_MS while it works, however long the CRM takes.

@@ -4,7 +4,8 @@
  * 4xx reply) leaves the email owed, so a later invocation sends it; a refusal (5xx) is final.
  */
 import type { Transporter } from 'nodemailer';
-import type { EnvReader, Partner } from './deps.ts';
+import type { EnvReader } from './env.ts';
+import type { Partner } from './partner.ts';
 import { confirmationSubject, confirmationText } from './confirmation-email.ts';
 import { singleLine } from './single-line.ts';
 import { logEvent } from './log.ts';

@@ -2,7 +2,7 @@
  * Human sentences of the submit replies. They claim an email only when it was sent, describe
  * the partner as independent, and promise nothing about programs, funding or approval.
  */
-import type { Partner } from './deps.ts';
+import type { Partner } from './partner.ts';
 import type { ConfirmationEmailState } from './record.ts';
 
 const EMAIL_SENTENCES: Record<ConfirmationEmailState, string> = {

@@ -6,7 +6,8 @@
  * text can add a header or a line that looks like ours.
  */
 import { isAllowedEndpoint } from './crm/http.ts';
-import type { EnvReader, Partner } from './deps.ts';
+import type { EnvReader } from './env.ts';
+import type { Partner } from './partner.ts';
 import { logEvent } from './log.ts';
 import type { Mailer, SendResult } from './mailer.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';

@@ -3,7 +3,7 @@
  * interval across all instances, exponential backoff per request, and after a maximum age the
  * request is marked `failed` and the sales team alerted. Variables are documented in .env.example.
  */
-import type { EnvReader } from './deps.ts';
+import type { EnvReader } from './env.ts';
 import { logEvent } from './log.ts';
 import { RETENTION_DAYS_RANGE } from '../data-handling.ts';
 

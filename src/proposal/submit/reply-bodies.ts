@@ -1,6 +1,6 @@
 /** Bodies of the submit replies; the contract publishes an example built by the same code. */
 import { failedMessage, pendingMessage, receivedMessage } from './messages.ts';
-import type { Partner } from './deps.ts';
+import type { Partner } from './partner.ts';
 import type { ConfirmationEmailState, CrmName } from './record.ts';
 
 /** 201: the CRM accepted the request; `confirmation_email` reports the email separately. */

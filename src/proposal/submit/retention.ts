@@ -4,7 +4,8 @@
  * (`npm run inbox -- delete`). A request goes with its idempotency entries and its open marker.
  */
 import type { Store } from '@netlify/blobs';
-import { age, isKeyEntry, KEY_RETENTION_MS, LEASE_STALE_MS, requestEntryKey } from './key-entry.ts';
+import { KEY_RETENTION_MS } from '../idempotency-rules.ts';
+import { age, isKeyEntry, LEASE_STALE_MS, requestEntryKey } from './key-entry.ts';
 import { openMarkerKey } from './open-index.ts';
 import { isObject, isProposalRecord, RECORDS_PREFIX, type ProposalRecord } from './record.ts';
 

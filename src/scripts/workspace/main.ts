@@ -31,6 +31,8 @@ import {
 import { findSecret } from './secrets.ts';
 import { Session, type Body } from './session.ts';
 import { registerTools } from './webmcp.ts';
+import { PROPOSAL_API_PATH } from '../../schemas/paths.ts';
+import { isProblemType } from '../../proposal/problem-type.ts';
 
 const GUIDE_FIELDS: readonly string[] = GUIDANCE_FIELDS;
 /** Every field a person fills in; guide accepts only its own four (the schemas allow no extras). */
@@ -44,7 +46,7 @@ if (forms.length > 0 && area) init(forms, area);
 
 function init(forms: HTMLFormElement[], area: HTMLElement): void {
   // Not form.action: the buttons are named "action" and shadow that property.
-  const endpoint = forms[0]?.getAttribute('action') ?? '/api/proposal';
+  const endpoint = forms[0]?.getAttribute('action') ?? PROPOSAL_API_PATH;
   const buttons = Array.from(area.querySelectorAll<HTMLButtonElement>('button[name="action"]'));
   const sendForm = forms.find((f) => f.dataset['step'] === 'submit');
   const hidden = (name: string) => sendForm?.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
@@ -265,7 +267,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
       first ??= field;
       named.push(labelOfField(field.name));
     }
-    const reused = p.type?.endsWith('#problem-idempotency-key-reused') === true;
+    const reused = isProblemType(p.type, 'idempotency-key-reused');
     const extra = reused
       ? button('Send it as a new request', () => {
           session.renewKey();
@@ -276,7 +278,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     show(
       action,
       [...problemView(p, status >= 429 ? 'The request did not go through' : 'Please check your request'), extra],
-      `${p.type?.endsWith('-invalid-request') ? 'Some fields are missing or not valid' : (p.title ?? 'The request was refused')}.${named.length > 0 ? ` Check: ${named.join(', ')}.` : ''}`,
+      `${isProblemType(p.type, 'invalid-request') ? 'Some fields are missing or not valid' : (p.title ?? 'The request was refused')}.${named.length > 0 ? ` Check: ${named.join(', ')}.` : ''}`,
       first,
     );
   }

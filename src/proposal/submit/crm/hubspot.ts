@@ -4,7 +4,8 @@
  * dedupes the contact by email, so a person who writes twice stays one contact. The form must
  * contain the fields sent below (email, firstname, lastname, company, jobtitle, message).
  */
-import type { EnvReader, Partner } from '../deps.ts';
+import type { EnvReader } from '../env.ts';
+import type { Partner } from '../partner.ts';
 import { overviewText } from '../overview.ts';
 import type { ProposalRecord } from '../record.ts';
 import type { CrmAdapter } from './adapter.ts';

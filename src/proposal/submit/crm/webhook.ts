@@ -4,7 +4,7 @@
  * it never stores one submission twice, even when our retry follows a lost 2xx.
  */
 import { Webhook } from 'standardwebhooks';
-import type { EnvReader } from '../deps.ts';
+import type { EnvReader } from '../env.ts';
 import type { CrmAdapter } from './adapter.ts';
 import { isAllowedEndpoint, postForOutcome } from './http.ts';
 import { misconfiguredAdapter } from './misconfigured.ts';

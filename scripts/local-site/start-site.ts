@@ -5,10 +5,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { root } from './dist.ts';
+import { freePort } from '../free-port.ts';
 
 /** A copy of the checkout's tracked and new files, sharing its node_modules. */
 export function copyCheckout(): string {
@@ -30,17 +30,6 @@ export function copyCheckout(): string {
   }
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
   return copy;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface RunningSite {

@@ -1,0 +1,13 @@
+/**
+ * The rules of the Idempotency-Key header, written once: the parser (submit/idempotency-key.ts),
+ * the key store (submit/key-entry.ts), the contract and the OpenAPI description all read them.
+ */
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** One key character: printable ASCII without space (0x21-0x7E) and without the double quote. */
+export const KEY_CHAR_CLASS = '[\\x21\\x23-\\x7e]';
+
+/** Keys are honoured this long; after that a reuse starts a new submission. */
+export const IDEMPOTENCY_RETENTION_HOURS = 24;
+export const KEY_RETENTION_MS = IDEMPOTENCY_RETENTION_HOURS * 60 * 60 * 1000;

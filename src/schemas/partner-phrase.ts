@@ -1,0 +1,26 @@
+/** How pages and replies describe the partner, from `type` in content/site.md. */
+
+/**
+ * "Independent cloud consulting and delivery partner" → "an independent cloud consulting and delivery partner".
+ * @example partnerPhrase('Cloud partner') // "a cloud partner"
+ */
+export function partnerPhrase(type: string): string {
+  const lower = type.trim().toLowerCase();
+  return `${/^[aeiou]/.test(lower) ? 'an' : 'a'} ${lower}`;
+}
+
+/** The names a sentence about the partner needs (Knowledge's `partner`). */
+export interface PartnerNames {
+  name: string;
+  /** partnerPhrase of its type. */
+  described_as: string;
+  cloud_provider_full_name: string;
+}
+
+/** "Kestrel Cloud, an independent … partner (not Amazon Web Services)": the partner named in passing. */
+export const partnerWithAside = (p: PartnerNames): string =>
+  `${p.name}, ${p.described_as} (not ${p.cloud_provider_full_name})`;
+
+/** "Kestrel Cloud is an independent … partner, not Amazon Web Services": the partner introduced. */
+export const partnerStatement = (p: PartnerNames): string =>
+  `${p.name} is ${p.described_as}, not ${p.cloud_provider_full_name}`;

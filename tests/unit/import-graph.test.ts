@@ -1,0 +1,91 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// The import graph of the project's own code, read from each file's import specifiers (relative
+// ones only: packages are leaves). Astro files are read through their frontmatter and scripts.
+const root = resolve(import.meta.dirname, '../..');
+const roots = ['src', 'scripts', 'netlify', 'astro.config.mjs'];
+const sourceFile = /\.(ts|mts|mjs|astro)$/;
+
+function filesUnder(path: string): string[] {
+  const full = join(root, path);
+  if (sourceFile.test(path)) return [path];
+  return readdirSync(full, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() || sourceFile.test(entry.name) ? filesUnder(join(path, entry.name)) : [],
+  );
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const specifiers = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+  // preProcessFile does not see imports in .astro frontmatter and <script> bodies reliably.
+  if (file.endsWith('.astro')) {
+    for (const m of text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s+['"]([^'"]+)['"]/g)) {
+      specifiers.push(m[1] ?? m[2] ?? '');
+    }
+  }
+  return [
+    ...new Set(
+      specifiers
+        .filter((s) => s.startsWith('.'))
+        .map((s) => relative(root, resolve(root, dirname(file), s)).split('?')[0] ?? ''),
+    ),
+  ];
+}
+
+const graph = new Map(roots.flatMap(filesUnder).map((file) => [file, importsOf(file)]));
+
+function cycles(): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === 'open') found.push(stack.slice(stack.indexOf(next)));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return found;
+}
+
+const edges = [...graph].flatMap(([from, targets]) => targets.map((to) => ({ from, to })));
+const edgesFrom = (fromDir: string, toDir: string) =>
+  edges
+    .filter(({ from, to }) => from.startsWith(fromDir) && to.startsWith(toDir))
+    .map(({ from, to }) => `${from} -> ${to}`);
+
+describe('import graph', () => {
+  it('reads the project source', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('src/proposal/handler.ts')?.length).toBeGreaterThan(3);
+  });
+
+  it('has no import cycle', () => {
+    expect(cycles()).toEqual([]);
+  });
+
+  // The site publishes the function's contract, so lib may read proposal's contract modules;
+  // the function never reads the site, and the site never reaches into the submit pipeline.
+  it('lets arrows between the site (src/lib) and the function (src/proposal) run one way', () => {
+    expect(edgesFrom('src/proposal/', 'src/lib/')).toEqual([]);
+    expect(edgesFrom('netlify/', 'src/lib/')).toEqual([]);
+    expect(edgesFrom('src/lib/', 'src/proposal/submit/')).toEqual([]);
+  });
+
+  it('keeps schemas below lib and proposal', () => {
+    expect(edgesFrom('src/schemas/', 'src/lib/')).toEqual([]);
+    expect(edgesFrom('src/schemas/', 'src/proposal/')).toEqual([]);
+  });
+
+  it('never imports tests from outside tests', () => {
+    expect(edges.filter(({ to }) => to.startsWith('tests/')).map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+});
