@@ -3,12 +3,13 @@
  * copy of the checkout, and stops it by its PID. The copy keeps the test's requests out of the
  * developer's own local Blobs store (.netlify/blobs-serve) and its build out of dist/.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { root } from './dist.ts';
 import { freePort } from '../free-port.ts';
+import { spawnLocal, type LocalProcess } from './process-group.ts';
 
 /** A copy of the checkout's tracked and new files, sharing its node_modules. */
 export function copyCheckout(): string {
@@ -44,13 +45,13 @@ export interface RunningSite {
 
 async function waitUntilServing(
   url: string,
-  child: ChildProcess,
+  child: LocalProcess,
   output: () => string,
   timeoutMs: number,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output()}`);
+    if (child.exitCode() !== null) throw new Error(`npm start exited with ${child.exitCode()}:\n${output()}`);
     try {
       const res = await fetch(`${url}/llms.txt`, { signal: AbortSignal.timeout(2000) });
       if (res.ok) return;
@@ -70,38 +71,11 @@ export async function startSite(
   port?: number,
 ): Promise<RunningSite> {
   port ??= await freePort();
-  let log = '';
-  // detached: the process gets its own group, so stop() ends npm, netlify and its children together.
-  const child = spawn('npm', ['start'], {
-    cwd: dir,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      CI: 'true',
-      ASTRO_TELEMETRY_DISABLED: '1',
-      NETLIFY_TELEMETRY_DISABLED: '1',
-    },
-  });
-  child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const output = () => log.slice(-6000);
+  const child = spawnLocal(['start'], { cwd: dir, port, env: { ...process.env, ...env } });
+  const { url, output } = child;
   /** Stops the whole process group; `keep` leaves the copy for a restart on the same store. */
   const stop = async (options: { keep?: boolean; signal?: NodeJS.Signals } = {}) => {
-    if (child.exitCode === null && child.pid) {
-      const exited = new Promise((r) => child.once('exit', r));
-      try {
-        process.kill(-child.pid, options.signal ?? 'SIGTERM');
-      } catch {
-        // already gone
-      }
-      const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await child.stop(options.signal);
     if (!options.keep) rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -110,5 +84,5 @@ export async function startSite(
     await stop();
     throw error;
   }
-  return { url, pid: child.pid!, dir, output, stop };
+  return { url, pid: child.pid, dir, output, stop };
 }

@@ -57,9 +57,11 @@ export interface Routed {
 
 /** Thrown by a step that answers the request itself; route() turns it into the reply. */
 export class Answer extends Error {
-  constructor(readonly reply: Reply) {
+  readonly reply: Reply;
+  constructor(reply: Reply) {
     super('answered');
     this.name = 'Answer';
+    this.reply = reply;
   }
 }
 const answer = (reply: Reply): never => {

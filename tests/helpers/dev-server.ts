@@ -4,9 +4,9 @@
  * (.netlify/blobs-serve, where the function's sweep keeps its lock) stay out of the developer's
  * own checkout. Stops it by its PID.
  */
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { freePort } from '../../scripts/free-port.ts';
+import { spawnLocal } from '../../scripts/local-site/process-group.ts';
 import { copyCheckout } from '../../scripts/local-site/start-site.ts';
 
 export interface DevServer {
@@ -24,40 +24,17 @@ export async function startDev(env: Record<string, string>, timeoutMs = 120_000)
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV' && !key.startsWith('VITEST')),
   );
-  let log = '';
-  // detached: its own process group, so stop() ends npm, netlify, astro and their children together.
-  const child = spawn('npm', ['run', 'dev'], {
-    cwd: dir,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...inherited,
-      ...env,
-      PORT: String(port),
-      CI: 'true',
-      ASTRO_TELEMETRY_DISABLED: '1',
-      NETLIFY_TELEMETRY_DISABLED: '1',
-    },
-  });
-  child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const output = () => log.slice(-6000);
+  const child = spawnLocal(['run', 'dev'], { cwd: dir, port, env: { ...inherited, ...env } });
+  const { url, output } = child;
   const stop = async () => {
-    if (child.exitCode === null && child.pid) {
-      const exited = new Promise((r) => child.once('exit', r));
-      process.kill(-child.pid, 'SIGTERM');
-      const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await child.stop();
     removeCopy();
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) {
+    if (child.exitCode() !== null) {
       removeCopy();
-      throw new Error(`npm run dev exited with ${child.exitCode}:\n${output()}`);
+      throw new Error(`npm run dev exited with ${child.exitCode()}:\n${output()}`);
     }
     // Ready when the proxy, the Astro dev server and the function all answer.
     const ready = await fetch(`${url}/api/proposal`, { method: 'OPTIONS', signal: AbortSignal.timeout(3000) })
@@ -72,5 +49,5 @@ export async function startDev(env: Record<string, string>, timeoutMs = 120_000)
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  return { url, pid: child.pid!, output, stop };
+  return { url, pid: child.pid, output, stop };
 }
