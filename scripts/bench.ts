@@ -2,7 +2,8 @@
  * Benchmark suite: `npm run bench` (node scripts/bench.ts). Prints figures, asserts nothing but
  * that each benchmark ran, and writes bench-results/summary.json.
  *
- *   1. build time: real content, + 100 and + 1,000 generated posts (temp copies, CONTENT_DIR)
+ *   1. build time and peak memory: real content, + 1,000 and + 10,000 generated posts, beside
+ *      the Astro floor (a tiny Astro project of the same posts) built in the same run
  *   2. in-process latency of the proposal function (guide, summarize) beside a no-op handler
  *   3. the function bundled as Netlify ships it: size and cold import time
  *   4. submit into the Blobs inbox: sequential, concurrent throughput and idempotent replay

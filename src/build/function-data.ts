@@ -5,18 +5,19 @@
  * function starts (scripts/dev.ts) and on every content change (src/build/dev-preview.ts), so the function validates exactly what GET
  * /api/proposal publishes and compiles no schema at cold start.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
+import { BUILD_DATA_FILES, removeBuildData } from './build-data.ts';
 
 /**
- * Where Astro emits the knowledge: a route, because only a route can read the content collection.
+ * Astro emits the knowledge from a route, because only a route can read the content collection.
  * The build moves it out of the site; the dev preview fetches it from the dev server.
  */
-const KNOWLEDGE_ROUTE = { dir: 'build-data', file: 'build-data/knowledge.json' } as const;
+const KNOWLEDGE_FILE = BUILD_DATA_FILES.knowledge;
 
 // CommonJS modules: under Node's ESM loader their default import is the whole `exports` object.
 const standaloneCode =
@@ -26,7 +27,7 @@ const addFormats = (addFormatsModule as unknown as { default?: typeof addFormats
 export interface FunctionData {
   /** The published contract (GET /api/proposal). */
   contract: { actions: Record<string, { request_schema: object }> };
-  /** The function's knowledge (the build-data/knowledge.json route, KNOWLEDGE_ROUTE). */
+  /** The function's knowledge (the build-data/knowledge.json route, KNOWLEDGE_FILE). */
   knowledge: Record<string, unknown>;
   /** Site path of the hashed stylesheet the function's HTML replies reuse, when there is one. */
   stylesheet?: string | undefined;
@@ -93,7 +94,7 @@ async function fetchJson(origin: string, path: string): Promise<unknown> {
 export async function writeFunctionDataFrom(origin: string, outDir: string): Promise<string[]> {
   return writeFunctionData(outDir, {
     contract: (await fetchJson(origin, `${DOCUMENT_PATHS.proposalApi}.json`)) as FunctionData['contract'],
-    knowledge: (await fetchJson(origin, `/${KNOWLEDGE_ROUTE.file}`)) as FunctionData['knowledge'],
+    knowledge: (await fetchJson(origin, `/${KNOWLEDGE_FILE}`)) as FunctionData['knowledge'],
   });
 }
 
@@ -115,9 +116,9 @@ export function writeFunctionDataFromDist(distDir: string, outDir: string): stri
   const frame = { header: header.replace(/ aria-current="page"/g, ''), footer };
   const actions = writeFunctionData(outDir, {
     contract: readJson(`${DOCUMENT_PATHS.proposalApi.slice(1)}.json`) as FunctionData['contract'],
-    knowledge: { ...(readJson(KNOWLEDGE_ROUTE.file) as FunctionData['knowledge']), frame },
+    knowledge: { ...(readJson(KNOWLEDGE_FILE) as FunctionData['knowledge']), frame },
     stylesheet: stylesheet && `/_astro/${stylesheet}`,
   });
-  rmSync(join(distDir, KNOWLEDGE_ROUTE.dir), { recursive: true, force: true });
+  removeBuildData(distDir, KNOWLEDGE_FILE);
   return actions;
 }

@@ -36,6 +36,8 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A negation shortly before a match turns a promise into its denial ("is not guaranteed"). */
 const NEGATED = /\b(?:not|never|no|cannot|can't|won't|don't|doesn't|without|nor)\b[^.;:!?]{0,24}$/i;
 
+const PROMISE_PATTERNS = promisePatterns();
+
 function promisePatterns(): RegExp[] {
   const benefit = '(?:funding|credits?|approval|approved|investment|MDF|eligibility|grants?)';
   return [
@@ -52,6 +54,19 @@ function promisePatterns(): RegExp[] {
     new RegExp(`\\b(?:qualifies|qualified)\\s+for\\b`, 'gi'),
     /\bsure\s+to\s+(?:qualify|be\s+approved)\b/gi,
   ];
+}
+
+/** Compiled once per identity: every page, document and request is checked with the same few. */
+const compiledProviderPatterns = new Map<string, RegExp[]>();
+
+function providerPatternsFor(id: Identity): RegExp[] {
+  const key = `${id.name}\n${id.cloudProvider}\n${id.cloudProviderFullName}`;
+  let patterns = compiledProviderPatterns.get(key);
+  if (!patterns) {
+    patterns = providerPatterns(id);
+    compiledProviderPatterns.set(key, patterns);
+  }
+  return patterns;
 }
 
 function providerPatterns(id: Identity): RegExp[] {
@@ -82,12 +97,13 @@ function passage(text: string, index: number, length: number): string {
 /** Every passage of `text` that breaks a content rule. */
 export function findViolations(text: string, identity: Identity): Violation[] {
   const found: Violation[] = [];
-  for (const pattern of providerPatterns(identity)) {
+  // matchAll works on a copy of each global pattern, so sharing the compiled ones is safe.
+  for (const pattern of providerPatternsFor(identity)) {
     for (const m of text.matchAll(pattern)) {
       found.push({ rule: 'partner-is-not-the-provider', text: passage(text, m.index, m[0].length) });
     }
   }
-  for (const pattern of promisePatterns()) {
+  for (const pattern of PROMISE_PATTERNS) {
     for (const m of text.matchAll(pattern)) {
       const before = text.slice(Math.max(0, m.index - 40), m.index);
       if (NEGATED.test(before) || /\bmay\s+$|\bmight\s+$|\bcould\s+$/i.test(before)) continue;

@@ -200,8 +200,16 @@ const postItem = (p: SiteModel['posts'][number]) =>
  * A listing split into pages: `/blog`, then `/blog/archive/2`, ... (two segments, so no entry
  * slug can collide). Page 1 carries the intro; every page links its neighbours.
  */
+/** What heads a paginated index: its title and description, the lead of page 1, a line after every page. */
+interface IndexHead {
+  title: string;
+  description: string;
+  lead?: string;
+  footer?: string;
+}
+
 function paginatedIndex<T>(
-  page: Sourced<PageData>,
+  head: IndexHead,
   basePath: string,
   section: PageDocument['section'],
   items: T[],
@@ -218,17 +226,24 @@ function paginatedIndex<T>(
     ].filter((x): x is string => typeof x === 'string');
     return {
       path: pathOf(n),
-      title: n === 1 ? page.data.title : `${page.data.title}, page ${n}`,
-      description: n === 1 ? page.data.description : `${page.data.description} Page ${n} of ${count}.`,
+      title: n === 1 ? head.title : `${head.title}, page ${n}`,
+      description: n === 1 ? head.description : `${head.description} Page ${n} of ${count}.`,
       section,
       markdown: join(
-        n === 1 && page.body,
+        n === 1 && head.lead,
         ...items.slice(i * INDEX_PAGE_SIZE, n * INDEX_PAGE_SIZE).map(render),
         nav.join(' · '),
+        head.footer,
       ),
     };
   });
 }
+
+const pageHead = (page: Sourced<PageData>): IndexHead => ({
+  title: page.data.title,
+  description: page.data.description,
+  lead: page.body,
+});
 
 function post(p: SiteModel['posts'][number]): string {
   return join(
@@ -241,19 +256,24 @@ function post(p: SiteModel['posts'][number]): string {
 /** Every tag of the published posts, with its posts (newest first), in alphabetical order. */
 export function postsByTag(model: SiteModel): [string, SiteModel['posts']][] {
   const tags = new Map<string, SiteModel['posts']>();
-  for (const p of model.posts) for (const t of p.data.tags) tags.set(t, [...(tags.get(t) ?? []), p]);
+  for (const p of model.posts) {
+    for (const t of p.data.tags) {
+      const posts = tags.get(t);
+      if (posts) posts.push(p);
+      else tags.set(t, [p]);
+    }
+  }
   return [...tags.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
-/** A tag's page: its posts as a listing. */
-function tagDoc(model: SiteModel, tag: string, posts: SiteModel['posts']): PageDocument {
-  return {
-    path: tagPath(tag),
+/** A tag's pages: its posts as a listing, paginated like the blog so no page grows with the blog. */
+function tagDocs(model: SiteModel, tag: string, posts: SiteModel['posts']): PageDocument[] {
+  const head: IndexHead = {
     title: `Posts tagged “${tag}”`,
     description: `${posts.length} ${posts.length === 1 ? 'post' : 'posts'} from the ${model.site.data.name} blog tagged “${tag}”.`,
-    section: 'Blog',
-    markdown: join(...posts.map(postItem), link('All posts', PAGE_PATHS.blog)),
+    footer: link('All posts', PAGE_PATHS.blog),
   };
+  return paginatedIndex(head, tagPath(tag), 'Blog', posts, postItem, 'Older posts');
 }
 
 /** The agent rule on what never to send through a public form; the workspace shows it too. */
@@ -311,6 +331,7 @@ function proposal(model: SiteModel): string {
 }
 
 const built = new WeakMap<SiteModel, PageDocument[]>();
+const byPath = new WeakMap<SiteModel, Map<string, PageDocument>>();
 
 /** All published pages (built once per model): fixed pages in site order, index archive pages, then every entry. */
 export function pageDocuments(model: SiteModel): PageDocument[] {
@@ -324,10 +345,20 @@ export function pageDocuments(model: SiteModel): PageDocument[] {
   return docs;
 }
 
+/** The page published at `path`, if any: one lookup table per model, so a page costs no scan of all pages. */
+export function documentAt(model: SiteModel, path: string): PageDocument | undefined {
+  let table = byPath.get(model);
+  if (!table) {
+    table = new Map(pageDocuments(model).map((d) => [d.path, d]));
+    byPath.set(model, table);
+  }
+  return table.get(path);
+}
+
 function buildPageDocuments(model: SiteModel): PageDocument[] {
   const p = model.pages;
   const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(
-    p['case-studies'],
+    pageHead(p['case-studies']),
     PAGE_PATHS['case-studies'],
     'Case studies',
     model.caseStudies,
@@ -335,7 +366,7 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
     'Older case studies',
   );
   const [blogIndex, ...blogArchive] = paginatedIndex(
-    p.blog,
+    pageHead(p.blog),
     PAGE_PATHS.blog,
     'Blog',
     model.posts,
@@ -363,7 +394,7 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
       markdown: caseStudy(model, c),
       published: c.data.published,
     })),
-    ...postsByTag(model).map(([tag, posts]) => tagDoc(model, tag, posts)),
+    ...postsByTag(model).flatMap(([tag, posts]) => tagDocs(model, tag, posts)),
     ...model.posts.map((x) => ({
       path: postPath(x.slug),
       title: x.data.title,

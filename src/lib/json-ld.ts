@@ -8,9 +8,10 @@ import type { Article, BreadcrumbList, Graph, ProfessionalService, Service, Thin
 import type { SiteModel } from './content.ts';
 import type { PageDocument } from './page-document.ts';
 import { findViolations, ruleHelp } from './content-rules.ts';
+import { documentAt } from './documents.ts';
 import { lastUpdated } from './page-dates.ts';
 import { absolute } from './urls.ts';
-import { PAGE_PATHS } from '../schemas/paths.ts';
+import { PAGE_PATHS, postPath } from '../schemas/paths.ts';
 
 const organizationId = () => `${absolute('/')}#organization`;
 
@@ -41,8 +42,20 @@ function services(model: SiteModel): Service[] {
   }));
 }
 
+const postsByPath = new WeakMap<SiteModel, Map<string, SiteModel['posts'][number]>>();
+
+/** The post published at `path`: one lookup table per model, not a scan of every post per page. */
+function postAt(model: SiteModel, path: string): SiteModel['posts'][number] | undefined {
+  let table = postsByPath.get(model);
+  if (!table) {
+    table = new Map(model.posts.map((p) => [postPath(p.slug), p]));
+    postsByPath.set(model, table);
+  }
+  return table.get(path);
+}
+
 function article(model: SiteModel, doc: PageDocument & { published: string }): Article {
-  const post = model.posts.find((p) => `/blog/${p.slug}` === doc.path);
+  const post = postAt(model, doc.path);
   return {
     '@type': 'Article',
     headline: doc.title,
@@ -58,13 +71,11 @@ function article(model: SiteModel, doc: PageDocument & { published: string }): A
 }
 
 /** Home, then the section index for an entry or archive page, then the page itself. */
-function breadcrumbs(doc: PageDocument, docs: PageDocument[]): BreadcrumbList {
+function breadcrumbs(doc: PageDocument, model: SiteModel): BreadcrumbList {
   const section = `/${doc.path.split('/')[1]}`;
-  const trail = [
-    docs.find((d) => d.path === '/'),
-    section !== doc.path ? docs.find((d) => d.path === section) : undefined,
-    doc,
-  ].filter((d): d is PageDocument => d !== undefined);
+  const trail = [documentAt(model, '/'), section !== doc.path ? documentAt(model, section) : undefined, doc].filter(
+    (d): d is PageDocument => d !== undefined,
+  );
   return {
     '@type': 'BreadcrumbList',
     itemListElement: trail.map((d, i) => ({
@@ -76,25 +87,39 @@ function breadcrumbs(doc: PageDocument, docs: PageDocument[]): BreadcrumbList {
   };
 }
 
-/** The JSON-LD graph of one page. */
-export function jsonLdFor(doc: PageDocument, model: SiteModel, docs: PageDocument[]): Graph {
-  const nodes: Thing[] = [organization(model)];
-  if (doc.path === PAGE_PATHS.services) nodes.push(...services(model));
-  if (doc.published) nodes.push(article(model, { ...doc, published: doc.published }));
-  if (doc.path !== '/') nodes.push(breadcrumbs(doc, docs));
-  const graph: Graph = { '@context': 'https://schema.org', '@graph': nodes };
-  assertContentRules(doc.path, graph, model);
-  return graph;
+/** The nodes every page (or /services) repeats: built and checked once per model, not once per page. */
+const sharedNodes = new WeakMap<SiteModel, { organization: ProfessionalService; services: Service[] }>();
+
+function shared(model: SiteModel): { organization: ProfessionalService; services: Service[] } {
+  let nodes = sharedNodes.get(model);
+  if (!nodes) {
+    nodes = { organization: organization(model), services: services(model) };
+    assertContentRules('every page', nodes.organization, model);
+    assertContentRules(PAGE_PATHS.services, nodes.services, model);
+    sharedNodes.set(model, nodes);
+  }
+  return nodes;
 }
 
-function assertContentRules(path: string, graph: Graph, model: SiteModel): void {
+/** The JSON-LD graph of one page. */
+export function jsonLdFor(doc: PageDocument, model: SiteModel): Graph {
+  const { organization, services } = shared(model);
+  const own: Thing[] = [];
+  if (doc.published) own.push(article(model, { ...doc, published: doc.published }));
+  if (doc.path !== '/') own.push(breadcrumbs(doc, model));
+  assertContentRules(doc.path, own, model);
+  const nodes: Thing[] = [organization, ...(doc.path === PAGE_PATHS.services ? services : []), ...own];
+  return { '@context': 'https://schema.org', '@graph': nodes };
+}
+
+function assertContentRules(path: string, nodes: Thing | Thing[], model: SiteModel): void {
   const site = model.site.data;
   const identity = {
     name: site.name,
     cloudProvider: site.cloud_provider,
     cloudProviderFullName: site.cloud_provider_full_name,
   };
-  const violations = findViolations(JSON.stringify(graph), identity);
+  const violations = findViolations(JSON.stringify(nodes), identity);
   if (violations.length > 0) {
     throw new Error(
       `JSON-LD of ${path} breaks a content rule: ${violations.map((v) => `"${v.text}": ${ruleHelp(v.rule)}`).join('; ')}`,

@@ -21,7 +21,19 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** Throws one error listing every broken internal link; returns quietly when all resolve. */
 export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
-  const anchors = new Map(docs.map((doc) => [doc.path, new Set(headingAnchors(doc.markdown))]));
+  // Headings are read only from pages some link points into: most pages are never a link's target.
+  const byPath = new Map(docs.map((doc) => [doc.path, doc]));
+  const anchorCache = new Map<string, Set<string>>();
+  const anchorsOf = (path: string): Set<string> | undefined => {
+    const doc = byPath.get(path);
+    if (!doc) return undefined;
+    let ids = anchorCache.get(path);
+    if (!ids) {
+      ids = new Set(headingAnchors(doc.markdown));
+      anchorCache.set(path, ids);
+    }
+    return ids;
+  };
   const paths = new Set([
     ...docs.flatMap((d) => [d.path, twinPath(d.path)]),
     ...Object.values(DOCUMENT_PATHS),
@@ -33,7 +45,7 @@ export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
     if (href.startsWith('#')) {
       const id = decodeURIComponent(href.slice(1));
       const pages = docs.filter((d) => d.markdown.includes(context));
-      const ids = new Set(pages.flatMap((d) => [...(anchors.get(d.path) ?? [])]));
+      const ids = new Set(pages.flatMap((d) => [...(anchorsOf(d.path) ?? [])]));
       if (pages.length > 0 && !ids.has(id)) {
         const guess = nearest(id, ids);
         problem(
@@ -61,7 +73,7 @@ export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
       continue;
     }
     const id = decodeURIComponent(url.hash.slice(1));
-    const ids = anchors.get(path);
+    const ids = id ? anchorsOf(path) : undefined;
     if (id && ids && !ids.has(id)) {
       const guess = nearest(id, ids);
       problem(`${path} has no heading "#${id}"${guess ? `; did you mean ${path}#${guess}?` : ''}`);

@@ -4,14 +4,29 @@ import type { PageDocument } from './page-document.ts';
 
 const newest = (dates: string[]) => dates.reduce((a, b) => (b > a ? b : a));
 
+/** The newest date of each listing section, worked out once per model: every archive page asks. */
+const listingDates = new WeakMap<SiteModel, { blog: string; caseStudies: string }>();
+
+function listingDate(model: SiteModel, section: 'blog' | 'caseStudies'): string {
+  let dates = listingDates.get(model);
+  if (!dates) {
+    const reviewed = model.site.data.last_updated;
+    dates = {
+      blog: newest([reviewed, ...model.posts.map((p) => p.data.published)]),
+      caseStudies: newest([reviewed, ...model.caseStudies.map((c) => c.data.published)]),
+    };
+    listingDates.set(model, dates);
+  }
+  return dates[section];
+}
+
 /**
  * An entry's page changed when it was published; a listing when its newest entry was; every
  * other page when the site's facts were last reviewed (`last_updated` in content/site.md).
  */
 export function lastUpdated(doc: PageDocument, model: SiteModel): string {
   if (doc.published) return doc.published;
-  const reviewed = model.site.data.last_updated;
-  if (doc.section === 'Blog') return newest([reviewed, ...model.posts.map((p) => p.data.published)]);
-  if (doc.section === 'Case studies') return newest([reviewed, ...model.caseStudies.map((c) => c.data.published)]);
-  return reviewed;
+  if (doc.section === 'Blog') return listingDate(model, 'blog');
+  if (doc.section === 'Case studies') return listingDate(model, 'caseStudies');
+  return model.site.data.last_updated;
 }

@@ -1,14 +1,14 @@
 import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
 import { siteModel } from '../lib/content.ts';
-import { pageDocuments } from '../lib/documents.ts';
+import { documentAt } from '../lib/documents.ts';
 import { PAGE_PATHS, postPath } from '../schemas/paths.ts';
 import { absolute } from '../lib/urls.ts';
 
 /** The blog as RSS 2.0; each item maps the fields it publishes, nothing more. */
 export const GET: APIRoute = async () => {
   const model = await siteModel();
-  const blog = pageDocuments(model).find((d) => d.path === PAGE_PATHS.blog)!;
+  const blog = documentAt(model, PAGE_PATHS.blog)!;
   return rss({
     title: `${model.site.data.name}: ${blog.title}`,
     description: blog.description,

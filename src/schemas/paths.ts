@@ -39,6 +39,13 @@ export const DOCUMENT_PATHS = {
   agentSkillsIndex: '/.well-known/agent-skills/index.json',
 } as const;
 
+/** Where the per-section full-text files live: `/llms-full/blog.txt`, then `/llms-full/blog-2.txt`, ... */
+export const LLMS_FULL_SECTIONS_PATH = '/llms-full';
+
+/** Path of part `part` (from 1) of a section's full text; `section` is its slug (`case-studies`). */
+export const llmsFullSectionPath = (section: string, part: number) =>
+  `${LLMS_FULL_SECTIONS_PATH}/${section}${part > 1 ? `-${part}` : ''}.txt`;
+
 /** The index rule: the home page `/` is stored and routed as `index`. */
 const INDEX_NAME = 'index';
 
@@ -71,5 +78,8 @@ export const tagSlug = (tag: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, '-')
     .replace(/^-|-$/g, '');
 
-/** Path of a blog tag's page. */
-export const tagPath = (tag: string) => `${PAGE_PATHS.blog}/tags/${tagSlug(tag)}`;
+/** Where the blog's tag pages live. */
+export const TAGS_PATH = `${PAGE_PATHS.blog}/tags`;
+
+/** Path of a blog tag's (first) page; later pages follow indexPagePath. */
+export const tagPath = (tag: string) => `${TAGS_PATH}/${tagSlug(tag)}`;

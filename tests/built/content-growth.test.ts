@@ -3,10 +3,19 @@ import { globSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { buildFixture, removeFixtures, type FixtureBuild } from '../helpers/fixture-build.ts';
+import { contentFiles, ofKind } from '../helpers/content-files.ts';
+import type { SiteData } from '../../src/schemas/entry.ts';
 import { INDEX_PAGE_SIZE } from '../../src/lib/index-page-size.ts';
+import { LLMS_FULL_MAX_BYTES } from '../../src/lib/llms-full-size.ts';
 
 // A site run for years grows: 60 more posts must still give index pages within the budget.
 const EXTRA_POSTS = 60;
+/** Long enough that the posts alone outgrow one llms-full file, so the build must split it. */
+const PARAGRAPH =
+  'Operations teams keep runbooks short, review them on a fixed date and retire the steps nobody uses. ';
+const BODY = Array.from({ length: 12 }, () => PARAGRAPH.repeat(8)).join('\n\n');
+const TAG = 'operations';
+const base = new URL((ofKind(contentFiles(), 'site')[0]!.data as unknown as SiteData).canonical_url);
 let build: FixtureBuild;
 
 beforeAll(() => {
@@ -15,7 +24,7 @@ beforeAll(() => {
       const day = String((i % 28) + 1).padStart(2, '0');
       writeFileSync(
         join(dir, 'blog', `growth-note-${i}.md`),
-        `---\nkind: post\ntitle: "Growth note ${i}"\ndescription: "Note ${i} on running cloud workloads well, one sentence long enough to count."\nauthor: Test Author\npublished: "2025-${String((i % 12) + 1).padStart(2, '0')}-${day}"\n---\n\nA short paragraph about operations.\n`,
+        `---\nkind: post\ntitle: "Growth note ${i}"\ndescription: "Note ${i} on running cloud workloads well, one sentence long enough to count."\nauthor: Test Author\npublished: "2025-${String((i % 12) + 1).padStart(2, '0')}-${day}"\ntags:\n  - ${TAG}\n---\n\n${BODY}\n`,
       );
     }
   });
@@ -52,5 +61,59 @@ describe('a growing blog', () => {
     for (const index of indexes) expect(read(index.replace(/\.html$/, '.md'))).toMatch(/^---\n[\s\S]*?\n---\n\n# Blog/);
     const sitemap = read('sitemap.xml');
     expect(sitemap).toContain('/blog/archive/2</loc>');
+  });
+});
+
+describe('the full text of a growing site', () => {
+  const sectionFiles = () => globSync('llms-full/*.txt', { cwd: build.outDir }).sort();
+  const bytes = (file: string) => Buffer.byteLength(read(file), 'utf8');
+
+  it('keeps /llms-full.txt and every section file within the documented size', () => {
+    expect(build.status, build.output.slice(-2000)).toBe(0);
+    const posts = globSync('blog/*.md', { cwd: build.outDir }).map((f) => bytes(f));
+    // The fixture must really outgrow one file, or this test proves nothing.
+    expect(posts.reduce((a, b) => a + b, 0)).toBeGreaterThan(LLMS_FULL_MAX_BYTES);
+    for (const file of ['llms-full.txt', ...sectionFiles()]) {
+      expect(bytes(file), file).toBeLessThanOrEqual(LLMS_FULL_MAX_BYTES);
+    }
+    expect(sectionFiles()).toContain('llms-full/blog-2.txt');
+  });
+
+  it('holds every page exactly once across the section files, each linked from /llms.txt', () => {
+    const llms = read('llms.txt');
+    const sources = new Map<string, number>();
+    for (const file of sectionFiles()) {
+      expect(llms, file).toContain(`](${new URL(`/${file}`, base).href})`);
+      for (const m of read(file).matchAll(/^Source: (\S+)$/gm)) sources.set(m[1]!, (sources.get(m[1]!) ?? 0) + 1);
+    }
+    const twins = globSync('**/*.md', { cwd: build.outDir }).map(
+      (f) => new URL(f === 'index.md' ? '/' : `/${f.replace(/\.md$/, '')}`, base).href,
+    );
+    expect([...sources.keys()].sort()).toEqual(twins.sort());
+    expect([...sources.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('keeps the smaller sections in /llms-full.txt in full and names the files where the blog continues', () => {
+    const whole = read('llms-full.txt');
+    expect(whole).toContain(`Source: ${new URL('/services', base).href}`);
+    expect(whole).not.toContain(`Source: ${new URL('/blog/growth-note-1', base).href}`);
+    expect(whole).toContain(new URL('/llms-full/blog-2.txt', base).href);
+    expect(read('llms-full/blog-2.txt')).toContain(`Previous part: ${new URL('/llms-full/blog.txt', base).href}`);
+  });
+});
+
+describe("a growing tag's pages", () => {
+  it('are split like the blog index, each within 14 KB gzipped, linked to each other', () => {
+    const pages = [`blog/tags/${TAG}.html`, ...globSync(`blog/tags/${TAG}/archive/*.html`, { cwd: build.outDir })];
+    expect(pages.length).toBe(Math.ceil(EXTRA_POSTS / INDEX_PAGE_SIZE));
+    for (const file of pages) {
+      expect(gzipSync(readFileSync(join(build.outDir, file)), { level: 9 }).length, file).toBeLessThanOrEqual(
+        14 * 1024,
+      );
+      expect(read(file.replace(/\.html$/, '.md')), file).toMatch(/^---\n[\s\S]*?\n---\n\n# Posts tagged/);
+    }
+    expect(read(`blog/tags/${TAG}.html`)).toContain(`href="/blog/tags/${TAG}/archive/2"`);
+    const linked = pages.flatMap((f) => [...read(f).matchAll(/href="\/blog\/(growth-note-\d+)"/g)].map((m) => m[1]!));
+    expect(new Set(linked).size).toBe(EXTRA_POSTS);
   });
 });
