@@ -3,6 +3,7 @@ import GithubSlugger from 'github-slugger';
 import { Marked, type Tokens } from 'marked';
 import { base } from './urls.ts';
 import { imageSize } from './content-images.ts';
+import { escapeHtml as escapeAttr } from '../schemas/escape-html.ts';
 
 /**
  * One slugger per document, as Astro's own markdown pipeline does: ids follow GitHub's rule and a
@@ -11,8 +12,6 @@ import { imageSize } from './content-images.ts';
 let slugger = new GithubSlugger();
 
 const tagless = (html: string) => html.replace(/<[^>]+>/g, '');
-
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** A heading's anchor: `{#id}` written after it, or its text slugged; unique within the document. */
 function headingId(text: string, inner: string): string {

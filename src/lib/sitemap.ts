@@ -3,8 +3,7 @@ import type { SiteModel } from './content.ts';
 import type { PageDocument } from './page-document.ts';
 import { lastUpdated } from './page-dates.ts';
 import { absolute } from './urls.ts';
-
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+import { escapeHtml as escapeXml } from '../schemas/escape-html.ts';
 
 export function sitemapXml(model: SiteModel, docs: PageDocument[]): string {
   const urls = docs.map(

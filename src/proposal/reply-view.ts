@@ -5,6 +5,7 @@
  * things. Pure and browser-safe: no Node APIs, no knowledge beyond the reply itself.
  */
 import { labelOfField } from './fields.ts';
+import { escapeHtml } from '../schemas/escape-html.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
 import type { failedReplyBody, pendingReplyBody, receivedReplyBody } from './submit/reply-bodies.ts';
@@ -193,9 +194,6 @@ export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: num
     ],
   };
 }
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** Markup for a page (html-reply.ts): every text escaped; `section` at the given heading level. */
 export function viewToHtml(nodes: readonly ViewNode[], sectionTag: 'h2' | 'h3'): string {

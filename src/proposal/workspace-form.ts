@@ -21,9 +21,9 @@ import {
   type ProposalAction,
 } from './fields.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
+import { escapeHtml } from '../schemas/escape-html.ts';
 
-export const esc = (s: unknown) =>
-  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const esc = escapeHtml;
 
 type FieldName = keyof typeof FIELD_LABELS;
 /** Fields of step 2 (the request), in the order people fill them in. */
