@@ -7,7 +7,7 @@
  * export + config) is traced with nft whatever node_bundler says, so an esbuild bundle shows what
  * a single pre-bundled file would weigh.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -47,6 +47,8 @@ export interface ShippedResult {
   floorFiles: number;
   /** netlify.toml's included_files (the negated ones leave traced files out). */
   includedFiles: string[];
+  /** The checkout's node_modules is a symlink (a worktree sharing another's): the zip holds the link. */
+  linkedModules: boolean;
 }
 
 export interface BundleResult {
@@ -132,6 +134,7 @@ async function benchShipped(work: string): Promise<ShippedResult> {
     floorZipBytes: floor.zipBytes,
     floorFiles: floor.files,
     includedFiles: functionsSettings().includedFiles,
+    linkedModules: lstatSync(join(unpacked.path, 'node_modules'), { throwIfNoEntry: false })?.isSymbolicLink() ?? false,
   };
 }
 
@@ -196,6 +199,10 @@ export function printBundle(r: BundleResult): void {
       ],
     ),
   );
+  if (s.linkedModules)
+    console.log(
+      'WARNING: node_modules is a symlink here, so the zip holds the link, not the packages: sizes are not what ships',
+    );
   console.log(`left out of the trace (netlify.toml included_files): ${s.includedFiles.join(', ') || 'nothing'}`);
   console.log(
     table(
