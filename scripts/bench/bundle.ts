@@ -1,21 +1,23 @@
 /**
- * Item 3: the function as Netlify ships it, measured on what ships: @netlify/zip-it-and-ship-it
- * (the packager `netlify build` and `netlify deploy` call) zips netlify/functions/proposal.mts with
- * the [functions] settings of netlify.toml; its zip size, file count and the cold import of the
- * shipped function file, in fresh `node` processes. A V2 function (default export + config) is
- * traced with nft whatever node_bundler says, so beside it an esbuild bundle shows what a single
- * pre-bundled file would weigh.
+ * Item 3: the function as Netlify ships it, measured on what ships (scripts/shipped-function.ts:
+ * the packager with netlify.toml's settings); its zip size, file count and the cold import of the
+ * shipped function file, in fresh `node` processes. Beside it, the floor: a no-op V2 function
+ * packed the same way, since the packager adds its own telemetry and bootstrap files (over 300 KB
+ * zipped) to every V2 function; zip minus floor is the part that is ours. A V2 function (default
+ * export + config) is traced with nft whatever node_bundler says, so an esbuild bundle shows what
+ * a single pre-bundled file would weigh.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { packagerOptions, packFunction, SHIPPED_ENTRY, functionsSettings } from '../shipped-function.ts';
 import { childEnv, progress, root, run } from './process.ts';
 import { bytes, bytesExact, median, ms, table } from './stats.ts';
 
-export const COLD_RUNS = 10;
+export const COLD_RUNS = 20;
 
 /** CJS_SHIM of @netlify/zip-it-and-ship-it (runtimes/node/utils/esm_cjs_compat.js), verbatim. */
 const CJS_SHIM = `
@@ -40,6 +42,13 @@ export interface ShippedResult {
   zipBytes: number;
   files: number;
   coldImport: ColdImport;
+  /** The no-op V2 function packed the same way: the packager's own files, in every V2 zip. */
+  floorZipBytes: number;
+  floorFiles: number;
+  /** netlify.toml's included_files (the negated ones leave traced files out). */
+  includedFiles: string[];
+  /** The checkout's node_modules is a symlink (a worktree sharing another's): the zip holds the link. */
+  linkedModules: boolean;
 }
 
 export interface BundleResult {
@@ -88,36 +97,44 @@ async function coldImports(file: string, cwd: string): Promise<{ imports: ColdIm
   return { imports: { runs, median: median(runs), max: Math.max(...runs) }, processMs };
 }
 
-/** node_bundler of netlify.toml's [functions] (the one home of that setting). */
-function configuredBundler(): string | undefined {
-  return /^\s*node_bundler\s*=\s*"([^"]+)"/m.exec(readFileSync(join(root, 'netlify.toml'), 'utf8'))?.[1];
-}
-
 const countFiles = (dir: string): number =>
   readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 
-async function benchShipped(work: string): Promise<ShippedResult> {
-  const { zipFunction } = await import('@netlify/zip-it-and-ship-it');
-  const source = join(root, 'netlify/functions/proposal.mts');
-  const bundler = configuredBundler();
+/** A no-op V2 function in its own folder, packed with the same bundler: the packager's floor. */
+async function packFloor(work: string): Promise<{ zipBytes: number; files: number }> {
+  const base = join(work, 'floor');
+  mkdirSync(join(base, 'netlify/functions'), { recursive: true });
+  writeFileSync(join(base, 'package.json'), '{"type":"module"}');
+  const source = join(base, 'netlify/functions/noop.mts');
+  writeFileSync(source, "export default async () => new Response('{}');\nexport const config = { path: '/noop' };\n");
+  const settings = { ...functionsSettings(), includedFiles: [] };
   const options = (archiveFormat: 'zip' | 'none') => ({
-    basePath: root,
-    repositoryRoot: root,
-    archiveFormat,
-    config: { '*': bundler === undefined ? {} : { nodeBundler: bundler as 'esbuild' } },
+    ...packagerOptions(archiveFormat, settings),
+    basePath: base,
+    repositoryRoot: base,
   });
-  progress('bundle: zip-it-and-ship-it, as netlify build does');
-  const zipped = await zipFunction(source, join(work, 'zip'), options('zip'));
-  const unpacked = await zipFunction(source, join(work, 'dir'), options('none'));
-  if (!zipped || !unpacked) throw new Error('zip-it-and-ship-it found no function in netlify/functions/proposal.mts');
+  const zipped = await packFunction(join(work, 'floor-zip'), 'zip', source, options('zip'));
+  const unpacked = await packFunction(join(work, 'floor-dir'), 'none', source, options('none'));
+  return { zipBytes: statSync(zipped.path).size, files: countFiles(unpacked.path) };
+}
+
+async function benchShipped(work: string): Promise<ShippedResult> {
+  progress('bundle: zip-it-and-ship-it, as netlify build does, and the no-op floor');
+  const zipped = await packFunction(join(work, 'zip'), 'zip');
+  const unpacked = await packFunction(join(work, 'dir'), 'none');
+  const floor = await packFloor(work);
   progress(`bundle: ${COLD_RUNS} cold imports of the shipped function file`);
-  const shipped = await coldImports(join(unpacked.path, 'netlify/functions/proposal.mjs'), unpacked.path);
+  const shipped = await coldImports(join(unpacked.path, SHIPPED_ENTRY), unpacked.path);
   return {
     bundler: zipped.bundler ?? 'unknown',
     reason: zipped.bundlerReason ?? '',
     zipBytes: statSync(zipped.path).size,
     files: countFiles(unpacked.path),
     coldImport: shipped.imports,
+    floorZipBytes: floor.zipBytes,
+    floorFiles: floor.files,
+    includedFiles: functionsSettings().includedFiles,
+    linkedModules: lstatSync(join(unpacked.path, 'node_modules'), { throwIfNoEntry: false })?.isSymbolicLink() ?? false,
   };
 }
 
@@ -172,13 +189,21 @@ export function printBundle(r: BundleResult): void {
       `3. The function as Netlify ships it (zip-it-and-ship-it: ${s.bundler}${s.reason ? `, ${s.reason}` : ''}) and its cold import (${COLD_RUNS} fresh node processes)`,
       ['measure', 'value'],
       [
+        ['floor: a no-op V2 function, zipped the same way', bytesExact(s.floorZipBytes)],
         ['shipped zip', bytesExact(s.zipBytes)],
-        ['files in it', String(s.files)],
+        ['ours: shipped zip minus floor', bytesExact(s.zipBytes - s.floorZipBytes)],
+        ['shipped zip / floor', `${(s.zipBytes / s.floorZipBytes).toFixed(2)}x`],
+        ['files in it (floor)', `${s.files} (${s.floorFiles})`],
         ['cold import of the shipped function file, median', ms(s.coldImport.median)],
         ['cold import of the shipped function file, max', ms(s.coldImport.max)],
       ],
     ),
   );
+  if (s.linkedModules)
+    console.log(
+      'WARNING: node_modules is a symlink here, so the zip holds the link, not the packages: sizes are not what ships',
+    );
+  console.log(`left out of the trace (netlify.toml included_files): ${s.includedFiles.join(', ') || 'nothing'}`);
   console.log(
     table(
       `3b. For comparison, one esbuild bundle of the same entry (${ms(r.esbuildMs)} to bundle), not what ships`,

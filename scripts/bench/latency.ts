@@ -1,7 +1,9 @@
 /**
  * Item 2: in-process latency of the proposal function (netlify/functions/proposal.mts, imported
  * natively by Node 24: JSON import attributes, .generated/validators.mjs, .ts by type stripping)
- * for `guide` and `summarize`, beside a no-op handler timed the same way in the same process.
+ * for `guide` and `summarize`, beside two baselines timed the same way in the same process: a no-op
+ * handler, and a minimal JSON endpoint doing the I/O every JSON endpoint must (read and parse the
+ * body, serialize a reply as large as guide's), so the ratio to it is the cost of the checks.
  *
  * One sample = build the Request, await the handler, read the whole response body. The three
  * handlers are interleaved in rounds so drift (GC, CPU frequency, the other core) hits all alike.
@@ -22,11 +24,12 @@ export interface LatencyResult {
   calls: number;
   rounds: number;
   noop: Summary;
+  json: Summary;
   guide: Summary;
   summarize: Summary;
   ratioP50Guide: number;
   ratioP50Summarize: number;
-  responseBytes: { guide: number; summarize: number };
+  responseBytes: { guide: number; summarize: number; json: number };
 }
 
 type Handler = (req: Request) => Promise<Response>;
@@ -50,12 +53,20 @@ async function main(): Promise<void> {
   const { EXAMPLE_REQUESTS } = await import('../../src/proposal/contract.ts');
 
   const noop: Handler = async (_req: Request) => new Response('{}');
-  const cases: { name: 'noop' | 'guide' | 'summarize'; handler: Handler; body: string }[] = [
+  // Pad the minimal endpoint's reply to the size of guide's, measured once.
+  const guideBytes = (await sample(proposal, JSON.stringify(EXAMPLE_REQUESTS.guide), 200)).size;
+  const padding = 'x'.repeat(Math.max(0, guideBytes - JSON.stringify({ action: 'guide', text: '' }).length));
+  const json: Handler = async (req: Request) => {
+    const body = (await req.json()) as { action?: unknown };
+    return Response.json({ action: body.action, text: padding });
+  };
+  const cases: { name: 'noop' | 'json' | 'guide' | 'summarize'; handler: Handler; body: string }[] = [
     { name: 'noop', handler: noop, body: JSON.stringify(EXAMPLE_REQUESTS.guide) },
+    { name: 'json', handler: json, body: JSON.stringify(EXAMPLE_REQUESTS.guide) },
     { name: 'guide', handler: proposal, body: JSON.stringify(EXAMPLE_REQUESTS.guide) },
     { name: 'summarize', handler: proposal, body: JSON.stringify(EXAMPLE_REQUESTS.summarize) },
   ];
-  const samples: Record<string, number[]> = { noop: [], guide: [], summarize: [] };
+  const samples: Record<string, number[]> = { noop: [], json: [], guide: [], summarize: [] };
   const sizes: Record<string, number> = {};
 
   progress(`latency: ${WARMUP} warm-up calls each`);
@@ -73,6 +84,7 @@ async function main(): Promise<void> {
   }
   const stats = {
     noop: summarize(samples['noop'] ?? []),
+    json: summarize(samples['json'] ?? []),
     guide: summarize(samples['guide'] ?? []),
     summarize: summarize(samples['summarize'] ?? []),
   };
@@ -84,36 +96,41 @@ async function main(): Promise<void> {
     ...stats,
     ratioP50Guide: stats.guide.p50 / stats.noop.p50,
     ratioP50Summarize: stats.summarize.p50 / stats.noop.p50,
-    responseBytes: { guide: sizes['guide'] ?? 0, summarize: sizes['summarize'] ?? 0 },
+    responseBytes: { guide: sizes['guide'] ?? 0, summarize: sizes['summarize'] ?? 0, json: sizes['json'] ?? 0 },
   };
   handBack(result);
 }
 
 export function printLatency(r: LatencyResult): void {
-  const row = (name: string, s: Summary, ratio: string) => [
+  const x = (a: number, b: number) => `${(a / b).toFixed(1)}x`;
+  const row = (name: string, s: Summary) => [
     name,
     ms(s.p50),
     ms(s.p99),
     ms(s.mean),
     ms(s.max),
     `${Math.round(1000 / s.mean).toLocaleString('en-US')}/s`,
-    ratio,
+    `${x(s.p50, r.noop.p50)} / ${x(s.p99, r.noop.p99)}`,
+    `${x(s.p50, r.json.p50)} / ${x(s.p99, r.json.p99)}`,
   ];
   console.log(
     table(
       `2. In-process handler latency (${r.calls} calls each after ${r.warmup} warm-up; Request built + handler + body read)`,
-      ['handler', 'p50', 'p99', 'mean', 'max', 'calls/s (1/mean)', 'p50 / no-op p50'],
+      ['handler', 'p50', 'p99', 'mean', 'max', 'calls/s (1/mean)', 'vs no-op p50 / p99', 'vs minimal JSON p50 / p99'],
       [
-        row('no-op  async (req) => new Response("{}")', r.noop, '1.0x'),
-        row(`guide     (${r.responseBytes.guide} B reply)`, r.guide, `${r.ratioP50Guide.toFixed(1)}x`),
-        row(`summarize (${r.responseBytes.summarize} B reply)`, r.summarize, `${r.ratioP50Summarize.toFixed(1)}x`),
+        row('no-op  async (req) => new Response("{}")', r.noop),
+        row(`minimal JSON: req.json(), Response.json (${r.responseBytes.json} B reply)`, r.json),
+        row(`guide     (${r.responseBytes.guide} B reply)`, r.guide),
+        row(`summarize (${r.responseBytes.summarize} B reply)`, r.summarize),
       ],
     ),
   );
   console.log(
     `command: node scripts/bench/latency.ts (fresh process; handler = default export of netlify/functions/proposal.mts, loaded natively in ${ms(r.importMs)})`,
   );
-  console.log(`ratio p50 guide / p50 no-op: ${r.ratioP50Guide.toFixed(1)}x`);
+  console.log(
+    `p99 guide / p99 no-op: ${x(r.guide.p99, r.noop.p99)}; p99 guide / p99 minimal JSON endpoint: ${x(r.guide.p99, r.json.p99)}`,
+  );
 }
 
 if (import.meta.main) await main();

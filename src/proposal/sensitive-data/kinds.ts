@@ -47,11 +47,21 @@ export interface Hit {
   generic?: true;
 }
 
-/** Yields every match of a global regular expression, resetting it first (regexes are shared). */
-export function* allMatches(pattern: RegExp, text: string): Generator<RegExpExecArray> {
+const NO_MATCHES: readonly RegExpExecArray[] = [];
+
+/**
+ * Every match of a global regular expression, resetting it first (regexes are shared). Most texts
+ * match none of the many patterns, so that case allocates nothing: per-request garbage is what
+ * makes the slow tail of a request.
+ */
+export function allMatches(pattern: RegExp, text: string): readonly RegExpExecArray[] {
   pattern.lastIndex = 0;
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    yield match;
+  let match = pattern.exec(text);
+  if (match === null) return NO_MATCHES;
+  const matches: RegExpExecArray[] = [];
+  for (; match !== null; match = pattern.exec(text)) {
+    matches.push(match);
     if (match[0] === '') pattern.lastIndex += 1;
   }
+  return matches;
 }
