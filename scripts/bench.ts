@@ -4,12 +4,14 @@
  *
  *   1. build time and peak memory: real content, + 1,000 and + 10,000 generated posts, beside
  *      the Astro floor (a tiny Astro project of the same posts) built in the same run
- *   2. in-process latency of the proposal function (guide, summarize) beside a no-op handler
- *   3. the function bundled as Netlify ships it: size and cold import time
+ *   2. in-process latency of the proposal function (guide, summarize) beside a no-op handler and
+ *      a minimal JSON endpoint
+ *   3. the function zipped as Netlify ships it, beside a no-op V2 function packed the same way
+ *      (the packager's floor): size and cold import time
  *   4. submit into the Blobs inbox: sequential, concurrent throughput and idempotent replay
  *   5. the redelivery sweep: its cost to the reply that starts it, and 1,000 pending delivered
  *
- * Runs on Node 24 type stripping: erasable TypeScript only. Takes about two minutes on 2 cores.
+ * Runs on Node 24 type stripping: erasable TypeScript only. Takes about six minutes on 2 cores.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
