@@ -5,11 +5,14 @@
  * handler, and a minimal JSON endpoint doing the I/O every JSON endpoint must (read and parse the
  * body, serialize a reply as large as guide's), so the ratio to it is the cost of the checks.
  *
- * One sample = build the Request, await the handler, read the whole response body. The three
+ * One sample = build the Request, await the handler, read the whole response body. The four
  * handlers are interleaved in rounds so drift (GC, CPU frequency, the other core) hits all alike.
+ * The tail is then taken apart: the calls a collector pause fell into (recorded by a 'gc'
+ * PerformanceObserver) and each round's first call are set aside, and the rest's p99 printed.
  *
  * Run by scripts/bench.ts in a fresh process: node scripts/bench/latency.ts
  */
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { handBack, progress } from './process.ts';
 import { ms, summarize, table, type Summary } from './stats.ts';
 
@@ -29,12 +32,23 @@ export interface LatencyResult {
   summarize: Summary;
   ratioP50Guide: number;
   ratioP50Summarize: number;
+  /**
+   * Per handler, where its tail comes from: calls a collector pause fell into, the first call of
+   * each round (caches and branch history still hold the previous handler), and the rest.
+   */
+  tail: Record<CaseName, { gcHitCalls: number; firstCalls: number; rest: Summary }>;
+  gcPauses: number;
   responseBytes: { guide: number; summarize: number; json: number };
 }
 
 type Handler = (req: Request) => Promise<Response>;
+type CaseName = 'noop' | 'json' | 'guide' | 'summarize';
 
-async function sample(handler: Handler, body: string, expectStatus: number): Promise<{ ms: number; size: number }> {
+async function sample(
+  handler: Handler,
+  body: string,
+  expectStatus: number,
+): Promise<{ start: number; ms: number; size: number }> {
   const started = performance.now();
   const res = await handler(
     new Request(API, { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
@@ -43,7 +57,7 @@ async function sample(handler: Handler, body: string, expectStatus: number): Pro
   const elapsed = performance.now() - started;
   if (res.status !== expectStatus)
     throw new Error(`expected ${expectStatus}, got ${res.status}: ${new TextDecoder().decode(data).slice(0, 300)}`);
-  return { ms: elapsed, size: data.byteLength };
+  return { start: started, ms: elapsed, size: data.byteLength };
 }
 
 async function main(): Promise<void> {
@@ -60,33 +74,53 @@ async function main(): Promise<void> {
     const body = (await req.json()) as { action?: unknown };
     return Response.json({ action: body.action, text: padding });
   };
-  const cases: { name: 'noop' | 'json' | 'guide' | 'summarize'; handler: Handler; body: string }[] = [
+  const cases: { name: CaseName; handler: Handler; body: string }[] = [
     { name: 'noop', handler: noop, body: JSON.stringify(EXAMPLE_REQUESTS.guide) },
     { name: 'json', handler: json, body: JSON.stringify(EXAMPLE_REQUESTS.guide) },
     { name: 'guide', handler: proposal, body: JSON.stringify(EXAMPLE_REQUESTS.guide) },
     { name: 'summarize', handler: proposal, body: JSON.stringify(EXAMPLE_REQUESTS.summarize) },
   ];
-  const samples: Record<string, number[]> = { noop: [], json: [], guide: [], summarize: [] };
+  const samples: Record<CaseName, { start: number; ms: number; first: boolean }[]> = {
+    noop: [],
+    json: [],
+    guide: [],
+    summarize: [],
+  };
   const sizes: Record<string, number> = {};
 
   progress(`latency: ${WARMUP} warm-up calls each`);
   for (const c of cases) for (let i = 0; i < WARMUP; i++) sizes[c.name] = (await sample(c.handler, c.body, 200)).size;
 
   progress(`latency: ${CALLS} measured calls each, interleaved in ${ROUNDS} rounds`);
+  // The tail of a sub-millisecond call is where a collector pause lands; record each pause to
+  // tell the calls it fell into from the rest.
+  const pauses: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => pauses.push(...list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
   const perRound = CALLS / ROUNDS;
   for (let round = 0; round < ROUNDS; round++) {
     // Rotate the order so no handler always runs right after another's garbage.
     for (let j = 0; j < cases.length; j++) {
       const c = cases[(round + j) % cases.length] as (typeof cases)[number];
-      const into = samples[c.name] as number[];
-      for (let i = 0; i < perRound; i++) into.push((await sample(c.handler, c.body, 200)).ms);
+      const into = samples[c.name];
+      for (let i = 0; i < perRound; i++) into.push({ ...(await sample(c.handler, c.body, 200)), first: i === 0 });
     }
   }
+  await new Promise((resolve) => setTimeout(resolve, 100)); // the observer's last batches
+  observer.disconnect();
+  const hit = (s: { start: number; ms: number }) =>
+    pauses.some((p) => p.startTime < s.start + s.ms && p.startTime + p.duration > s.start);
+  const times = (name: CaseName) => samples[name].map((s) => s.ms);
+  const tailOf = (name: CaseName) => ({
+    gcHitCalls: samples[name].filter(hit).length,
+    firstCalls: samples[name].filter((s) => s.first).length,
+    rest: summarize(samples[name].filter((s) => !s.first && !hit(s)).map((s) => s.ms)),
+  });
   const stats = {
-    noop: summarize(samples['noop'] ?? []),
-    json: summarize(samples['json'] ?? []),
-    guide: summarize(samples['guide'] ?? []),
-    summarize: summarize(samples['summarize'] ?? []),
+    noop: summarize(times('noop')),
+    json: summarize(times('json')),
+    guide: summarize(times('guide')),
+    summarize: summarize(times('summarize')),
   };
   const result: LatencyResult = {
     importMs,
@@ -96,6 +130,8 @@ async function main(): Promise<void> {
     ...stats,
     ratioP50Guide: stats.guide.p50 / stats.noop.p50,
     ratioP50Summarize: stats.summarize.p50 / stats.noop.p50,
+    tail: { noop: tailOf('noop'), json: tailOf('json'), guide: tailOf('guide'), summarize: tailOf('summarize') },
+    gcPauses: pauses.length,
     responseBytes: { guide: sizes['guide'] ?? 0, summarize: sizes['summarize'] ?? 0, json: sizes['json'] ?? 0 },
   };
   handBack(result);
@@ -131,6 +167,21 @@ export function printLatency(r: LatencyResult): void {
   console.log(
     `p99 guide / p99 no-op: ${x(r.guide.p99, r.noop.p99)}; p99 guide / p99 minimal JSON endpoint: ${x(r.guide.p99, r.json.p99)}`,
   );
+  const names: [CaseName, string][] = [
+    ['noop', 'no-op'],
+    ['json', 'minimal JSON'],
+    ['guide', 'guide'],
+    ['summarize', 'summarize'],
+  ];
+  console.log(
+    `where the tail comes from: ${r.gcPauses} collector pauses during the measured calls; per handler, calls a pause fell into, then p99 of the calls that are neither those nor a round's first (${r.rounds} each), vs no-op's:`,
+  );
+  for (const [key, label] of names) {
+    const t = r.tail[key];
+    console.log(
+      `  ${label}: ${t.gcHitCalls} (${((100 * t.gcHitCalls) / r.calls).toFixed(1)}%); p99 of the rest ${ms(t.rest.p99)} (${x(t.rest.p99, r.tail.noop.rest.p99)})`,
+    );
+  }
 }
 
 if (import.meta.main) await main();

@@ -13,11 +13,18 @@ export interface RunResult {
   ms: number;
 }
 
-/** Runs a command to completion, collecting its output; never throws on a non-zero exit. */
+/** Start of a progress line (see progress()); the only stderr lines a child's run shows live. */
+const PROGRESS_PREFIX = '  … ';
+
+/**
+ * Runs a command to completion, collecting its output; never throws on a non-zero exit. With
+ * echoProgress, the child's progress lines are shown as they come; the rest of its stderr (the
+ * function's JSON event log, thousands of lines in the sweep) stays in `stderr` for a failure report.
+ */
 export function run(
   command: string,
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; echoStderr?: boolean } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; echoProgress?: boolean } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -28,10 +35,15 @@ export function run(
     });
     let stdout = '';
     let stderr = '';
+    let shown = 0; // stderr up to here has been looked at for progress lines
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
-      if (options.echoStderr) process.stderr.write(chunk);
+      if (!options.echoProgress) return;
+      const end = stderr.lastIndexOf('\n') + 1;
+      for (const line of stderr.slice(shown, end).split('\n'))
+        if (line.startsWith(PROGRESS_PREFIX)) process.stderr.write(`${line}\n`);
+      shown = Math.max(shown, end);
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
@@ -68,7 +80,7 @@ export function handBack(result: unknown): void {
  */
 export async function runChildBench<T>(script: string, env: NodeJS.ProcessEnv = childEnv()): Promise<T> {
   const path = fileURLToPath(new URL(script, import.meta.url));
-  const result = await run(process.execPath, [path], { env, echoStderr: true });
+  const result = await run(process.execPath, [path], { env, echoProgress: true });
   const line = result.stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
   if (result.code !== 0 || line === undefined) {
     throw new Error(
@@ -80,5 +92,5 @@ export async function runChildBench<T>(script: string, env: NodeJS.ProcessEnv = 
 
 /** A progress line on stderr, so stdout stays the report. */
 export function progress(message: string): void {
-  process.stderr.write(`  … ${message}\n`);
+  process.stderr.write(`${PROGRESS_PREFIX}${message}\n`);
 }
