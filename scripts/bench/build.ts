@@ -55,9 +55,10 @@ export interface FloorComparison {
   peakRatio: number;
 }
 
-/** The full-text files of the largest build: how /llms-full.txt stays bounded as posts grow. */
+/** The llms files of the largest build: how /llms.txt and /llms-full.txt stay bounded as posts grow. */
 export interface LlmsFullSizes {
   posts: number;
+  indexBytes: number;
   wholeBytes: number;
   sectionFiles: number;
   largestSectionFile: { file: string; bytes: number } | null;
@@ -99,6 +100,7 @@ function llmsFullSizes(outDir: string, posts: number): LlmsFullSizes {
   }));
   return {
     posts,
+    indexBytes: statSync(join(outDir, 'llms.txt')).size,
     wholeBytes: statSync(join(outDir, 'llms-full.txt')).size,
     sectionFiles: sections.length,
     largestSectionFile: sections.sort((a, b) => b.bytes - a.bytes)[0] ?? null,
@@ -295,7 +297,7 @@ export function printBuild(r: BuildResult): void {
   if (r.llmsFull) {
     const l = r.llmsFull;
     console.log(
-      `llms-full at ${int(l.posts)} posts: /llms-full.txt ${bytesExact(l.wholeBytes)}, ${l.sectionFiles} section files under /llms-full/, largest ${l.largestSectionFile?.file} ${bytesExact(l.largestSectionFile?.bytes ?? 0)} (limit: LLMS_FULL_MAX_BYTES in src/lib/llms-full-size.ts)`,
+      `llms files at ${int(l.posts)} posts: /llms.txt ${bytesExact(l.indexBytes)} (LLMS_TXT_SECTION_MAX_LINKS links a section at most), /llms-full.txt ${bytesExact(l.wholeBytes)}, ${l.sectionFiles} section files under /llms-full/, largest ${l.largestSectionFile?.file} ${bytesExact(l.largestSectionFile?.bytes ?? 0)} (limits: src/lib/llms-limits.ts)`,
     );
   }
   const real = r.runs.find((run) => run.project === 'ours' && run.posts === 0);

@@ -2,7 +2,8 @@
  * /llms.txt (llmstxt.org shape), /llms-full.txt and the per-section full-text files, from the page
  * documents. No full-text file grows past LLMS_FULL_MAX_BYTES, however large the site: a section
  * that outgrows it continues in numbered parts, and /llms-full.txt then keeps the sections that
- * fit and names the files of the rest.
+ * fit and names the files of the rest. Nor does /llms.txt grow with the site: a section of more
+ * than LLMS_TXT_SECTION_MAX_LINKS pages lists its index, its newest pages and where the rest are.
  */
 import type { SiteModel } from './content.ts';
 import { partnerStatement } from '../schemas/partner-phrase.ts';
@@ -10,7 +11,7 @@ import { partnerNames } from './knowledge.ts';
 import { twinMarkdown } from './documents.ts';
 import type { PageDocument } from './page-document.ts';
 import { absolute } from './urls.ts';
-import { LLMS_FULL_MAX_BYTES } from './llms-full-size.ts';
+import { LLMS_FULL_MAX_BYTES, LLMS_TXT_SECTION_MAX_LINKS } from './llms-limits.ts';
 import { DOCUMENT_PATHS, llmsFullSectionPath, tagSlug, twinPath } from '../schemas/paths.ts';
 
 /** Room kept in each file for its header (title, part numbers, links to the other parts). */
@@ -52,7 +53,7 @@ function pack(blocks: { path: string; text: string }[], budget: number): { path:
     const bytes = utf8Bytes(block.text) + utf8Bytes(SEPARATOR);
     if (bytes > budget) {
       throw new Error(
-        `${block.path}: its markdown is ${bytes.toLocaleString('en-US')} bytes, more than one llms-full file holds (${LLMS_FULL_MAX_BYTES.toLocaleString('en-US')} bytes, LLMS_FULL_MAX_BYTES in src/lib/llms-full-size.ts); split the page`,
+        `${block.path}: its markdown is ${bytes.toLocaleString('en-US')} bytes, more than one llms-full file holds (${LLMS_FULL_MAX_BYTES.toLocaleString('en-US')} bytes, LLMS_FULL_MAX_BYTES in src/lib/llms-limits.ts); split the page`,
       );
     }
     if (size + bytes > budget && current.length > 0) {
@@ -163,12 +164,34 @@ function wholeFile(
   return [header, ...kept].join(SEPARATOR);
 }
 
+const linkLine = (d: PageDocument) => `- [${d.title}](${absolute(twinPath(d.path))}): ${d.description}`;
+
+/**
+ * The links of one section: every page, or past the limit its first page (the section's index),
+ * its newest dated pages, and a last link back to the index that says how many are not listed.
+ */
+function sectionLinks(section: Section, pages: PageDocument[]): string[] {
+  if (pages.length <= LLMS_TXT_SECTION_MAX_LINKS) return pages.map(linkLine);
+  const [index, ...rest] = pages as [PageDocument, ...PageDocument[]];
+  const newest = rest
+    .filter((d) => d.published !== undefined)
+    .sort((a, b) => (b.published ?? '').localeCompare(a.published ?? ''))
+    .slice(0, LLMS_TXT_SECTION_MAX_LINKS - 2);
+  const unlisted = pages.length - 1 - newest.length;
+  return [
+    linkLine(index),
+    ...newest.map(linkLine),
+    `- [${index.title}: every page](${absolute(twinPath(index.path))}): ${unlisted.toLocaleString('en-US')} more ${section} pages than listed here, ${pages.length.toLocaleString('en-US')} in all; the index and its numbered pages list every entry, newest first, ${absolute(DOCUMENT_PATHS.sitemap)} lists every page, and the ${section} files under Full text hold them all`,
+  ];
+}
+
 export function llmsTxt(model: SiteModel, docs: PageDocument[]): string {
   const site = model.site.data;
   const sections = SECTION_ORDER.map((section) => {
-    const items = docs
-      .filter((d) => d.section === section)
-      .map((d) => `- [${d.title}](${absolute(twinPath(d.path))}): ${d.description}`);
+    const items = sectionLinks(
+      section,
+      docs.filter((d) => d.section === section),
+    );
     return `## ${section}\n\n${items.join('\n')}`;
   });
   const files = fullText(model, docs).sections.map(

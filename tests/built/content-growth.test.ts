@@ -6,10 +6,11 @@ import { buildFixture, removeFixtures, type FixtureBuild } from '../helpers/fixt
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
 import type { SiteData } from '../../src/schemas/entry.ts';
 import { INDEX_PAGE_SIZE } from '../../src/lib/index-page-size.ts';
-import { LLMS_FULL_MAX_BYTES } from '../../src/lib/llms-full-size.ts';
+import { LLMS_FULL_MAX_BYTES, LLMS_TXT_SECTION_MAX_LINKS } from '../../src/lib/llms-limits.ts';
 
-// A site run for years grows: 60 more posts must still give index pages within the budget.
-const EXTRA_POSTS = 60;
+// A site run for years grows: 120 more posts must still give index pages within the budget, and
+// more blog pages than /llms.txt lists in one section.
+const EXTRA_POSTS = 120;
 /** Long enough that the posts alone outgrow one llms-full file, so the build must split it. */
 const PARAGRAPH =
   'Operations teams keep runbooks short, review them on a fixed date and retire the steps nobody uses. ';
@@ -99,6 +100,40 @@ describe('the full text of a growing site', () => {
     expect(whole).not.toContain(`Source: ${new URL('/blog/growth-note-1', base).href}`);
     expect(whole).toContain(new URL('/llms-full/blog-2.txt', base).href);
     expect(read('llms-full/blog-2.txt')).toContain(`Previous part: ${new URL('/llms-full/blog.txt', base).href}`);
+  });
+});
+
+describe('/llms.txt of a growing site', () => {
+  const blogSection = () =>
+    read('llms.txt')
+      .split(/^## /m)
+      .find((s) => s.startsWith('Blog\n')) ?? '';
+  const links = (text: string) => [...text.matchAll(/^- \[[^\]]+\]\((\S+)\)/gm)].map((m) => m[1]!);
+  const dateOf = (twin: string) => /^\*(\d{4}-\d{2}-\d{2}), /m.exec(read(twin))?.[1];
+
+  it('lists at most the limit of blog links: the index, the newest posts and a link back to the index', () => {
+    expect(build.status, build.output.slice(-2000)).toBe(0);
+    const blogPages = globSync(['blog.md', 'blog/**/*.md'], { cwd: build.outDir });
+    // The fixture must really outgrow the limit, or this test proves nothing.
+    expect(blogPages.length).toBeGreaterThan(LLMS_TXT_SECTION_MAX_LINKS);
+    const listed = links(blogSection());
+    expect(listed).toHaveLength(LLMS_TXT_SECTION_MAX_LINKS);
+    const index = new URL('/blog.md', base).href;
+    expect(listed[0]).toBe(index);
+    expect(listed.at(-1)).toBe(index);
+    expect(blogSection()).toContain(`${blogPages.length.toLocaleString('en-US')} in all`);
+    for (const link of listed)
+      expect(globSync(new URL(link).pathname.slice(1), { cwd: build.outDir }), link).toHaveLength(1);
+  });
+
+  it('lists the newest posts: none left out is newer than one listed', () => {
+    const listed = new Set(links(blogSection()).map((l) => new URL(l).pathname.slice(1)));
+    const posts = globSync('blog/*.md', { cwd: build.outDir }).map((f) => ({ f, date: dateOf(f) ?? '' }));
+    const shown = posts.filter((p) => listed.has(p.f)).map((p) => p.date);
+    const hidden = posts.filter((p) => !listed.has(p.f)).map((p) => p.date);
+    expect(shown.length).toBe(LLMS_TXT_SECTION_MAX_LINKS - 2);
+    expect(hidden.length).toBeGreaterThan(0);
+    expect(hidden.every((d) => shown.every((s) => s >= d))).toBe(true);
   });
 });
 
