@@ -33,10 +33,11 @@ export interface LatencyResult {
   ratioP50Guide: number;
   ratioP50Summarize: number;
   /**
-   * Per handler, where its tail comes from: calls a collector pause fell into, the first call of
-   * each round (caches and branch history still hold the previous handler), and the rest.
+   * Per handler, where its tail comes from: calls a collector pause fell into, and the p99 of the
+   * rest once those and each round's first call (caches and branch history still hold the previous
+   * handler) are set aside.
    */
-  tail: Record<CaseName, { gcHitCalls: number; firstCalls: number; rest: Summary }>;
+  tail: Record<CaseName, { gcHitCalls: number; rest: Summary }>;
   gcPauses: number;
   responseBytes: { guide: number; summarize: number; json: number };
 }
@@ -113,7 +114,6 @@ async function main(): Promise<void> {
   const times = (name: CaseName) => samples[name].map((s) => s.ms);
   const tailOf = (name: CaseName) => ({
     gcHitCalls: samples[name].filter(hit).length,
-    firstCalls: samples[name].filter((s) => s.first).length,
     rest: summarize(samples[name].filter((s) => !s.first && !hit(s)).map((s) => s.ms)),
   });
   const stats = {

@@ -4,6 +4,7 @@
  */
 import { ContentError, type Sourced, type SiteModel } from './content.ts';
 import type { PageData } from '../schemas/entry.ts';
+import { oncePer } from './memo.ts';
 import { caseStudyPath, DOCUMENT_PATHS, indexPagePath, PAGE_PATHS, postPath, tagPath } from '../schemas/paths.ts';
 import { AGENT_RESOURCE_PATHS } from '../schemas/capabilities-document.schema.ts';
 import { PROBLEM_TYPES } from '../proposal/http.ts';
@@ -196,10 +197,6 @@ function caseStudy(model: SiteModel, c: SiteModel['caseStudies'][number]): strin
 const postItem = (p: SiteModel['posts'][number]) =>
   join(`## ${link(p.data.title, postPath(p.slug))}`, `*${p.data.published}, ${p.data.author}.* ${p.data.description}`);
 
-/**
- * A listing split into pages: `/blog`, then `/blog/archive/2`, ... (two segments, so no entry
- * slug can collide). Page 1 carries the intro; every page links its neighbours.
- */
 /** What heads a paginated index: its title and description, the lead of page 1, a line after every page. */
 interface IndexHead {
   title: string;
@@ -207,6 +204,11 @@ interface IndexHead {
   lead?: string;
   footer?: string;
 }
+
+/**
+ * A listing split into pages: `/blog`, then `/blog/archive/2`, ... (two segments, so no entry
+ * slug can collide). Page 1 carries the intro; every page links its neighbours.
+ */
 
 function paginatedIndex<T>(
   head: IndexHead,
@@ -330,29 +332,19 @@ function proposal(model: SiteModel): string {
   );
 }
 
-const built = new WeakMap<SiteModel, PageDocument[]>();
-const byPath = new WeakMap<SiteModel, Map<string, PageDocument>>();
-
 /** All published pages (built once per model): fixed pages in site order, index archive pages, then every entry. */
-export function pageDocuments(model: SiteModel): PageDocument[] {
-  let docs = built.get(model);
-  if (!docs) {
-    docs = buildPageDocuments(model);
-    // Every link editors wrote must land on a published page and heading.
-    checkLinks(model.links, docs);
-    built.set(model, docs);
-  }
+export const pageDocuments = oncePer((model: SiteModel): PageDocument[] => {
+  const docs = buildPageDocuments(model);
+  // Every link editors wrote must land on a published page and heading.
+  checkLinks(model.links, docs);
   return docs;
-}
+});
+
+const documentsByPath = oncePer((model: SiteModel) => new Map(pageDocuments(model).map((d) => [d.path, d])));
 
 /** The page published at `path`, if any: one lookup table per model, so a page costs no scan of all pages. */
 export function documentAt(model: SiteModel, path: string): PageDocument | undefined {
-  let table = byPath.get(model);
-  if (!table) {
-    table = new Map(pageDocuments(model).map((d) => [d.path, d]));
-    byPath.set(model, table);
-  }
-  return table.get(path);
+  return documentsByPath(model).get(path);
 }
 
 function buildPageDocuments(model: SiteModel): PageDocument[] {

@@ -9,6 +9,7 @@ import type { SiteModel } from './content.ts';
 import type { PageDocument } from './page-document.ts';
 import { findViolations, ruleHelp } from './content-rules.ts';
 import { documentAt } from './documents.ts';
+import { oncePer } from './memo.ts';
 import { lastUpdated } from './page-dates.ts';
 import { absolute } from './urls.ts';
 import { PAGE_PATHS, postPath } from '../schemas/paths.ts';
@@ -42,20 +43,11 @@ function services(model: SiteModel): Service[] {
   }));
 }
 
-const postsByPath = new WeakMap<SiteModel, Map<string, SiteModel['posts'][number]>>();
-
-/** The post published at `path`: one lookup table per model, not a scan of every post per page. */
-function postAt(model: SiteModel, path: string): SiteModel['posts'][number] | undefined {
-  let table = postsByPath.get(model);
-  if (!table) {
-    table = new Map(model.posts.map((p) => [postPath(p.slug), p]));
-    postsByPath.set(model, table);
-  }
-  return table.get(path);
-}
+/** The posts by path: one lookup table per model, not a scan of every post per page. */
+const postsByPath = oncePer((model: SiteModel) => new Map(model.posts.map((p) => [postPath(p.slug), p])));
 
 function article(model: SiteModel, doc: PageDocument & { published: string }): Article {
-  const post = postAt(model, doc.path);
+  const post = postsByPath(model).get(doc.path);
   return {
     '@type': 'Article',
     headline: doc.title,
@@ -88,18 +80,12 @@ function breadcrumbs(doc: PageDocument, model: SiteModel): BreadcrumbList {
 }
 
 /** The nodes every page (or /services) repeats: built and checked once per model, not once per page. */
-const sharedNodes = new WeakMap<SiteModel, { organization: ProfessionalService; services: Service[] }>();
-
-function shared(model: SiteModel): { organization: ProfessionalService; services: Service[] } {
-  let nodes = sharedNodes.get(model);
-  if (!nodes) {
-    nodes = { organization: organization(model), services: services(model) };
-    assertContentRules('every page', nodes.organization, model);
-    assertContentRules(PAGE_PATHS.services, nodes.services, model);
-    sharedNodes.set(model, nodes);
-  }
+const shared = oncePer((model: SiteModel) => {
+  const nodes = { organization: organization(model), services: services(model) };
+  assertContentRules('every page', nodes.organization, model);
+  assertContentRules(PAGE_PATHS.services, nodes.services, model);
   return nodes;
-}
+});
 
 /** The JSON-LD graph of one page. */
 export function jsonLdFor(doc: PageDocument, model: SiteModel): Graph {

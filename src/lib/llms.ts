@@ -8,7 +8,8 @@
 import type { SiteModel } from './content.ts';
 import { partnerStatement } from '../schemas/partner-phrase.ts';
 import { partnerNames } from './knowledge.ts';
-import { twinMarkdown } from './documents.ts';
+import { pageDocuments, twinMarkdown } from './documents.ts';
+import { oncePer } from './memo.ts';
 import type { PageDocument } from './page-document.ts';
 import { absolute } from './urls.ts';
 import { LLMS_FULL_MAX_BYTES, LLMS_TXT_SECTION_MAX_LINKS } from './llms-limits.ts';
@@ -68,17 +69,8 @@ function pack(blocks: { path: string; text: string }[], budget: number): { path:
   return parts;
 }
 
-const built = new WeakMap<SiteModel, FullText>();
-
 /** Every full-text file of the site, built once per model (the routes of each file all ask). */
-export function fullText(model: SiteModel, docs: PageDocument[]): FullText {
-  let text = built.get(model);
-  if (!text) {
-    text = buildFullText(model, docs);
-    built.set(model, text);
-  }
-  return text;
-}
+export const fullText = oncePer((model: SiteModel): FullText => buildFullText(model, pageDocuments(model)));
 
 function buildFullText(model: SiteModel, docs: PageDocument[]): FullText {
   const site = model.site.data;
@@ -194,7 +186,7 @@ export function llmsTxt(model: SiteModel, docs: PageDocument[]): string {
     );
     return `## ${section}\n\n${items.join('\n')}`;
   });
-  const files = fullText(model, docs).sections.map(
+  const files = fullText(model).sections.map(
     (f) =>
       `- [${f.section}${f.parts > 1 ? `, part ${f.part} of ${f.parts}` : ''}](${absolute(f.path)}): ${f.pages} ${f.pages === 1 ? 'page' : 'pages'} in full`,
   );
@@ -213,6 +205,6 @@ export function llmsTxt(model: SiteModel, docs: PageDocument[]): string {
   );
 }
 
-export function llmsFullTxt(model: SiteModel, docs: PageDocument[]): string {
-  return fullText(model, docs).whole;
+export function llmsFullTxt(model: SiteModel): string {
+  return fullText(model).whole;
 }

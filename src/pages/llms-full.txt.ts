@@ -1,11 +1,10 @@
 import type { APIRoute } from 'astro';
 import { siteModel } from '../lib/content.ts';
-import { pageDocuments } from '../lib/documents.ts';
 import { llmsFullTxt } from '../lib/llms.ts';
 
 export const GET: APIRoute = async () => {
   const model = await siteModel();
-  return new Response(llmsFullTxt(model, pageDocuments(model)), {
+  return new Response(llmsFullTxt(model), {
     headers: { 'Content-Type': 'text/plain; charset=utf-8' },
   });
 };

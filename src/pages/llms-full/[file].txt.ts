@@ -1,13 +1,12 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { siteModel } from '../../lib/content.ts';
-import { pageDocuments } from '../../lib/documents.ts';
 import { fullText, type SectionFile } from '../../lib/llms.ts';
 import { LLMS_FULL_SECTIONS_PATH } from '../../schemas/paths.ts';
 
 /** One section's full text, or one part of it (src/lib/llms.ts keeps each within its size limit). */
 export const getStaticPaths = (async () => {
   const model = await siteModel();
-  return fullText(model, pageDocuments(model)).sections.map((file) => ({
+  return fullText(model).sections.map((file) => ({
     params: { file: file.path.slice(`${LLMS_FULL_SECTIONS_PATH}/`.length, -'.txt'.length) },
     props: { file },
   }));
