@@ -25,6 +25,7 @@ import { BlobsServer } from '@netlify/blobs/server';
 import type { Knowledge } from '../src/proposal/knowledge.ts';
 import { readEnv } from '../src/proposal/http.ts';
 import { submitDepsFromEnv } from '../src/proposal/submit/config.ts';
+import { partnerFromKnowledge } from '../src/proposal/submit/partner.ts';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
 import {
   isProposalRecord,
@@ -237,12 +238,7 @@ function sweepDeps(store: Store) {
       'redeliver needs the partner facts of the build: run `npm run build` first (.generated/knowledge.json is missing).',
     );
   const k = JSON.parse(readFileSync(file, 'utf8')) as Knowledge;
-  const partner = {
-    name: k.partner.name,
-    describedAs: k.partner.described_as,
-    email: k.partner.email,
-    proposalUrl: k.urls.proposal_page,
-  };
+  const partner = partnerFromKnowledge(k);
   return submitDepsFromEnv(readEnv, partner, k.consent, store);
 }
 

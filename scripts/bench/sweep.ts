@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     const { EXAMPLE_REQUESTS } = await import('../../src/proposal/contract.ts');
     const { PROPOSALS_STORE } = await import('../../src/proposal/submit/record.ts');
     const { submitDepsFromEnv } = await import('../../src/proposal/submit/config.ts');
+    const { partnerFromKnowledge } = await import('../../src/proposal/submit/partner.ts');
     const { runSweep, FUNCTION_SWEEP_LIMITS } = await import('../../src/proposal/submit/sweep.ts');
     const post = (body: unknown, key?: string) =>
       new Request(API, {
@@ -111,12 +112,7 @@ async function main(): Promise<void> {
     };
     const deps = submitDepsFromEnv(
       (name) => process.env[name],
-      {
-        name: k.partner.name,
-        describedAs: k.partner.described_as,
-        email: k.partner.email,
-        proposalUrl: k.urls.proposal_page,
-      },
+      partnerFromKnowledge(k),
       k.consent,
       getStore({ name: PROPOSALS_STORE, consistency: 'strong' }),
     );

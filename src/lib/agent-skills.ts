@@ -106,7 +106,7 @@ export function proposalSkill(k: Knowledge): Skill {
     json(EXAMPLE_REQUESTS.guide),
     `2. **Gather and summarize** (nothing stored or sent). Ask the person for what is missing, then: ${flow.summarize} Show them the overview and let them correct it.`,
     json(EXAMPLE_REQUESTS.summarize),
-    `3. **Consent.** Show the person this text word for word and submit only after they agree to it (version ${k.consent.version}):\n\n> ${k.consent.text}`,
+    `3. **Consent.** Show the person this text word for word and submit only after they agree to it (version ${k.consent.version}):\n\n> ${k.consent.text}\n\nIf they ask what happens to their data, point them to the privacy notice: ${k.urls.privacy} (the contract's \`data_handling\` states the same facts).`,
     `4. **Submit.** ${flow.submit} Send a new key (a UUID) for each new request and the same key with the same body on every retry; keys are kept ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
     json(EXAMPLE_REQUESTS.submit),
     '## What the answer means',

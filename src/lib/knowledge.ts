@@ -40,6 +40,7 @@ export function buildKnowledge(
       agents: absolute(PAGE_PATHS.agents),
       capabilities: absolute(DOCUMENT_PATHS.capabilities),
       openapi: absolute(DOCUMENT_PATHS.openapi),
+      privacy: absolute(PAGE_PATHS.privacy),
     },
     capabilities: model.capabilities.map(({ data: c }) => ({
       id: c.id,
@@ -71,6 +72,6 @@ export function buildKnowledge(
     useful_intake_fields: site.useful_intake_fields,
     agent_guidance: site.agent_guidance,
     consent: { text: site.consent_text, version: site.consent_version },
-    data_handling: dataHandlingFromEnv(site, env),
+    data_handling: dataHandlingFromEnv(site, env, absolute(PAGE_PATHS.privacy)),
   };
 }

@@ -14,6 +14,7 @@ import {
   REQUIRED_INTAKE_FIELDS,
 } from './fields.ts';
 import { PROBLEM_TYPES, type ProblemType } from './http.ts';
+import { CONFIRMATION_EMAIL_STATES, type ConfirmationEmailState } from './confirmation-email-states.ts';
 import { problemTypeUri } from './problem-type.ts';
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
@@ -33,14 +34,10 @@ export const STATUS_MEANINGS = {
     "The request is stored safely, but the customer-relationship system did not accept it within the redelivery period. The partner's team was alerted and follows up by email; do not submit it again.",
 } as const;
 
-export const EMAIL_MEANINGS = {
-  sent: 'The confirmation email was accepted by the mail server. Only this value allows saying an email was sent.',
-  not_sent:
-    'No email was sent yet: the request is still pending, or the mail server could not be reached. The email is owed and is sent automatically once the request is received and the mail server answers.',
-  failed:
-    'The mail server refused the confirmation email (or it failed repeatedly); it will not be sent. The request itself is unaffected.',
-  not_configured: 'This deployment sends no confirmation emails.',
-} as const;
+/** What each `confirmation_email` value means, from the one list of them. */
+export const EMAIL_MEANINGS = Object.fromEntries(
+  Object.entries(CONFIRMATION_EMAIL_STATES).map(([state, texts]) => [state, texts.meaning]),
+) as { [S in ConfirmationEmailState]: (typeof CONFIRMATION_EMAIL_STATES)[S]['meaning'] };
 
 /** The `proposal_workflow` texts of the capabilities document (spec 2.10). */
 export function workflowTexts(absolute: (path: string) => string) {

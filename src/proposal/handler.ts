@@ -27,6 +27,7 @@ import {
 } from './request-steps.ts';
 import { submitProposal } from './submit/index.ts';
 import { submitDepsFromEnv } from './submit/config.ts';
+import { partnerFromKnowledge } from './submit/partner.ts';
 import type { SubmitDeps } from './submit/deps.ts';
 import { htmlReply } from './html-reply.ts';
 import { logEvent } from './submit/log.ts';
@@ -46,17 +47,7 @@ const CORS = {
 
 export function createProposalHandler(k: Knowledge, validators: Validators) {
   let deps: SubmitDeps | undefined;
-  const submitDeps = () =>
-    (deps ??= submitDepsFromEnv(
-      readEnv,
-      {
-        name: k.partner.name,
-        describedAs: k.partner.described_as,
-        email: k.partner.email,
-        proposalUrl: k.urls.proposal_page,
-      },
-      k.consent,
-    ));
+  const submitDeps = () => (deps ??= submitDepsFromEnv(readEnv, partnerFromKnowledge(k), k.consent));
 
   /** The steps in order; each either answers (a problem, or the action's reply) or goes on. */
   async function route(req: Request): Promise<Routed> {

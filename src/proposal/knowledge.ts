@@ -23,6 +23,7 @@ export interface Knowledge {
     agents: string;
     capabilities: string;
     openapi: string;
+    privacy: string;
   };
   capabilities: {
     id: CapabilityId;

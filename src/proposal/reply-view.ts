@@ -5,6 +5,7 @@
  * things. Pure and browser-safe: no Node APIs, no knowledge beyond the reply itself.
  */
 import { labelOfField } from './fields.ts';
+import { CONFIRMATION_EMAIL_STATES } from './confirmation-email-states.ts';
 import { escapeHtml } from '../schemas/escape-html.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
@@ -159,9 +160,9 @@ export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: num
         el(
           'p',
           null,
-          r.confirmation_email === 'sent'
-            ? `A confirmation email was sent to ${opts.email || 'the address you gave'}.`
-            : 'No confirmation email was sent; keep the reference above.',
+          r.confirmation_email === 'sent' && opts.email
+            ? `A confirmation email was sent to ${opts.email}.`
+            : CONFIRMATION_EMAIL_STATES[r.confirmation_email].toPerson,
         ),
         el('p', null, 'A person reads every request and replies by email.'),
       ],

@@ -16,11 +16,12 @@ import {
   MAX_SHORT_LENGTH,
   MAX_TEXT_LENGTH,
   NOT_SURE,
+  NOT_SURE_LABEL,
   OPTIONAL_CONTACT_FIELDS,
   REQUIRED_INTAKE_FIELDS,
   type ProposalAction,
 } from './fields.ts';
-import { DOCUMENT_PATHS } from '../schemas/paths.ts';
+import { DOCUMENT_PATHS, PAGE_PATHS } from '../schemas/paths.ts';
 import { escapeHtml } from '../schemas/escape-html.ts';
 
 export const esc = escapeHtml;
@@ -61,7 +62,7 @@ export function selectOptions(k: Knowledge): Partial<Record<FieldName, SelectOpt
     company_size: COMPANY_SIZES.map((s) => ({ value: s, label: `${s} employees` })),
     primary_need: [
       ...k.capabilities.map((c) => ({ value: c.id, label: c.name })),
-      { value: NOT_SURE, label: 'Not sure yet' },
+      { value: NOT_SURE, label: NOT_SURE_LABEL },
     ],
     engagement_model: k.engagement_models.map((m) => ({ value: m.id, label: m.name })),
   };
@@ -179,7 +180,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
   const sendForm = form(
     'submit',
     'send-form',
-    `<div class="field"><div class="checkbox"><input type="checkbox" id="f-consent" name="consent" required data-version="${esc(k.consent.version)}" aria-describedby="h-consent${consentError ? ' e-consent' : ''}"${consentError ? ' aria-invalid="true"' : ''} toolparamdescription="True only when the person agreed to this consent text."><label for="f-consent">${esc(k.consent.text)}</label></div><span class="hint" id="h-consent">Consent text version ${esc(k.consent.version)}.</span>${consentError ? `<span class="field-error" id="e-consent">${esc(consentError)}</span>` : ''}</div>` +
+    `<div class="field"><div class="checkbox"><input type="checkbox" id="f-consent" name="consent" required data-version="${esc(k.consent.version)}" aria-describedby="h-consent${consentError ? ' e-consent' : ''}"${consentError ? ' aria-invalid="true"' : ''} toolparamdescription="True only when the person agreed to this consent text."><label for="f-consent">${esc(k.consent.text)}</label></div><span class="hint" id="h-consent">Consent text version ${esc(k.consent.version)}. What is stored, where and for how long: <a href="${PAGE_PATHS.privacy}">privacy notice</a>.</span>${consentError ? `<span class="field-error" id="e-consent">${esc(consentError)}</span>` : ''}</div>` +
       `<div class="trap" aria-hidden="true"><label for="f-website">Leave this field empty</label><input id="f-website" name="website" type="text" tabindex="-1" autocomplete="off"></div>` +
       `<input type="hidden" name="idempotency_key" value=""><input type="hidden" name="form_started_at" value="${esc(values['form_started_at'] ?? '')}">${carry(ALL_FIELDS)}` +
       `<div class="actions"${state.canSend ? '' : ' data-needs-script hidden'}><button name="action" value="submit">Send my request</button></div>${

@@ -17,6 +17,7 @@ export const PAGE_PATHS = {
   'case-studies': '/case-studies',
   blog: '/blog',
   proposal: '/proposal',
+  privacy: '/privacy',
 } as const satisfies Record<PageId, string>;
 
 /** The proposal function's path: GET is the static contract, POST the function. */

@@ -4,6 +4,7 @@
  */
 import type { CompanySize, IntakeFields, PrimaryNeed, SubmitRequest } from '../fields.ts';
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
+import type { ConfirmationEmailState } from '../confirmation-email-states.ts';
 
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
@@ -14,9 +15,10 @@ export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unre
 export type DeliveryState = 'pending' | 'received' | 'failed';
 /**
  * `sent` only when the SMTP server accepted the recipient; nothing else may claim sending.
- * `not_sent` is owed: the next invocation that works on the request sends it.
+ * `not_sent` is owed: the next invocation that works on the request sends it. `limited`: a send
+ * limit (send-limits.ts) held it back for good; the request is stored and delivered as usual.
  */
-export type ConfirmationEmailState = 'not_sent' | 'sent' | 'failed' | 'not_configured';
+export type { ConfirmationEmailState };
 
 /** One channel of a message to the sales team. `owed`: the next invocation or sweep sends it. */
 export type NotifyState = 'owed' | 'sent' | 'failed' | 'not_configured';
