@@ -5,6 +5,7 @@ import type { Mailer } from './mailer.ts';
 import type { NotifyConfig } from './notification.ts';
 import type { RedeliveryPolicy } from './redelivery-policy.ts';
 import type { ConsentText, Partner } from './partner.ts';
+import type { SendLimits } from '../send-limits.ts';
 
 export interface SubmitDeps {
   /** getStore from @netlify/blobs, opened by the caller with consistency 'strong'. */
@@ -19,6 +20,8 @@ export interface SubmitDeps {
   notify?: NotifyConfig;
   /** Sweep interval, backoff and retention; DEFAULT_REDELIVERY_POLICY when absent. */
   redelivery?: RedeliveryPolicy;
+  /** How many emails and notices go out (send-limits.ts); the defaults when absent. */
+  limits?: SendLimits;
   /** Clock for stored times and key expiry; tests move it. */
   now?: () => Date;
 }

@@ -15,6 +15,7 @@ import { completeOwedWork, settle } from './owed-work.ts';
 import { logEvent } from './log.ts';
 import { KEY_IN_USE_DETAIL, KEY_REUSED_DETAIL } from './messages.ts';
 import { buildRecord } from './record.ts';
+import { observedSignals } from './spam-signals.ts';
 
 /** How long a request waits for another one with the same key before answering 409. */
 const IN_USE_WAIT_MS = 5_000;
@@ -69,6 +70,7 @@ async function runClaimed(
         entryKey: lease.entryKey,
         deliveryId: idempotencyKey,
         notification: initialNotification(deps.notify ?? { emailTo: [] }, deps.mailer),
+        signals: observedSignals(request, entry.received_at),
       });
     const { reply, record, final, marked } = await completeOwedWork({ ...deps, now }, lease, { fresh, build });
     await settle(deps.store, lease, record, final && marked, final, reply);

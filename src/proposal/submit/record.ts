@@ -5,6 +5,7 @@
 import type { CompanySize, IntakeFields, PrimaryNeed, SubmitRequest } from '../fields.ts';
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
 import type { ConfirmationEmailState } from '../confirmation-email-states.ts';
+import type { SpamSignals } from './spam-signals.ts';
 
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
@@ -20,8 +21,11 @@ export type DeliveryState = 'pending' | 'received' | 'failed';
  */
 export type { ConfirmationEmailState };
 
-/** One channel of a message to the sales team. `owed`: the next invocation or sweep sends it. */
-export type NotifyState = 'owed' | 'sent' | 'failed' | 'not_configured';
+/**
+ * One channel of a message to the sales team. `owed`: the next invocation or sweep sends it.
+ * `in_digest`: past NOTIFY_LIMIT_PER_HOUR, the hour's digest counts it instead.
+ */
+export type NotifyState = 'owed' | 'sent' | 'failed' | 'not_configured' | 'in_digest';
 
 /** A message to the partner's sales team, per channel; sent once, whatever retries follow. */
 export interface NotificationStatus {
@@ -60,13 +64,28 @@ export interface ProposalRecord {
     next_attempt_at?: string;
     failed_at?: string;
   };
-  confirmation_email: { state: ConfirmationEmailState; at?: string; attempts?: number };
+  confirmation_email: {
+    state: ConfirmationEmailState;
+    at?: string;
+    attempts?: number;
+    /** Which send limit held it back (state `limited`). */
+    limit?: 'per_address' | 'per_day';
+  };
+  /** What sales may sort by (spam-signals.ts); absent on requests stored before signals. */
+  signals?: SpamSignals;
   /** Blob key of the idempotency entry whose lease guards this request's owed work. */
   idempotency_entry?: string;
   /** The sales team's notice of the new request (absent on requests stored before notices). */
   notification?: NotificationStatus;
   /** The sales team's alert once delivery has `failed`, so a person follows up. */
   alert?: NotificationStatus;
+  /** Held by the request whose confirmation was the first the site-wide daily limit stopped: the one alert of that day. */
+  daily_limit_alert?: NotificationStatus & { day: string };
+  /**
+   * Held by the first request past NOTIFY_LIMIT_PER_HOUR in a clock hour: the digest of that
+   * hour's requests without an individual notice, owed once the hour is over.
+   */
+  digest?: NotificationStatus & { hour: string };
 }
 
 /** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
@@ -94,6 +113,7 @@ export function buildRecord(
     deliveryId?: string;
     /** Initial state of the sales team's notice: which channels are configured. */
     notification?: NotificationStatus;
+    signals?: SpamSignals;
   },
 ): ProposalRecord {
   const intake: IntakeFields = {};
@@ -131,6 +151,7 @@ export function buildRecord(
     confirmation_email: { state: 'not_sent' },
     ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
     ...(meta.notification !== undefined && { notification: meta.notification }),
+    ...(meta.signals !== undefined && { signals: meta.signals }),
   };
 }
 

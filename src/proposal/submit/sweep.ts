@@ -14,6 +14,7 @@ import { isOwed } from './notification.ts';
 import { isProposalRecord, recordKey, type ProposalRecord } from './record.ts';
 import { DEFAULT_REDELIVERY_POLICY } from './redelivery-policy.ts';
 import { deleteExpiredEntries, deleteExpiredRequests } from './retention.ts';
+import { deleteStaleCounters } from './event-counter.ts';
 
 export interface SweepLimits {
   /** Most open requests worked on in one sweep (oldest first). */
@@ -74,6 +75,7 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
   const now = deps.now ?? (() => new Date());
   const remaining = () => Math.max(0, deadline - performance.now());
   const entriesDeleted = await deleteExpiredEntries(deps.store, now, remaining());
+  const countersDeleted = await deleteStaleCounters(deps.store, now(), remaining());
   const requestsDeleted =
     policy.retentionMs === undefined
       ? 0
@@ -93,6 +95,7 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
     failed: requests.filter((r) => r.outcome === 'failed').length,
     deferred: report.deferred,
     entries_deleted: entriesDeleted,
+    counters_deleted: countersDeleted,
     requests_deleted: requestsDeleted,
     ms: Math.round(report.ms),
   });
