@@ -31,7 +31,7 @@ import { partnerFromKnowledge } from './submit/partner.ts';
 import type { SubmitDeps } from './submit/deps.ts';
 import { htmlReply } from './html-reply.ts';
 import { logEvent } from './submit/log.ts';
-import { sweepIfDue } from './submit/sweep-lock.ts';
+import { sweepIfDue } from './submit/sweep.ts';
 
 /** The part of Netlify's function context the handler uses (Context of @netlify/functions). */
 export interface InvocationContext {

@@ -30,6 +30,7 @@ export const PROBLEM_TYPES = {
   'spam-suspected': { status: 422, title: 'The request looks automated' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   'internal-error': { status: 500, title: 'Something went wrong on our side' },
+  'store-unavailable': { status: 503, title: 'The request store is unavailable; nothing was submitted' },
 } as const;
 export type ProblemType = keyof typeof PROBLEM_TYPES;
 

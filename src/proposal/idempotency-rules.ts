@@ -1,6 +1,6 @@
 /**
  * The rules of the Idempotency-Key header, written once: the parser (submit/idempotency-key.ts),
- * the key store (submit/key-entry.ts), the contract and the OpenAPI description all read them.
+ * the key store (store/key-entry.ts), the contract and the OpenAPI description all read them.
  */
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
