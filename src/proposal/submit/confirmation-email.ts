@@ -38,7 +38,7 @@ export function confirmationText(record: ProposalRecord, partner: Partner): stri
     '',
     `Request id: ${record.request_id}`,
     `Received at: ${record.received_at}`,
-    ...(choices.length === 0 ? [] : ['', 'You chose', '----------', ...choices.map(([l, v]) => `${l}: ${v}`)]),
+    ...(choices.length === 0 ? [] : ['', 'You chose', '---------', ...choices.map(([l, v]) => `${l}: ${v}`)]),
     '',
     'What happens next',
     '-----------------',
