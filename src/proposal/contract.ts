@@ -14,7 +14,7 @@ import {
   REQUIRED_INTAKE_FIELDS,
 } from './fields.ts';
 import { PROBLEM_TYPES, type ProblemType } from './http.ts';
-import { CONFIRMATION_EMAIL_STATES, type ConfirmationEmailState } from './confirmation-email-states.ts';
+import { CONFIRMATION_EMAIL_MEANINGS } from './confirmation-email-states.ts';
 import { problemTypeUri } from './problem-type.ts';
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
@@ -34,10 +34,8 @@ export const STATUS_MEANINGS = {
     "The request is stored safely, but the customer-relationship system did not accept it within the redelivery period. The partner's team was alerted and follows up by email; do not submit it again.",
 } as const;
 
-/** What each `confirmation_email` value means, from the one list of them. */
-export const EMAIL_MEANINGS = Object.fromEntries(
-  Object.entries(CONFIRMATION_EMAIL_STATES).map(([state, texts]) => [state, texts.meaning]),
-) as { [S in ConfirmationEmailState]: (typeof CONFIRMATION_EMAIL_STATES)[S]['meaning'] };
+/** What each `confirmation_email` value means (confirmation-email-states.ts). */
+export const EMAIL_MEANINGS = CONFIRMATION_EMAIL_MEANINGS;
 
 /** The `proposal_workflow` texts of the capabilities document (spec 2.10). */
 export function workflowTexts(absolute: (path: string) => string) {

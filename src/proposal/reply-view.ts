@@ -5,7 +5,6 @@
  * things. Pure and browser-safe: no Node APIs, no knowledge beyond the reply itself.
  */
 import { labelOfField } from './fields.ts';
-import { CONFIRMATION_EMAIL_STATES } from './confirmation-email-states.ts';
 import { escapeHtml } from '../schemas/escape-html.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
@@ -157,14 +156,13 @@ export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: num
       title: 'Proposal request received',
       body: [
         reference('Our customer-relationship system has accepted your request.'),
-        el(
-          'p',
-          null,
-          r.confirmation_email === 'sent' && opts.email
-            ? `A confirmation email was sent to ${opts.email}.`
-            : CONFIRMATION_EMAIL_STATES[r.confirmation_email].toPerson,
-        ),
-        el('p', null, 'A person reads every request and replies by email.'),
+        // Otherwise the reply's own message, whose email sentence comes from confirmation-email-states.ts.
+        r.confirmation_email === 'sent' && opts.email
+          ? [
+              el('p', null, `A confirmation email was sent to ${opts.email}.`),
+              el('p', null, 'A person reads every request and replies by email.'),
+            ]
+          : el('p', null, r.message),
       ],
     };
   }

@@ -3,12 +3,13 @@
  * the partner as independent, and promise nothing about programs, funding or approval.
  */
 import type { Partner } from './partner.ts';
-import { CONFIRMATION_EMAIL_STATES, type ConfirmationEmailState } from '../confirmation-email-states.ts';
+import { CONFIRMATION_EMAIL_TO_PERSON, type ConfirmationEmailState } from '../confirmation-email-states.ts';
 
 export function receivedMessage(partner: Pick<Partner, 'name' | 'describedAs'>, email: ConfirmationEmailState): string {
   return (
     `${partner.name}, ${partner.describedAs}, has received your proposal request. ` +
-    `${CONFIRMATION_EMAIL_STATES[email].toPerson} The team reviews each request and replies by email.`
+    `${CONFIRMATION_EMAIL_TO_PERSON[email]}${email === 'sent' ? '' : ' Keep the request_id as your reference.'} ` +
+    'The team reviews each request and replies by email.'
   );
 }
 
