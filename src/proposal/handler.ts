@@ -45,9 +45,14 @@ const CORS = {
   'access-control-expose-headers': 'retry-after, idempotent-replayed, location',
 };
 
-export function createProposalHandler(k: Knowledge, validators: Validators) {
+/** `tuning`: the clock and the 409 wait, for tests that move time instead of waiting for it. */
+export function createProposalHandler(
+  k: Knowledge,
+  validators: Validators,
+  tuning: Pick<SubmitDeps, 'now' | 'inUseWaitMs'> = {},
+) {
   let deps: SubmitDeps | undefined;
-  const submitDeps = () => (deps ??= submitDepsFromEnv(readEnv, partnerFromKnowledge(k), k.consent));
+  const submitDeps = () => (deps ??= { ...submitDepsFromEnv(readEnv, partnerFromKnowledge(k), k.consent), ...tuning });
 
   /** The steps in order; each either answers (a problem, or the action's reply) or goes on. */
   async function route(req: Request): Promise<Routed> {

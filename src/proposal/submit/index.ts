@@ -17,16 +17,11 @@ import { logEvent } from './log.ts';
 import { KEY_IN_USE_DETAIL, KEY_REUSED_DETAIL, STORE_UNAVAILABLE_DETAIL } from './messages.ts';
 import { buildRecord } from './record.ts';
 import { observedSignals } from './spam-signals.ts';
+import { STORE_RETRY_AFTER_SECONDS } from '../idempotency-rules.ts';
 
 /** How long a request waits for another one with the same key before answering 409 (deps.inUseWaitMs). */
 export const IN_USE_WAIT_MS = 5_000;
 const IN_USE_POLL_MS = 100;
-
-/**
- * Retry-After of a 503 store-unavailable: past LEASE_STALE_MS, so a retry finds a lease this
- * invocation may have left behind already free to take over, not busy (409).
- */
-export const STORE_RETRY_AFTER_SECONDS = 10;
 
 export async function submitProposal(request: SubmitRequest, idempotencyKey: string, deps: SubmitDeps): Promise<Reply> {
   try {
