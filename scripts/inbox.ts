@@ -30,6 +30,8 @@ import { PROPOSALS_STORE, type DeliveryState, type ProposalRecord } from '../src
 import { openProposalsStore, type ProposalsStore } from '../src/proposal/store/index.ts';
 import { readAllRecords, readRecord } from '../src/proposal/store/record-store.ts';
 import { entriesNaming, eraseRecord } from '../src/proposal/store/retention.ts';
+import { forgetTally } from '../src/proposal/store/event-tally.ts';
+import { addressTally } from '../src/proposal/submit/send-gates.ts';
 import { runSweep, type SweepLimits } from '../src/proposal/submit/sweep.ts';
 
 /** On demand nobody waits on a function limit: every open request now, backoff or not, a few at a time. */
@@ -251,6 +253,9 @@ async function erase(source: Source, target: NonNullable<Options['target']>): Pr
     );
   }
   const what = 'requestId' in target ? `request ${target.requestId}` : `requests from ${target.email}`;
+  // The send limits' count of the address's requests is about the person too.
+  const tally = 'email' in target && (await forgetTally(store, addressTally(target.email)));
+  if (tally) process.stdout.write(`Deleted the count of requests from ${target.email} (send limits).\n`);
   if (records.length === 0) {
     process.stdout.write(`Nothing to delete: no ${what} in the ${source.where}.\n`);
     return;

@@ -98,6 +98,14 @@ export async function tallyOf(
   };
 }
 
+/** Deletes the tally `name` (erasure of a person's data: their address's tally goes with their requests). */
+export async function forgetTally(store: BlobStore, name: string): Promise<boolean> {
+  const key = tallyKey(name);
+  if ((await store.read(key)) === null) return false;
+  await store.remove(key);
+  return true;
+}
+
 /**
  * Deletes tallies whose newest event is older than TALLY_KEEP_MS (the sweep's housekeeping, so
  * the store keeps no per-address trace longer than the limits need). An event counted between

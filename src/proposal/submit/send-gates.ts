@@ -28,7 +28,8 @@ const ADDRESS_WINDOW_MS = SEND_LIMIT_SPECS.perAddress.windowHours * HOUR_MS;
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 /** `2026-11-24T14`: the UTC clock hour a notice counts against. */
 export const utcHour = (at: Date) => at.toISOString().slice(0, 13);
-const addressTally = (email: string) => `address:${limitAddress(email)}`;
+/** The tally of an address's requests; `npm run inbox -- delete --email` erases it. */
+export const addressTally = (email: string) => `address:${limitAddress(email)}`;
 const hourTally = (hour: string) => `notices:${hour}`;
 
 /** This request's place among the requests sent with its address in the last 24 hours. */
