@@ -30,8 +30,8 @@ interface PageResult {
   agentic: Record<string, string>;
 }
 
-// Built with its own local URL: agent documents and links are absolute, and Lighthouse follows
-// them (robots.txt Agentmap, <link rel="ai-catalog">), so they must point at this server.
+// Built with its own local URL: agent documents and most links are absolute (the ai-catalog link
+// is root-relative), and Lighthouse follows them, so they must point at this server.
 const port = await freePort();
 const site = await startSite({ SITE_URL: `http://127.0.0.1:${port}` }, undefined, undefined, port);
 console.log(`npm start serves ${site.url} (pid ${site.pid})`);

@@ -6,7 +6,7 @@
 import type { Knowledge } from '../proposal/knowledge.ts';
 import type { SiteData } from '../schemas/entry.ts';
 import { absolute, base } from './urls.ts';
-import { PROPOSAL_SKILL_NAME, proposalSkill, skillFilePath } from './agent-skills.ts';
+import { PROPOSAL_SKILL_NAME, proposalSkill, skillMdPath } from './agent-skills.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
 export const ARD_SPEC_VERSION = '1.0';
@@ -25,7 +25,7 @@ export function aiCatalog(k: Knowledge, site: SiteData) {
         identifier: `urn:air:${base.hostname}:skills:${PROPOSAL_SKILL_NAME}`,
         displayName: `Request a proposal from ${name}`,
         type: SKILL_MEDIA_TYPE,
-        url: absolute(skillFilePath(skill.name, 'SKILL.md')),
+        url: absolute(skillMdPath(skill.name)),
         description: skill.description,
         tags: ['proposal', 'consulting', k.partner.cloud_provider.toLowerCase(), ...k.capabilities.map((c) => c.id)],
         capabilities: ['guide', 'summarize', 'submit'],
