@@ -11,3 +11,6 @@ export const KEY_CHAR_CLASS = '[\\x21\\x23-\\x7e]';
 /** Keys are honoured this long; after that a reuse starts a new submission. */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
 export const KEY_RETENTION_MS = IDEMPOTENCY_RETENTION_HOURS * 60 * 60 * 1000;
+
+/** The whole value as a JSON Schema pattern: a bare key or one in double quotes. */
+export const idempotencyKeyPattern = (max: number) => `^(?:${KEY_CHAR_CLASS}{1,${max}}|"${KEY_CHAR_CLASS}{1,${max}}")$`;

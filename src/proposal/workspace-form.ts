@@ -22,6 +22,7 @@ import {
 } from './fields.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 import { escapeHtml } from '../schemas/escape-html.ts';
+import { PROPOSAL_TOOLS } from './tools.ts';
 
 export const esc = escapeHtml;
 
@@ -31,24 +32,8 @@ const REQUEST_FIELDS = [...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT
 /** Every field a person types, across the steps. */
 export const ALL_FIELDS: readonly FieldName[] = [...GUIDANCE_FIELDS, ...REQUEST_FIELDS];
 
-/** The WebMCP tool of each step's form; the page script registers the same names imperatively. */
-export const WORKSPACE_TOOLS = {
-  guide: {
-    name: 'request_guidance',
-    description:
-      'Get non-binding guidance on which capability and engagement model fit a question. Needs no contact details; nothing is stored.',
-  },
-  summarize: {
-    name: 'review_proposal_request',
-    description:
-      'Show an overview of a proposal request and what is still missing, for the person to review. Nothing is stored or sent.',
-  },
-  submit: {
-    name: 'submit_proposal_request',
-    description:
-      "Send the reviewed proposal request. Only with the person's explicit consent to the consent text; retries with the same draft are never stored twice.",
-  },
-} as const satisfies Record<ProposalAction, { name: string; description: string }>;
+/** The tool of each step's form (WebMCP, declaratively); the MCP endpoint offers the same tools. */
+export const WORKSPACE_TOOLS = PROPOSAL_TOOLS;
 
 export interface SelectOption {
   value: string;

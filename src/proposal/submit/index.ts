@@ -15,12 +15,22 @@ import { completeOwedWork, settle } from './owed-work.ts';
 import { logEvent } from './log.ts';
 import { KEY_IN_USE_DETAIL, KEY_REUSED_DETAIL } from './messages.ts';
 import { buildRecord } from './record.ts';
+import type { RequestSource } from '../source.ts';
 
 /** How long a request waits for another one with the same key before answering 409. */
 const IN_USE_WAIT_MS = 5_000;
 const IN_USE_POLL_MS = 100;
 
-export async function submitProposal(request: SubmitRequest, idempotencyKey: string, deps: SubmitDeps): Promise<Reply> {
+/**
+ * `source` is recorded with a new request; a retry from another channel continues the stored one
+ * (the fingerprint covers the request, not where it came from).
+ */
+export async function submitProposal(
+  request: SubmitRequest,
+  idempotencyKey: string,
+  deps: SubmitDeps,
+  source?: RequestSource,
+): Promise<Reply> {
   const now = deps.now ?? (() => new Date());
   const fingerprint = requestFingerprint(request);
   const entryKey = keyEntryKey(idempotencyKey);
@@ -32,7 +42,7 @@ export async function submitProposal(request: SubmitRequest, idempotencyKey: str
     // A busy entry exists: further polls only read it. A lost race starts over with a create.
     tryCreate = claim.kind === 'lost';
     if (claim.kind === 'owner') {
-      const done = await runClaimed(request, idempotencyKey, deps, claim.lease, claim.fresh);
+      const done = await runClaimed(request, idempotencyKey, deps, claim.lease, claim.fresh, source);
       if (done) return done;
       // The lease was taken over while we worked: whoever holds it now answers; wait for it.
     } else if (claim.kind === 'replay') {
@@ -56,6 +66,7 @@ async function runClaimed(
   deps: SubmitDeps,
   lease: KeyLease,
   fresh: boolean,
+  source: RequestSource | undefined,
 ): Promise<Reply | null> {
   try {
     const now = deps.now ?? (() => new Date());
@@ -69,6 +80,7 @@ async function runClaimed(
         entryKey: lease.entryKey,
         deliveryId: idempotencyKey,
         notification: initialNotification(deps.notify ?? { emailTo: [] }, deps.mailer),
+        source,
       });
     const { reply, record, final, marked } = await completeOwedWork({ ...deps, now }, lease, { fresh, build });
     await settle(deps.store, lease, record, final && marked, final, reply);

@@ -4,6 +4,7 @@
  */
 import type { CompanySize, IntakeFields, PrimaryNeed, SubmitRequest } from '../fields.ts';
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
+import type { RequestSource } from '../source.ts';
 
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
@@ -65,6 +66,8 @@ export interface ProposalRecord {
   notification?: NotificationStatus;
   /** The sales team's alert once delivery has `failed`, so a person follows up. */
   alert?: NotificationStatus;
+  /** The channel and client the request came through (absent on requests stored before it was recorded). */
+  source?: RequestSource;
 }
 
 /** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
@@ -92,6 +95,7 @@ export function buildRecord(
     deliveryId?: string;
     /** Initial state of the sales team's notice: which channels are configured. */
     notification?: NotificationStatus;
+    source?: RequestSource | undefined;
   },
 ): ProposalRecord {
   const intake: IntakeFields = {};
@@ -129,6 +133,12 @@ export function buildRecord(
     confirmation_email: { state: 'not_sent' },
     ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
     ...(meta.notification !== undefined && { notification: meta.notification }),
+    ...(meta.source !== undefined && {
+      source: {
+        channel: meta.source.channel,
+        ...(meta.source.client !== undefined && { client: meta.source.client }),
+      },
+    }),
   };
 }
 

@@ -1,0 +1,39 @@
+/**
+ * The MCP server's facts, written once: what the endpoint answers in `initialize`, and what the
+ * server card, the AI catalog, the API catalog, llms.txt, /agents and SKILL.md say about it.
+ */
+import { CONTRACT_VERSION } from '../contract.ts';
+import type { Knowledge } from '../knowledge.ts';
+import { PROPOSAL_TOOLS } from '../tools.ts';
+
+/** The transport: Streamable HTTP, stateless, JSON replies; no session, no event stream. */
+export const MCP_TRANSPORT = 'streamable-http';
+/** Methods the endpoint answers; GET (an event stream) and DELETE (a session) get 405. */
+export const MCP_ALLOWED_METHODS = 'POST, OPTIONS';
+
+/** `serverInfo` of initialize; the name is the partner's name as a lower-case slug. */
+export function mcpServerInfo(k: Knowledge) {
+  const slug = k.partner.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  return {
+    name: `${slug}-proposals`,
+    title: `${k.partner.name} proposal intake`,
+    version: CONTRACT_VERSION,
+    websiteUrl: k.urls.agents,
+  };
+}
+
+/** The `instructions` of initialize: how the three tools fit together, and the rules that bind them. */
+export function mcpInstructions(k: Knowledge): string {
+  const t = PROPOSAL_TOOLS;
+  return [
+    `Proposal intake of ${k.partner.name}, ${k.partner.described_as}.`,
+    `${t.guide.name} gives non-binding guidance (nothing stored); ${t.summarize.name} shows an overview of a request and what is missing (nothing stored or sent); ${t.submit.name} sends it.`,
+    `Submit only after the person agreed to this consent text (version ${k.consent.version}), shown word for word: "${k.consent.text}"`,
+    `Send one new idempotency_key (a UUID) per request and the same key with the same arguments on every retry.`,
+    `Claim the request was received only when status is "received", and an email only when confirmation_email is "sent".`,
+    `Never include credentials, secrets, card or ID numbers. Contract: ${k.urls.proposal_api}; documentation: ${k.urls.agents}.`,
+  ].join(' ');
+}
