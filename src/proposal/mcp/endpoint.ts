@@ -1,7 +1,7 @@
 /**
  * POST /mcp: the proposal actions over MCP's Streamable HTTP transport, stateless, with JSON
- * replies. This module guards the HTTP edge (Origin, method, body size) and loads the protocol
- * side (./protocol.ts, the official SDK) only when an MCP message arrives, so requests to the
+ * replies. This module guards the HTTP edge (Origin, method, media types, body size) and loads
+ * the protocol side (./protocol.ts) only when an MCP message arrives, so requests to the
  * proposal API never pay for loading it.
  */
 import type { Knowledge } from '../knowledge.ts';
@@ -9,21 +9,10 @@ import { MAX_BODY_BYTES } from '../fields.ts';
 import { readBody } from '../read-body.ts';
 import type { ActionPipeline, InvocationContext } from '../pipeline.ts';
 import { MCP_ALLOWED_METHODS } from './server-info.ts';
+import { RPC, rpcErrorResponse } from './json-rpc.ts';
 
 /** A JSON-RPC envelope around the largest request the contract accepts. */
 export const MAX_MCP_BODY_BYTES = MAX_BODY_BYTES + 4 * 1024;
-
-/** JSON-RPC error codes of the transport's own refusals (the SDK's, for the same cases). */
-const SERVER_ERROR = -32000;
-const PARSE_ERROR = -32700;
-
-/** A JSON-RPC error without an id: the reply to a message the server would not read. */
-function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
-    status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
-  });
-}
 
 /**
  * The transport's security rule: a browser's request from another site must not reach the
@@ -34,33 +23,45 @@ export function originAllowed(origin: string | null, requestUrl: string, k: Know
   return origin === new URL(requestUrl).origin || origin === new URL(k.urls.home).origin;
 }
 
+/** Clients must accept application/json (and text/event-stream, which this server never sends); no Accept is taken as any. */
+function acceptsJson(accept: string | null): boolean {
+  return accept === null || /(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i.test(accept);
+}
+
 export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline) {
   let protocol: Promise<typeof import('./protocol.ts')> | undefined;
 
   return async function handleMcp(req: Request, context?: InvocationContext): Promise<Response> {
     if (!originAllowed(req.headers.get('origin'), req.url, k)) {
-      return rpcError(403, SERVER_ERROR, 'Forbidden: this Origin may not use the MCP endpoint.');
+      return rpcErrorResponse(403, RPC.serverError, 'Forbidden: this Origin may not use the MCP endpoint.');
     }
     if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: MCP_ALLOWED_METHODS } });
     if (req.method !== 'POST') {
-      return rpcError(
+      return rpcErrorResponse(
         405,
-        SERVER_ERROR,
+        RPC.serverError,
         'Method not allowed: POST JSON-RPC messages; this stateless server offers no event stream and no session.',
         { allow: MCP_ALLOWED_METHODS },
       );
     }
+    // The transport's rules for a POST: a JSON body, and a client that takes a JSON reply.
+    if (!/^application\/json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) {
+      return rpcErrorResponse(415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    if (!acceptsJson(req.headers.get('accept'))) {
+      return rpcErrorResponse(406, RPC.serverError, 'Not Acceptable: this server answers application/json');
+    }
     const body = await readBody(req, MAX_MCP_BODY_BYTES);
     if (!body.ok) {
       return body.reason === 'too-large'
-        ? rpcError(413, SERVER_ERROR, `Payload too large: at most ${MAX_MCP_BODY_BYTES} bytes.`)
-        : rpcError(400, PARSE_ERROR, 'Parse error: the body could not be read.');
+        ? rpcErrorResponse(413, RPC.serverError, `Payload too large: at most ${MAX_MCP_BODY_BYTES} bytes.`)
+        : rpcErrorResponse(400, RPC.parseError, 'Parse error: the body could not be read.');
     }
     let message: unknown;
     try {
       message = JSON.parse(body.text);
     } catch {
-      return rpcError(400, PARSE_ERROR, 'Parse error: Invalid JSON');
+      return rpcErrorResponse(400, RPC.parseError, 'Parse error: Invalid JSON');
     }
     pipeline.scheduleSweep(context);
     const { answer } = await (protocol ??= import('./protocol.ts'));
