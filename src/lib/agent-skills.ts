@@ -20,6 +20,7 @@ import { absolute } from './urls.ts';
 import { sha256Digest } from './skill-digest.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 import { partnerStatement, partnerWithAside } from '../schemas/partner-phrase.ts';
+import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS } from '../proposal/tools.ts';
 
 /** JSON Schema of the discovery index this site publishes (v0.2.0). */
 export const SKILLS_INDEX_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
@@ -120,6 +121,14 @@ export function proposalSkill(k: Knowledge): Skill {
         ([id, p]) => `\`${id}\` (${p.status}): ${p.title}. ${problemTypeUri(k.urls.agents, id as ProblemType)}`,
       ),
     ),
+    '## Over MCP',
+    `The same steps are MCP tools at ${k.urls.mcp} (Streamable HTTP; server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}): ${Object.values(
+      PROPOSAL_TOOLS,
+    )
+      .map((t) => `\`${t.name}\``)
+      .join(
+        ', ',
+      )}. Their arguments are the fields above without \`action\`; submit takes the Idempotency-Key as \`${IDEMPOTENCY_KEY_ARGUMENT}\`. A refused call returns \`isError\` with the same problem details.`,
     '## References',
     bullets([
       `Contract with schemas, limits and examples: GET ${api}`,

@@ -338,3 +338,64 @@ describe('markdown twins and the sitemap', () => {
     expect(distFiles('sitemap*.xml')).toEqual(['sitemap.xml']);
   });
 });
+
+describe('the MCP server, as discovery documents name it', () => {
+  const card = JSON.parse(readDist('.well-known/mcp/server-card.json'));
+  const knowledgeJson = JSON.parse(readFileSync(join(root, '.generated/knowledge.json'), 'utf8'));
+
+  it('/.well-known/mcp/server-card.json has the current server card shape and names /mcp on this site', () => {
+    expect(card.$schema).toBe('https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json');
+    expect(card.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
+    expect(card.name.startsWith(`${base.hostname.split('.').reverse().join('.')}/`)).toBe(true);
+    expect(card.description.length).toBeGreaterThan(0);
+    expect(card.description.length).toBeLessThanOrEqual(100);
+    expect(card.title.length).toBeLessThanOrEqual(100);
+    expect(Object.keys(card).sort()).toEqual(
+      ['$schema', 'description', 'name', 'remotes', 'title', 'version', 'websiteUrl'].sort(),
+    );
+    expect(card.remotes).toEqual([
+      {
+        type: 'streamable-http',
+        url: new URL('/mcp', base).href,
+        supportedProtocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
+      },
+    ]);
+    expect(knowledgeJson.urls.mcp).toBe(card.remotes[0].url);
+  });
+
+  it('the AI catalog lists the card as an MCP server card', () => {
+    const catalog = JSON.parse(readDist('.well-known/ai-catalog.json'));
+    const entry = catalog.entries.find((e: { type: string }) => e.type === 'application/mcp-server-card+json');
+    expect(pathOf(entry.url)).toBe('/.well-known/mcp/server-card.json');
+    expect(entry.capabilities).toEqual(['request_guidance', 'review_proposal_request', 'submit_proposal_request']);
+  });
+
+  it('the API catalog has an anchor for /mcp described by the card', () => {
+    const { linkset } = JSON.parse(readDist('.well-known/api-catalog.json'));
+    const mcp = linkset.find((l: { anchor: string }) => pathOf(l.anchor) === '/mcp');
+    expect(mcp['service-desc']).toEqual([
+      { href: new URL('/.well-known/mcp/server-card.json', base).href, type: 'application/mcp-server-card+json' },
+    ]);
+    expect(pathOf(mcp['service-doc'][0].href)).toBe('/agents');
+  });
+
+  it('llms.txt, /agents and SKILL.md name the endpoint, the card and the tools', () => {
+    const endpoint = new URL('/mcp', base).href;
+    const cardUrl = new URL('/.well-known/mcp/server-card.json', base).href;
+    const llms = readDist('llms.txt');
+    const skill = readDist('.well-known/agent-skills/request-a-proposal/SKILL.md');
+    const agents = readDist(fileForPath('/agents')!);
+    for (const [name, text] of [
+      ['llms.txt', llms],
+      ['SKILL.md', skill],
+    ] as const) {
+      expect(text, name).toContain(endpoint);
+      expect(text, name).toContain(cardUrl);
+      for (const tool of ['request_guidance', 'review_proposal_request', 'submit_proposal_request'])
+        expect(text, name).toContain(tool);
+    }
+    expect(agents).toContain('id="mcp"');
+    expect(agents).toContain(endpoint);
+    expect(agents).toContain('href="/.well-known/mcp/server-card.json"');
+  });
+});

@@ -17,9 +17,7 @@ import { implementationName, userAgentProduct, type RequestSource } from '../sou
 import { actionOfTool, IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS, toolSchemas } from '../tools.ts';
 import { mcpInstructions, mcpServerInfo } from './server-info.ts';
 import { jsonReply, RPC, rpcErrorResponse } from './json-rpc.ts';
-
-/** The protocol versions the specification lists, newest first; initialize offers the first. */
-export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+import { PROTOCOL_VERSIONS } from './protocol-versions.ts';
 
 /** Where a stateless client names itself on each request (SEP-2575); initialize is not repeated. */
 const CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
