@@ -26,7 +26,7 @@ import { submitProposal } from './submit/index.ts';
 import { submitDepsFromEnv } from './submit/config.ts';
 import type { SubmitDeps } from './submit/deps.ts';
 import { logEvent } from './submit/log.ts';
-import { sweepIfDue } from './submit/sweep-lock.ts';
+import { sweepIfDue } from './submit/sweep.ts';
 import type { RequestSource } from './source.ts';
 
 /** The part of Netlify's function context the function uses (Context of @netlify/functions). */
@@ -62,19 +62,27 @@ export function internalError(): Reply {
   );
 }
 
-export function createActionPipeline(k: Knowledge, validators: Validators): ActionPipeline {
+/** `tuning`: the clock and the 409 wait, for tests that move time instead of waiting for it. */
+export function createActionPipeline(
+  k: Knowledge,
+  validators: Validators,
+  tuning: Pick<SubmitDeps, 'now' | 'inUseWaitMs'> = {},
+): ActionPipeline {
   let deps: SubmitDeps | undefined;
   const submitDeps = () =>
-    (deps ??= submitDepsFromEnv(
-      readEnv,
-      {
-        name: k.partner.name,
-        describedAs: k.partner.described_as,
-        email: k.partner.email,
-        proposalUrl: k.urls.proposal_page,
-      },
-      k.consent,
-    ));
+    (deps ??= {
+      ...submitDepsFromEnv(
+        readEnv,
+        {
+          name: k.partner.name,
+          describedAs: k.partner.described_as,
+          email: k.partner.email,
+          proposalUrl: k.urls.proposal_page,
+        },
+        k.consent,
+      ),
+      ...tuning,
+    });
 
   /** guide and summarize answer at once; submit needs its idempotency key first. */
   async function dispatch(
