@@ -88,3 +88,34 @@ export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema:
     },
   };
 }
+
+/** Fields the workspace page sets itself (the step, the consent version, the spam checks): no tool parameter. */
+const PAGE_SET_FIELDS = ['action', 'consent_version', 'website', 'form_started_at'];
+
+/**
+ * The tools as the workspace registers them with WebMCP, written into the page at build time so
+ * they exist without a fetch: the contract's request schemas less the fields the page sets.
+ */
+export function webmcpTools(k: Knowledge) {
+  const requests = requestSchemas(k);
+  return (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).map((action) => {
+    const { name, title, description, annotations } = PROPOSAL_TOOLS[action];
+    const { $schema: _dialect, properties, required, ...rest } = requests[action] as JsonSchema;
+    const kept = Object.fromEntries(Object.entries(properties).filter(([field]) => !PAGE_SET_FIELDS.includes(field)));
+    // `consent` is `const: true` in the contract; the type makes the tool's parameter explicit.
+    if (isObject(kept['consent'])) kept['consent'] = { type: 'boolean', ...kept['consent'] };
+    return {
+      action,
+      name,
+      title,
+      description,
+      inputSchema: { ...rest, properties: kept, required: required.filter((f) => !PAGE_SET_FIELDS.includes(f)) },
+      annotations: { readOnlyHint: annotations.readOnlyHint },
+    };
+  });
+}
+
+export type WebmcpTool = ReturnType<typeof webmcpTools>[number];
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

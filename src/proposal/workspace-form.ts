@@ -78,13 +78,15 @@ export interface FormState {
   reviewHtml?: string;
 }
 
-export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string {
+type FieldKind = 'text' | 'email' | 'textarea' | 'select';
+
+/** Renders one labelled field: its hint from the contract, its value and error from `state`. */
+function fieldRenderer(k: Knowledge, state: FormState) {
   const values = state.values ?? {};
   const errors = state.errors ?? {};
   const schema = requestSchemas(k).submit.properties as Record<string, { description?: string } | undefined>;
   const options = selectOptions(k);
   const required = new Set<string>([...GUIDANCE_FIELDS, ...REQUIRED_INTAKE_FIELDS, ...CONTACT_FIELDS]);
-  const isReply = state.values !== undefined;
 
   /** A contract description that only restates its label is dropped; "Label: detail" keeps the detail. */
   const hint = (name: FieldName): string | undefined => {
@@ -98,11 +100,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
     return detail.charAt(0).toUpperCase() + detail.slice(1);
   };
 
-  const field = (
-    name: FieldName,
-    kind: 'text' | 'email' | 'textarea' | 'select',
-    extra: { autocomplete?: string; hintHtml?: string } = {},
-  ) => {
+  return (name: FieldName, kind: FieldKind, extra: { autocomplete?: string; hintHtml?: string } = {}) => {
     const id = `f-${name}`;
     const isRequired = required.has(name);
     const hintText = hint(name);
@@ -127,6 +125,13 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
       hintHtml ? `<span class="hint" id="h-${name}">${hintHtml}</span>` : ''
     }${control}${error ? `<span class="field-error" id="e-${name}">${esc(error)}</span>` : ''}</div>`;
   };
+}
+
+export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string {
+  const values = state.values ?? {};
+  const errors = state.errors ?? {};
+  const isReply = state.values !== undefined;
+  const field = fieldRenderer(k, state);
 
   /** Values typed in other steps, carried along so the next reply page still has them. */
   const carry = (names: readonly string[]) =>
@@ -184,4 +189,15 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
 <section class="panel" aria-labelledby="send-h"><h2 id="send-h">4. Consent and send</h2>${sendForm}</section>
 </div>
 </div>`;
+}
+
+/**
+ * The home page's "Ask a question" form: the guidance step as a plain HTML form and, declaratively,
+ * the WebMCP tool request_guidance. It posts to the API without any script; the reply is the
+ * workspace's reply page with the guidance and everything typed.
+ */
+export function askFormHtml(k: Knowledge): string {
+  const field = fieldRenderer(k, {});
+  const tool = PROPOSAL_TOOLS.guide;
+  return `<form class="ask" id="ask" method="post" action="${DOCUMENT_PATHS.proposalApi}" toolname="${tool.name}" tooldescription="${esc(tool.description)}"><input type="hidden" name="action" value="guide">${field('question', 'textarea')}<div class="grid3">${field('industry', 'text')}${field('company_size', 'select')}${field('primary_need', 'select')}</div><div class="actions"><button type="submit">Get guidance</button><span class="hint">Non-binding; no contact details; nothing is stored.</span></div></form>`;
 }
