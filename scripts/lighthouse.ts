@@ -1,6 +1,6 @@
 /**
  * Lighthouse scores: `npm run lighthouse` (node scripts/lighthouse.ts). Starts the site with `npm start` on
- * a free port, audits /, /proposal, /services and /agents with Lighthouse's default (mobile)
+ * a free port, audits /, /services, /case-studies, one case study, /agents and /proposal with Lighthouse's default (mobile)
  * configuration in Debian's Chromium started with WebMCP enabled (without it the WebMCP audits
  * are "not applicable"), prints the five category scores per page and the state of each agentic
  * audit, and writes test-results/lighthouse.json. Exits with 1 when any score is below 100, the goal.
@@ -12,11 +12,13 @@ import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { launch } from 'chrome-launcher';
 import { CHROME_FLAGS, CHROME_PATH } from './local-site/browser.ts';
-import { root } from './local-site/dist.ts';
+import { htmlPages, root } from './local-site/dist.ts';
 import { freePort } from './free-port.ts';
 import { startSite } from './local-site/start-site.ts';
 
-const PAGES = ['/', '/proposal', '/services', '/agents'];
+const caseStudy = htmlPages().find((p) => /^\/case-studies\/(?!archive\/)/.test(p.path))?.path;
+if (caseStudy === undefined) throw new Error('dist/ has no case study page: run npm run build first');
+const PAGES = ['/', '/services', '/case-studies', caseStudy, '/agents', '/proposal'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo', 'agentic-browsing'];
 /** Chromium exposes WebMCP (navigator.modelContext, declarative form tools) only behind this flag. */
 const WEBMCP_FLAG = '--enable-features=WebMCP';
