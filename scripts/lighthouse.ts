@@ -82,14 +82,16 @@ try {
 }
 
 const cell = (s: string | number | null, width: number) => String(s ?? 'n/a').padEnd(width);
+// The first column fits the longest path (a case study's).
+const first = Math.max(12, ...results.map((r) => r.path.length + 2));
 console.log(`\nLighthouse ${version}, default (mobile) config, ${CHROME_PATH} ${WEBMCP_FLAG}\n`);
-console.log(`${cell('page', 12)}${CATEGORIES.map((c) => cell(c, 18)).join('')}`);
+console.log(`${cell('page', first)}${CATEGORIES.map((c) => cell(c, 18)).join('')}`);
 for (const r of results)
-  console.log(`${cell(r.path, 12)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 18)).join('')}`);
+  console.log(`${cell(r.path, first)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 18)).join('')}`);
 const agenticIds = Object.keys(results[0]?.agentic ?? {});
-console.log(`\nagentic-browsing audits\n${cell('page', 12)}${agenticIds.map((id) => cell(id, 26)).join('')}`);
+console.log(`\nagentic-browsing audits\n${cell('page', first)}${agenticIds.map((id) => cell(id, 26)).join('')}`);
 for (const r of results)
-  console.log(`${cell(r.path, 12)}${agenticIds.map((id) => cell(r.agentic[id] ?? '', 26)).join('')}`);
+  console.log(`${cell(r.path, first)}${agenticIds.map((id) => cell(r.agentic[id] ?? '', 26)).join('')}`);
 for (const r of results) {
   for (const f of r.failing) console.log(`  ${r.path} ${f.category}: ${f.id} (${f.title}) scored ${f.score}`);
 }
