@@ -193,7 +193,8 @@ export function resultSchemas() {
         action: { const: 'guide' },
         non_binding: { const: true },
         notice: str,
-        audience: { type: ['object', 'null'] },
+        // anyOf rather than a type array: clients that map schemas to one type per field read it too.
+        audience: { anyOf: [{ type: 'object' }, { type: 'null' }] },
         capabilities: {
           type: 'array',
           items: {
@@ -202,7 +203,7 @@ export function resultSchemas() {
             properties: { id: str, name: str, url: str },
           },
         },
-        engagement_model: { type: ['object', 'null'] },
+        engagement_model: { anyOf: [{ type: 'object' }, { type: 'null' }] },
         alternatives: { type: 'array' },
         cloud_program_context: { type: 'object', required: ['summary', 'disclaimer'] },
         prepare: strings,

@@ -7,6 +7,9 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -275,5 +278,45 @@ describe('the HTTP edge of /mcp', () => {
     const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     expect(await res.text()).toBe(readFileSync(join(site.dir, 'dist/api/proposal.json'), 'utf8'));
+  });
+});
+
+describe('the MCP Inspector CLI (@modelcontextprotocol/inspector)', () => {
+  // Its catalog and settings go to a directory of the test's own, never the developer's home.
+  const home = mkdtempSync(join(tmpdir(), 'inspector-'));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  const inspector = (...args: string[]) =>
+    promisify(execFile)(
+      join(import.meta.dirname, '../../node_modules/.bin/mcp-inspector'),
+      ['--cli', `${site.url}/mcp`, ...args],
+      { env: { ...process.env, HOME: home, MCP_CATALOG_PATH: join(home, 'catalog.json') }, timeout: 60_000 },
+    );
+
+  it('lists the three tools, with no schema portability problem under --strict', async () => {
+    const { stdout, stderr } = await inspector('--method', 'tools/list', '--strict');
+    const { tools } = JSON.parse(stdout) as { tools: { name: string }[] };
+    expect(tools.map((t) => t.name)).toEqual([
+      'request_guidance',
+      'review_proposal_request',
+      'submit_proposal_request',
+    ]);
+    expect(stderr).not.toMatch(/Warning|Error/);
+  });
+
+  it('calls request_guidance and gets the structured guidance', async () => {
+    const { stdout } = await inspector(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'request_guidance',
+      '--tool-arg',
+      'question=We want to move our data center to AWS.',
+      'industry=logistics',
+      'company_size=201-1000',
+      'primary_need=not-sure',
+    );
+    const result = JSON.parse(stdout) as { isError?: boolean; structuredContent?: { action?: string } };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent?.action).toBe('guide');
   });
 });
