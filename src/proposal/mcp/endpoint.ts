@@ -8,8 +8,7 @@ import type { Knowledge } from '../knowledge.ts';
 import { MAX_BODY_BYTES } from '../fields.ts';
 import { readBody } from '../read-body.ts';
 import type { ActionPipeline, InvocationContext } from '../pipeline.ts';
-import { MCP_ALLOWED_METHODS } from './server-info.ts';
-import { RPC, rpcErrorResponse } from './json-rpc.ts';
+import { MCP_ALLOWED_METHODS, RPC, rpcErrorResponse } from './json-rpc.ts';
 
 /** A JSON-RPC envelope around the largest request the contract accepts. */
 export const MAX_MCP_BODY_BYTES = MAX_BODY_BYTES + 4 * 1024;

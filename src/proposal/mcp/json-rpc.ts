@@ -1,5 +1,8 @@
 /** JSON-RPC 2.0 as the MCP endpoint writes it: error codes and an error as a whole HTTP reply. */
 
+/** Methods the endpoint answers; GET (an event stream) and DELETE (a session) get 405. */
+export const MCP_ALLOWED_METHODS = 'POST, OPTIONS';
+
 export const RPC = {
   parseError: -32700,
   invalidRequest: -32600,

@@ -9,8 +9,6 @@ import { PROTOCOL_VERSIONS } from './protocol-versions.ts';
 
 /** The transport: Streamable HTTP, stateless, JSON replies; no session, no event stream. */
 export const MCP_TRANSPORT = 'streamable-http';
-/** Methods the endpoint answers; GET (an event stream) and DELETE (a session) get 405. */
-export const MCP_ALLOWED_METHODS = 'POST, OPTIONS';
 
 /** The media type of a server card (SEP-2127), as the AI catalog's tester registers it. */
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
