@@ -25,7 +25,7 @@ const standaloneCode =
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 export interface FunctionData {
-  /** The published contract (GET /api/proposal). */
+  /** The published contract (GET /api/proposal), which the function also serves. */
   contract: { actions: Record<string, { request_schema: object }> };
   /** The function's knowledge (the build-data/knowledge.json route, KNOWLEDGE_FILE). */
   knowledge: Record<string, unknown>;
@@ -57,7 +57,7 @@ function writeAtomic(file: string, text: string): void {
   renameSync(temp, file);
 }
 
-/** Writes validators.mjs, validators.d.mts and knowledge.json into `outDir`; returns the action names. */
+/** Writes validators.mjs, validators.d.mts, contract.json and knowledge.json into `outDir`; returns the action names. */
 export function writeFunctionData(outDir: string, { contract, knowledge, stylesheet }: FunctionData): string[] {
   const ajv = new Ajv2020({ allErrors: true, strict: true, code: { source: true, esm: true } });
   // ajv-formats' maintained address check (its regular expression is inlined into the validators).
@@ -77,6 +77,8 @@ export function writeFunctionData(outDir: string, { contract, knowledge, stylesh
       .map((name) => `export declare const ${name}: Validator;`)
       .join('\n')}\n`,
   );
+  // GET /api/proposal: the function answers it (its path takes GET for /mcp's 405), with these bytes.
+  writeAtomic(join(outDir, 'contract.json'), `${JSON.stringify(contract, null, 2)}\n`);
   writeAtomic(
     join(outDir, 'knowledge.json'),
     `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`,

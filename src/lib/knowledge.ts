@@ -37,6 +37,7 @@ export function buildKnowledge(
       home: absolute(PAGE_PATHS.home),
       proposal_page: absolute(PAGE_PATHS.proposal),
       proposal_api: absolute(DOCUMENT_PATHS.proposalApi),
+      mcp: absolute(DOCUMENT_PATHS.mcp),
       agents: absolute(PAGE_PATHS.agents),
       capabilities: absolute(DOCUMENT_PATHS.capabilities),
       openapi: absolute(DOCUMENT_PATHS.openapi),

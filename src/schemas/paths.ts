@@ -20,12 +20,16 @@ export const PAGE_PATHS = {
   privacy: '/privacy',
 } as const satisfies Record<PageId, string>;
 
-/** The proposal function's path: GET is the static contract, POST the function. */
+/** The proposal function's path: GET is the contract (built by Astro, served by the function), POST an action. */
 export const PROPOSAL_API_PATH = '/api/proposal';
+/** The function's MCP endpoint (Streamable HTTP, POST only). */
+export const MCP_PATH = '/mcp';
 
 /** Documents published beside the pages, for agents and crawlers. */
 export const DOCUMENT_PATHS = {
   proposalApi: PROPOSAL_API_PATH,
+  mcp: MCP_PATH,
+  mcpServerCard: '/.well-known/mcp/server-card.json',
   capabilities: '/api/capabilities',
   capabilitiesSchema: '/schemas/capabilities.schema.json',
   openapi: '/openapi.json',

@@ -34,15 +34,19 @@ describe('/openapi.json', () => {
 });
 
 describe('/.well-known/api-catalog (RFC 9727)', () => {
-  it('is a linkset with one anchor per API, each pointing at the OpenAPI description and the agents page', () => {
+  it('is a linkset with one anchor per API: the HTTP APIs described by OpenAPI, MCP by its server card', () => {
     expect(fileForPath('/.well-known/api-catalog')).toBe('.well-known/api-catalog.json');
     const catalog = JSON.parse(readDist('.well-known/api-catalog.json'));
     expect(catalog.linkset.map((e: { anchor: string }) => new URL(e.anchor).pathname)).toEqual([
       '/api/capabilities',
       '/api/proposal',
+      '/mcp',
     ]);
     for (const entry of catalog.linkset) {
-      expect(new URL(entry['service-desc'][0].href).pathname).toBe('/openapi.json');
+      const mcp = new URL(entry.anchor).pathname === '/mcp';
+      expect(new URL(entry['service-desc'][0].href).pathname).toBe(
+        mcp ? '/.well-known/mcp/server-card.json' : '/openapi.json',
+      );
       expect(new URL(entry['service-doc'][0].href).pathname).toBe('/agents');
     }
   });

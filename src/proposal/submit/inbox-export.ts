@@ -34,6 +34,8 @@ export const CSV_COLUMNS: Column[] = [
   ['form_checks', (r) => r.signals?.form_checks],
   ['fill_seconds', (r) => r.signals?.fill_seconds],
   ['next_attempt_at', (r) => r.delivery.next_attempt_at],
+  ['channel', (r) => r.source?.channel],
+  ['client', (r) => r.source?.client],
   ['failed_at', (r) => r.delivery.failed_at],
   ['name', (r) => r.contact.name],
   ['email', (r) => r.contact.email],
@@ -81,9 +83,11 @@ export function listText(records: ProposalRecord[]): string {
       `tries ${r.delivery.attempts}`.padEnd(8),
       `email ${r.confirmation_email.state}`.padEnd(20),
       `notice ${noticeState(r)}`.padEnd(21),
+      `via ${r.source?.channel ?? '-'}`.padEnd(13),
       r.request_id,
       signalsTag(r).padEnd(12),
       ` ${singleLine(r.contact.company)} / ${singleLine(r.contact.name)} <${singleLine(r.contact.email)}>`,
+      ...(r.source?.client === undefined ? [] : [` client ${singleLine(r.source.client)}`]),
     ].join(' '),
   );
   return [header, ...lines].join('\n') + '\n';

@@ -13,6 +13,7 @@ import type { Mailer, SendResult } from './mailer.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
 import { singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
+import { sourceText } from '../source.ts';
 
 export type NotificationKind = 'notification' | 'alert';
 
@@ -89,6 +90,7 @@ export function notificationText(
     field('Primary need', record.guidance.primary_need),
     field('Business outcome', record.intake.business_outcome),
     field('Timeline', record.intake.timeline),
+    field('Came through', sourceText(record.source)),
     `Request id: ${record.request_id}`,
     `Received at: ${record.received_at}`,
     CRM_SENTENCE[record.delivery.state](record),

@@ -6,6 +6,7 @@ import type { CompanySize, IntakeFields, PrimaryNeed, SubmitRequest } from '../f
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
 import type { ConfirmationEmailState } from '../confirmation-email-states.ts';
 import type { SpamSignals } from './spam-signals.ts';
+import type { RequestSource } from '../source.ts';
 
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
@@ -86,6 +87,8 @@ export interface ProposalRecord {
    * hour's requests without an individual notice, owed once the hour is over.
    */
   digest?: NotificationStatus & { hour: string };
+  /** The channel and client the request came through (absent on requests stored before it was recorded). */
+  source?: RequestSource;
 }
 
 /** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
@@ -114,6 +117,7 @@ export function buildRecord(
     /** Initial state of the sales team's notice: which channels are configured. */
     notification?: NotificationStatus;
     signals?: SpamSignals;
+    source?: RequestSource | undefined;
   },
 ): ProposalRecord {
   const intake: IntakeFields = {};
@@ -152,6 +156,12 @@ export function buildRecord(
     ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
     ...(meta.notification !== undefined && { notification: meta.notification }),
     ...(meta.signals !== undefined && { signals: meta.signals }),
+    ...(meta.source !== undefined && {
+      source: {
+        channel: meta.source.channel,
+        ...(meta.source.client !== undefined && { client: meta.source.client }),
+      },
+    }),
   };
 }
 
