@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import mdx from '@astrojs/mdx';
 import { defineConfig } from 'astro/config';
-import { load as loadYaml } from 'js-yaml';
+import { parseFrontmatter } from 'astro/markdown';
 import { devPreview } from './src/build/dev-preview.ts';
 import { functionData } from './src/build/function-data-integration.ts';
 import { twinFilesIntegration } from './src/build/twin-files-integration.ts';
@@ -13,7 +13,7 @@ function canonicalUrl() {
   if (override) return override;
   const contentDir = new URL(`${process.env.CONTENT_DIR ?? './content'}/`, new URL('./', import.meta.url));
   const source = readFileSync(new URL('site.md', contentDir), 'utf8');
-  const frontmatter = /** @type {{ canonical_url?: string }} */ (loadYaml(source.split(/^---\s*$/m)[1] ?? ''));
+  const { frontmatter } = parseFrontmatter(source);
   if (!frontmatter?.canonical_url) throw new Error('content/site.md: canonical_url is missing');
   return frontmatter.canonical_url;
 }

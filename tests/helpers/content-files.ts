@@ -1,7 +1,7 @@
-/** Reads content/ frontmatter directly (not through Astro) so tests check outputs against an independent reading. */
+/** Reads content/ files directly (Astro's frontmatter reader, not its content layer) so tests check outputs against an independent reading. */
 import { readFileSync, globSync } from 'node:fs';
 import { join } from 'node:path';
-import { load } from 'js-yaml';
+import { parseFrontmatter } from 'astro/markdown';
 import { root } from '../../scripts/local-site/dist.ts';
 
 export interface ContentFile {
@@ -39,8 +39,8 @@ export function contentFiles(dir = join(root, 'content')): ContentFile[] {
     globSync('**/*.md', { cwd: dir })
       .sort()
       .map((file) => {
-        const [, fm = '', ...rest] = readFileSync(join(dir, file), 'utf8').split(/^---\s*$/m);
-        return { file, data: load(fm) as Record<string, unknown>, body: rest.join('---') };
+        const { frontmatter, content } = parseFrontmatter(readFileSync(join(dir, file), 'utf8'));
+        return { file, data: frontmatter, body: content };
       }),
   );
 }
