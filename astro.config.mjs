@@ -13,9 +13,9 @@ function canonicalUrl() {
   if (override) return override;
   const contentDir = new URL(`${process.env.CONTENT_DIR ?? './content'}/`, new URL('./', import.meta.url));
   const source = readFileSync(new URL('site.md', contentDir), 'utf8');
-  const { frontmatter } = parseFrontmatter(source);
-  if (!frontmatter?.canonical_url) throw new Error('content/site.md: canonical_url is missing');
-  return frontmatter.canonical_url;
+  const url = /** @type {unknown} */ (parseFrontmatter(source).frontmatter.canonical_url);
+  if (typeof url !== 'string') throw new Error('content/site.md: canonical_url is missing');
+  return url;
 }
 
 export default defineConfig({
