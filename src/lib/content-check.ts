@@ -13,8 +13,8 @@ import { nearest } from '../schemas/nearest.ts';
 /** Every content file, as the collection's loader globs them. */
 export const PATTERN = '**/*.{md,mdx}';
 
-/** The entry id Astro derives from a file path: each segment lower-cased and slugged, no extension. */
-const entryId = (path: string) =>
+/** The entry id Astro's glob loader derives from a file path: each segment lower-cased and slugged, no extension. */
+export const entryId = (path: string) =>
   path
     .replace(/\.(md|mdx)$/, '')
     .split('/')
@@ -53,7 +53,7 @@ function duplicateIds(files: { path: string; shown: string }[]): string[] {
  * Frontmatter read by Astro's own reader, the one its glob loader uses (so an unquoted date is a
  * date here too), with the body after it; a YAML error becomes a problem naming its line.
  */
-function readFile(file: SourceFile): { data: unknown; body: string } | string {
+function readFile(file: SourceFile): { data: Record<string, unknown>; body: string } | string {
   try {
     const { frontmatter, rawFrontmatter, content } = parseFrontmatter(file.raw);
     if (rawFrontmatter === '')
@@ -94,18 +94,32 @@ function imageProblems(file: SourceFile, body: string, publicDir: string): strin
   return problems;
 }
 
-/** Checks every content file; throws one error listing every problem. */
-export function checkContentFiles(base: string, publicDir: string): void {
+/** A content file as read and checked: its entry id, frontmatter and body (trimmed, as Astro stores it). */
+export interface ContentFile {
+  id: string;
+  absolute: string;
+  raw: string;
+  data: Record<string, unknown>;
+  body: string;
+}
+
+/** Checks every content file under `base`; throws one error listing every problem, or returns the files. */
+export function checkContentFiles(base: string, publicDir: string): ContentFile[] {
   const paths = globSync(PATTERN, { cwd: base }).sort();
   // Named as editors know them, whichever folder was built (fixtures build copies of content/).
   const shown = (path: string) => `content/${path}`;
   const problems = duplicateIds(paths.map((path) => ({ path, shown: shown(path) })));
+  const files: ContentFile[] = [];
   for (const path of paths) {
     const absolute = join(base, path);
     const file = { shown: shown(path), absolute, raw: readFileSync(absolute, 'utf8') };
     const read = readFile(file);
-    if (typeof read === 'string') problems.push(read);
-    else problems.push(...checkEntryData(file.shown, read.data), ...imageProblems(file, read.body, publicDir));
+    if (typeof read === 'string') {
+      problems.push(read);
+      continue;
+    }
+    problems.push(...checkEntryData(file.shown, read.data), ...imageProblems(file, read.body, publicDir));
+    files.push({ id: entryId(path), absolute, raw: file.raw, data: read.data, body: read.body.trim() });
   }
   if (problems.length > 0) {
     const error = new Error(
@@ -114,4 +128,5 @@ export function checkContentFiles(base: string, publicDir: string): void {
     error.name = 'ContentError';
     throw error;
   }
+  return files;
 }

@@ -25,7 +25,8 @@ function* stringFields(value: unknown, path: string): Generator<[string, string]
 export function ruleProblems(entries: CheckedEntry[], identity: Identity): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
-    for (const [field, text] of [...stringFields(entry.data, ''), ['body', entry.body]]) {
+    const texts: [string, string][] = [...stringFields(entry.data, ''), ['body', entry.body]];
+    for (const [field, text] of texts) {
       for (const v of findViolations(text, identity)) {
         problems.push(`${entry.file}: ${field}: "${v.text}" breaks the rule "${v.rule}": ${ruleHelp(v.rule)}`);
       }

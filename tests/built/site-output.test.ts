@@ -67,7 +67,7 @@ describe('capabilities document', () => {
       overview: '/llms.txt',
       full_context: '/llms-full.txt',
       homepage_markdown: '/index.md',
-      sitemap: '/sitemap.xml',
+      sitemap: '/sitemap-index.xml',
     };
     const actual = Object.fromEntries(
       Object.entries(capabilities.agent_resources as Record<string, string>).map(([k, v]) => [k, pathOf(v)]),
@@ -103,8 +103,13 @@ describe('agent text documents', () => {
   });
 
   it('every sitemap URL resolves to a built page, and every page is listed', () => {
-    expect(fileForPath('/sitemap.xml')).toBe('sitemap.xml');
-    const locs = [...readDist('sitemap.xml').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    // The spec's /sitemap.xml answers with the index @astrojs/sitemap writes.
+    expect(fileForPath('/sitemap.xml')).toBe('sitemap-index.xml');
+    const parts = [...readDist('sitemap-index.xml').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) =>
+      pathOf(m[1]!).slice(1),
+    );
+    expect(parts).toEqual(['sitemap-0.xml']);
+    const locs = [...readDist(parts[0]!).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
     const pages = locs.map(pathOf).sort();
     expect(pages).toEqual(
       htmlPages()
@@ -112,7 +117,7 @@ describe('agent text documents', () => {
         .filter((p) => p !== '/404')
         .sort(),
     );
-    expect(readDist('robots.txt')).toContain(`Sitemap: ${new URL('/sitemap.xml', base)}`);
+    expect(readDist('robots.txt')).toContain(`Sitemap: ${new URL('/sitemap-index.xml', base)}`);
   });
 
   it('agent documents carry no relative URL', () => {

@@ -124,7 +124,7 @@ describe('the file check (every content file, before Astro reads it)', () => {
 });
 
 describe('the entry checks (after placeholders are filled in)', () => {
-  const entry = (file: string, data: object, body = '') => ({ file, data, body });
+  const entry = <T extends object>(file: string, data: T, body = '') => ({ file, data, body });
 
   it('names the file, field and passage when a page calls the partner the cloud provider', () => {
     const [problem, ...rest] = ruleProblems(
