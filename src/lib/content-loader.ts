@@ -15,7 +15,8 @@ async function sync(base: string, context: LoaderContext): Promise<void> {
   const root = fileURLToPath(config.root);
   const files: ContentFile[] = checkContentFiles(base, fileURLToPath(config.publicDir));
   const untouched = new Set(store.keys());
-  for (const file of files) {
+  // .mdx files are checked here and loaded by the `mdx` collection (src/content.config.ts).
+  for (const file of files.filter((f) => !f.absolute.endsWith('.mdx'))) {
     untouched.delete(file.id);
     const digest = context.generateDigest(file.raw);
     if (store.get(file.id)?.digest === digest) continue;

@@ -20,6 +20,7 @@ import type {
 import { PAGE_IDS, type PageId } from '../schemas/ids.ts';
 import type { Identity } from './content-rules.ts';
 import { duplicateProblems, mdxProblems, ruleProblems, throwIfProblems } from './entry-checks.ts';
+import { markdownForm } from './mdx-components.ts';
 import { bodyFirstLine, isRootRelative, rewriteLinks, scanLinks, type SourcedLink } from './content-links.ts';
 import { publishImage } from './content-images.ts';
 import { expandPlaceholders } from './placeholders.ts';
@@ -35,6 +36,8 @@ export interface Sourced<T> {
   file: string;
   /** Last path segment of the entry id, used in URLs. */
   slug: string;
+  /** An .mdx entry, which its page renders through @astrojs/mdx; `body` is its markdown form. */
+  mdx?: CollectionEntry<'mdx'>;
 }
 
 export interface SiteModel {
@@ -62,7 +65,7 @@ export class ContentError extends Error {
   }
 }
 
-type Entry = CollectionEntry<'entries'>;
+type Entry = CollectionEntry<'entries'> | CollectionEntry<'mdx'>;
 
 /** Deep copy of frontmatter with every string passed through `map` (given its field path). */
 function mapStrings(value: unknown, path: string, map: (text: string, field: string) => string): unknown {
@@ -89,7 +92,9 @@ async function prepare(
 ): Promise<Sourced<EntryData>> {
   const path = resolve(entry.filePath ?? `content/${entry.id}`);
   const file = `content/${relative(CONTENT_DIR, path)}`;
-  const rawBody = entry.body ?? '';
+  const mdx = entry.collection === 'mdx' ? entry : undefined;
+  if (mdx) problems.push(...mdxProblems([{ file, data: {}, body: mdx.body ?? '' }]));
+  const rawBody = mdx ? markdownForm(mdx.body ?? '') : (entry.body ?? '');
   const expand = (text: string, where: string) => {
     const { text: expanded, misspelt } = expandPlaceholders(text, site);
     for (const m of misspelt)
@@ -108,7 +113,7 @@ async function prepare(
       return isRootRelative(target) ? absolute(target) : target;
     });
 
-  const firstLine = rawBody.trim() ? bodyFirstLine(readFileSync(path, 'utf8'), rawBody) : 1;
+  const firstLine = rawBody.trim() ? bodyFirstLine(readFileSync(path, 'utf8'), entry.body ?? '') : 1;
   const expandedBody = expand(rawBody, file);
   const images = new Map<string, string>();
   for (const image of scanLinks(expandedBody, firstLine)) {
@@ -123,7 +128,7 @@ async function prepare(
   ) as EntryData;
   // `#heading` links resolve on the page that shows this entry's body.
   for (const link of links.slice(before)) link.context = body;
-  return { data, body, file, slug: entry.id.split('/').pop() ?? entry.id };
+  return { data, body, file, slug: entry.id.split('/').pop() ?? entry.id, ...(mdx ? { mdx } : {}) };
 }
 
 function ofKind<K extends EntryData['kind']>(
@@ -147,7 +152,7 @@ const newestFirst = <T extends { published: string }>(a: Sourced<T>, b: Sourced<
 
 async function load(): Promise<SiteModel> {
   // Drafts are dropped here and only here, so no output can publish one.
-  const entries = (await getCollection('entries')).filter((e) => !e.data.draft);
+  const entries = [...(await getCollection('entries')), ...(await getCollection('mdx'))].filter((e) => !e.data.draft);
 
   const siteEntries = entries.filter((e): e is Entry & { data: SiteData } => e.data.kind === 'site');
   const rawSite = single(
@@ -168,7 +173,6 @@ async function load(): Promise<SiteModel> {
   const capabilities = ofKind(all, 'capability').sort(byOrder);
   const engagementModels = ofKind(all, 'engagement-model').sort(byOrder);
   problems.push(
-    ...mdxProblems(all),
     ...ruleProblems(all, identity),
     ...duplicateProblems(pageList, (p) => p.data.page, 'page'),
     ...duplicateProblems(audiences, (a) => a.data.id, 'audience id'),

@@ -5,6 +5,7 @@
  * them all at once and tests can call them directly.
  */
 import { findViolations, ruleHelp, type Identity } from './content-rules.ts';
+import { mdxUseProblems } from './mdx-components.ts';
 
 /** What the checks read of an entry: its frontmatter, its body, its file as editors name it. */
 export interface CheckedEntry {
@@ -36,18 +37,14 @@ export function ruleProblems(entries: CheckedEntry[], identity: Identity): strin
 }
 
 /**
- * Pages, twins and llms files render every body as the same markdown, so an .mdx body may use
- * markdown only: an import, an export or a component would reach readers as raw text.
+ * Twins and llms files read an .mdx body in its markdown form (./mdx-components.ts), so it may use
+ * the site's components only: an import, an export or another component would reach readers raw.
+ * `entries` carry the body as written.
  */
 export function mdxProblems(entries: CheckedEntry[]): string[] {
-  return entries.flatMap((entry) => {
-    const jsx = entry.file.endsWith('.mdx') ? /^(?:import|export)\s|<[A-Z][\w.]*[\s/>]/m.exec(entry.body) : null;
-    return jsx
-      ? [
-          `${entry.file}: body: "${jsx[0].trim()}": components, imports and exports are not supported; write plain markdown (the page, its markdown twin and llms-full.txt render the same text)`,
-        ]
-      : [];
-  });
+  return entries.flatMap((entry) =>
+    entry.file.endsWith('.mdx') ? mdxUseProblems(entry.body).map((problem) => `${entry.file}: body: ${problem}`) : [],
+  );
 }
 
 /** Two entries of one kind that claim the same id (`field` names it for the editor). */

@@ -31,7 +31,9 @@ describe('a build of content with mistakes', () => {
     expect(build.output).toMatch(
       /content\/pages\/services\.md: body: ".*we are AWS.*" breaks the rule "partner-is-not-the-provider"/,
     );
-    expect(build.output).toContain('content/blog/with-a-component.mdx: body: "<Chart"');
+    expect(build.output).toContain(
+      'content/blog/with-a-component.mdx: body: "<Chart data="x" />": the only components',
+    );
     expect(build.output).toMatch(
       /content\/capabilities\/cloud-engineering(-copy)?\.md: capability id "cloud-engineering" is already used by content\/capabilities\/cloud-engineering(-copy)?\.md/,
     );

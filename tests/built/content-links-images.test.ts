@@ -48,9 +48,28 @@ describe('a good build: links, images, placeholders and a renamed partner', () =
           'Body.',
         ].join('\n'),
       );
+      writeFileSync(join(dir, 'blog/zone.png'), solidPng(960, 540));
       writeFileSync(
-        join(dir, 'blog/plain-mdx.mdx'),
-        '---\nkind: post\ntitle: "Plain MDX"\ndescription: "A post in MDX with markdown only."\nauthor: Test\npublished: "2026-01-01"\n---\n\nJust **markdown**.\n',
+        join(dir, 'blog/with-components.mdx'),
+        [
+          '---',
+          'kind: post',
+          'title: "Components in MDX"',
+          'description: "A post in MDX with the site\'s components."',
+          'author: Test',
+          'published: "2026-01-01"',
+          '---',
+          '',
+          'Just **markdown** from {partner}.',
+          '',
+          '<Figure caption="The zone {partner} built">',
+          '![A diagram of the zone](./zone.png)',
+          '</Figure>',
+          '',
+          '<Callout type="tip">',
+          'Start with [one service](/services).',
+          '</Callout>',
+        ].join('\n'),
       );
       // The partner's name is written once: renaming it in site.md renames it everywhere.
       replaceIn(join(dir, 'site.md'), /^name: .*$/m, 'name: Falcon Cloud');
@@ -59,9 +78,24 @@ describe('a good build: links, images, placeholders and a renamed partner', () =
 
   it('builds', () => expect(build.status, build.output.slice(-3000)).toBe(0));
 
-  it('builds an .mdx body', () => {
-    expect(read('blog/plain-mdx.html')).toContain('<strong>markdown</strong>');
-    expect(read('blog/plain-mdx.md')).toContain('Just **markdown**.');
+  it('renders an .mdx body through MDX, with the figure and call-out components', () => {
+    const html = read('blog/with-components.html');
+    expect(html).toContain('Just <strong>markdown</strong> from Falcon Cloud.');
+    expect(html).toMatch(
+      /<figure class="content-figure">\s*<p><img src="\/_astro\/zone\.[^"]+\.webp"[^>]* alt="A diagram of the zone"[^>]*><\/p>\s*<figcaption>The zone Falcon Cloud built<\/figcaption>\s*<\/figure>/,
+    );
+    expect(html).toMatch(
+      /<aside class="callout callout-tip"><p class="callout-label">Tip<\/p>\s*<p>Start with <a href="\/services">one service<\/a>\.<\/p>/,
+    );
+  });
+
+  it('gives the twin and llms-full.txt the markdown form of each component', () => {
+    const twin = read('blog/with-components.md');
+    expect(twin).toMatch(
+      /!\[A diagram of the zone\]\(https:\/\/kestrelcloud\.example\/_astro\/zone\.[^)]+\.webp\)\n\*The zone Falcon Cloud built\*/,
+    );
+    expect(twin).toContain('> **Tip:**\n> Start with [one service](https://kestrelcloud.example/services).');
+    for (const doc of [twin, read('llms-full.txt')]) expect(doc).not.toMatch(/<\/?(?:Figure|Callout)/);
   });
 
   it('renders root-relative links as site-relative links in HTML', () => {

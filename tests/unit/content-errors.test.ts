@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkContentFiles } from '../../src/lib/content-check.ts';
 import { duplicateProblems, mdxProblems, ruleProblems } from '../../src/lib/entry-checks.ts';
+import { markdownForm } from '../../src/lib/mdx-components.ts';
 import type { PageDocument } from '../../src/lib/page-document.ts';
 
 // The checkers the build runs, called directly with fixture inputs; tests/built/content-errors.test.ts
@@ -176,12 +177,23 @@ describe('the entry checks (after placeholders are filled in)', () => {
     ).toEqual([]);
   });
 
-  it('refuses an .mdx body that uses a component, an import or an export, naming the file', () => {
+  it('refuses an .mdx body that uses another component, an import or an export, naming the file', () => {
     expect(mdxProblems([entry('content/blog/x.mdx', {}, 'Text.\n\n<Chart data="x" />\n')])).toEqual([
-      expect.stringMatching(/^content\/blog\/x\.mdx: body: "<Chart": .*write plain markdown/),
+      'content/blog/x.mdx: body: "<Chart data="x" />": the only components are <Figure caption="..."> and <Callout type="note|tip|warning">',
     ]);
     expect(mdxProblems([entry('content/blog/y.mdx', {}, "import Chart from './chart.astro';\n")])).toHaveLength(1);
     expect(mdxProblems([entry('content/blog/z.mdx', {}, 'Just **markdown**.')])).toEqual([]);
+    expect(
+      mdxProblems([
+        entry('content/blog/f.mdx', {}, '<Figure>\n![A](./a.png)\n</Figure>\n\n<Callout type="danger">x</Callout>'),
+      ]),
+    ).toEqual([
+      'content/blog/f.mdx: body: "<Figure>": a figure needs its caption: <Figure caption="What it shows">',
+      'content/blog/f.mdx: body: "<Callout type="danger">": a call-out\'s type is one of note, tip, warning',
+    ]);
+    expect(mdxProblems([entry('content/blog/g.mdx', {}, 'Inline <Callout>x</Callout> here.')])).toEqual([
+      'content/blog/g.mdx: body: "<Callout>": put each <Figure> and <Callout> tag on a line of its own',
+    ]);
     // The same text in a .md file is markdown's own business (raw HTML), not MDX's.
     expect(mdxProblems([entry('content/blog/w.md', {}, '<Chart data="x" />')])).toEqual([]);
   });
@@ -272,5 +284,50 @@ describe('the link check (every internal link against the published pages)', () 
         { where: 'b', href: '/also-nope' },
       ]),
     ).toMatch(/^Broken links in content \(2\):/);
+  });
+});
+
+describe('the markdown form of the .mdx components', () => {
+  const body = [
+    'Intro.', // 1
+    '',
+    '<Figure caption="The landing zone">',
+    '![A diagram of the accounts](./zone.png)',
+    '</Figure>', // 5
+    '',
+    '<Callout type="tip">',
+    'Start with **one** workload.',
+    '</Callout>',
+    '', // 10
+    '<Callout>One line.</Callout>',
+    'After [a link](/services).', // 12
+  ].join('\n');
+
+  it('is plain markdown: the image with its caption below, a quote headed by the label', () => {
+    expect(markdownForm(body)).toBe(
+      [
+        'Intro.',
+        '',
+        '',
+        '![A diagram of the accounts](./zone.png)',
+        '*The landing zone*',
+        '',
+        '> **Tip:**',
+        '> Start with **one** workload.',
+        '',
+        '',
+        '> **Note:** One line.',
+        'After [a link](/services).',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps every line where it was, so errors name the line the editor wrote', () => {
+    expect(markdownForm(body).split('\n')).toHaveLength(body.split('\n').length);
+    expect(
+      markdownForm(body)
+        .split('\n')
+        .findIndex((l) => l.includes('/services')) + 1,
+    ).toBe(12);
   });
 });
