@@ -1,6 +1,5 @@
 import { defineCollection } from 'astro:content';
-import { glob } from 'astro/loaders';
-import { contentLoader } from './lib/content-loader.ts';
+import { contentLoader, mdxLoader } from './lib/content-loader.ts';
 import { EntrySchema } from './schemas/entry.ts';
 
 // CONTENT_DIR lets tests build fixtures; editors never need it.
@@ -13,5 +12,5 @@ const base = process.env.CONTENT_DIR ?? './content';
  */
 export const collections = {
   entries: defineCollection({ loader: contentLoader(base), schema: EntrySchema }),
-  mdx: defineCollection({ loader: glob({ base, pattern: '**/*.mdx' }), schema: EntrySchema }),
+  mdx: defineCollection({ loader: mdxLoader(base), schema: EntrySchema }),
 };

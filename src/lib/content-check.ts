@@ -94,6 +94,9 @@ function imageProblems(file: SourceFile, body: string, publicDir: string): strin
   return problems;
 }
 
+/** Whether the content folder has any .mdx file (a build without one reads no `mdx` collection). */
+export const hasMdxFiles = (dir: string) => globSync('**/*.mdx', { cwd: dir }).length > 0;
+
 /** A content file as read and checked: its entry id, frontmatter and body (trimmed, as Astro stores it). */
 export interface ContentFile {
   id: string;

@@ -8,7 +8,8 @@
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
-import { checkContentFiles, type ContentFile } from './content-check.ts';
+import { glob } from 'astro/loaders';
+import { checkContentFiles, hasMdxFiles, type ContentFile } from './content-check.ts';
 
 async function sync(base: string, context: LoaderContext): Promise<void> {
   const { config, store } = context;
@@ -41,6 +42,22 @@ export function contentLoader(base: string): Loader {
           sync(dir, context).catch((error: unknown) => context.logger.error((error as Error).message));
         }
       });
+    },
+  };
+}
+
+/**
+ * The .mdx files, on Astro's glob loader (which makes them renderable through @astrojs/mdx). A
+ * build of content without any skips it, and its warnings about an empty collection.
+ */
+export function mdxLoader(base: string): Loader {
+  const inner = glob({ base, pattern: '**/*.mdx' });
+  return {
+    name: 'mdx',
+    load: async (context) => {
+      const dir = resolve(fileURLToPath(context.config.root), base);
+      // The dev preview always watches, so a first .mdx file shows up without a restart.
+      if (context.watcher || hasMdxFiles(dir)) await inner.load(context);
     },
   };
 }

@@ -26,7 +26,7 @@ import { publishImage } from './content-images.ts';
 import { expandPlaceholders } from './placeholders.ts';
 import { absolute } from './urls.ts';
 import { CONTENT_DIR, PUBLIC_DIR } from './project-dirs.ts';
-import { checkContentFiles } from './content-check.ts';
+import { checkContentFiles, hasMdxFiles } from './content-check.ts';
 
 /** An entry's data with its markdown body and where it came from. */
 export interface Sourced<T> {
@@ -152,7 +152,8 @@ const newestFirst = <T extends { published: string }>(a: Sourced<T>, b: Sourced<
 
 async function load(): Promise<SiteModel> {
   // Drafts are dropped here and only here, so no output can publish one.
-  const entries = [...(await getCollection('entries')), ...(await getCollection('mdx'))].filter((e) => !e.data.draft);
+  const mdx = import.meta.env.DEV || hasMdxFiles(CONTENT_DIR) ? await getCollection('mdx') : [];
+  const entries = [...(await getCollection('entries')), ...mdx].filter((e) => !e.data.draft);
 
   const siteEntries = entries.filter((e): e is Entry & { data: SiteData } => e.data.kind === 'site');
   const rawSite = single(
