@@ -99,7 +99,9 @@ function explain(issue: Issue, data: unknown, field: string): Explained {
         return {
           found,
           expected: `one of: ${KINDS.join(', ')}`,
-          fix: guess ? `did you mean "${guess}"?` : 'set kind to what this file is (see README, "Editing content")',
+          fix: guess
+            ? `did you mean "${guess}"?`
+            : 'set kind to what this file is (see docs/editing.md, "What each file is")',
         };
       }
       return { found, expected: issue.message, fix: 'see the field in src/schemas/entry.ts' };

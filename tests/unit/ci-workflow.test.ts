@@ -1,11 +1,12 @@
 /**
  * The GitHub workflow runs the same environment and the same script as `.ci/run` on the CI
- * machine, and README names that environment: these tests keep the three from drifting apart.
+ * machine, and the operating docs name that environment: these tests keep the three from drifting apart.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { DOC_HOMES } from '../helpers/doc-homes.ts';
 
 const root = join(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -34,9 +35,9 @@ if (jobs.length !== 1 || job === undefined) throw new Error('.github/workflows/c
 const image = typeof job.container === 'string' ? job.container : job.container?.image;
 
 describe('.github/workflows/ci.yml', () => {
-  it('runs in the container image README names', () => {
-    const named = /container image `([^`]+)`/.exec(read('README.md'))?.[1];
-    expect(named, 'README names the CI container image as: container image `<image>`').toBeDefined();
+  it(`runs in the container image ${DOC_HOMES.ciImage} names`, () => {
+    const named = /container image `([^`]+)`/.exec(read(DOC_HOMES.ciImage))?.[1];
+    expect(named, `${DOC_HOMES.ciImage} names the CI container image as: container image \`<image>\``).toBeDefined();
     expect(image).toBe(named);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Lighthouse audit: `npm run audit` (node scripts/audit.ts). Starts the site with `npm start` on
+ * Lighthouse scores: `npm run lighthouse` (node scripts/lighthouse.ts). Starts the site with `npm start` on
  * a free port, audits /, /proposal, /services and /agents with Lighthouse's default (mobile)
  * configuration in Debian's Chromium started with WebMCP enabled (without it the WebMCP audits
  * are "not applicable"), prints the five category scores per page and the state of each agentic

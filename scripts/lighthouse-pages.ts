@@ -1,5 +1,5 @@
 /**
- * Lighthouse over the pages people compare firms by: `npm run audit:pages`. Starts `npm start`
+ * Lighthouse over the pages people compare firms by: `npm run lighthouse:pages`. Starts `npm start`
  * on a free port, runs Lighthouse 13 (default mobile config) in Debian's Chromium with WebMCP
  * enabled on /, /services, /case-studies, one case study, /agents and /proposal, prints the four
  * category scores per page and the WebMCP audits of /proposal with the tools the page declares,
