@@ -24,6 +24,7 @@ import { BlobsServer } from '@netlify/blobs/server';
 import type { Knowledge } from '../src/proposal/knowledge.ts';
 import { readEnv } from '../src/proposal/http.ts';
 import { submitDepsFromEnv } from '../src/proposal/submit/config.ts';
+import { partnerOf } from '../src/proposal/submit/partner.ts';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
 import { PROPOSALS_STORE, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
 import { openProposalsStore, type ProposalsStore } from '../src/proposal/store/index.ts';
@@ -220,13 +221,7 @@ function sweepDeps(store: ProposalsStore) {
       'redeliver needs the partner facts of the build: run `npm run build` first (.generated/knowledge.json is missing).',
     );
   const k = JSON.parse(readFileSync(file, 'utf8')) as Knowledge;
-  const partner = {
-    name: k.partner.name,
-    describedAs: k.partner.described_as,
-    email: k.partner.email,
-    proposalUrl: k.urls.proposal_page,
-  };
-  return submitDepsFromEnv(readEnv, partner, k.consent, store);
+  return submitDepsFromEnv(readEnv, partnerOf(k), k.consent, store);
 }
 
 async function redeliver(source: Source): Promise<void> {

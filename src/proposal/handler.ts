@@ -27,6 +27,7 @@ import {
 } from './request-steps.ts';
 import { submitProposal } from './submit/index.ts';
 import { submitDepsFromEnv } from './submit/config.ts';
+import { partnerOf } from './submit/partner.ts';
 import type { SubmitDeps } from './submit/deps.ts';
 import { htmlReply } from './html-reply.ts';
 import { logEvent } from './submit/log.ts';
@@ -53,16 +54,7 @@ export function createProposalHandler(
   let deps: SubmitDeps | undefined;
   const submitDeps = () =>
     (deps ??= {
-      ...submitDepsFromEnv(
-        readEnv,
-        {
-          name: k.partner.name,
-          describedAs: k.partner.described_as,
-          email: k.partner.email,
-          proposalUrl: k.urls.proposal_page,
-        },
-        k.consent,
-      ),
+      ...submitDepsFromEnv(readEnv, partnerOf(k), k.consent),
       ...tuning,
     });
 
