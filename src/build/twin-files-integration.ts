@@ -1,19 +1,17 @@
 /**
- * Writes every page's markdown twin when `astro build` is done, from the one document the
- * build-data/twins.json route emitted. One route and a loop of file writes cost a fraction of a
- * route per twin, which Astro renders, logs and writes one at a time.
+ * Writes every page's markdown twin when `astro build` is done, as the twin route handed them over
+ * (./handover.ts). One loop of file writes costs a fraction of a route per twin, which Astro
+ * renders, logs and writes one at a time.
  */
 import type { AstroIntegration } from 'astro';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFrontmatter } from 'astro/markdown';
-import { BUILD_DATA_FILES, removeBuildData } from './build-data.ts';
+import { takeOver } from './handover.ts';
 
-/** Writes the twins listed in `distDir`'s build-data file; returns each page's canonical URL and last update. */
-export function writeTwinFiles(distDir: string): Map<string, string> {
-  const source = join(distDir, BUILD_DATA_FILES.twins);
-  const files = JSON.parse(readFileSync(source, 'utf8')) as [string, string][];
+/** Writes `files` under `distDir`; returns each page's canonical URL and last update. */
+export function writeTwinFiles(distDir: string, files: [string, string][]): Map<string, string> {
   const made = new Set<string>();
   const updated = new Map<string, string>();
   for (const [file, text] of files) {
@@ -29,7 +27,6 @@ export function writeTwinFiles(distDir: string): Map<string, string> {
     }
     writeFileSync(target, text);
   }
-  removeBuildData(distDir, BUILD_DATA_FILES.twins);
   return updated;
 }
 
@@ -43,7 +40,7 @@ export function twinFilesIntegration(): AstroIntegration & { lastUpdated: (url: 
     name: 'twin-files',
     hooks: {
       'astro:build:done': ({ dir, logger }) => {
-        updated = writeTwinFiles(fileURLToPath(dir));
+        updated = writeTwinFiles(fileURLToPath(dir), takeOver('twins'));
         logger.info(`${updated.size} markdown twins written`);
       },
     },
