@@ -30,14 +30,18 @@ async function sync(base: string, context: LoaderContext): Promise<void> {
 
 /** Every content file under `base` (relative to the project root), checked, as one collection. */
 export function contentLoader(base: string): Loader {
+  const watched = new WeakSet<object>();
   return {
     name: 'content',
     load: async (context) => {
       const dir = resolve(fileURLToPath(context.config.root), base);
       await sync(dir, context);
-      // The dev preview: any change under the folder reloads the collection (unchanged files are skipped by digest).
-      context.watcher?.add(dir);
-      context.watcher?.on('all', (_event, path) => {
+      // The dev preview: any change under the folder reloads the collection (unchanged files are
+      // skipped by digest); one listener per watcher, however often Astro loads again.
+      if (!context.watcher || watched.has(context.watcher)) return;
+      watched.add(context.watcher);
+      context.watcher.add(dir);
+      context.watcher.on('all', (_event, path) => {
         if (path.startsWith(dir) && /\.mdx?$/.test(path)) {
           sync(dir, context).catch((error: unknown) => context.logger.error((error as Error).message));
         }
