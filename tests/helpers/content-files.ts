@@ -3,6 +3,7 @@ import { readFileSync, globSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFrontmatter } from 'astro/markdown';
 import { root } from '../../scripts/local-site/dist.ts';
+import { markdownForm } from '../../src/lib/mdx-components.ts';
 
 export interface ContentFile {
   file: string;
@@ -36,11 +37,12 @@ function fillPlaceholders(files: ContentFile[]): ContentFile[] {
 
 export function contentFiles(dir = join(root, 'content')): ContentFile[] {
   return fillPlaceholders(
-    globSync('**/*.md', { cwd: dir })
+    globSync('**/*.{md,mdx}', { cwd: dir })
       .sort()
       .map((file) => {
         const { frontmatter, content } = parseFrontmatter(readFileSync(join(dir, file), 'utf8'));
-        return { file, data: frontmatter, body: content };
+        // An .mdx body as the twins and llms files carry it: the components in their markdown form.
+        return { file, data: frontmatter, body: file.endsWith('.mdx') ? markdownForm(content) : content };
       }),
   );
 }
