@@ -11,10 +11,10 @@ import { bodyFirstLine, isRootRelative, scanLinks } from './content-links.ts';
 import { nearest } from '../schemas/nearest.ts';
 
 /** Every content file, as the collection's loader globs them. */
-export const PATTERN = '**/*.{md,mdx}';
+const PATTERN = '**/*.{md,mdx}';
 
 /** The entry id Astro's glob loader derives from a file path: each segment lower-cased and slugged, no extension. */
-export const entryId = (path: string) =>
+const entryId = (path: string) =>
   path
     .replace(/\.(md|mdx)$/, '')
     .split('/')
