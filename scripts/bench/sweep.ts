@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { startLocalBlobs } from './local-blobs.ts';
 import { handBack, progress, root } from './process.ts';
 import { int, ms, summarize, table, type Summary } from './stats.ts';
+import type { Knowledge } from '../../src/proposal/knowledge.ts';
 
 export const PENDING = 1000;
 export const PAIRS = 30;
@@ -104,11 +105,7 @@ async function main(): Promise<void> {
     }
 
     healthy = true;
-    const k = JSON.parse(await readFile(join(root, '.generated', 'knowledge.json'), 'utf8')) as {
-      partner: { name: string; described_as: string; email: string };
-      urls: { proposal_page: string };
-      consent: { text: string; version: string };
-    };
+    const k = JSON.parse(await readFile(join(root, '.generated', 'knowledge.json'), 'utf8')) as Knowledge;
     const deps = submitDepsFromEnv(
       (name) => process.env[name],
       partnerFromKnowledge(k),

@@ -35,7 +35,7 @@ export const DOCUMENT_PATHS = {
   openapi: '/openapi.json',
   llmsTxt: '/llms.txt',
   llmsFull: '/llms-full.txt',
-  sitemap: '/sitemap.xml',
+  sitemap: '/sitemap-index.xml',
   robots: '/robots.txt',
   rss: '/rss.xml',
   apiCatalog: '/.well-known/api-catalog',

@@ -153,7 +153,7 @@ describe('robots.txt', () => {
       .filter((line) => line.trim() !== '' && !line.startsWith('#'))
       .map((line) => line.slice(0, line.indexOf(':')).trim().toLowerCase());
     expect(directives.filter((d) => !known.has(d))).toEqual([]);
-    expect(robots).toContain(`Sitemap: ${new URL('/sitemap.xml', base)}`);
+    expect(robots).toContain(`Sitemap: ${new URL('/sitemap-index.xml', base)}`);
   });
 });
 
@@ -296,9 +296,14 @@ describe('JSON-LD', () => {
 });
 
 describe('markdown twins and the sitemap', () => {
-  const sitemap = readDist('sitemap.xml');
+  const index = readDist('sitemap-index.xml');
+  const sitemap = readDist('sitemap-0.xml');
+  /** Each page's date as the sitemap gives it (a W3C datetime at midnight UTC), as a content date. */
   const lastmods = new Map(
-    [...sitemap.matchAll(/<loc>([^<]+)<\/loc>\s*<lastmod>([^<]+)<\/lastmod>/g)].map((m) => [pathOf(m[1]!), m[2]!]),
+    [...sitemap.matchAll(/<loc>([^<]+)<\/loc>\s*<lastmod>(\d{4}-\d{2}-\d{2})T00:00:00\.000Z<\/lastmod>/g)].map((m) => [
+      pathOf(m[1]!),
+      m[2]!,
+    ]),
   );
 
   it('each twin starts with title, description, canonical URL and last updated', () => {
@@ -314,7 +319,7 @@ describe('markdown twins and the sitemap', () => {
   });
 
   it('the sitemap declares UTF-8, is served with a charset, and dates come from the content', () => {
-    expect(sitemap.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    for (const xml of [index, sitemap]) expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
     expect(readFileSync(join(root, 'netlify.toml'), 'utf8')).toMatch(
       /for = "\/\*\.xml"\s*\[headers\.values\]\s*Content-Type = "application\/xml; charset=utf-8"/,
     );
@@ -332,10 +337,12 @@ describe('markdown twins and the sitemap', () => {
       .pop()!;
     expect(lastmods.get('/blog')).toBe([site.last_updated, newestPost].sort().pop());
     expect(lastmods.size).toBe(sitePages().length);
+    // The index dates its one part by the newest page in it.
+    expect(index).toContain(`<lastmod>${[...lastmods.values()].sort().pop()}T00:00:00.000Z</lastmod>`);
   });
 
   it('leaves no extra sitemap files behind', () => {
-    expect(distFiles('sitemap*.xml')).toEqual(['sitemap.xml']);
+    expect(distFiles('sitemap*.xml').sort()).toEqual(['sitemap-0.xml', 'sitemap-index.xml']);
   });
 });
 
