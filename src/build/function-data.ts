@@ -8,15 +8,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import standaloneModule from 'ajv/dist/standalone/index.js';
-import addFormatsModule from 'ajv-formats';
+// Both CommonJS modules export their function as `module.exports` and as `.default`, so the
+// default import is the function under Node's loader and under Vite's interop alike.
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import addFormats from 'ajv-formats';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 import { DEV_KNOWLEDGE_PATH } from './handover.ts';
-
-// CommonJS modules: under Node's ESM loader their default import is the whole `exports` object.
-const standaloneCode =
-  (standaloneModule as unknown as { default?: typeof standaloneModule }).default ?? standaloneModule;
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 export interface FunctionData {
   /** The published contract (GET /api/proposal), which the function also serves. */
@@ -63,12 +60,13 @@ export function writeFunctionData(outDir: string, { contract, knowledge, stylesh
   }
   mkdirSync(outDir, { recursive: true });
   writeAtomic(join(outDir, 'validators.mjs'), asEsm(standaloneCode(ajv, exports)));
+  // Each validator is a type guard for its request type, which is read off the same schema. The
+  // declarations are read where the data ends up, the project's `.generated/` (a build writes to a
+  // temporary folder first).
   writeAtomic(
     join(outDir, 'validators.d.mts'),
-    `import type { ErrorObject } from 'ajv';\nexport interface Validator { (data: unknown): boolean; errors?: ErrorObject[] | null }\n${Object.keys(
-      exports,
-    )
-      .map((name) => `export declare const ${name}: Validator;`)
+    `import type { Validators } from '../src/proposal/request-steps.ts';\n${Object.keys(exports)
+      .map((name) => `export declare const ${name}: Validators['${name}'];`)
       .join('\n')}\n`,
   );
   // GET /api/proposal: the function answers it (its path takes GET for /mcp's 405), with these bytes.

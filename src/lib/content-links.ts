@@ -34,7 +34,7 @@ const unwrap = (href: string) => (href.startsWith('<') && href.endsWith('>') ? h
 function rewriteLine(text: string, line: number, rewrite: Rewrite): string {
   const reference = REFERENCE.exec(text);
   if (reference) {
-    const [, lead, label, href, rest] = reference as unknown as [string, string, string, string, string];
+    const [, lead = '', label = '', href = '', rest = ''] = reference;
     return `${lead}${rewrite({ kind: 'link', href: unwrap(href), text: label, line })}${rest}`;
   }
   // Odd segments are code spans.

@@ -1,9 +1,7 @@
 /** Build-time validation of published JSON documents against their JSON Schema 2020-12. */
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-
-// ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext interop.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+// CommonJS whose `module.exports` is the plugin itself (with `.default` pointing back at it).
+import addFormats from 'ajv-formats';
 
 /** Throws an error listing every mismatch, so a bad build names the field that broke. */
 export function assertMatchesSchema(name: string, schema: object, value: unknown): void {

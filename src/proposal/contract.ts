@@ -12,6 +12,8 @@ import {
   MAX_TEXT_LENGTH,
   NOT_SURE,
   REQUIRED_INTAKE_FIELDS,
+  type IntakeField,
+  type PrimaryNeed,
 } from './fields.ts';
 import { PROBLEM_TYPES, problemMeaning, type ProblemType } from './http.ts';
 import { CONFIRMATION_EMAIL_MEANINGS } from './confirmation-email-states.ts';
@@ -19,6 +21,7 @@ import { problemTypeUri } from './problem-type.ts';
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
+import type { CapabilityId, EngagementModelId } from '../schemas/ids.ts';
 import { partnerWithAside } from '../schemas/partner-phrase.ts';
 
 /** Version of the contract; change it when a request or response shape changes. */
@@ -59,20 +62,23 @@ export const VISIBLE_TEXT_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])(?:[^\\p{
 /** The longest address SMTP allows (RFC 5321 path limit). */
 export const MAX_EMAIL_LENGTH = 254;
 
-const short = (description: string) => ({
-  type: 'string',
-  minLength: 1,
-  maxLength: MAX_SHORT_LENGTH,
-  pattern: VISIBLE_LINE_PATTERN,
-  description,
-});
-const long = (description: string) => ({
-  type: 'string',
-  minLength: 1,
-  maxLength: MAX_TEXT_LENGTH,
-  pattern: VISIBLE_TEXT_PATTERN,
-  description,
-});
+// `as const` throughout: the request types (./requests.ts) are read off these schemas' literal types.
+const short = (description: string) =>
+  ({
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_SHORT_LENGTH,
+    pattern: VISIBLE_LINE_PATTERN,
+    description,
+  }) as const;
+const long = (description: string) =>
+  ({
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_TEXT_LENGTH,
+    pattern: VISIBLE_TEXT_PATTERN,
+    description,
+  }) as const;
 
 /** Descriptions of the intake fields of spec part 1. */
 const INTAKE_DESCRIPTIONS = {
@@ -84,27 +90,49 @@ const INTAKE_DESCRIPTIONS = {
   cloud_context: 'Known cloud-provider account team, startup program or funding context, if any.',
 } as const;
 
+/** One action's request: `action` selects it, and nothing beyond `properties` is accepted. */
+const requestObject = <A extends string, P extends object, R extends readonly string[]>(
+  title: string,
+  action: A,
+  properties: P,
+  required: R,
+) =>
+  ({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title,
+    type: 'object',
+    properties: { action: { const: action, description: 'Selects the action.' }, ...properties },
+    required: ['action', ...required],
+    additionalProperties: false,
+  }) as const;
+
 export function requestSchemas(k: Knowledge) {
-  const capabilityIds = k.capabilities.map((c) => c.id);
-  const modelIds = k.engagement_models.map((m) => m.id);
+  const capabilityIds: readonly CapabilityId[] = k.capabilities.map((c) => c.id);
+  const modelIds: readonly EngagementModelId[] = k.engagement_models.map((m) => m.id);
+  const primaryNeeds: readonly PrimaryNeed[] = [...capabilityIds, NOT_SURE];
   const guidance = {
     question: long('What you want to achieve or ask, in your own words.'),
     industry: short('Your industry, e.g. "fintech" or "healthcare".'),
-    company_size: { type: 'string', enum: [...COMPANY_SIZES], description: 'Number of employees.' },
+    company_size: { type: 'string', enum: COMPANY_SIZES, description: 'Number of employees.' },
     primary_need: {
       type: 'string',
-      enum: [...capabilityIds, NOT_SURE],
+      enum: primaryNeeds,
       description: `The capability you need most: ${k.capabilities.map((c) => `"${c.id}" (${c.name})`).join(', ')}, or "${NOT_SURE}".`,
     },
-  };
+  } as const;
   const intake = {
-    ...Object.fromEntries(Object.entries(INTAKE_DESCRIPTIONS).map(([name, text]) => [name, long(text)])),
+    business_outcome: long(INTAKE_DESCRIPTIONS.business_outcome),
+    current_environment: long(INTAKE_DESCRIPTIONS.current_environment),
+    blocker: long(INTAKE_DESCRIPTIONS.blocker),
+    timeline: long(INTAKE_DESCRIPTIONS.timeline),
+    constraints: long(INTAKE_DESCRIPTIONS.constraints),
+    cloud_context: long(INTAKE_DESCRIPTIONS.cloud_context),
     engagement_model: {
       type: 'string',
       enum: modelIds,
       description: `Desired engagement model: ${k.engagement_models.map((m) => `"${m.id}" (${m.name})`).join(', ')}.`,
     },
-  };
+  } as const satisfies Record<IntakeField, unknown>;
   const contact = {
     name: short('Your name.'),
     email: {
@@ -115,19 +143,11 @@ export function requestSchemas(k: Knowledge) {
     },
     company: short('Your company.'),
     role: short('Your role (optional).'),
-  };
-  const object = (title: string, action: string, properties: Record<string, unknown>, required: string[]) => ({
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    title,
-    type: 'object',
-    properties: { action: { const: action, description: 'Selects the action.' }, ...properties },
-    required: ['action', ...required],
-    additionalProperties: false,
-  });
+  } as const;
   return {
-    guide: object('Guide request', 'guide', guidance, [...GUIDANCE_FIELDS]),
-    summarize: object('Summarize request', 'summarize', { ...guidance, ...intake, ...contact }, []),
-    submit: object(
+    guide: requestObject('Guide request', 'guide', guidance, GUIDANCE_FIELDS),
+    summarize: requestObject('Summarize request', 'summarize', { ...guidance, ...intake, ...contact }, []),
+    submit: requestObject(
       'Submit request',
       'submit',
       {
@@ -149,8 +169,8 @@ export function requestSchemas(k: Knowledge) {
           minimum: 0,
           description: 'Workspace only: when the form was shown (ms since epoch).',
         },
-      },
-      ['consent', ...CONTACT_FIELDS, ...REQUIRED_INTAKE_FIELDS],
+      } as const,
+      ['consent', ...CONTACT_FIELDS, ...REQUIRED_INTAKE_FIELDS] as const,
     ),
   };
 }

@@ -1,5 +1,5 @@
 /** Field names of POST /api/proposal, shared by the contract, the function and the workspace. */
-import type { CapabilityId, EngagementModelId } from '../schemas/ids.ts';
+import type { CapabilityId } from '../schemas/ids.ts';
 
 /** Intake fields of spec part 1, gathered before an introduction. */
 export const INTAKE_FIELDS = [
@@ -35,62 +35,14 @@ export type PrimaryNeed = CapabilityId | typeof NOT_SURE;
 
 /** The fields of a guide request, after `action`. */
 export const GUIDANCE_FIELDS = ['question', 'industry', 'company_size', 'primary_need'] as const;
+export type GuidanceField = (typeof GUIDANCE_FIELDS)[number];
 /** Contact details a submit needs, and the optional one. */
 export const CONTACT_FIELDS = ['name', 'email', 'company'] as const;
 export const OPTIONAL_CONTACT_FIELDS = ['role'] as const;
 
-export interface GuideRequest {
-  action: 'guide';
-  question: string;
-  industry: string;
-  company_size: CompanySize;
-  primary_need: PrimaryNeed;
-}
-
-export interface IntakeFields {
-  business_outcome?: string;
-  current_environment?: string;
-  blocker?: string;
-  timeline?: string;
-  constraints?: string;
-  cloud_context?: string;
-  engagement_model?: EngagementModelId;
-}
-
-export interface SummarizeRequest extends IntakeFields {
-  action: 'summarize';
-  question?: string;
-  industry?: string;
-  company_size?: CompanySize;
-  primary_need?: PrimaryNeed;
-  name?: string;
-  email?: string;
-  company?: string;
-  role?: string;
-}
-
-export interface SubmitRequest extends IntakeFields {
-  action: 'submit';
-  consent: true;
-  name: string;
-  email: string;
-  company: string;
-  role?: string;
-  question?: string;
-  industry?: string;
-  company_size?: CompanySize;
-  primary_need?: PrimaryNeed;
-  /** Version of the consent text the sender saw; defaults to the current one. */
-  consent_version?: string;
-  /** Honeypot: people leave it empty. */
-  website?: string;
-  /** Milliseconds since the epoch when the form was first shown (workspace only). */
-  form_started_at?: number;
-}
-
-export type ProposalRequest = GuideRequest | SummarizeRequest | SubmitRequest;
-export type ProposalAction = ProposalRequest['action'];
-export const ACTIONS = ['guide', 'summarize', 'submit'] as const satisfies readonly ProposalAction[];
+/** The actions of POST /api/proposal; each one's request type is read off its schema (requests.ts). */
+export const ACTIONS = ['guide', 'summarize', 'submit'] as const;
+export type ProposalAction = (typeof ACTIONS)[number];
 
 /** Largest accepted request body, in bytes; checked before parsing. */
 export const MAX_BODY_BYTES = 32 * 1024;

@@ -1,5 +1,6 @@
 /** The guide action: non-binding guidance derived only from the published content. Deterministic. */
-import { NOT_SURE, type GuideRequest } from './fields.ts';
+import { NOT_SURE } from './fields.ts';
+import type { GuideRequest } from './requests.ts';
 import type { Knowledge } from './knowledge.ts';
 import { partnerWithAside } from '../schemas/partner-phrase.ts';
 

@@ -30,10 +30,14 @@ interface Page {
 
 type Values = Record<string, string>;
 
-function problemPage(
-  body: { type?: string; title?: string; detail?: string; errors?: FieldError[] },
-  values: Values,
-): Page {
+interface ProblemBody {
+  type?: string;
+  title?: string;
+  detail?: string;
+  errors?: FieldError[];
+}
+
+function problemPage(body: ProblemBody, values: Values): Page {
   const errors = body.errors ?? [];
   const sensitive = isProblemType(body.type, 'sensitive-data');
   const atFields: Record<string, string> = {};
@@ -128,16 +132,17 @@ export function htmlReply(
   action: ProposalAction | undefined,
   params?: URLSearchParams,
 ): Response {
-  const body = reply.body as Record<string, unknown>;
+  // The body is what the pipeline's action returned: a problem, or the named action's result.
+  const { body } = reply;
   const values = formValues(params);
   const page =
     reply.status >= 400
-      ? problemPage(body, values)
+      ? problemPage(body as ProblemBody, values)
       : action === 'guide'
-        ? guidePage(body as unknown as GuideReply, values)
+        ? guidePage(body as GuideReply, values)
         : action === 'summarize'
-          ? summaryPage(k, body as unknown as SummarizeReply, values)
-          : submitPage(body as unknown as SubmitReply, values);
+          ? summaryPage(k, body as SummarizeReply, values)
+          : submitPage(body as SubmitReply, values);
   const frame = k.frame ?? { header: '', footer: '' };
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -5,7 +5,8 @@
  * sensitive-data guard and the exactly-once submit hold for every channel because they live here.
  */
 import type { Knowledge } from './knowledge.ts';
-import type { GuideRequest, ProposalAction, SubmitRequest, SummarizeRequest } from './fields.ts';
+import type { ProposalAction } from './fields.ts';
+import type { ProposalRequest } from './requests.ts';
 import { json, problem, readEnv, type Reply } from './http.ts';
 import { guide } from './guide.ts';
 import { summarize } from './summarize.ts';
@@ -18,7 +19,7 @@ import {
   requireConsent,
   submitKey,
   trimmedStrings,
-  validate,
+  validRequest,
   type Routed,
   type Validators,
 } from './request-steps.ts';
@@ -73,15 +74,10 @@ export function createActionPipeline(
   const submitDeps = () => (deps ??= { ...submitDepsFromEnv(readEnv, partnerFromKnowledge(k), k.consent), ...tuning });
 
   /** guide and summarize answer at once; submit needs its idempotency key first. */
-  async function dispatch(
-    act: ProposalAction,
-    body: Record<string, unknown>,
-    key: () => string,
-    source: RequestSource,
-  ): Promise<Reply> {
-    if (act === 'guide') return json(200, guide(k, body as unknown as GuideRequest));
-    if (act === 'summarize') return json(200, summarize(k, body as unknown as SummarizeRequest));
-    return submitProposal(body as unknown as SubmitRequest, key(), submitDeps(), source);
+  async function dispatch(request: ProposalRequest, key: () => string, source: RequestSource): Promise<Reply> {
+    if (request.action === 'guide') return json(200, guide(k, request));
+    if (request.action === 'summarize') return json(200, summarize(k, request));
+    return submitProposal(request, key(), submitDeps(), source);
   }
 
   async function run({ body: sent, idempotencyKey, source, form }: ActionRequest): Promise<Routed> {
@@ -91,12 +87,11 @@ export function createActionPipeline(
       const body = trimmedStrings(sent);
       action = chooseAction(body);
       requireConsent(action, body);
-      validate(validators[action], action, body, form !== undefined);
-      rejectAutomated(action, body);
+      const request = validRequest(validators, action, body, form !== undefined);
+      rejectAutomated(request);
       await guard(body);
       const reply = await dispatch(
-        action,
-        body,
+        request,
         () => submitKey(form !== undefined, form?.key, form?.raw ?? '', sentKey),
         source,
       );

@@ -4,7 +4,8 @@
  * validate → anti-spam → sensitive-data guard, and the dispatch. A step that answers the request
  * throws an Answer with its reply.
  */
-import { ACTIONS, type ProposalAction, type SubmitRequest } from './fields.ts';
+import { ACTIONS, type ProposalAction } from './fields.ts';
+import type { GuideRequest, ProposalRequest, SubmitRequest, SummarizeRequest } from './requests.ts';
 import { problem, type Reply } from './http.ts';
 import { readBody } from './read-body.ts';
 import { parseBody, type MediaType } from './parse-request.ts';
@@ -13,11 +14,16 @@ import { findSensitiveData } from './sensitive-data.ts';
 import { parseIdempotencyKey, type IdempotencyKeyResult } from './submit/idempotency-key.ts';
 import { sha256Hex } from './submit/fingerprint.ts';
 
-export interface Validator {
-  (data: unknown): boolean;
+/** A compiled request schema: a body it accepts has the schema's type (requests.ts). */
+export interface Validator<T> {
+  (data: unknown): data is T;
   errors?: import('ajv').ErrorObject[] | null;
 }
-export type Validators = Record<ProposalAction, Validator>;
+export interface Validators {
+  guide: Validator<GuideRequest>;
+  summarize: Validator<SummarizeRequest>;
+  submit: Validator<SubmitRequest>;
+}
 
 /** Forms faster than this are treated as automated; people need longer to read and type. */
 const MIN_FILL_MS = 3000;
@@ -27,7 +33,10 @@ const MIN_FILL_MS = 3000;
  * step's button was pressed. Fields that the chosen action does not take are dropped, so asking
  * for guidance with step 2 already filled in still works. JSON clients get no such leniency.
  */
-function dropOtherStepsFields(body: Record<string, unknown>, validate: Validator): void {
+function dropOtherStepsFields(
+  body: Record<string, unknown>,
+  validate: { (data: unknown): boolean; errors?: Validator<unknown>['errors'] },
+): void {
   if (validate(body)) return;
   for (const error of validate.errors ?? []) {
     const extra = (error.params as { additionalProperty?: string }).additionalProperty;
@@ -143,27 +152,34 @@ export function requireConsent(act: ProposalAction, body: Record<string, unknown
   );
 }
 
-export function validate(
-  validator: Validator,
-  act: ProposalAction,
-  body: Record<string, unknown>,
-  form: boolean,
-): void {
+function validate<T>(validator: Validator<T>, act: ProposalAction, body: Record<string, unknown>, form: boolean): T {
   if (form) dropOtherStepsFields(body, validator);
-  if (validator(body)) return;
-  answer(
+  if (validator(body)) return body;
+  return answer(
     problem('invalid-request', `The ${act} request does not match the contract (GET /api/proposal).`, {
       errors: fieldErrors(validator.errors),
     }),
   );
 }
 
+/** The body checked against its action's schema, and from here on typed by it. */
+export function validRequest(
+  validators: Validators,
+  act: ProposalAction,
+  body: Record<string, unknown>,
+  form: boolean,
+): ProposalRequest {
+  if (act === 'guide') return validate(validators.guide, act, body, form);
+  if (act === 'summarize') return validate(validators.summarize, act, body, form);
+  return validate(validators.submit, act, body, form);
+}
+
 /** Cheap spam checks before the (costlier) sensitive-data scan. */
-export function rejectAutomated(act: ProposalAction, body: Record<string, unknown>): void {
-  if (act !== 'submit') return;
+export function rejectAutomated(request: ProposalRequest): void {
+  if (request.action !== 'submit') return;
   // A filled-in spam trap (`website`) already failed the schema (maxLength 0).
   // A negative time means the browser's clock runs ahead of ours: no evidence of automation.
-  const startedAt = (body as unknown as SubmitRequest).form_started_at;
+  const startedAt = request.form_started_at;
   const filledInMs = startedAt === undefined ? undefined : Date.now() - startedAt;
   if (filledInMs !== undefined && filledInMs >= 0 && filledInMs < MIN_FILL_MS) {
     answer(

@@ -6,8 +6,8 @@ import {
   INTAKE_FIELDS,
   OPTIONAL_CONTACT_FIELDS,
   REQUIRED_INTAKE_FIELDS,
-  type SummarizeRequest,
 } from './fields.ts';
+import type { SummarizeRequest } from './requests.ts';
 import type { Knowledge } from './knowledge.ts';
 
 type Labelled = keyof typeof FIELD_LABELS;

@@ -11,7 +11,7 @@ import { startSite, type RunningSite } from '../../scripts/local-site/start-site
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { headerLines, mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
-import type { SubmitRequest } from '../../src/proposal/fields.ts';
+import type { SubmitRequest } from '../../src/proposal/requests.ts';
 
 const MAIL_FROM = 'Kestrel Cloud <no-reply@kestrelcloud.example>';
 const SALES = 'sales@kestrelcloud.example';

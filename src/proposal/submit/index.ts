@@ -5,7 +5,7 @@
  * request records what is still owed (owed-work.ts), so a retry or the background sweep
  * (sweep.ts) completes exactly that after any failure or crash.
  */
-import type { SubmitRequest } from '../fields.ts';
+import type { SubmitRequest } from '../requests.ts';
 import { problem, type Reply } from '../http.ts';
 import type { SubmitDeps } from './deps.ts';
 import { requestFingerprint } from './fingerprint.ts';

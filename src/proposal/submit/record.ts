@@ -2,7 +2,7 @@
  * The stored proposal request: written to Blobs before any delivery, so nothing a sender
  * consented to is lost when the CRM or the mail server is down.
  */
-import type { CompanySize, IntakeFields, PrimaryNeed, SubmitRequest } from '../fields.ts';
+import type { GuidanceFields, IntakeFields, SubmitRequest } from '../requests.ts';
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
 import type { ConfirmationEmailState } from '../confirmation-email-states.ts';
 import type { SpamSignals } from './spam-signals.ts';
@@ -42,7 +42,7 @@ export interface ProposalRecord {
   received_at: string;
   contact: { name: string; email: string; company: string; role?: string };
   intake: IntakeFields;
-  guidance: { question?: string; industry?: string; company_size?: CompanySize; primary_need?: PrimaryNeed };
+  guidance: GuidanceFields;
   consent: {
     given: true;
     /** The consent text and version in force when the request was received. */

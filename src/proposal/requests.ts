@@ -1,0 +1,16 @@
+/**
+ * The request types of POST /api/proposal, read off the published JSON Schemas (contract.ts), so
+ * what the validators accept and what the actions take cannot drift apart.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import type { RequestSchemas } from './contract.ts';
+import type { GuidanceField, IntakeField } from './fields.ts';
+
+export type GuideRequest = FromSchema<RequestSchemas['guide']>;
+export type SummarizeRequest = FromSchema<RequestSchemas['summarize']>;
+export type SubmitRequest = FromSchema<RequestSchemas['submit']>;
+export type ProposalRequest = GuideRequest | SummarizeRequest | SubmitRequest;
+
+/** The intake and guidance fields a stored record keeps, each optional (a summarize may carry any). */
+export type IntakeFields = Pick<SummarizeRequest, IntakeField>;
+export type GuidanceFields = Pick<SummarizeRequest, GuidanceField>;
