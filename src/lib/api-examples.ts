@@ -4,9 +4,8 @@
  */
 import type { Contract } from '../proposal/contract.ts';
 import type { Knowledge } from '../proposal/knowledge.ts';
-import { createProposalHandler } from '../proposal/handler.ts';
-import { createActionPipeline } from '../proposal/pipeline.ts';
-import type { Validators } from '../proposal/request-steps.ts';
+import { consentRequired } from '../proposal/consent-required.ts';
+import { withProblemBase } from '../proposal/http.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
 export interface Exchange {
@@ -41,28 +40,13 @@ function response(status: number, body: unknown, headers: string[] = []): string
   ].join('\n');
 }
 
-/**
- * The function's own answer to a submit without consent. That check runs before any schema
- * validation, so the handler needs no validators for it.
- */
-async function consentProblem(k: Knowledge, body: unknown): Promise<{ status: number; body: unknown }> {
-  const handle = createProposalHandler(k, createActionPipeline(k, {} as Validators));
-  const res = await handle(
-    new Request(k.urls.proposal_api, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  );
-  return { status: res.status, body: await res.json() };
-}
-
-export async function apiExamples(contract: Contract, k: Knowledge): Promise<Exchange[]> {
+export function apiExamples(contract: Contract, k: Knowledge): Exchange[] {
   const host = new URL(k.urls.home).host;
   const { guide, summarize, submit } = contract.actions;
   const key = 'Idempotency-Key: 9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
   const { consent: _consent, ...withoutConsent } = submit.example_request;
-  const refused = await consentProblem(k, withoutConsent);
+  // The function's own answer to a submit without consent, as its handler sends it.
+  const refused = withProblemBase(consentRequired(), k.urls.agents);
   return [
     {
       id: 'example-guide',

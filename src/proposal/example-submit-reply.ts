@@ -1,6 +1,6 @@
 /** The example reply of a received submit, published in the contract. */
 import type { Knowledge } from './knowledge.ts';
-import { receivedReplyBody } from './submit/reply-bodies.ts';
+import { receivedReplyBody } from './submit-replies.ts';
 
 export function exampleSubmitReply(k: Knowledge) {
   return receivedReplyBody({

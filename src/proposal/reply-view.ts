@@ -8,7 +8,7 @@ import { labelOfField } from './fields.ts';
 import { escapeHtml } from '../schemas/escape-html.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
-import type { failedReplyBody, pendingReplyBody, receivedReplyBody } from './submit/reply-bodies.ts';
+import type { failedReplyBody, pendingReplyBody, receivedReplyBody } from './submit-replies.ts';
 
 /** `section` is a heading one level below the reply's title (h2 under a page's h1, h3 under a panel's h2). */
 export type ViewTag = 'section' | 'p' | 'ul' | 'li' | 'dl' | 'dt' | 'dd' | 'strong' | 'code' | 'a' | 'span';

@@ -7,6 +7,7 @@
 import { ACTIONS, type ProposalAction } from './fields.ts';
 import type { GuideRequest, ProposalRequest, SubmitRequest, SummarizeRequest } from './requests.ts';
 import { problem, type Reply } from './http.ts';
+import { consentRequired } from './consent-required.ts';
 import { readBody } from './read-body.ts';
 import { parseBody, type MediaType } from './parse-request.ts';
 import { fieldErrors } from './validation-errors.ts';
@@ -141,15 +142,7 @@ export function chooseAction(body: Record<string, unknown>): ProposalAction {
 
 export function requireConsent(act: ProposalAction, body: Record<string, unknown>): void {
   if (act !== 'submit' || body.consent === true) return;
-  answer(
-    problem(
-      'consent-required',
-      'A request is submitted only with the sender\'s consent: set "consent" to true after showing the consent text of the contract.',
-      {
-        errors: [{ pointer: '#/consent', detail: 'must be true' }],
-      },
-    ),
-  );
+  answer(consentRequired());
 }
 
 function validate<T>(validator: Validator<T>, act: ProposalAction, body: Record<string, unknown>, form: boolean): T {

@@ -33,7 +33,7 @@ import {
 import { isSuspect } from './spam-signals.ts';
 import type { NotifyState, ProposalRecord } from './record.ts';
 import { backoffMs, DEFAULT_REDELIVERY_POLICY } from './redelivery-policy.ts';
-import { failedReplyBody, pendingReplyBody, receivedReplyBody } from './reply-bodies.ts';
+import { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../submit-replies.ts';
 
 /** Retry hint of a 202 when the CRM named none. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 30;

@@ -8,7 +8,9 @@ import type { ConfirmationEmailState } from '../confirmation-email-states.ts';
 import type { SpamSignals } from './spam-signals.ts';
 import type { RequestSource } from '../source.ts';
 
-export type CrmName = 'inbox' | 'hubspot' | 'webhook';
+import type { CrmName } from '../submit-replies.ts';
+
+export type { CrmName };
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
 /**
  * `failed`: the CRM did not accept the request within REDELIVERY_MAX_HOURS; it stays stored and
