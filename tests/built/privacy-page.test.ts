@@ -57,7 +57,7 @@ describe('/privacy', () => {
   });
 
   it('is in the sitemap and /llms.txt, and data_handling names it', () => {
-    expect(readDist('sitemap.xml')).toMatch(/<loc>[^<]*\/privacy<\/loc>/);
+    expect(readDist('sitemap-0.xml')).toMatch(/<loc>[^<]*\/privacy<\/loc>/);
     expect(readDist('llms.txt')).toMatch(/\]\([^)]*\/privacy(\.md)?\)/);
     expect(new URL(data.privacy_notice).pathname).toBe(PAGE_PATHS.privacy);
   });
