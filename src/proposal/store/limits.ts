@@ -20,3 +20,27 @@ export const STORE_LIMITS = {
   /** Conditional writes a counter tries before it reports the store as too contended. */
   counterMaxAttempts: 20,
 } as const;
+
+/** The time bounds one opened store applies. */
+export interface TimeBounds {
+  attemptTimeoutMs: number;
+  callBudgetMs: number;
+  listBudgetMs: number;
+}
+
+/** Most STORE_TIMEOUT_FACTOR may stretch the bounds. */
+export const MAX_TIME_FACTOR = 10;
+
+/**
+ * The bounds times `factor` (STORE_TIMEOUT_FACTOR). `npm start` and `npm run dev` set 4: there
+ * netlify-cli serves Blobs from the same process that starts every function invocation, so on a
+ * busy machine its answers wait for the CPU (20 simultaneous cold submits at load 37 went past 4 s).
+ * On Netlify, leave it unset.
+ */
+export function timeBounds(factor = 1): TimeBounds {
+  return {
+    attemptTimeoutMs: STORE_LIMITS.attemptTimeoutMs * factor,
+    callBudgetMs: STORE_LIMITS.callBudgetMs * factor,
+    listBudgetMs: STORE_LIMITS.listBudgetMs * factor,
+  };
+}
