@@ -8,6 +8,7 @@ import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writeFunctionDataFrom } from './function-data.ts';
+import { DEV_KNOWLEDGE_PATH } from './handover.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
@@ -57,6 +58,13 @@ export function devPreview(): AstroIntegration {
   return {
     name: 'dev-preview',
     hooks: {
+      'astro:config:setup': ({ command, injectRoute }) => {
+        if (command === 'dev')
+          injectRoute({
+            pattern: DEV_KNOWLEDGE_PATH,
+            entrypoint: new URL('./dev-knowledge-route.ts', import.meta.url),
+          });
+      },
       'astro:server:setup': ({ server, logger }) => {
         const rewrites = netlifyRewrites();
         const csp = devContentSecurityPolicy();

@@ -5,18 +5,15 @@
  */
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CORE_SCHEMA, load as loadYaml, mergeTag, timestampTag } from 'js-yaml';
+import { parseFrontmatter } from 'astro/markdown';
 import { checkEntryData } from '../schemas/entry-errors.ts';
 import { bodyFirstLine, isRootRelative, scanLinks } from './content-links.ts';
 import { nearest } from '../schemas/nearest.ts';
 
 /** Every content file, as the collection's loader globs them. */
-export const PATTERN = '**/*.{md,mdx}';
-/** Frontmatter is read as Astro reads it (js-yaml 4's default schema): unquoted dates become dates. */
-const YAML_SCHEMA = CORE_SCHEMA.withTags(timestampTag, mergeTag);
-const FRONTMATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/;
+const PATTERN = '**/*.{md,mdx}';
 
-/** The entry id Astro derives from a file path: each segment lower-cased and slugged, no extension. */
+/** The entry id Astro's glob loader derives from a file path: each segment lower-cased and slugged, no extension. */
 const entryId = (path: string) =>
   path
     .replace(/\.(md|mdx)$/, '')
@@ -52,28 +49,28 @@ function duplicateIds(files: { path: string; shown: string }[]): string[] {
   return problems;
 }
 
-function frontmatterProblems(file: SourceFile): string[] {
-  const yaml = FRONTMATTER.exec(file.raw)?.[1];
-  if (yaml === undefined)
-    return [`${file.shown}: no frontmatter; start the file with a --- line, the fields, then another --- line`];
-  let data: unknown;
+/**
+ * Frontmatter read by Astro's own reader, the one its glob loader uses (so an unquoted date is a
+ * date here too), with the body after it; a YAML error becomes a problem naming its line.
+ */
+function readFile(file: SourceFile): { data: Record<string, unknown>; body: string } | string {
   try {
-    data = loadYaml(yaml, { schema: YAML_SCHEMA });
+    const { frontmatter, rawFrontmatter, content } = parseFrontmatter(file.raw);
+    if (rawFrontmatter === '')
+      return `${file.shown}: no frontmatter; start the file with a --- line, the fields, then another --- line`;
+    return { data: frontmatter, body: content };
   } catch (error) {
+    // The raw frontmatter starts on the line of the opening ---: its line 0 is the file's line 1.
     const mark = (error as { mark?: { line: number } }).mark;
-    const line = mark ? `:${mark.line + 2}` : '';
-    return [
-      `${file.shown}${line}: the frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}. Text with a colon needs quotes.`,
-    ];
+    const line = mark ? `:${mark.line + 1}` : '';
+    return `${file.shown}${line}: the frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}. Text with a colon needs quotes.`;
   }
-  return checkEntryData(file.shown, data);
 }
 
 /** Files that exist under `dir` (for a suggestion), relative to it. */
 const filesUnder = (dir: string) => (existsSync(dir) ? globSync('**/*', { cwd: dir }) : []);
 
-function imageProblems(file: SourceFile, publicDir: string): string[] {
-  const body = file.raw.replace(FRONTMATTER, '');
+function imageProblems(file: SourceFile, body: string, publicDir: string): string[] {
   const problems: string[] = [];
   for (const image of scanLinks(body, bodyFirstLine(file.raw, body)).filter((l) => l.kind === 'image')) {
     const at = `${file.shown}:${image.line}: image "${image.href}"`;
@@ -97,16 +94,35 @@ function imageProblems(file: SourceFile, publicDir: string): string[] {
   return problems;
 }
 
-/** Checks every content file; throws one error listing every problem. */
-export function checkContentFiles(base: string, publicDir: string): void {
+/** Whether the content folder has any .mdx file (a build without one reads no `mdx` collection). */
+export const hasMdxFiles = (dir: string) => globSync('**/*.mdx', { cwd: dir }).length > 0;
+
+/** A content file as read and checked: its entry id, frontmatter and body (trimmed, as Astro stores it). */
+export interface ContentFile {
+  id: string;
+  absolute: string;
+  raw: string;
+  data: Record<string, unknown>;
+  body: string;
+}
+
+/** Checks every content file under `base`; throws one error listing every problem, or returns the files. */
+export function checkContentFiles(base: string, publicDir: string): ContentFile[] {
   const paths = globSync(PATTERN, { cwd: base }).sort();
   // Named as editors know them, whichever folder was built (fixtures build copies of content/).
   const shown = (path: string) => `content/${path}`;
   const problems = duplicateIds(paths.map((path) => ({ path, shown: shown(path) })));
+  const files: ContentFile[] = [];
   for (const path of paths) {
     const absolute = join(base, path);
     const file = { shown: shown(path), absolute, raw: readFileSync(absolute, 'utf8') };
-    problems.push(...frontmatterProblems(file), ...imageProblems(file, publicDir));
+    const read = readFile(file);
+    if (typeof read === 'string') {
+      problems.push(read);
+      continue;
+    }
+    problems.push(...checkEntryData(file.shown, read.data), ...imageProblems(file, read.body, publicDir));
+    files.push({ id: entryId(path), absolute, raw: file.raw, data: read.data, body: read.body.trim() });
   }
   if (problems.length > 0) {
     const error = new Error(
@@ -115,4 +131,5 @@ export function checkContentFiles(base: string, publicDir: string): void {
     error.name = 'ContentError';
     throw error;
   }
+  return files;
 }

@@ -36,18 +36,11 @@ describe('npm run dev: the live preview serves what production serves', () => {
     ['/api/proposal', /^application\/json; charset=utf-8$/],
     ['/openapi.json', /^application\/json/],
     ['/.well-known/api-catalog', /^application\/json/],
-    ['/sitemap.xml', /^application\/xml/],
     ['/robots.txt', /^text\/plain/],
   ])('GET %s → 200 %s', async (path, type) => {
     const res = await get(path);
     expect(res.status, dev.output()).toBe(200);
     expect(res.headers.get('content-type')).toMatch(type);
-  });
-
-  it('the sitemap lists every page, as the built one does', async () => {
-    const sitemap = await (await get('/sitemap.xml')).text();
-    expect(sitemap).toContain(`/${POST}</loc>`);
-    expect(sitemap).toContain('/services</loc>');
   });
 
   it('shows an edited post within a few seconds, on the page, its twin and llms-full.txt', async () => {
