@@ -75,5 +75,6 @@ start(
     '--command',
     `node scripts/dev/attach.ts ${astroPort}`,
   ],
-  { BROWSER: 'none' },
+  // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
+  { BROWSER: 'none', STORE_TIMEOUT_FACTOR: process.env['STORE_TIMEOUT_FACTOR'] ?? '4' },
 );

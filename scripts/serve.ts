@@ -4,7 +4,7 @@
  * front server that reads every request body within bounds first (scripts/serve/body-guard.ts),
  * so no single request can end the local server. Stopping this process stops both.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import { problemTypeUri } from '../src/proposal/problem-type.ts';
@@ -13,28 +13,61 @@ import { freePort } from './free-port.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
 const root = new URL('../', import.meta.url);
+/**
+ * netlify serve binds its ports (ours, and the functions port it picks itself) only after the
+ * build, so another process can take one in between; it then exits with EADDRINUSE. It is
+ * started again on fresh ports this many times.
+ */
+const PORT_RACE_RESTARTS = 3;
 
-const [innerPort, staticPort] = [await freePort(), await freePort()];
-const netlify = spawn(
-  'netlify',
-  [
-    'serve',
-    '--offline',
-    '--internal-disable-edge-functions',
-    '--port',
-    String(innerPort),
-    '--staticServerPort',
-    String(staticPort),
-  ],
-  { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, BROWSER: 'none' } },
-);
-netlify.once('exit', (code, signal) => {
-  console.error(`netlify serve exited (${signal ?? code ?? 0})`);
-  process.exit(typeof code === 'number' ? code : 1);
-});
+let innerPort = 0;
+let netlify: ChildProcess | undefined;
+
+/** Starts netlify serve on fresh loopback ports; its output passes through, and is watched for a lost port. */
+async function startNetlify(restartsLeft: number): Promise<void> {
+  const [inner, staticPort] = [await freePort(), await freePort()];
+  innerPort = inner;
+  const child = spawn(
+    'netlify',
+    [
+      'serve',
+      '--offline',
+      '--internal-disable-edge-functions',
+      '--port',
+      String(inner),
+      '--staticServerPort',
+      String(staticPort),
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
+      env: { STORE_TIMEOUT_FACTOR: '4', ...process.env, BROWSER: 'none' },
+    },
+  );
+  netlify = child;
+  let lostPort = false;
+  const watch = (out: NodeJS.WriteStream) => (chunk: Buffer) => {
+    if (chunk.includes('EADDRINUSE')) lostPort = true;
+    out.write(chunk);
+  };
+  child.stdout.on('data', watch(process.stdout));
+  child.stderr.on('data', watch(process.stderr));
+  child.once('exit', (code, signal) => {
+    if (lostPort && restartsLeft > 0 && signal === null) {
+      console.error('netlify serve lost a port to another process; starting it again on new ports');
+      void startNetlify(restartsLeft - 1);
+      return;
+    }
+    console.error(`netlify serve exited (${signal ?? code ?? 0})`);
+    process.exit(typeof code === 'number' ? code : 1);
+  });
+}
+
+await startNetlify(PORT_RACE_RESTARTS);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    netlify.kill(signal);
+    netlify?.kill(signal);
     process.exit(0);
   });
 }
@@ -104,6 +137,12 @@ const server = createServer((req, res) => {
 // Node's own limits: a client that never finishes its headers cannot hold a socket forever.
 server.headersTimeout = 15_000;
 server.requestTimeout = 30_000;
+server.once('error', (error: NodeJS.ErrnoException) => {
+  // Said plainly, so a caller that picked the port (the tests) can try another one.
+  console.error(`npm start: cannot listen on port ${port}: ${error.code ?? error.message}`);
+  netlify?.kill('SIGTERM');
+  process.exit(1);
+});
 server.listen(port, () =>
   console.log(
     `npm start: site and proposal function at http://localhost:${port} (netlify serve on 127.0.0.1:${innerPort})`,

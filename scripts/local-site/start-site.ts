@@ -63,14 +63,43 @@ async function waitUntilServing(
   throw new Error(`npm start did not serve ${url} within ${timeoutMs} ms:\n${output()}`);
 }
 
-/** `port` defaults to a free one; pass one to build the site with its own local URL (`SITE_URL`). */
+/** Start attempts when the port chosen free is taken before npm start binds it. */
+const PORT_RACE_ATTEMPTS = 3;
+
+/**
+ * `port`: a free one by default, chosen again when another process takes it before npm start
+ * binds it; a number to build the site with its own local URL (`SITE_URL`), never changed; or
+ * the chooser to ask for each attempt.
+ */
 export async function startSite(
   env: Record<string, string> = {},
   timeoutMs = 180_000,
   dir = copyCheckout(),
-  port?: number,
+  port: number | (() => Promise<number>) = freePort,
 ): Promise<RunningSite> {
-  port ??= await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSiteOnce(env, timeoutMs, dir, typeof port === 'number' ? port : await port());
+    } catch (error) {
+      // A port we chose was taken by another process in between: choose again. A port the
+      // caller fixed is part of its setup, so that failure is its to see.
+      const raced = error instanceof PortTakenError && typeof port !== 'number' && attempt < PORT_RACE_ATTEMPTS;
+      if (!raced) {
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startSiteOnce(
+  env: Record<string, string>,
+  timeoutMs: number,
+  dir: string,
+  port: number,
+): Promise<RunningSite> {
   const child = spawnLocal(['start'], { cwd: dir, port, env: { ...process.env, ...env } });
   const { url, output } = child;
   /** Stops the whole process group; `keep` leaves the copy for a restart on the same store. */
@@ -81,8 +110,10 @@ export async function startSite(
   try {
     await waitUntilServing(url, child, output, timeoutMs);
   } catch (error) {
-    await stop();
-    throw error;
+    await child.stop();
+    throw /EADDRINUSE/.test(output()) && child.exitCode() !== null
+      ? new PortTakenError(error instanceof Error ? error.message : String(error))
+      : error;
   }
   return { url, pid: child.pid, dir, output, stop };
 }

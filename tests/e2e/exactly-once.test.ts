@@ -27,8 +27,8 @@ interface Answer {
 }
 
 /**
- * One submit as a client that follows the contract: on 409 it waits Retry-After and retries
- * with the same key; so it does when the platform itself answered (a function timeout under
+ * One submit as a client that follows the contract: on 409 and 503 it waits Retry-After and
+ * retries with the same key; so it does when the platform itself answered (a function timeout under
  * load is plain text, not our JSON).
  */
 async function submit(url: string, key: string, payload: string, deadline = Date.now() + 90_000): Promise<Answer> {
@@ -44,7 +44,8 @@ async function submit(url: string, key: string, payload: string, deadline = Date
       : (await res.text(), {});
     // 'not_sent' on a received request: the email is owed, and a retry with the key sends it.
     const owed = res.status === 201 && json.confirmation_email === 'not_sent';
-    const retry = res.status === 409 || !fromFunction || owed;
+    // 409: the key is busy; 503: the store did not answer in time (a loaded machine).
+    const retry = res.status === 409 || res.status === 503 || !fromFunction || owed;
     if (!retry || Date.now() > deadline)
       return { status: res.status, requestId: json.request_id, email: json.confirmation_email };
     await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));

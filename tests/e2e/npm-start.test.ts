@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:net';
+import { freePort } from '../../scripts/free-port.ts';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
@@ -8,15 +10,33 @@ import { EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
 // with an SMTP server on loopback so confirmation emails are really sent.
 let site: RunningSite;
 let smtp: TestSmtp;
+/** A port another process holds: the first one offered to npm start, as when a race is lost. */
+let taken: Server;
+const offered: number[] = [];
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  site = await startSite({ SMTP_URL: smtp.url, MAIL_FROM: 'Kestrel Cloud <no-reply@kestrelcloud.example>' });
+  // Holds the port, refusing whatever connects (npm start's readiness probe, on the first try).
+  taken = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const takenPort = (taken.address() as { port: number }).port;
+  const choose = async () => {
+    const port = offered.length === 0 ? takenPort : await freePort();
+    offered.push(port);
+    return port;
+  };
+  site = await startSite(
+    { SMTP_URL: smtp.url, MAIL_FROM: 'Kestrel Cloud <no-reply@kestrelcloud.example>' },
+    undefined,
+    undefined,
+    choose,
+  );
 });
 
 afterAll(async () => {
   await site?.stop();
   await smtp?.stop();
+  await new Promise((resolve) => taken?.close(resolve));
   if (site) expect(() => process.kill(site.pid, 0)).toThrow(); // stopped by its PID
 });
 
@@ -27,6 +47,13 @@ const post = (body: unknown, headers: Record<string, string> = {}) =>
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
+
+describe('starting', () => {
+  it('starts again on another port when the one chosen is taken before npm start binds it', () => {
+    expect(offered).toHaveLength(2);
+    expect(site.url).toBe(`http://127.0.0.1:${offered[1]}`);
+  });
+});
 
 describe('every path of the published interface, over HTTP', () => {
   const expected: [string, RegExp][] = [

@@ -120,6 +120,16 @@ describe('import graph', () => {
     expect(siteBuild).toContain('src/pages/index.astro');
   });
 
+  // One storage module: every Blobs call is bounded and checked in one place.
+  it('lets only src/proposal/store/blobs.ts import @netlify/blobs', () => {
+    const importers = filesUnder('src').filter((file) =>
+      ts
+        .preProcessFile(readFileSync(join(root, file), 'utf8'), true, true)
+        .importedFiles.some((f) => f.fileName === '@netlify/blobs' || f.fileName.startsWith('@netlify/blobs/')),
+    );
+    expect(importers).toEqual(['src/proposal/store/blobs.ts']);
+  });
+
   it('keeps schemas below lib and proposal', () => {
     expect(edgesFrom('src/schemas/', 'src/lib/')).toEqual([]);
     expect(edgesFrom('src/schemas/', 'src/proposal/')).toEqual([]);

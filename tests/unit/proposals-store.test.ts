@@ -7,6 +7,7 @@ import { setEnvironmentContext } from '@netlify/blobs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countEventWithinLimit, counterKey } from '../../src/proposal/store/counter.ts';
 import { STORE_LIMITS, StoreUnavailable, type ProposalsStore } from '../../src/proposal/store/index.ts';
+import { deleteExpiredEntries } from '../../src/proposal/store/retention.ts';
 import { rawStore, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { on, startBlobsFaultProxy, type BlobsFaultProxy } from '../helpers/blobs-fault-proxy.ts';
 
@@ -152,5 +153,26 @@ describe('reads, deletes and listings', () => {
   it('a delete answered 503 throws StoreUnavailable', async () => {
     proxy.inject({ match: on.indexWrite, fault: { kind: 'status', status: 503 } });
     expect((await failure(store.remove('open/x'))).operation).toBe('delete');
+  });
+});
+
+describe('retention', () => {
+  it('keeps an expired entry when its tombstone write fails, and deletes it on the next sweep', async () => {
+    const raw = rawStore(store);
+    const long_ago = '2020-01-01T00:00:00.000Z';
+    await raw.setJSON('idempotency/old', {
+      fingerprint: 'f',
+      request_id: 'r',
+      received_at: long_ago,
+      created_at: long_ago,
+      state: 'final',
+      reply: { status: 201, headers: {}, body: {} },
+    });
+    proxy.inject({ match: on.leaseWrite, fault: { kind: 'status', status: 503 } });
+    expect((await failure(deleteExpiredEntries(store, () => new Date(), 5_000))).reason).toBe('server-error');
+    expect(await raw.get('idempotency/old')).not.toBeNull();
+    proxy.heal();
+    expect(await deleteExpiredEntries(store, () => new Date(), 5_000)).toBe(1);
+    expect(await raw.get('idempotency/old')).toBeNull();
   });
 });

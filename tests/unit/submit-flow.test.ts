@@ -131,14 +131,16 @@ describe('submitProposal', () => {
 
   it('answers 409 with Retry-After: 2 while another request with the key is still running', async () => {
     parts.crm.behave({ kind: 'hang' });
-    const deps = makeDeps({ crmTimeoutMs: 7_000 });
+    // The wait before 409 (IN_USE_WAIT_MS, 5 s) shortened; the CRM call outlasts it.
+    const deps = makeDeps({ crmTimeoutMs: 2_000, inUseWaitMs: 500 });
     const key = randomUUID();
     const first = submitProposal(submitRequest(), key, deps);
     await expect.poll(() => parts.crm.requests.length).toBe(1);
 
     const started = Date.now();
     const second = await submitProposal(submitRequest(), key, deps);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
+    // It waited for the other request before answering.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     expect(second.status).toBe(409);
     expect(second.headers?.['Retry-After']).toBe('2');
     expect(second.body).toMatchObject({ type: expect.stringContaining('idempotency-key-in-use') });

@@ -10,7 +10,7 @@
  * empty `onlyIfMatch`, so a write "with that ETag" becomes unconditional (netlify/primitives#741).
  */
 import { getStore, type Store } from '@netlify/blobs';
-import { STORE_LIMITS } from './limits.ts';
+import { STORE_LIMITS, timeBounds, type TimeBounds } from './limits.ts';
 import { StoreUnavailable, type StoreFailure } from './store-unavailable.ts';
 
 /** The version of a stored value, as read or written; only the storage module makes one. */
@@ -42,15 +42,17 @@ interface Trace {
 export class BlobStore {
   readonly name: string;
   readonly #location: BlobsLocation | undefined;
+  readonly #bounds: TimeBounds;
 
-  constructor(name: string, location?: BlobsLocation) {
+  constructor(name: string, location?: BlobsLocation, bounds: TimeBounds = timeBounds()) {
     this.name = name;
     this.#location = location;
+    this.#bounds = bounds;
   }
 
   /** The value and its version, or null when the key holds nothing. */
   async read(key: string): Promise<{ value: unknown; version: Version } | null> {
-    return this.#call('read', STORE_LIMITS.callBudgetMs, async (store) => {
+    return this.#call('read', this.#bounds.callBudgetMs, async (store) => {
       const found = await store.getWithMetadata(key, { type: 'json' });
       if (found === null) return null;
       if (!found.etag) throw new StoreUnavailable('read', 'malformed');
@@ -66,7 +68,7 @@ export class BlobStore {
     const options = 'ifNew' in condition ? { onlyIfNew: true as const } : { onlyIfMatch: condition.ifVersion };
     // An empty version would make the client drop the condition: never send one.
     if ('ifVersion' in condition && !condition.ifVersion) throw new StoreUnavailable('write', 'malformed');
-    return this.#call('write', STORE_LIMITS.callBudgetMs, async (store, trace) => {
+    return this.#call('write', this.#bounds.callBudgetMs, async (store, trace) => {
       const result = await store.setJSON(key, value, options);
       if (trace.status === 412 && !result.modified) return null;
       if (trace.status !== 200 || !result.modified || !trace.etag || result.etag !== trace.etag) {
@@ -78,12 +80,12 @@ export class BlobStore {
 
   /** Deletes the key; deleting what is not there is no error. */
   async remove(key: string): Promise<void> {
-    await this.#call('delete', STORE_LIMITS.callBudgetMs, (store) => store.delete(key));
+    await this.#call('delete', this.#bounds.callBudgetMs, (store) => store.delete(key));
   }
 
   /** Every key under `prefix`. */
   async list(prefix: string): Promise<string[]> {
-    return this.#call('list', STORE_LIMITS.listBudgetMs, async (store) => {
+    return this.#call('list', this.#bounds.listBudgetMs, async (store) => {
       const { blobs } = await store.list({ prefix });
       return blobs.map((blob) => blob.key);
     });
@@ -98,7 +100,7 @@ export class BlobStore {
       store = getStore({
         name: this.name,
         consistency: 'strong',
-        fetch: boundedFetch(deadline, trace),
+        fetch: boundedFetch(deadline, this.#bounds.attemptTimeoutMs, trace),
         ...this.#location,
       });
     } catch (error) {
@@ -130,13 +132,13 @@ export class BlobStore {
  * whose connection failed is not repeated: it may have landed, and its condition would then
  * refuse the repeat, which says nothing.
  */
-function boundedFetch(deadline: number, trace: Trace): typeof globalThis.fetch {
+function boundedFetch(deadline: number, attemptTimeoutMs: number, trace: Trace): typeof globalThis.fetch {
   return async (input, init) => {
     const isWrite = (init?.method ?? 'GET').toUpperCase() === 'PUT';
     for (let attempt = 1; ; attempt++) {
       const left = deadline - performance.now();
       if (left <= 0) return gaveUp(trace, 'timeout');
-      const signal = AbortSignal.timeout(Math.min(STORE_LIMITS.attemptTimeoutMs, left));
+      const signal = AbortSignal.timeout(Math.min(attemptTimeoutMs, left));
       let answer: Response;
       try {
         const response = await globalThis.fetch(input, { ...init, signal });

@@ -7,9 +7,10 @@
  */
 import { PROPOSALS_STORE } from '../submit/record.ts';
 import { BlobStore, type BlobsLocation } from './blobs.ts';
+import type { TimeBounds } from './limits.ts';
 
 export type { BlobsLocation } from './blobs.ts';
-export { STORE_LIMITS } from './limits.ts';
+export { MAX_TIME_FACTOR, STORE_LIMITS, timeBounds, type TimeBounds } from './limits.ts';
 export { StoreUnavailable, type StoreFailure } from './store-unavailable.ts';
 
 /** The opened proposals store; pass it to the operations of this folder. */
@@ -19,6 +20,8 @@ export type ProposalsStore = BlobStore;
  * The site's proposals store: from the invocation's Blobs context by default, or at `location`
  * (the inbox script on a deployed site). `name` other than the default: tests, each their own.
  */
-export function openProposalsStore(options: { name?: string; location?: BlobsLocation } = {}): ProposalsStore {
-  return new BlobStore(options.name ?? PROPOSALS_STORE, options.location);
+export function openProposalsStore(
+  options: { name?: string; location?: BlobsLocation; bounds?: TimeBounds } = {},
+): ProposalsStore {
+  return new BlobStore(options.name ?? PROPOSALS_STORE, options.location, options.bounds);
 }

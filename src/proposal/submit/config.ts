@@ -12,7 +12,7 @@ import { createMailer } from './mailer.ts';
 import { notifyConfigFromEnv } from './notification.ts';
 import { redeliveryPolicyFromEnv } from './redelivery-policy.ts';
 import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../send-limits.ts';
-import { openProposalsStore, type ProposalsStore } from '../store/index.ts';
+import { MAX_TIME_FACTOR, openProposalsStore, timeBounds, type ProposalsStore } from '../store/index.ts';
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;
@@ -25,7 +25,7 @@ export function submitDepsFromEnv(
   store?: ProposalsStore,
 ): SubmitDeps {
   return {
-    store: store ?? openProposalsStore(),
+    store: store ?? openProposalsStore({ bounds: timeBounds(storeTimeFactorFromEnv(readEnv)) }),
     crm: crmAdapterFromEnv(readEnv, partner),
     mailer: createMailer(readEnv),
     partner,
@@ -63,6 +63,21 @@ export function crmAdapterFromEnv(readEnv: EnvReader, partner: Partner): CrmAdap
       // Keep requests (as pending, in the inbox) rather than accept them into a CRM nobody chose.
       return misconfiguredAdapter('inbox', 'CRM_PROVIDER', 'must be inbox, webhook or hubspot');
   }
+}
+
+/** STORE_TIMEOUT_FACTOR: an integer from 1 (default) to MAX_TIME_FACTOR stretching the store's time bounds. */
+export function storeTimeFactorFromEnv(readEnv: EnvReader): number {
+  const raw = readEnv('STORE_TIMEOUT_FACTOR');
+  if (raw === undefined) return 1;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TIME_FACTOR) {
+    logEvent('config_invalid', {
+      variable: 'STORE_TIMEOUT_FACTOR',
+      reason: `must be an integer from 1 to ${MAX_TIME_FACTOR}`,
+    });
+    return 1;
+  }
+  return value;
 }
 
 export function crmTimeoutFromEnv(readEnv: EnvReader): number {
