@@ -1,17 +1,21 @@
 /**
  * The dev preview (`npm run dev`, scripts/dev.ts): Astro's dev server behind netlify dev. This
  * integration gives the dev server what production has beyond Astro's own routes: the published
- * paths of netlify.toml's rewrites and the proposal function's `.generated/` data, rewritten whenever content changes so the
- * function answers from the content on screen.
+ * paths of netlify.toml's rewrites, answers that always match the content on disk
+ * (./dev-content-gate.ts), and the proposal function's `.generated/` data, rewritten whenever
+ * content changes so the function answers from the content on screen.
  */
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFunctionDataFrom } from './function-data.ts';
+import { contentGate } from './dev-content-gate.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
-const SETTLE_MS = 300;
+/** A save often arrives as several file events; the preview reloads once they stop. */
+const SETTLE_MS = 50;
 
 /**
  * The 200-rewrites of netlify.toml (published path → emitted file). netlify dev applies a
@@ -40,15 +44,28 @@ function devContentSecurityPolicy(): string {
   return csp.replace(/style-src ([^;]*)/, "style-src $1 'unsafe-inline'");
 }
 
-/** Rewrites the function's data after a content change (scripts/dev.ts wrote it at start). */
+/** The function's data as it stands, to tell a rewrite from a check that found nothing to change. */
+function functionDataNow(): string {
+  return readdirSync(GENERATED_DIR)
+    .sort()
+    .map((file) => readFileSync(join(GENERATED_DIR, file), 'utf8'))
+    .join('\0');
+}
+
+/**
+ * Rewrites the function's data after a content change (scripts/dev.ts wrote it at start). Content
+ * with a mistake is reported once, on the page and in the terminal; the function keeps answering
+ * from the last content that loaded until the mistake is fixed.
+ */
 async function refreshFunctionData(origin: string, logger: AstroIntegrationLogger): Promise<void> {
+  const before = functionDataNow();
   try {
     await writeFunctionDataFrom(origin, GENERATED_DIR);
-    logger.info('proposal function data checked (.generated/ is rewritten only when it changed)');
-  } catch (error) {
-    // A content error is already shown on the page; the function keeps its last good data.
-    logger.warn(`proposal function data not refreshed: ${(error as Error).message}`);
+  } catch {
+    logger.info('proposal function kept the last content that loaded; it follows once the mistake is fixed');
+    return;
   }
+  if (functionDataNow() !== before) logger.info('proposal function data rewritten (.generated/)');
 }
 
 export function devPreview(): AstroIntegration {
@@ -57,22 +74,30 @@ export function devPreview(): AstroIntegration {
   return {
     name: 'dev-preview',
     hooks: {
-      'astro:server:setup': ({ server, logger }) => {
+      'astro:server:setup': ({ server, logger, refreshContent }) => {
         const rewrites = netlifyRewrites();
         const csp = devContentSecurityPolicy();
+        const contentDir = fileURLToPath(new URL(`${process.env.CONTENT_DIR ?? './content'}/`, ROOT));
+        const gate = contentGate(server, contentDir, refreshContent);
         server.middlewares.use((req, res, next) => {
           res.setHeader('Content-Security-Policy', csp);
           const url = new URL(req.url ?? '/', 'http://dev');
           const to = rewrites.get(url.pathname);
           if (to && (req.method === 'GET' || req.method === 'HEAD')) req.url = `${to}${url.search}`;
-          next();
+          gate.current().then(() => next(), next);
         });
-        const contentDir = fileURLToPath(new URL(`${process.env.CONTENT_DIR ?? './content'}/`, ROOT));
+        // Pages open in a browser reload, and the function's data follows, as soon as a save settles.
         server.watcher.on('all', (_event, file) => {
           if (!origin || !file.startsWith(contentDir)) return;
           clearTimeout(timer);
           const at = origin;
-          timer = setTimeout(() => void refreshFunctionData(at, logger), SETTLE_MS);
+          timer = setTimeout(() => {
+            void gate.current().then(async (changed) => {
+              if (!changed) return;
+              server.environments.client.hot.send({ type: 'full-reload', path: '*' });
+              await refreshFunctionData(at, logger);
+            });
+          }, SETTLE_MS);
         });
       },
       'astro:server:start': ({ address }) => {

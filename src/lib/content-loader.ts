@@ -36,12 +36,20 @@ function imagePathsOnly(markdown: ContentEntryType): ContentEntryType {
   };
 }
 
+/**
+ * A function an integration may pass in `refreshContent({ context })`: called as the load begins,
+ * so the caller knows the load ran (Astro skips a refresh while it reloads its content config).
+ */
+export const LOAD_STARTED = 'onLoadStarted';
+
 /** Astro's glob loader over `base`, after checkContentFiles. */
 export function contentLoader(base: string): Loader {
   const inner = glob({ base, pattern: PATTERN });
   return {
     name: 'content',
     load: async (context: GlobContext) => {
+      const started = context.refreshContextData?.[LOAD_STARTED];
+      if (typeof started === 'function') (started as () => void)();
       checkContentFiles(resolve(fileURLToPath(context.config.root), base), fileURLToPath(context.config.publicDir));
       const markdown = context.entryTypes?.get('.md');
       // Should Astro stop passing entry types, its own render runs: slower, never wrong.
