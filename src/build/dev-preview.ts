@@ -9,11 +9,13 @@ import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFunctionDataFrom } from './function-data.ts';
+import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
+import { writeFunctionData } from './function-data.ts';
 import { contentGate } from './dev-content-gate.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
+const AGENT_DOCUMENTS = fileURLToPath(new URL('../lib/agent-documents.ts', import.meta.url));
 /** A save often arrives as several file events; the preview reloads once they stop. */
 const SETTLE_MS = 50;
 
@@ -53,14 +55,23 @@ function functionDataNow(): string {
 }
 
 /**
- * Rewrites the function's data after a content change (scripts/dev.ts wrote it at start). Content
- * with a mistake is reported once, on the page and in the terminal; the function keeps answering
- * from the last content that loaded until the mistake is fixed.
+ * Rewrites the function's data after a content change (scripts/dev.ts wrote it at start), from the
+ * same modules the pages render with, so a content mistake is not reported again by a request of
+ * our own: the page and the terminal report it once, and the function keeps answering from the
+ * last content that loaded until it is fixed.
  */
-async function refreshFunctionData(origin: string, logger: AstroIntegrationLogger): Promise<void> {
+async function refreshFunctionData(server: ViteDevServer, logger: AstroIntegrationLogger): Promise<void> {
+  const environment = server.environments['ssr'];
+  if (!environment || !isRunnableDevEnvironment(environment)) return;
   const before = functionDataNow();
   try {
-    await writeFunctionDataFrom(origin, GENERATED_DIR);
+    const documents = await environment.runner.import<typeof import('../lib/agent-documents.ts')>(AGENT_DOCUMENTS);
+    // As the published JSON reads: what the function receives is what GET /api/proposal answers.
+    const asPublished = (value: unknown) => JSON.parse(JSON.stringify(value)) as never;
+    writeFunctionData(GENERATED_DIR, {
+      contract: asPublished(await documents.proposalContract()),
+      knowledge: asPublished(await documents.knowledge()),
+    });
   } catch {
     logger.info('proposal function kept the last content that loaded; it follows once the mistake is fixed');
     return;
@@ -69,7 +80,7 @@ async function refreshFunctionData(origin: string, logger: AstroIntegrationLogge
 }
 
 export function devPreview(): AstroIntegration {
-  let origin: string | undefined;
+  let started = false;
   let timer: NodeJS.Timeout | undefined;
   return {
     name: 'dev-preview',
@@ -88,21 +99,19 @@ export function devPreview(): AstroIntegration {
         });
         // Pages open in a browser reload, and the function's data follows, as soon as a save settles.
         server.watcher.on('all', (_event, file) => {
-          if (!origin || !file.startsWith(contentDir)) return;
+          if (!started || !file.startsWith(contentDir)) return;
           clearTimeout(timer);
-          const at = origin;
           timer = setTimeout(() => {
             void gate.current().then(async (changed) => {
               if (!changed) return;
               server.environments.client.hot.send({ type: 'full-reload', path: '*' });
-              await refreshFunctionData(at, logger);
+              await refreshFunctionData(server, logger);
             });
           }, SETTLE_MS);
         });
       },
-      'astro:server:start': ({ address }) => {
-        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-        origin = `http://${host}:${address.port}`;
+      'astro:server:start': () => {
+        started = true;
       },
     },
   };

@@ -50,12 +50,17 @@ export function contentLoader(base: string): Loader {
     load: async (context: GlobContext) => {
       const started = context.refreshContextData?.[LOAD_STARTED];
       if (typeof started === 'function') (started as () => void)();
-      checkContentFiles(resolve(fileURLToPath(context.config.root), base), fileURLToPath(context.config.publicDir));
+      const dir = resolve(fileURLToPath(context.config.root), base);
+      // The dev preview reads every file again when any changes (src/build/dev-content-gate.ts);
+      // the glob loader's own reload of one file at the first event could read it half written.
+      context.watcher?.add(dir);
+      checkContentFiles(dir, fileURLToPath(context.config.publicDir));
+      const { watcher: _reloadsEverything, ...unwatched } = context;
       const markdown = context.entryTypes?.get('.md');
       // Should Astro stop passing entry types, its own render runs: slower, never wrong.
-      if (!context.entryTypes || !markdown) return inner.load(context);
+      if (!context.entryTypes || !markdown) return inner.load(unwatched);
       const entryTypes = new Map([...context.entryTypes, ['.md', imagePathsOnly(markdown)]]);
-      return inner.load({ ...context, entryTypes } as GlobContext);
+      return inner.load({ ...unwatched, entryTypes } as GlobContext);
     },
   };
 }

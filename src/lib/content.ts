@@ -25,6 +25,7 @@ import { expandPlaceholders } from './placeholders.ts';
 import { absolute } from './urls.ts';
 import { CONTENT_DIR, PUBLIC_DIR } from './project-dirs.ts';
 import { checkContentFiles } from './content-check.ts';
+import { ContentError } from './content-error.ts';
 
 /** An entry's data with its markdown body and where it came from. */
 export interface Sourced<T> {
@@ -54,11 +55,8 @@ export interface SiteModel {
 }
 
 /** A build error that names the content file and what to change. */
-export class ContentError extends Error {
-  constructor(file: string, message: string) {
-    super(`${file}: ${message}`);
-    this.name = 'ContentError';
-  }
+function contentError(file: string, message: string): ContentError {
+  return new ContentError(`${file}: ${message}`);
 }
 
 type Entry = CollectionEntry<'entries'>;
@@ -134,9 +132,9 @@ function ofKind<K extends EntryData['kind']>(
 
 function single<T>(items: Sourced<T>[], kind: string): Sourced<T> {
   const [first, second] = items;
-  if (!first) throw new ContentError('content/', `no published entry of kind "${kind}"; add exactly one`);
+  if (!first) throw contentError('content/', `no published entry of kind "${kind}"; add exactly one`);
   if (second)
-    throw new ContentError(second.file, `a second entry of kind "${kind}" (the first is ${first.file}); keep one`);
+    throw contentError(second.file, `a second entry of kind "${kind}" (the first is ${first.file}); keep one`);
   return first;
 }
 
@@ -145,7 +143,7 @@ function unique<T>(items: Sourced<T>[], key: (item: T) => string, field: string)
   for (const item of items) {
     const k = key(item.data);
     const other = seen.get(k);
-    if (other) throw new ContentError(item.file, `${field} "${k}" is already used by ${other}`);
+    if (other) throw contentError(item.file, `${field} "${k}" is already used by ${other}`);
     seen.set(k, item.file);
   }
 }
@@ -167,7 +165,7 @@ function checkMdxBodies(entries: Sourced<EntryData>[]): void {
     if (!entry.file.endsWith('.mdx')) continue;
     const jsx = /^(?:import|export)\s|<[A-Z][\w.]*[\s/>]/m.exec(entry.body);
     if (jsx) {
-      throw new ContentError(
+      throw contentError(
         entry.file,
         `body: "${jsx[0].trim()}": components, imports and exports are not supported; write plain markdown (the page, its markdown twin and llms-full.txt render the same text)`,
       );
@@ -186,7 +184,7 @@ function checkContentRules(entries: Sourced<EntryData>[], identity: Identity): v
     }
   }
   if (problems.length > 0) {
-    throw new Error(`Content rules broken in ${problems.length} place(s):\n  ${problems.join('\n  ')}`);
+    throw new ContentError(`Content rules broken in ${problems.length} place(s):\n  ${problems.join('\n  ')}`);
   }
 }
 
@@ -206,7 +204,7 @@ async function load(): Promise<SiteModel> {
   const links: SourcedLink[] = [];
   const problems: string[] = [];
   const all = await Promise.all(entries.map((e) => prepare(e, rawSite, links, problems)));
-  if (problems.length > 0) throw new Error(`Placeholders to fix:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0) throw new ContentError(`Placeholders to fix:\n  ${problems.join('\n  ')}`);
   const site = single(ofKind(all, 'site'), 'site');
   const identity: Identity = {
     name: site.data.name,
@@ -221,10 +219,7 @@ async function load(): Promise<SiteModel> {
   const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Partial<Record<PageId, Sourced<PageData>>>;
   const missing = PAGE_IDS.filter((id) => !pages[id]);
   if (missing.length > 0) {
-    throw new ContentError(
-      'content/pages/',
-      `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`,
-    );
+    throw contentError('content/pages/', `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`);
   }
 
   const audiences = ofKind(all, 'audience');
