@@ -20,21 +20,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { getStore, type Store } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import type { Knowledge } from '../src/proposal/knowledge.ts';
 import { readEnv } from '../src/proposal/http.ts';
 import { submitDepsFromEnv } from '../src/proposal/submit/config.ts';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
-import {
-  isProposalRecord,
-  PROPOSALS_STORE,
-  RECORDS_PREFIX,
-  recordKey,
-  type DeliveryState,
-  type ProposalRecord,
-} from '../src/proposal/submit/record.ts';
-import { entriesNaming, eraseRecord } from '../src/proposal/submit/retention.ts';
+import { PROPOSALS_STORE, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
+import { openProposalsStore, type ProposalsStore } from '../src/proposal/store/index.ts';
+import { readAllRecords, readRecord } from '../src/proposal/store/record-store.ts';
+import { entriesNaming, eraseRecord } from '../src/proposal/store/retention.ts';
 import { runSweep, type SweepLimits } from '../src/proposal/submit/sweep.ts';
 
 /** On demand nobody waits on a function limit: every open request now, backoff or not, a few at a time. */
@@ -85,7 +79,7 @@ interface Options {
 
 /** An opened store plus a line saying where it is, and how to close it. */
 interface Source {
-  store: Store;
+  store: ProposalsStore;
   where: string;
   close: () => Promise<void>;
 }
@@ -155,7 +149,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 /** The deployed site's store, through the Netlify API. */
 function remoteSource(siteID: string, token: string): Source {
   return {
-    store: getStore({ name: PROPOSALS_STORE, siteID, token }),
+    store: openProposalsStore({ location: { siteID, token } }),
     where: `site ${siteID}`,
     close: async () => undefined,
   };
@@ -197,7 +191,7 @@ async function localSource(root: string): Promise<Source | null> {
   const { port } = await server.start();
   const url = `http://127.0.0.1:${port}`;
   return {
-    store: getStore({ name: PROPOSALS_STORE, siteID, token, edgeURL: url, uncachedEdgeURL: url }),
+    store: openProposalsStore({ location: { siteID, token, edgeURL: url, uncachedEdgeURL: url } }),
     where: `local store ${shown}, site ${siteID}`,
     close: () => server.stop(),
   };
@@ -215,19 +209,8 @@ function linkedSiteId(root: string): string | undefined {
   return undefined;
 }
 
-async function readRecords(store: Store): Promise<unknown[]> {
-  const { blobs } = await store.list({ prefix: RECORDS_PREFIX });
-  const values: unknown[] = [];
-  // A few at a time: enough to be quick, gentle on the API's rate limit.
-  for (let i = 0; i < blobs.length; i += 8) {
-    const batch = blobs.slice(i, i + 8).map(async ({ key }): Promise<unknown> => store.get(key, { type: 'json' }));
-    values.push(...(await Promise.all(batch)));
-  }
-  return values;
-}
-
 /** The function's dependencies, for the sweep: configuration from the environment (and .env), facts from the build. */
-function sweepDeps(store: Store) {
+function sweepDeps(store: ProposalsStore) {
   const root = process.cwd();
   // The same .env `npm start` reads; variables already set win.
   if (existsSync(join(root, '.env'))) process.loadEnvFile(join(root, '.env'));
@@ -263,11 +246,13 @@ async function erase(source: Source, target: NonNullable<Options['target']>): Pr
   const { store } = source;
   let records: ProposalRecord[];
   if ('requestId' in target) {
-    const data: unknown = await store.get(recordKey(target.requestId), { type: 'json' });
-    records = isProposalRecord(data) ? [data] : [];
+    const data = await readRecord(store, target.requestId);
+    records = data === null ? [] : [data];
   } else {
     const wanted = target.email.trim().toLowerCase();
-    records = selectRecords(await readRecords(store)).filter((record) => record.contact.email.toLowerCase() === wanted);
+    records = selectRecords(await readAllRecords(store)).filter(
+      (record) => record.contact.email.toLowerCase() === wanted,
+    );
   }
   const what = 'requestId' in target ? `request ${target.requestId}` : `requests from ${target.email}`;
   if (records.length === 0) {
@@ -299,7 +284,7 @@ async function main(): Promise<void> {
   try {
     if (options.command === 'redeliver') return await redeliver(source);
     if (options.command === 'delete') return await erase(source, options.target!);
-    const records = selectRecords(await readRecords(source.store), options.status);
+    const records = selectRecords(await readAllRecords(source.store), options.status);
     if (records.length === 0) {
       const which = options.status === undefined ? '' : `${options.status} `;
       process.stderr.write(`No ${which}proposal requests in the ${source.where}.\n`);

@@ -61,7 +61,6 @@ async function main(): Promise<void> {
   });
   for (const name of ['SMTP_URL', 'MAIL_FROM', 'NOTIFY_WEBHOOK_URL', 'RETENTION_DAYS']) delete process.env[name];
 
-  const { getStore } = await import('@netlify/blobs');
   const blobs = await startLocalBlobs('sweep');
 
   try {
@@ -69,7 +68,7 @@ async function main(): Promise<void> {
       default: Handler;
     };
     const { EXAMPLE_REQUESTS } = await import('../../src/proposal/contract.ts');
-    const { PROPOSALS_STORE } = await import('../../src/proposal/submit/record.ts');
+    const { openProposalsStore } = await import('../../src/proposal/store/index.ts');
     const { submitDepsFromEnv } = await import('../../src/proposal/submit/config.ts');
     const { runSweep, FUNCTION_SWEEP_LIMITS } = await import('../../src/proposal/submit/sweep.ts');
     const post = (body: unknown, key?: string) =>
@@ -118,7 +117,7 @@ async function main(): Promise<void> {
         proposalUrl: k.urls.proposal_page,
       },
       k.consent,
-      getStore({ name: PROPOSALS_STORE, consistency: 'strong' }),
+      openProposalsStore(),
     );
     const count = (r: { requests: { outcome: string }[] }, outcome: string) =>
       r.requests.filter((x) => x.outcome === outcome).length;

@@ -13,7 +13,7 @@ import {
   workflowTexts,
 } from '../proposal/contract.ts';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../proposal/idempotency-rules.ts';
-import { PROBLEM_TYPES, type ProblemType } from '../proposal/http.ts';
+import { PROBLEM_TYPES, problemMeaning, type ProblemType } from '../proposal/http.ts';
 import { problemTypeUri } from '../proposal/problem-type.ts';
 import { absolute } from './urls.ts';
 import { sha256Hex, skillDigest } from './skill-digest.ts';
@@ -114,6 +114,7 @@ export function proposalSkill(k: Knowledge): Skill {
       `- \`status: "received"\` (HTTP 201): ${STATUS_MEANINGS.received}`,
       `- \`status: "pending"\` (HTTP 202, with \`Retry-After\`): ${STATUS_MEANINGS.pending}`,
       `- \`status: "failed"\` (HTTP 202): ${STATUS_MEANINGS.failed}`,
+      `- HTTP 503, problem type \`store-unavailable\` (with \`Retry-After\`): ${problemMeaning('store-unavailable')}`,
       ...Object.entries(EMAIL_MEANINGS).map(([value, meaning]) => `- \`confirmation_email: "${value}"\`: ${meaning}`),
     ].join('\n'),
     `Tell the person exactly this much and no more: never say the request was accepted unless status is "received", never say an email was sent unless confirmation_email is "sent".`,
@@ -123,7 +124,8 @@ export function proposalSkill(k: Knowledge): Skill {
     `Errors are \`application/problem+json\` (RFC 9457) with \`type\`, \`title\`, \`status\`, \`detail\` and, for fields, \`errors[]\` of \`{ pointer, detail }\`. Fix what the detail names and send again. Types:`,
     bullets(
       Object.entries(PROBLEM_TYPES).map(
-        ([id, p]) => `\`${id}\` (${p.status}): ${p.title}. ${problemTypeUri(k.urls.agents, id as ProblemType)}`,
+        ([id, p]) =>
+          `\`${id}\` (${p.status}): ${problemMeaning(id as ProblemType).replace(/\.?$/, '.')} ${problemTypeUri(k.urls.agents, id as ProblemType)}`,
       ),
     ),
     '## References',

@@ -8,7 +8,7 @@ import type { PageData } from '../schemas/entry.ts';
 import { oncePer } from './memo.ts';
 import { caseStudyPath, DOCUMENT_PATHS, indexPagePath, PAGE_PATHS, postPath, tagPath } from '../schemas/paths.ts';
 import { AGENT_RESOURCE_PATHS } from '../schemas/capabilities-document.schema.ts';
-import { PROBLEM_TYPES } from '../proposal/http.ts';
+import { PROBLEM_TYPES, problemMeaning, type ProblemType } from '../proposal/http.ts';
 import { problemTypeUri } from '../proposal/problem-type.ts';
 import { workflowTexts } from '../proposal/contract.ts';
 import { dataHandlingFromEnv } from '../proposal/data-handling.ts';
@@ -82,7 +82,8 @@ function agents(model: SiteModel): string {
       '| Type | Status | Meaning |',
       '|---|---|---|',
       ...Object.entries(PROBLEM_TYPES).map(
-        ([id, p]) => `| [${id}](${problemTypeUri(absolute(PAGE_PATHS.agents), id)}) | ${p.status} | ${p.title} |`,
+        ([id, p]) =>
+          `| [${id}](${problemTypeUri(absolute(PAGE_PATHS.agents), id)}) | ${p.status} | ${problemMeaning(id as ProblemType)} |`,
       ),
     ].join('\n'),
   );

@@ -6,11 +6,12 @@ import {
   KEY_CHAR_CLASS,
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from '../proposal/idempotency-rules.ts';
-import { PROBLEM_TYPES } from '../proposal/http.ts';
+import { PROBLEM_TYPES, problemMeaning } from '../proposal/http.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 import { partnerWithAside } from '../schemas/partner-phrase.ts';
 
 const RATE_LIMITED_STATUS = PROBLEM_TYPES['rate-limited'].status;
+const STORE_UNAVAILABLE_STATUS = PROBLEM_TYPES['store-unavailable'].status;
 
 /** OpenAPI components carry no `$schema` or `$id` of their own; the document's dialect applies. */
 function component<T extends { $schema?: string; $id?: string }>(schema: T): Omit<T, '$schema' | '$id'> {
@@ -190,7 +191,10 @@ export function buildOpenApi(
                 .filter((s) => s !== RATE_LIMITED_STATUS)
                 .map((s) => [
                   String(s),
-                  problemResponse(`Problem types: ${problemsOf(s)}.`, s === 409 ? RETRY_AFTER : undefined),
+                  problemResponse(
+                    `Problem types: ${problemsOf(s)}.${s === STORE_UNAVAILABLE_STATUS ? ` ${problemMeaning('store-unavailable')}` : ''}`,
+                    s === 409 || s === STORE_UNAVAILABLE_STATUS ? RETRY_AFTER : undefined,
+                  ),
                 ]),
             ),
             [String(RATE_LIMITED_STATUS)]: rateLimited(),

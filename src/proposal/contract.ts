@@ -13,7 +13,7 @@ import {
   NOT_SURE,
   REQUIRED_INTAKE_FIELDS,
 } from './fields.ts';
-import { PROBLEM_TYPES, type ProblemType } from './http.ts';
+import { PROBLEM_TYPES, problemMeaning, type ProblemType } from './http.ts';
 import { problemTypeUri } from './problem-type.ts';
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
@@ -50,7 +50,7 @@ export function workflowTexts(absolute: (path: string) => string) {
     guide: `POST ${api} with {"action":"guide"}, a question, industry, company_size and primary_need returns non-binding guidance. No contact details are needed and nothing is stored.`,
     summarize: `POST ${api} with {"action":"summarize"} and the intake fields returns a reviewable overview, the recommended fields still missing and whether it is ready to submit. Nothing is stored or sent.`,
     submit: `POST ${api} with {"action":"submit"}, consent true, contact details and the intake fields, plus an Idempotency-Key header, sends the consented request to the partner's customer-relationship system. Retries reuse the same key and body.`,
-    success_semantics: `status "received" means the customer-relationship system accepted the request; "pending" means it is stored and will be delivered without a retry (a retry with the same Idempotency-Key is safe and returns the outcome); "failed" means the partner's team follows up by hand. Claim an email was sent only when confirmation_email is "sent".`,
+    success_semantics: `status "received" means the customer-relationship system accepted the request; "pending" means it is stored and will be delivered without a retry (a retry with the same Idempotency-Key is safe and returns the outcome); "failed" means the partner's team follows up by hand. HTTP 503 (store-unavailable) means nothing was stored: ${PROBLEM_TYPES['store-unavailable'].advice} Claim an email was sent only when confirmation_email is "sent".`,
   };
 }
 
@@ -241,7 +241,7 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
       },
       submit: {
         description:
-          "Sends a consented request to the partner's customer-relationship system. Requires consent: true and an Idempotency-Key header. 201 when received, 202 when stored but pending (delivered later without a retry) or failed.",
+          "Sends a consented request to the partner's customer-relationship system. Requires consent: true and an Idempotency-Key header. 201 when received, 202 when stored but pending (delivered later without a retry) or failed, 503 store-unavailable when nothing could be stored (retry with the same key after Retry-After).",
         request_schema: schemas.submit,
         required_headers: ['Idempotency-Key'],
         example_request: EXAMPLE_REQUESTS.submit,
@@ -256,6 +256,7 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
         type: problemTypeUri(k.urls.agents, id as ProblemType),
         status: p.status,
         title: p.title,
+        ...('advice' in p && { what_to_do: problemMeaning(id as ProblemType) }),
       })),
     },
   };

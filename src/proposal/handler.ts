@@ -30,7 +30,7 @@ import { submitDepsFromEnv } from './submit/config.ts';
 import type { SubmitDeps } from './submit/deps.ts';
 import { htmlReply } from './html-reply.ts';
 import { logEvent } from './submit/log.ts';
-import { sweepIfDue } from './submit/sweep-lock.ts';
+import { sweepIfDue } from './submit/sweep.ts';
 
 /** The part of Netlify's function context the handler uses (Context of @netlify/functions). */
 export interface InvocationContext {
@@ -44,19 +44,27 @@ const CORS = {
   'access-control-expose-headers': 'retry-after, idempotent-replayed, location',
 };
 
-export function createProposalHandler(k: Knowledge, validators: Validators) {
+/** `tuning`: the clock and the 409 wait, for tests that move time instead of waiting for it. */
+export function createProposalHandler(
+  k: Knowledge,
+  validators: Validators,
+  tuning: Pick<SubmitDeps, 'now' | 'inUseWaitMs'> = {},
+) {
   let deps: SubmitDeps | undefined;
   const submitDeps = () =>
-    (deps ??= submitDepsFromEnv(
-      readEnv,
-      {
-        name: k.partner.name,
-        describedAs: k.partner.described_as,
-        email: k.partner.email,
-        proposalUrl: k.urls.proposal_page,
-      },
-      k.consent,
-    ));
+    (deps ??= {
+      ...submitDepsFromEnv(
+        readEnv,
+        {
+          name: k.partner.name,
+          describedAs: k.partner.described_as,
+          email: k.partner.email,
+          proposalUrl: k.urls.proposal_page,
+        },
+        k.consent,
+      ),
+      ...tuning,
+    });
 
   /** The steps in order; each either answers (a problem, or the action's reply) or goes on. */
   async function route(req: Request): Promise<Routed> {

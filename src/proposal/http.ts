@@ -1,5 +1,6 @@
 /** The function's replies: a plain value object so domain code stays free of the platform. */
 import { problemTypeUri } from './problem-type.ts';
+import { STORE_RETRY_AFTER_SECONDS } from './idempotency-rules.ts';
 
 export interface Reply {
   status: number;
@@ -30,8 +31,19 @@ export const PROBLEM_TYPES = {
   'spam-suspected': { status: 422, title: 'The request looks automated' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   'internal-error': { status: 500, title: 'Something went wrong on our side' },
+  'store-unavailable': {
+    status: 503,
+    title: 'The request store is unavailable',
+    advice: `Nothing was stored, sent to the customer-relationship system or emailed. Retry with the same Idempotency-Key and body after Retry-After seconds (${STORE_RETRY_AFTER_SECONDS}); the retry submits the request exactly once. A reply with status "received" or "pending" always means the request is stored.`,
+  },
 } as const;
 export type ProblemType = keyof typeof PROBLEM_TYPES;
+
+/** A problem type's meaning as every document states it: its title, and what to do where that is not obvious. */
+export function problemMeaning(type: ProblemType): string {
+  const p: { title: string; advice?: string } = PROBLEM_TYPES[type];
+  return p.advice === undefined ? p.title : `${p.title}. ${p.advice}`;
+}
 
 /**
  * An RFC 9457 problem reply. Never include caller-sent values in `detail`. Its `type` is the

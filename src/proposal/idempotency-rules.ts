@@ -1,6 +1,6 @@
 /**
  * The rules of the Idempotency-Key header, written once: the parser (submit/idempotency-key.ts),
- * the key store (submit/key-entry.ts), the contract and the OpenAPI description all read them.
+ * the key store (store/key-entry.ts), the contract and the OpenAPI description all read them.
  */
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -11,3 +11,9 @@ export const KEY_CHAR_CLASS = '[\\x21\\x23-\\x7e]';
 /** Keys are honoured this long; after that a reuse starts a new submission. */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
 export const KEY_RETENTION_MS = IDEMPOTENCY_RETENTION_HOURS * 60 * 60 * 1000;
+
+/**
+ * Retry-After of a 503 store-unavailable: past the lease's 8 s (store/key-entry.ts LEASE_STALE_MS),
+ * so a retry finds any lease the failed invocation left already free to take over, not busy (409).
+ */
+export const STORE_RETRY_AFTER_SECONDS = 10;

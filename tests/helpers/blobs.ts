@@ -8,14 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getStore, setEnvironmentContext, type Store } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
+import { openProposalsStore, type ProposalsStore } from '../../src/proposal/store/index.ts';
 
 export interface TestBlobs {
   directory: string;
   siteID: string;
   token: string;
   url: string;
-  /** A store with a fresh name, so each test counts only its own blobs. */
-  freshStore(): Store;
+  /** A proposals store with a fresh name, so each test counts only its own blobs. */
+  freshStore(): ProposalsStore;
   stop(): Promise<void>;
 }
 
@@ -33,7 +34,7 @@ export async function startBlobs(options: { directory?: string; siteID?: string 
     siteID,
     token,
     url,
-    freshStore: () => getStore({ name: `proposals-test-${++stores}`, consistency: 'strong' }),
+    freshStore: () => openProposalsStore({ name: `proposals-test-${++stores}` }),
     stop: async () => {
       await server.stop();
       if (options.directory === undefined) await rm(directory, { recursive: true, force: true });
@@ -41,8 +42,17 @@ export async function startBlobs(options: { directory?: string; siteID?: string 
   };
 }
 
-/** Every JSON blob under `prefix`, read back through the store. */
-export async function readAll(store: Store, prefix: string): Promise<unknown[]> {
-  const { blobs } = await store.list({ prefix });
-  return Promise.all(blobs.map(async ({ key }): Promise<unknown> => store.get(key, { type: 'json' })));
+/**
+ * The same blobs as `store`, through the Blobs client itself: what a test arranges or inspects
+ * directly (a damaged entry, a listing), bypassing the storage module under test.
+ */
+export function rawStore(store: ProposalsStore): Store {
+  return getStore({ name: store.name, consistency: 'strong' });
+}
+
+/** Every JSON blob under `prefix`, read back through the Blobs client. */
+export async function readAll(store: ProposalsStore, prefix: string): Promise<unknown[]> {
+  const raw = rawStore(store);
+  const { blobs } = await raw.list({ prefix });
+  return Promise.all(blobs.map(async ({ key }): Promise<unknown> => raw.get(key, { type: 'json' })));
 }

@@ -4,7 +4,7 @@
  * later If-Match needs. The submit pipeline's exactly-once guarantee rests on both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
+import { rawStore, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 
 let blobs: TestBlobs;
 beforeAll(async () => {
@@ -14,7 +14,7 @@ afterAll(() => blobs.stop());
 
 describe('local Blobs server', () => {
   it('lets exactly one of 50 simultaneous create-if-new writes win', async () => {
-    const store = blobs.freshStore();
+    const store = rawStore(blobs.freshStore());
     const writes = await Promise.all(
       Array.from({ length: 50 }, (_, i) => store.setJSON('key', { writer: i }, { onlyIfNew: true })),
     );
@@ -25,7 +25,7 @@ describe('local Blobs server', () => {
   });
 
   it('lets exactly one of 50 simultaneous writes with the same If-Match win', async () => {
-    const store = blobs.freshStore();
+    const store = rawStore(blobs.freshStore());
     await store.setJSON('key', { writer: -1 });
     const read = await store.getWithMetadata('key', { type: 'json' });
     expect(read?.etag).toMatch(/^".+"$/);
@@ -36,7 +36,7 @@ describe('local Blobs server', () => {
   });
 
   it('gives a new ETag to every different content, even within one millisecond', async () => {
-    const store = blobs.freshStore();
+    const store = rawStore(blobs.freshStore());
     const first = await store.setJSON('key', { n: 1 });
     const second = await store.setJSON('key', { n: 2 });
     expect(first.etag).not.toBe(second.etag);

@@ -4,9 +4,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
-import { keyEntryKey, LEASE_STALE_MS } from '../../src/proposal/submit/key-entry.ts';
+import { keyEntryKey, LEASE_STALE_MS } from '../../src/proposal/store/key-entry.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
-import { readAll } from '../helpers/blobs.ts';
+import { rawStore, readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { mailsTo } from '../helpers/smtp.ts';
 import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
@@ -174,7 +174,7 @@ describe('submitProposal', () => {
     const deps = makeDeps();
     const key = randomUUID();
     const old = new Date(Date.now() - LEASE_STALE_MS - 1_000).toISOString();
-    await deps.store.setJSON(keyEntryKey(key), {
+    await rawStore(deps.store).setJSON(keyEntryKey(key), {
       fingerprint: 'irrelevant',
       request_id: 'never-used',
       received_at: old,
@@ -186,7 +186,7 @@ describe('submitProposal', () => {
     expect((await submitProposal(submitRequest(), key, deps)).status).toBe(422);
 
     const { requestFingerprint } = await import('../../src/proposal/submit/fingerprint.ts');
-    await deps.store.setJSON(keyEntryKey(key), {
+    await rawStore(deps.store).setJSON(keyEntryKey(key), {
       fingerprint: requestFingerprint(submitRequest()),
       request_id: 'a3c1e0b4-0000-4000-8000-000000000001',
       received_at: old,
@@ -205,15 +205,15 @@ describe('submitProposal', () => {
     const first = await submitProposal(submitRequest(), key, deps);
     const requestId = (first.body as { request_id: string }).request_id;
     // Simulate an instance that delivered but died before storing the final answer.
-    const entry = (await deps.store.get(keyEntryKey(key), { type: 'json' })) as Record<string, unknown>;
-    await deps.store.setJSON(keyEntryKey(key), { ...entry, state: 'pending', reply: undefined });
+    const entry = (await rawStore(deps.store).get(keyEntryKey(key), { type: 'json' })) as Record<string, unknown>;
+    await rawStore(deps.store).setJSON(keyEntryKey(key), { ...entry, state: 'pending', reply: undefined });
 
     const retry = await submitProposal(submitRequest(), key, deps);
     expect(retry.status).toBe(201);
     expect(retry.body).toMatchObject({ status: 'received', request_id: requestId, confirmation_email: 'sent' });
     expect(parts.crm.requests).toHaveLength(1);
     expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(1);
-    const stored = (await deps.store.get(recordKey(requestId), { type: 'json' })) as ProposalRecord;
+    const stored = (await rawStore(deps.store).get(recordKey(requestId), { type: 'json' })) as ProposalRecord;
     expect(stored.delivery.attempts).toBe(1);
   });
 
@@ -221,7 +221,7 @@ describe('submitProposal', () => {
     const deps = makeDeps();
     const key = `visible-key-${randomUUID()}`;
     await submitProposal(submitRequest(), key, deps);
-    const { blobs: listed } = await deps.store.list();
+    const { blobs: listed } = await rawStore(deps.store).list();
     expect(listed.map((blob) => blob.key).join('\n')).not.toContain('visible-key');
     expect(listed.map((blob) => blob.key)).toContain(keyEntryKey(key));
   });

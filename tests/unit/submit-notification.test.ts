@@ -7,6 +7,7 @@ import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { runSweep } from '../../src/proposal/submit/sweep.ts';
 import { startCrmServer, OK, type TestCrmServer } from '../helpers/crm-server.ts';
+import { rawStore } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { freePort } from '../../scripts/free-port.ts';
 import { headerLines, mailsTo } from '../helpers/smtp.ts';
@@ -35,7 +36,7 @@ function makeDeps(env: Record<string, string>, store = parts.blobs.freshStore())
 }
 
 async function stored(deps: SubmitDeps, id: unknown): Promise<ProposalRecord> {
-  return (await deps.store.get(recordKey(String(id)), { type: 'json' })) as ProposalRecord;
+  return (await rawStore(deps.store).get(recordKey(String(id)), { type: 'json' })) as ProposalRecord;
 }
 
 const notices = () => mailsTo(parts.smtp.messages, PARTNER.email);
@@ -109,7 +110,7 @@ describe('notice of a new request (inbox CRM)', () => {
   it('no channel at all: nothing owed, nothing left open', async () => {
     const deps = makeDeps({ SMTP_URL: '', MAIL_FROM: '' });
     await submitProposal(submitRequest(), randomUUID(), deps);
-    expect((await deps.store.list({ prefix: 'open/' })).blobs).toHaveLength(0);
+    expect((await rawStore(deps.store).list({ prefix: 'open/' })).blobs).toHaveLength(0);
   });
 
   it('cannot inject a header or a line through the company name', async () => {
@@ -152,7 +153,7 @@ describe('a failing notice channel', () => {
     expect(reply.status).toBe(201);
     const id = (reply.body as { request_id: string }).request_id;
     expect((await stored(deps, id)).notification).toMatchObject({ email: 'owed', attempts: 1 });
-    expect((await deps.store.list({ prefix: 'open/' })).blobs).toHaveLength(1);
+    expect((await rawStore(deps.store).list({ prefix: 'open/' })).blobs).toHaveLength(1);
 
     const healed = makeDeps({}, deps.store);
     const report = await runSweep(healed);
@@ -161,7 +162,7 @@ describe('a failing notice channel', () => {
     // The confirmation email was owed as well (same dead server) and went with it.
     expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(1);
     expect((await stored(deps, id)).notification).toMatchObject({ email: 'sent', attempts: 2 });
-    expect((await deps.store.list({ prefix: 'open/' })).blobs).toHaveLength(0);
+    expect((await rawStore(deps.store).list({ prefix: 'open/' })).blobs).toHaveLength(0);
 
     await runSweep(healed);
     expect(notices()).toHaveLength(1);

@@ -9,11 +9,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
-import { keyEntryKey, requestEntryKey } from '../../src/proposal/submit/key-entry.ts';
+import { keyEntryKey, requestEntryKey } from '../../src/proposal/store/key-entry.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
-import { runSweep } from '../../src/proposal/submit/sweep.ts';
-import { sweepIfDue } from '../../src/proposal/submit/sweep-lock.ts';
-import { readAll } from '../helpers/blobs.ts';
+import { runSweep, sweepIfDue } from '../../src/proposal/submit/sweep.ts';
+import { rawStore, readAll } from '../helpers/blobs.ts';
 import { OK, type CrmBehaviour, type RecordedRequest } from '../helpers/crm-server.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { freePort } from '../../scripts/free-port.ts';
@@ -118,7 +117,7 @@ describe('the sweep delivers what the sender never retried', () => {
           .sort(),
       ).toEqual([...ids, (other.body as { request_id: string }).request_id].sort());
       expect(notices()).toHaveLength(4);
-      expect((await deps.store.list({ prefix: 'open/' })).blobs).toHaveLength(0);
+      expect((await rawStore(deps.store).list({ prefix: 'open/' })).blobs).toHaveLength(0);
 
       // The sender's late retry replays the same request; nothing is sent again.
       const late = await submitProposal(submitRequest({ company: 'Company 0' }), keys[0]!, deps);
@@ -250,7 +249,7 @@ describe('after REDELIVERY_MAX_HOURS of refusals', () => {
     expect(sales).toHaveLength(2);
     expect(sales.filter((m) => /Action needed/.test(m.raw))).toHaveLength(1);
     expect(confirmations()).toHaveLength(0);
-    expect((await deps.store.list({ prefix: 'open/' })).blobs).toHaveLength(0);
+    expect((await rawStore(deps.store).list({ prefix: 'open/' })).blobs).toHaveLength(0);
 
     const attempts = parts.crm.requests.length;
     await sweepIfDue({ ...deps, now: () => new Date(Date.now() + 3_600_000) });
@@ -277,13 +276,13 @@ describe('retention', () => {
     const report = await runSweep(tomorrow);
     // The open request was delivered under a fresh synthetic entry, recorded on it.
     expect(report.requests).toEqual([{ request_id: openId, outcome: 'delivered' }]);
-    const record = (await deps.store.get(recordKey(openId), { type: 'json' })) as ProposalRecord;
+    const record = (await rawStore(deps.store).get(recordKey(openId), { type: 'json' })) as ProposalRecord;
     expect(record.idempotency_entry).toBe(requestEntryKey(openId));
     expect(report.entriesDeleted).toBe(2);
-    expect(await deps.store.get(keyEntryKey(settledKey))).toBeNull();
-    expect(await deps.store.get(keyEntryKey(openKey))).toBeNull();
+    expect(await rawStore(deps.store).get(keyEntryKey(settledKey))).toBeNull();
+    expect(await rawStore(deps.store).get(keyEntryKey(openKey))).toBeNull();
     // The synthetic entry is a day younger and stays; so do both requests (RETENTION_DAYS unset).
-    expect(await deps.store.get(requestEntryKey(openId))).not.toBeNull();
+    expect(await rawStore(deps.store).get(requestEntryKey(openId))).not.toBeNull();
     expect(await records(deps)).toHaveLength(2);
   });
 
@@ -306,7 +305,7 @@ describe('retention', () => {
       crm: { name: 'webhook', deliver: async () => ({ ok: false, kind: 'server-error' }) },
     });
     expect(report.requestsDeleted).toBe(2);
-    const { blobs } = await deps.store.list();
+    const { blobs } = await rawStore(deps.store).list();
     expect(blobs.map((b) => b.key)).toEqual([]);
   });
 });

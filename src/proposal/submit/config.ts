@@ -1,5 +1,4 @@
 /** Builds SubmitDeps from configuration variables; the names are documented in .env.example. */
-import { getStore, type Store } from '@netlify/blobs';
 import { DEFAULT_CRM_TIMEOUT_MS, type CrmAdapter } from './crm/adapter.ts';
 import { hubSpotAdapterFromEnv } from './crm/hubspot.ts';
 import { inboxAdapter } from './crm/inbox.ts';
@@ -12,7 +11,7 @@ import { logEvent } from './log.ts';
 import { createMailer } from './mailer.ts';
 import { notifyConfigFromEnv } from './notification.ts';
 import { redeliveryPolicyFromEnv } from './redelivery-policy.ts';
-import { PROPOSALS_STORE } from './record.ts';
+import { openProposalsStore, type ProposalsStore } from '../store/index.ts';
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;
@@ -22,11 +21,10 @@ export function submitDepsFromEnv(
   readEnv: EnvReader,
   partner: Partner,
   consent: ConsentText,
-  store?: Store,
+  store?: ProposalsStore,
 ): SubmitDeps {
   return {
-    // Strong consistency: the idempotency lock must see the latest write from any region.
-    store: store ?? getStore({ name: PROPOSALS_STORE, consistency: 'strong' }),
+    store: store ?? openProposalsStore(),
     crm: crmAdapterFromEnv(readEnv, partner),
     mailer: createMailer(readEnv),
     partner,

@@ -1,14 +1,14 @@
 /** What submitProposal needs from the outside, so tests can hand it real loopback parts. */
-import type { Store } from '@netlify/blobs';
 import type { CrmAdapter } from './crm/adapter.ts';
 import type { Mailer } from './mailer.ts';
 import type { NotifyConfig } from './notification.ts';
 import type { RedeliveryPolicy } from './redelivery-policy.ts';
 import type { ConsentText, Partner } from './partner.ts';
+import type { ProposalsStore } from '../store/index.ts';
 
 export interface SubmitDeps {
-  /** getStore from @netlify/blobs, opened by the caller with consistency 'strong'. */
-  store: Store;
+  /** The proposals store (openProposalsStore); every call bounded, every failure StoreUnavailable. */
+  store: ProposalsStore;
   crm: CrmAdapter;
   mailer: Mailer | null;
   partner: Partner;
@@ -19,6 +19,8 @@ export interface SubmitDeps {
   notify?: NotifyConfig;
   /** Sweep interval, backoff and retention; DEFAULT_REDELIVERY_POLICY when absent. */
   redelivery?: RedeliveryPolicy;
+  /** How long a submit waits for another one with the same key before 409; IN_USE_WAIT_MS when absent. */
+  inUseWaitMs?: number;
   /** Clock for stored times and key expiry; tests move it. */
   now?: () => Date;
 }

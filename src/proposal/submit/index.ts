@@ -9,22 +9,37 @@ import type { SubmitRequest } from '../fields.ts';
 import { problem, type Reply } from '../http.ts';
 import type { SubmitDeps } from './deps.ts';
 import { requestFingerprint } from './fingerprint.ts';
-import { claimKey, keyEntryKey, LeaseLostError, type KeyLease, type StoredReply } from './key-entry.ts';
+import { claimKey, keyEntryKey, LeaseLostError, type KeyLease, type StoredReply } from '../store/key-entry.ts';
+import { StoreUnavailable } from '../store/index.ts';
 import { initialNotification } from './notification.ts';
 import { completeOwedWork, settle } from './owed-work.ts';
 import { logEvent } from './log.ts';
-import { KEY_IN_USE_DETAIL, KEY_REUSED_DETAIL } from './messages.ts';
+import { KEY_IN_USE_DETAIL, KEY_REUSED_DETAIL, STORE_UNAVAILABLE_DETAIL } from './messages.ts';
 import { buildRecord } from './record.ts';
+import { STORE_RETRY_AFTER_SECONDS } from '../idempotency-rules.ts';
 
-/** How long a request waits for another one with the same key before answering 409. */
-const IN_USE_WAIT_MS = 5_000;
+/** How long a request waits for another one with the same key before answering 409 (deps.inUseWaitMs). */
+export const IN_USE_WAIT_MS = 5_000;
 const IN_USE_POLL_MS = 100;
 
 export async function submitProposal(request: SubmitRequest, idempotencyKey: string, deps: SubmitDeps): Promise<Reply> {
+  try {
+    return await submitOnce(request, idempotencyKey, deps);
+  } catch (error) {
+    if (!(error instanceof StoreUnavailable)) throw error;
+    // Nothing is known to be stored: nothing was sent to the CRM, nothing was mailed.
+    logEvent('store_unavailable', { operation: error.operation, reason: error.reason });
+    return problem('store-unavailable', STORE_UNAVAILABLE_DETAIL, {
+      headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
+    });
+  }
+}
+
+async function submitOnce(request: SubmitRequest, idempotencyKey: string, deps: SubmitDeps): Promise<Reply> {
   const now = deps.now ?? (() => new Date());
   const fingerprint = requestFingerprint(request);
   const entryKey = keyEntryKey(idempotencyKey);
-  const waitUntil = Date.now() + IN_USE_WAIT_MS;
+  const waitUntil = Date.now() + (deps.inUseWaitMs ?? IN_USE_WAIT_MS);
 
   let tryCreate = true;
   for (;;) {
@@ -70,13 +85,19 @@ async function runClaimed(
         deliveryId: idempotencyKey,
         notification: initialNotification(deps.notify ?? { emailTo: [] }, deps.mailer),
       });
-    const { reply, record, final, marked } = await completeOwedWork({ ...deps, now }, lease, { fresh, build });
-    await settle(deps.store, lease, record, final && marked, final, reply);
-    return reply;
+    const result = await completeOwedWork({ ...deps, now }, lease, { fresh, build });
+    await settle(deps.store, lease, result);
+    return result.reply;
   } catch (error) {
     if (error instanceof LeaseLostError) {
       logEvent('idempotency_lease_lost', { request_id: lease.entry.request_id });
       return null;
+    }
+    if (error instanceof StoreUnavailable) {
+      // The store is failing: another write now would only add its own bound to the reply. The
+      // lease goes stale after LEASE_STALE_MS and a retry (or the sweep) takes it over.
+      lease.abandon();
+      throw error;
     }
     // Free the key now so a retry need not wait for the lease to go stale.
     await lease.release({ state: 'pending' }).catch(() => undefined);

@@ -8,12 +8,13 @@
 import { json, type Reply } from '../http.ts';
 import { DEFAULT_CRM_TIMEOUT_MS, deliverWithin, type CrmOutcome } from './crm/adapter.ts';
 import type { SubmitDeps } from './deps.ts';
-import type { KeyLease, StoredReply } from './key-entry.ts';
+import type { KeyLease, StoredReply } from '../store/key-entry.ts';
+import { StoreUnavailable } from '../store/index.ts';
+import { markOpen, markSettled } from '../store/open-index.ts';
+import { RecordStore } from '../store/record-store.ts';
 import { logEvent } from './log.ts';
 import { isOwed, sendOwedNotification, type NotificationKind } from './notification.ts';
-import { markOpen, markSettled } from './open-index.ts';
 import type { ProposalRecord } from './record.ts';
-import { RecordStore } from './record-store.ts';
 import { backoffMs, DEFAULT_REDELIVERY_POLICY } from './redelivery-policy.ts';
 import { failedReplyBody, pendingReplyBody, receivedReplyBody } from './reply-bodies.ts';
 
@@ -36,6 +37,11 @@ export interface OwedWorkResult {
   final: boolean;
   /** An open marker may exist for the request (false when it was settled in the invocation that stored it). */
   marked: boolean;
+  /**
+   * The store failed after the request was stored: `reply` and `record` are the last version it
+   * confirmed, the open marker stays, and the sweep or a retry finishes the work.
+   */
+  storeFailed?: StoreUnavailable;
 }
 
 /** Thrown when the sweep finds no stored request for an open marker (erased meanwhile). */
@@ -57,20 +63,52 @@ export async function completeOwedWork(
   start: OwedWorkStart,
   options: { respectBackoff?: boolean } = {},
 ): Promise<OwedWorkResult> {
+  const records = new RecordStore(deps.store, lease);
+  const marked = { value: !start.fresh };
+  try {
+    return await storeAndComplete(deps, lease, start, options, records, marked);
+  } catch (error) {
+    const stored = records.stored;
+    if (!(error instanceof StoreUnavailable) || stored === null) throw error;
+    // Stored, then the store failed: answer with what it confirmed, never more.
+    logEvent('store_unavailable', {
+      request_id: stored.request_id,
+      operation: error.operation,
+      reason: error.reason,
+    });
+    return {
+      reply: replyFor(stored, deps, undefined),
+      record: stored,
+      final: false,
+      marked: marked.value,
+      storeFailed: error,
+    };
+  }
+}
+
+async function storeAndComplete(
+  deps: SubmitDeps,
+  lease: KeyLease,
+  start: OwedWorkStart,
+  options: { respectBackoff?: boolean },
+  records: RecordStore,
+  marked: { value: boolean },
+): Promise<OwedWorkResult> {
   const now = deps.now ?? (() => new Date());
   const policy = deps.redelivery ?? DEFAULT_REDELIVERY_POLICY;
-  const records = new RecordStore(deps.store, lease);
   const { entry } = lease;
   let record = start.fresh ? null : await records.load(entry.request_id);
-  let marked = !start.fresh;
   if (record === null) {
     if (start.build === undefined) throw new RecordGoneError(entry.request_id);
     const built = { ...start.build(), idempotency_entry: lease.entryKey };
     // The inbox: the one write that stores the record also delivers it.
     const first = deps.crm.storesRecord ? delivered(built, deps, now) : built;
-    // The open marker is written beside the record, so a crash right after leaves the sweep a way to it.
-    marked ||= owes(first);
-    [record] = await Promise.all([records.create(first), marked ? markOpen(deps.store, first) : undefined]);
+    // The open marker first: no stored request the sweep cannot find, whatever fails after.
+    if (owes(first)) {
+      await markOpen(deps.store, first);
+      marked.value = true;
+    }
+    record = await records.create(first);
   } else if (start.build !== undefined && owes(record)) {
     // A sender's retry: the invocation that stored the request may have died before its marker.
     await markOpen(deps.store, record);
@@ -135,7 +173,7 @@ export async function completeOwedWork(
   // After the delivery attempt, so the notice can say whether the CRM has the request.
   record = await notifyIfOwed('notification', record, records, deps, lease, now);
   record = await notifyIfOwed('alert', record, records, deps, lease, now);
-  return { reply: replyFor(record, deps, outcome), record, final: !owes(record), marked };
+  return { reply: replyFor(record, deps, outcome), record, final: !owes(record), marked: marked.value };
 }
 
 /** Does the record still owe anything? */
@@ -235,18 +273,18 @@ function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome 
 
 /**
  * Ends the lease: final with the answer to replay, or pending for the next retry or sweep. Once
- * final, the request leaves the index of open work.
+ * final, the request leaves the index of open work. After a store failure nothing is written:
+ * the lease goes stale and the open marker stays for the sweep.
  */
-export async function settle(
-  store: SubmitDeps['store'],
-  lease: KeyLease,
-  record: ProposalRecord,
-  unmark: boolean,
-  final: boolean,
-  reply: Reply,
-): Promise<void> {
+export async function settle(store: SubmitDeps['store'], lease: KeyLease, result: OwedWorkResult): Promise<void> {
+  if (result.storeFailed) {
+    lease.abandon();
+    return;
+  }
+  const { final, record, reply, marked } = result;
   const released = await lease.release(final ? { state: 'final', reply: toStored(reply) } : { state: 'pending' });
-  if (unmark && released) await markSettled(store, record);
+  // A marker left behind by a failed delete is settled by the next sweep.
+  if (final && marked && released) await markSettled(store, record).catch(() => undefined);
 }
 
 function toStored(reply: Reply): StoredReply {

@@ -2,18 +2,21 @@
  * The background sweep: completes what open requests still owe (CRM redelivery with backoff,
  * confirmation email, the sales team's notice and alert) without waiting for the sender, and
  * deletes what is past its retention. The function starts it after its reply, at most once per
- * REDELIVERY_INTERVAL_SECONDS across all instances (sweep-lock.ts); `npm run inbox -- redeliver`
+ * REDELIVERY_INTERVAL_SECONDS across all instances (store/sweep-lock.ts); `npm run inbox -- redeliver`
  * runs it on demand. Each request is worked on under the same lease its sender's retries take.
  */
+import { claimForRequest, LeaseLostError } from '../store/key-entry.ts';
+import { listOpen, markSettled } from '../store/open-index.ts';
+import { readRecord } from '../store/record-store.ts';
+import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.ts';
+import { StoreUnavailable } from '../store/index.ts';
+import { claimSweep } from '../store/sweep-lock.ts';
 import type { SubmitDeps } from './deps.ts';
-import { claimForRequest, LeaseLostError } from './key-entry.ts';
 import { logEvent } from './log.ts';
-import { listOpen, markSettled } from './open-index.ts';
 import { completeOwedWork, owes, RecordGoneError, settle } from './owed-work.ts';
 import { isOwed } from './notification.ts';
-import { isProposalRecord, recordKey, type ProposalRecord } from './record.ts';
+import type { ProposalRecord } from './record.ts';
 import { DEFAULT_REDELIVERY_POLICY } from './redelivery-policy.ts';
-import { deleteExpiredEntries, deleteExpiredRequests } from './retention.ts';
 
 export interface SweepLimits {
   /** Most open requests worked on in one sweep (oldest first). */
@@ -108,8 +111,8 @@ async function sweepOne(
 ): Promise<RequestOutcome> {
   const now = deps.now ?? (() => new Date());
   const marker = { request_id: requestId, received_at: new Date(receivedMs).toISOString() };
-  const data: unknown = await deps.store.get(recordKey(requestId), { type: 'json' });
-  if (!isProposalRecord(data)) {
+  const data = await readRecord(deps.store, requestId);
+  if (data === null) {
     // Erased (or unreadable): nothing left to do for it.
     await markSettled(deps.store, marker);
     return 'gone';
@@ -128,18 +131,19 @@ async function sweepOne(
   const { lease } = claim;
   try {
     const before = data.delivery.state;
-    const { reply, record, final } = await completeOwedWork(
-      deps,
-      lease,
-      { fresh: false },
-      { respectBackoff: !ignoreBackoff },
-    );
-    await settle(deps.store, lease, record, final, final, reply);
+    const result = await completeOwedWork(deps, lease, { fresh: false }, { respectBackoff: !ignoreBackoff });
+    await settle(deps.store, lease, result);
+    const { record } = result;
+    if (result.storeFailed) throw result.storeFailed;
     if (before === 'pending' && record.delivery.state === 'received') return 'delivered';
     if (before === 'pending' && record.delivery.state === 'failed') return 'failed';
     return record.delivery.state === 'pending' ? 'pending' : 'completed';
   } catch (error) {
     if (error instanceof LeaseLostError) return 'busy';
+    if (error instanceof StoreUnavailable) {
+      lease.abandon();
+      throw error;
+    }
     await lease.release({ state: 'pending' }).catch(() => undefined);
     if (error instanceof RecordGoneError) {
       await markSettled(deps.store, marker);
@@ -158,4 +162,20 @@ function waiting(record: ProposalRecord, now: Date): boolean {
     Date.parse(next) > now.getTime() &&
     !isOwed(record.notification)
   );
+}
+
+/** The function's call after its reply: sweeps when due, never throws. Null when another instance swept recently. */
+export async function sweepIfDue(deps: SubmitDeps): Promise<SweepReport | null> {
+  try {
+    const now = deps.now ?? (() => new Date());
+    const { intervalMs } = deps.redelivery ?? DEFAULT_REDELIVERY_POLICY;
+    if (!(await claimSweep(deps.store, now(), intervalMs))) return null;
+    return await runSweep(deps);
+  } catch (error) {
+    logEvent('sweep_error', {
+      name: error instanceof Error ? error.name : 'unknown',
+      ...(error instanceof StoreUnavailable && { operation: error.operation, reason: error.reason }),
+    });
+    return null;
+  }
 }

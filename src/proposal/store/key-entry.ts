@@ -3,13 +3,14 @@
  * once nothing is owed any more, the final answer to replay. Every write is conditional
  * (If-None-Match for a new key, If-Match with the ETag read for a change), so two invocations,
  * in one process or in many, can never both own a key. The local Blobs server is made atomic
- * for this by patches/@netlify+blobs+*.patch; Netlify Blobs is atomic in production.
+ * for this by patches/@netlify+blobs+*.patch; Netlify Blobs is atomic in production. A write
+ * whose outcome the store does not confirm throws StoreUnavailable (blobs.ts): never "mine".
  */
 import { randomUUID } from 'node:crypto';
-import type { Store } from '@netlify/blobs';
-import { sha256Hex } from './fingerprint.ts';
-import { isObject } from './record.ts';
+import { sha256Hex } from '../submit/fingerprint.ts';
+import { isObject } from '../submit/record.ts';
 import { KEY_RETENTION_MS } from '../idempotency-rules.ts';
+import type { BlobStore, Version } from './blobs.ts';
 
 /**
  * A lease not renewed for this long belongs to an invocation that died; the next retry takes
@@ -76,7 +77,7 @@ export type RequestClaim =
  * it is live and still names this request, else the request's synthetic entry (created if need be).
  */
 export async function claimForRequest(
-  store: Store,
+  store: BlobStore,
   request: { request_id: string; received_at: string; idempotency_entry?: string },
   now: () => Date,
 ): Promise<RequestClaim> {
@@ -87,8 +88,8 @@ export async function claimForRequest(
       ? [request.idempotency_entry, synthetic]
       : [synthetic];
   for (const entryKey of candidates) {
-    const found = await store.getWithMetadata(entryKey, { type: 'json' });
-    const data: unknown = found?.data;
+    const found = await store.read(entryKey);
+    const data: unknown = found?.value;
     const usable =
       isKeyEntry(data) && data.request_id === request.request_id && age(data.created_at, now()) < KEY_RETENTION_MS
         ? data
@@ -103,23 +104,19 @@ export async function claimForRequest(
         state: 'running',
         locked_at: at,
       };
-      const write = await store.setJSON(
-        entryKey,
-        entry,
-        found?.etag ? { onlyIfMatch: found.etag } : { onlyIfNew: true },
-      );
-      return write.modified
-        ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now) }
+      const version = await store.writeIf(entryKey, entry, found ? { ifVersion: found.version } : { ifNew: true });
+      return version !== null
+        ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, version, now) }
         : { kind: 'busy' };
     }
     if (usable.state === 'final') return { kind: 'final' };
     if (usable.state === 'running' && age(usable.locked_at, now()) < LEASE_STALE_MS) return { kind: 'busy' };
     const { reply: _reply, ...rest } = usable;
     const entry: KeyEntry = { ...rest, state: 'running', locked_at: at };
-    if (!found?.etag) return { kind: 'busy' };
-    const write = await store.setJSON(entryKey, entry, { onlyIfMatch: found.etag });
-    return write.modified
-      ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now) }
+    if (!found) return { kind: 'busy' };
+    const version = await store.writeIf(entryKey, entry, { ifVersion: found.version });
+    return version !== null
+      ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, version, now) }
       : { kind: 'busy' };
   }
   return { kind: 'busy' };
@@ -127,7 +124,7 @@ export async function claimForRequest(
 
 /** `tryCreate: false` when the entry is known to exist (polling a busy key): read without a doomed write. */
 export async function claimKey(
-  store: Store,
+  store: BlobStore,
   entryKey: string,
   fingerprint: string,
   now: () => Date,
@@ -145,22 +142,22 @@ export async function claimKey(
   // Most keys are new: create the entry first and read only when it already exists.
   if (tryCreate) {
     const created = newEntry();
-    const first = await store.setJSON(entryKey, created, { onlyIfNew: true });
-    if (first.modified)
-      return { kind: 'owner', lease: new KeyLease(store, entryKey, created, first.etag, now), fresh: true };
+    const first = await store.writeIf(entryKey, created, { ifNew: true });
+    if (first !== null)
+      return { kind: 'owner', lease: new KeyLease(store, entryKey, created, first, now), fresh: true };
   }
 
-  const found = await store.getWithMetadata(entryKey, { type: 'json' });
+  const found = await store.read(entryKey);
   // Gone since the failed create (or never there when polling): start over with a create.
-  if (!found?.etag) return { kind: 'lost' };
-  const data: unknown = found.data;
+  if (!found) return { kind: 'lost' };
+  const data: unknown = found.value;
   const existing = isKeyEntry(data) && age(data.created_at, now()) < KEY_RETENTION_MS ? data : null;
   if (existing === null) {
     // An expired or unreadable entry is replaced by a new submission with its own request id.
     const entry = newEntry();
-    const write = await store.setJSON(entryKey, entry, { onlyIfMatch: found.etag });
-    return write.modified
-      ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: true }
+    const version = await store.writeIf(entryKey, entry, { ifVersion: found.version });
+    return version !== null
+      ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, version, now), fresh: true }
       : { kind: 'lost' };
   }
   if (existing.fingerprint !== fingerprint) return { kind: 'reused' };
@@ -170,9 +167,9 @@ export async function claimKey(
   // Work is owed (pending) or the holder died: continue the same request.
   const { reply: _reply, ...rest } = existing;
   const entry: KeyEntry = { ...rest, state: 'running', locked_at: at };
-  const write = await store.setJSON(entryKey, entry, { onlyIfMatch: found.etag });
-  return write.modified
-    ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, write.etag, now), fresh: false }
+  const version = await store.writeIf(entryKey, entry, { ifVersion: found.version });
+  return version !== null
+    ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, version, now), fresh: false }
     : { kind: 'lost' };
 }
 
@@ -189,7 +186,7 @@ export class LeaseLostError extends Error {
  * before each effect that must happen once (CRM delivery, email, record write).
  */
 export class KeyLease {
-  #etag: string | undefined;
+  #version: Version;
   #lost = false;
   #timer: ReturnType<typeof setInterval> | undefined;
   /** Renewals and the final write run one after another, each with the ETag of the one before. */
@@ -198,21 +195,26 @@ export class KeyLease {
   readonly entry: KeyEntry;
   /** Blob key of the entry this lease is on. */
   readonly entryKey: string;
-  private readonly store: Store;
+  private readonly store: BlobStore;
   private readonly now: () => Date;
 
-  constructor(store: Store, entryKey: string, entry: KeyEntry, etag: string | undefined, now: () => Date) {
+  constructor(store: BlobStore, entryKey: string, entry: KeyEntry, version: Version, now: () => Date) {
     this.store = store;
     this.entryKey = entryKey;
     this.entry = entry;
     this.now = now;
-    this.#etag = etag;
+    this.#version = version;
     this.#timer = setInterval(
       () => void this.#write({ ...this.entry, locked_at: this.now().toISOString() }),
       LEASE_RENEW_MS,
     );
     // A pending renewal must not keep a process (a test, a script) alive.
     this.#timer.unref?.();
+  }
+
+  /** Stops renewing without a write (the store is failing): the lease goes stale after LEASE_STALE_MS. */
+  abandon(): void {
+    clearInterval(this.#timer);
   }
 
   /** Throws LeaseLostError once a renewal found the entry changed by someone else. */
@@ -231,17 +233,17 @@ export class KeyLease {
 
   #write(next: KeyEntry): Promise<boolean> {
     const run = this.#queue.then(async () => {
-      if (this.#lost || this.#etag === undefined) return false;
-      let write: { modified: boolean; etag?: string };
+      if (this.#lost) return false;
+      let version: Version | null;
       try {
-        write = await this.store.setJSON(this.entryKey, next, { onlyIfMatch: this.#etag });
+        version = await this.store.writeIf(this.entryKey, next, { ifVersion: this.#version });
       } catch {
-        // A failed request is not a lost lease: the next renewal tries again.
+        // The store failed (StoreUnavailable): not a lost lease; the next renewal tries again.
         return false;
       }
-      if (write.modified) this.#etag = write.etag;
+      if (version !== null) this.#version = version;
       else this.#lost = true;
-      return write.modified;
+      return version !== null;
     });
     this.#queue = run;
     return run;

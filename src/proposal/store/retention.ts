@@ -3,11 +3,11 @@
  * requests after RETENTION_DAYS when set (the sweep), and a person's requests on demand
  * (`npm run inbox -- delete`). A request goes with its idempotency entries and its open marker.
  */
-import type { Store } from '@netlify/blobs';
 import { KEY_RETENTION_MS } from '../idempotency-rules.ts';
+import { isObject, isProposalRecord, RECORDS_PREFIX, type ProposalRecord } from '../submit/record.ts';
+import type { BlobStore } from './blobs.ts';
 import { age, isKeyEntry, LEASE_STALE_MS, requestEntryKey } from './key-entry.ts';
 import { openMarkerKey } from './open-index.ts';
-import { isObject, isProposalRecord, RECORDS_PREFIX, type ProposalRecord } from './record.ts';
 
 export const ENTRIES_PREFIX = 'idempotency/';
 /** Reads at once while scanning; gentle on the Blobs API's rate limit. */
@@ -18,51 +18,42 @@ const SCAN_CONCURRENCY = 8;
  * conditional delete, so an entry is first overwritten (If-Match the version read) with a
  * tombstone: a sender that reused the key in between wins that write, and its entry stays.
  */
-export async function deleteExpiredEntries(store: Store, now: () => Date, budgetMs: number): Promise<number> {
+export async function deleteExpiredEntries(store: BlobStore, now: () => Date, budgetMs: number): Promise<number> {
   const deadline = performance.now() + budgetMs;
-  const { blobs } = await store.list({ prefix: ENTRIES_PREFIX });
+  const keys = await store.list(ENTRIES_PREFIX);
   let deleted = 0;
-  await scan(
-    blobs.map((b) => b.key),
-    deadline,
-    async (key) => {
-      const found = await store.getWithMetadata(key, { type: 'json' });
-      if (!found?.etag) return;
-      const data: unknown = found.data;
-      const tombstone = isObject(data) && data['state'] === 'expired';
-      if (!tombstone) {
-        if (isKeyEntry(data) && age(data.created_at, now()) < KEY_RETENTION_MS) return;
-        if (isKeyEntry(data) && data.state === 'running' && age(data.locked_at, now()) < LEASE_STALE_MS) return;
-        const write = await store.setJSON(key, { state: 'expired' }, { onlyIfMatch: found.etag });
-        if (!write.modified) return;
-      }
-      await store.delete(key);
-      deleted++;
-    },
-  );
+  await scan(keys, deadline, async (key) => {
+    const found = await store.read(key);
+    if (!found) return;
+    const data: unknown = found.value;
+    const tombstone = isObject(data) && data['state'] === 'expired';
+    if (!tombstone) {
+      if (isKeyEntry(data) && age(data.created_at, now()) < KEY_RETENTION_MS) return;
+      if (isKeyEntry(data) && data.state === 'running' && age(data.locked_at, now()) < LEASE_STALE_MS) return;
+      if ((await store.writeIf(key, { state: 'expired' }, { ifVersion: found.version })) === null) return;
+    }
+    await store.remove(key);
+    deleted++;
+  });
   return deleted;
 }
 
 /** Deletes stored requests received longer ago than `retentionMs`, with their entries and markers. */
 export async function deleteExpiredRequests(
-  store: Store,
+  store: BlobStore,
   now: () => Date,
   retentionMs: number,
   budgetMs: number,
 ): Promise<number> {
   const deadline = performance.now() + budgetMs;
-  const { blobs } = await store.list({ prefix: RECORDS_PREFIX });
+  const keys = await store.list(RECORDS_PREFIX);
   let deleted = 0;
-  await scan(
-    blobs.map((b) => b.key),
-    deadline,
-    async (key) => {
-      const data: unknown = await store.get(key, { type: 'json' });
-      if (!isProposalRecord(data) || age(data.received_at, now()) < retentionMs) return;
-      await eraseRecord(store, data);
-      deleted++;
-    },
-  );
+  await scan(keys, deadline, async (key) => {
+    const data: unknown = (await store.read(key))?.value;
+    if (!isProposalRecord(data) || age(data.received_at, now()) < retentionMs) return;
+    await eraseRecord(store, data);
+    deleted++;
+  });
   return deleted;
 }
 
@@ -79,7 +70,7 @@ export function keysOfRequest(record: ProposalRecord): string[] {
  * deleted only while it still names this request (a reused key belongs to someone else now).
  */
 export async function eraseRecord(
-  store: Store,
+  store: BlobStore,
   record: ProposalRecord,
   extraEntryKeys: string[] = [],
 ): Promise<string[]> {
@@ -87,10 +78,11 @@ export async function eraseRecord(
   const keys = [...new Set([...keysOfRequest(record), ...extraEntryKeys])];
   await Promise.all(
     keys.map(async (key) => {
-      const data: unknown = await store.get(key, { type: 'json' });
-      if (data === null) return;
+      const found = await store.read(key);
+      if (found === null) return;
+      const data = found.value;
       if (key.startsWith(ENTRIES_PREFIX) && !(isKeyEntry(data) && data.request_id === record.request_id)) return;
-      await store.delete(key);
+      await store.remove(key);
       removed.push(key);
     }),
   );
@@ -98,18 +90,14 @@ export async function eraseRecord(
 }
 
 /** Idempotency entries that name one of `requestIds` (for records stored before they named their entry). */
-export async function entriesNaming(store: Store, requestIds: Set<string>): Promise<Map<string, string[]>> {
-  const { blobs } = await store.list({ prefix: ENTRIES_PREFIX });
+export async function entriesNaming(store: BlobStore, requestIds: Set<string>): Promise<Map<string, string[]>> {
+  const keys = await store.list(ENTRIES_PREFIX);
   const found = new Map<string, string[]>();
-  await scan(
-    blobs.map((b) => b.key),
-    Number.POSITIVE_INFINITY,
-    async (key) => {
-      const data: unknown = await store.get(key, { type: 'json' });
-      if (isKeyEntry(data) && requestIds.has(data.request_id))
-        found.set(data.request_id, [...(found.get(data.request_id) ?? []), key]);
-    },
-  );
+  await scan(keys, Number.POSITIVE_INFINITY, async (key) => {
+    const data: unknown = (await store.read(key))?.value;
+    if (isKeyEntry(data) && requestIds.has(data.request_id))
+      found.set(data.request_id, [...(found.get(data.request_id) ?? []), key]);
+  });
   return found;
 }
 

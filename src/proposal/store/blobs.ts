@@ -1,0 +1,198 @@
+/**
+ * The only code that talks to Netlify Blobs for the proposals store. Every call runs through
+ * `call`, which bounds it in time (STORE_LIMITS), does the retrying itself, and turns every
+ * answer a healthy store never gives into StoreUnavailable. The client's own retry loop never
+ * runs: a failed attempt reaches it as a status it does not retry.
+ *
+ * Why not trust the client's results: @netlify/blobs 11.1.1 (`Store.setJSON`, dist/main.js)
+ * reports any status other than 412 on a conditional write as `{ modified: true }`, with the ETag
+ * header or '' when there is none, so a 503 after its retries reads as "written"; and it drops an
+ * empty `onlyIfMatch`, so a write "with that ETag" becomes unconditional (netlify/primitives#741).
+ */
+import { getStore, type Store } from '@netlify/blobs';
+import { STORE_LIMITS } from './limits.ts';
+import { StoreUnavailable, type StoreFailure } from './store-unavailable.ts';
+
+/** The version of a stored value, as read or written; only the storage module makes one. */
+export type Version = string & { readonly __brand: 'StoreVersion' };
+
+/** Where the store is when the invocation's Blobs context does not say (the inbox script). */
+export interface BlobsLocation {
+  siteID: string;
+  token: string;
+  edgeURL?: string;
+  uncachedEdgeURL?: string;
+  apiURL?: string;
+}
+
+/** The condition of a write: the key is new, or still holds the version read. */
+export type WriteCondition = { ifNew: true } | { ifVersion: Version };
+
+/** A status the client passes through without retrying; it never leaves this module. */
+const GAVE_UP_STATUS = 424;
+
+interface Trace {
+  failure?: StoreFailure;
+  /** Status and ETag of the last complete answer. */
+  status?: number;
+  etag?: string | null;
+}
+
+/** A Blobs store of the site, opened with strong consistency, every call bounded. */
+export class BlobStore {
+  readonly name: string;
+  readonly #location: BlobsLocation | undefined;
+
+  constructor(name: string, location?: BlobsLocation) {
+    this.name = name;
+    this.#location = location;
+  }
+
+  /** The value and its version, or null when the key holds nothing. */
+  async read(key: string): Promise<{ value: unknown; version: Version } | null> {
+    return this.#call('read', STORE_LIMITS.callBudgetMs, async (store) => {
+      const found = await store.getWithMetadata(key, { type: 'json' });
+      if (found === null) return null;
+      if (!found.etag) throw new StoreUnavailable('read', 'malformed');
+      return { value: found.data as unknown, version: found.etag as Version };
+    });
+  }
+
+  /**
+   * Writes `value` only if `condition` holds: the new version, or null when it did not hold
+   * (the key exists, or changed since it was read). Anything but 200 with an ETag, or 412, fails.
+   */
+  async writeIf(key: string, value: unknown, condition: WriteCondition): Promise<Version | null> {
+    const options = 'ifNew' in condition ? { onlyIfNew: true as const } : { onlyIfMatch: condition.ifVersion };
+    // An empty version would make the client drop the condition: never send one.
+    if ('ifVersion' in condition && !condition.ifVersion) throw new StoreUnavailable('write', 'malformed');
+    return this.#call('write', STORE_LIMITS.callBudgetMs, async (store, trace) => {
+      const result = await store.setJSON(key, value, options);
+      if (trace.status === 412 && !result.modified) return null;
+      if (trace.status !== 200 || !result.modified || !trace.etag || result.etag !== trace.etag) {
+        throw new StoreUnavailable('write', 'malformed');
+      }
+      return trace.etag as Version;
+    });
+  }
+
+  /** Deletes the key; deleting what is not there is no error. */
+  async remove(key: string): Promise<void> {
+    await this.#call('delete', STORE_LIMITS.callBudgetMs, (store) => store.delete(key));
+  }
+
+  /** Every key under `prefix`. */
+  async list(prefix: string): Promise<string[]> {
+    return this.#call('list', STORE_LIMITS.listBudgetMs, async (store) => {
+      const { blobs } = await store.list({ prefix });
+      return blobs.map((blob) => blob.key);
+    });
+  }
+
+  /** The one helper: a client whose fetch is bounded and traced, a deadline over the whole call. */
+  async #call<T>(operation: string, budgetMs: number, run: (store: Store, trace: Trace) => Promise<T>): Promise<T> {
+    const trace: Trace = {};
+    const deadline = performance.now() + budgetMs;
+    let store: Store;
+    try {
+      store = getStore({
+        name: this.name,
+        consistency: 'strong',
+        fetch: boundedFetch(deadline, trace),
+        ...this.#location,
+      });
+    } catch (error) {
+      throw new StoreUnavailable(operation, 'not-configured', error);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const overrun = new Promise<never>((_, reject) => {
+      // A margin past the deadline: the attempts end on their own first; this catches anything else.
+      timer = setTimeout(() => reject(new StoreUnavailable(operation, 'timeout')), budgetMs + 250);
+    });
+    try {
+      const result = await Promise.race([run(store, trace), overrun]);
+      if (trace.failure !== undefined) throw new StoreUnavailable(operation, trace.failure);
+      return result;
+    } catch (error) {
+      if (trace.failure !== undefined) throw new StoreUnavailable(operation, trace.failure, error);
+      if (error instanceof StoreUnavailable) throw new StoreUnavailable(operation, error.reason, error.cause);
+      // The client threw on an answer it did not expect, or a body was not JSON.
+      throw new StoreUnavailable(operation, 'malformed', error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/**
+ * A fetch for the Blobs client: each attempt bounded (the body read included), 5xx and 429
+ * retried here within the call's deadline, and a read that cannot connect tried again. A write
+ * whose connection failed is not repeated: it may have landed, and its condition would then
+ * refuse the repeat, which says nothing.
+ */
+function boundedFetch(deadline: number, trace: Trace): typeof globalThis.fetch {
+  return async (input, init) => {
+    const isWrite = (init?.method ?? 'GET').toUpperCase() === 'PUT';
+    for (let attempt = 1; ; attempt++) {
+      const left = deadline - performance.now();
+      if (left <= 0) return gaveUp(trace, 'timeout');
+      const signal = AbortSignal.timeout(Math.min(STORE_LIMITS.attemptTimeoutMs, left));
+      let answer: Response;
+      try {
+        const response = await globalThis.fetch(input, { ...init, signal });
+        // Read inside the bound: a body that stalls or breaks off fails this attempt.
+        const body = await response.arrayBuffer();
+        answer = new Response(body.byteLength === 0 && noBody(response.status) ? null : body, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+        });
+      } catch {
+        trace.failure = signal.aborted ? 'timeout' : 'unreachable';
+        if (isWrite || attempt >= STORE_LIMITS.maxAttempts) return gaveUp(trace);
+        if (!(await pause(attempt, undefined, deadline))) return gaveUp(trace);
+        continue;
+      }
+      if (answer.status === 429 || answer.status >= 500) {
+        trace.failure = answer.status === 429 ? 'rate-limited' : 'server-error';
+        if (attempt >= STORE_LIMITS.maxAttempts) return gaveUp(trace);
+        if (!(await pause(attempt, answer.headers, deadline))) return gaveUp(trace);
+        continue;
+      }
+      delete trace.failure;
+      trace.status = answer.status;
+      trace.etag = answer.headers.get('etag');
+      return answer;
+    }
+  };
+}
+
+function noBody(status: number): boolean {
+  return status === 204 || status === 304 || (status >= 100 && status < 200);
+}
+
+function gaveUp(trace: Trace, failure?: StoreFailure): Response {
+  if (failure !== undefined) trace.failure = failure;
+  return new Response(null, { status: GAVE_UP_STATUS });
+}
+
+/** Waits before the next attempt; false when the wait the store asks for does not fit the deadline. */
+async function pause(attempt: number, headers: Headers | undefined, deadline: number): Promise<boolean> {
+  const asked = askedDelayMs(headers);
+  const ms = Math.max(asked ?? 0, STORE_LIMITS.retryDelaysMs[attempt - 1] ?? STORE_LIMITS.retryDelaysMs.at(-1)!);
+  if (performance.now() + ms >= deadline) return false;
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return true;
+}
+
+/** Retry-After (seconds or a date) or Blobs' X-RateLimit-Reset (epoch seconds), in ms from now. */
+function askedDelayMs(headers: Headers | undefined): number | undefined {
+  const retryAfter = headers?.get('retry-after');
+  if (retryAfter) {
+    const seconds = Number(retryAfter);
+    const at = Number.isNaN(seconds) ? Date.parse(retryAfter) - Date.now() : seconds * 1000;
+    if (!Number.isNaN(at)) return Math.max(0, at);
+  }
+  const reset = Number(headers?.get('x-ratelimit-reset') ?? Number.NaN);
+  return Number.isNaN(reset) ? undefined : Math.max(0, reset * 1000 - Date.now());
+}

@@ -1,0 +1,156 @@
+/**
+ * The storage module against a real local Blobs server, directly and through a proxy that
+ * fails: every answer a healthy store never gives becomes StoreUnavailable, never a success,
+ * and the counter admits exactly its limit however many count at once.
+ */
+import { setEnvironmentContext } from '@netlify/blobs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { countEventWithinLimit, counterKey } from '../../src/proposal/store/counter.ts';
+import { STORE_LIMITS, StoreUnavailable, type ProposalsStore } from '../../src/proposal/store/index.ts';
+import { rawStore, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
+import { on, startBlobsFaultProxy, type BlobsFaultProxy } from '../helpers/blobs-fault-proxy.ts';
+
+const DAY_MS = 86_400_000;
+let blobs: TestBlobs;
+let proxy: BlobsFaultProxy;
+let store: ProposalsStore;
+
+beforeAll(async () => {
+  blobs = await startBlobs();
+  proxy = await startBlobsFaultProxy(blobs.url);
+  // Every client in this file, the module's and rawStore's, goes through the proxy.
+  setEnvironmentContext({ siteID: blobs.siteID, token: blobs.token, edgeURL: proxy.url, uncachedEdgeURL: proxy.url });
+});
+afterAll(async () => {
+  await proxy.stop();
+  await blobs.stop();
+});
+beforeEach(() => {
+  proxy.heal();
+  proxy.seen.length = 0;
+  store = blobs.freshStore();
+});
+
+async function failure(promise: Promise<unknown>): Promise<StoreUnavailable> {
+  const error = await promise.then(
+    () => new Error('resolved'),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(StoreUnavailable);
+  return error as StoreUnavailable;
+}
+
+describe('countEventWithinLimit', () => {
+  it('admits exactly 3 of 20 simultaneous events with limit 3', async () => {
+    const now = new Date('2026-11-24T10:00:00Z');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        countEventWithinLimit(store, 'confirm:ann@example.com', { limit: 3, windowMs: DAY_MS, now }),
+      ),
+    );
+    expect(results.filter((r) => r.allowed)).toHaveLength(3);
+    expect(
+      results
+        .filter((r) => r.allowed)
+        .map((r) => r.count)
+        .sort(),
+    ).toEqual([1, 2, 3]);
+    expect(results.every((r) => r.resetAt === '2026-11-25T00:00:00.000Z')).toBe(true);
+    const stored = (await rawStore(store).get(counterKey('confirm:ann@example.com'), { type: 'json' })) as {
+      count: number;
+    };
+    expect(stored.count).toBe(3);
+  });
+
+  it('starts again in the next window and counts each key apart', async () => {
+    const day1 = new Date('2026-11-24T23:59:59Z');
+    const day2 = new Date('2026-11-25T00:00:01Z');
+    const count = (key: string, now: Date) => countEventWithinLimit(store, key, { limit: 1, windowMs: DAY_MS, now });
+    expect((await count('a', day1)).allowed).toBe(true);
+    expect((await count('a', day1)).allowed).toBe(false);
+    expect((await count('b', day1)).allowed).toBe(true);
+    expect(await count('a', day2)).toEqual({ allowed: true, count: 1, resetAt: '2026-11-26T00:00:00.000Z' });
+  });
+
+  it('never writes the counted key itself into a blob name', async () => {
+    await countEventWithinLimit(store, 'confirm:ann@example.com', { limit: 1, windowMs: DAY_MS });
+    const { blobs: listed } = await rawStore(store).list();
+    expect(listed.map((b) => b.key).join(' ')).not.toContain('ann@example.com');
+  });
+
+  it('throws StoreUnavailable, never "allowed", when the store fails its write', async () => {
+    proxy.inject({ match: (op) => op.method === 'PUT', fault: { kind: 'status', status: 503 } });
+    const error = await failure(countEventWithinLimit(store, 'k', { limit: 3, windowMs: DAY_MS }));
+    expect(error.reason).toBe('server-error');
+  });
+});
+
+describe('a conditional write the store does not confirm', () => {
+  it.each([
+    [500, 'server-error'],
+    [503, 'server-error'],
+    [429, 'rate-limited'],
+  ] as const)(
+    'answered %i on every attempt: StoreUnavailable (%s) after STORE_LIMITS.maxAttempts attempts',
+    async (status, reason) => {
+      proxy.inject({ match: on.recordCreate, fault: { kind: 'status', status } });
+      const error = await failure(store.writeIf('requests/r1', { n: 1 }, { ifNew: true }));
+      expect(error.reason).toBe(reason);
+      // The client's own retry loop (5 more, seconds apart) never ran.
+      expect(proxy.seen.filter(on.recordCreate)).toHaveLength(STORE_LIMITS.maxAttempts);
+      expect(await rawStore(store).get('requests/r1')).toBeNull();
+    },
+  );
+
+  it('succeeds when a 503 or 429 clears within the attempts, and returns a version that works', async () => {
+    proxy.inject({ match: on.recordCreate, fault: { kind: 'status', status: 429 }, times: 1 });
+    proxy.inject({ match: on.recordCreate, fault: { kind: 'status', status: 503 }, times: 1 });
+    const version = await store.writeIf('requests/r1', { n: 1 }, { ifNew: true });
+    expect(version).toMatch(/^".+"$/);
+    expect(await store.writeIf('requests/r1', { n: 2 }, { ifVersion: version! })).not.toBeNull();
+    expect(await store.writeIf('requests/r1', { n: 3 }, { ifVersion: version! })).toBeNull();
+  });
+
+  it('a success without an ETag is malformed, not written-by-us', async () => {
+    proxy.inject({ match: on.recordCreate, fault: { kind: 'no-etag' } });
+    expect((await failure(store.writeIf('requests/r1', { n: 1 }, { ifNew: true }))).reason).toBe('malformed');
+  });
+
+  it('a dropped connection fails the write once, without repeating it', async () => {
+    proxy.inject({ match: on.recordCreate, fault: { kind: 'drop' } });
+    expect((await failure(store.writeIf('requests/r1', { n: 1 }, { ifNew: true }))).reason).toBe('unreachable');
+    expect(proxy.seen.filter(on.recordCreate)).toHaveLength(1);
+  });
+
+  it('an answer lost after the write landed is a failure too: the outcome is unknown', async () => {
+    proxy.inject({ match: on.recordCreate, fault: { kind: 'drop-after' } });
+    expect((await failure(store.writeIf('requests/r1', { n: 1 }, { ifNew: true }))).reason).toBe('unreachable');
+    expect(await rawStore(store).get('requests/r1', { type: 'json' })).toEqual({ n: 1 });
+  });
+
+  it('a write that hangs ends as a timeout within one attempt bound', async () => {
+    proxy.inject({ match: on.recordCreate, fault: { kind: 'hang' } });
+    expect((await failure(store.writeIf('requests/r1', { n: 1 }, { ifNew: true }))).reason).toBe('timeout');
+  });
+
+  it('a refused condition (412) is an answer, not a failure', async () => {
+    expect(await store.writeIf('requests/r1', { n: 1 }, { ifNew: true })).not.toBeNull();
+    expect(await store.writeIf('requests/r1', { n: 2 }, { ifNew: true })).toBeNull();
+  });
+});
+
+describe('reads, deletes and listings', () => {
+  it('retries a read whose connection dropped, and fails it when every attempt does', async () => {
+    await store.writeIf('open/x', { n: 1 }, { ifNew: true });
+    proxy.inject({ match: (op) => op.method === 'GET', fault: { kind: 'drop' }, times: 1 });
+    expect((await store.read('open/x'))?.value).toEqual({ n: 1 });
+    proxy.inject({ match: (op) => op.method === 'GET', fault: { kind: 'drop' } });
+    expect((await failure(store.read('open/x'))).reason).toBe('unreachable');
+    expect((await failure(store.list('open/'))).reason).toBe('unreachable');
+  });
+
+  it('a delete answered 503 throws StoreUnavailable', async () => {
+    proxy.inject({ match: on.indexWrite, fault: { kind: 'status', status: 503 } });
+    expect((await failure(store.remove('open/x'))).operation).toBe('delete');
+  });
+});
