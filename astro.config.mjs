@@ -4,13 +4,12 @@ import mdx from '@astrojs/mdx';
 import { defineConfig } from 'astro/config';
 import { load as loadYaml } from 'js-yaml';
 import { devPreview } from './src/build/dev-preview.ts';
+import { siteUrl } from './src/build/site-url.ts';
 import { functionData } from './src/build/function-data-integration.ts';
 import { twinFilesIntegration } from './src/build/twin-files-integration.ts';
 
-/** The canonical URL is set once, in content/site.md; `SITE_URL` or Netlify's `URL` override it. */
+/** The canonical URL, set once in content/site.md. */
 function canonicalUrl() {
-  const override = process.env.SITE_URL || process.env.URL;
-  if (override) return override;
   const contentDir = new URL(`${process.env.CONTENT_DIR ?? './content'}/`, new URL('./', import.meta.url));
   const source = readFileSync(new URL('site.md', contentDir), 'utf8');
   const frontmatter = /** @type {{ canonical_url?: string }} */ (loadYaml(source.split(/^---\s*$/m)[1] ?? ''));
@@ -19,7 +18,8 @@ function canonicalUrl() {
 }
 
 export default defineConfig({
-  site: canonicalUrl(),
+  // The build's own origin: canonical in production, its own address in previews and locally.
+  site: siteUrl(process.env, canonicalUrl()),
   // Fixture builds (tests, benchmarks) run side by side; each keeps its own content cache.
   ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   output: 'static',

@@ -61,8 +61,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const [astroPort, functionsPort] = [await freePort(), await freePort()];
 const astroOrigin = `http://127.0.0.1:${astroPort}`;
-// Canonical URLs in the preview point at the preview itself, as netlify dev's URL does.
-start('astro', ['dev', '--host', '127.0.0.1', '--port', String(astroPort)], { URL: `http://localhost:${port}` }, true);
+// Absolute URLs in the preview point at the preview itself (src/build/site-url.ts).
+start(
+  'astro',
+  ['dev', '--host', '127.0.0.1', '--port', String(astroPort)],
+  { SITE_URL: `http://localhost:${port}` },
+  true,
+);
 
 const deadline = Date.now() + STARTUP_MS;
 for (;;) {

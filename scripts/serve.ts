@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import { problemTypeUri } from '../src/proposal/problem-type.ts';
 import { readBoundedBody } from './serve/body-guard.ts';
@@ -26,8 +27,30 @@ const netlify = spawn(
     '--staticServerPort',
     String(staticPort),
   ],
-  { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, BROWSER: 'none' } },
+  {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // The build netlify serve runs publishes absolute URLs at this address (src/build/site-url.ts).
+    env: { SITE_URL: `http://localhost:${port}`, ...process.env, BROWSER: 'none' },
+  },
 );
+// netlify serve announces its internal port in a box; people need the one address they can open.
+let announced = false;
+for (const [stream, out] of [
+  [netlify.stdout, process.stdout],
+  [netlify.stderr, process.stderr],
+] as const) {
+  createInterface({ input: stream }).on('line', (line) => {
+    if (/^\s*[╭│╰]/.test(line) || /Static server listening to/.test(line)) {
+      if (!announced && /Local dev server ready/.test(line)) {
+        announced = true;
+        console.log(`\nnpm start: the site and the proposal function are at http://localhost:${port}\n`);
+      }
+      return;
+    }
+    out.write(`${line}\n`);
+  });
+}
 netlify.once('exit', (code, signal) => {
   console.error(`netlify serve exited (${signal ?? code ?? 0})`);
   process.exit(typeof code === 'number' ? code : 1);
@@ -102,8 +125,4 @@ const server = createServer((req, res) => {
 // Node's own limits: a client that never finishes its headers cannot hold a socket forever.
 server.headersTimeout = 15_000;
 server.requestTimeout = 30_000;
-server.listen(port, () =>
-  console.log(
-    `npm start: site and proposal function at http://localhost:${port} (netlify serve on 127.0.0.1:${innerPort})`,
-  ),
-);
+server.listen(port);
