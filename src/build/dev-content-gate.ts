@@ -54,14 +54,16 @@ function dropContentModules(server: ViteDevServer): void {
 }
 
 export interface ContentGate {
-  /** Resolves once the content layer and the modules built from it match the folder; true if it had to sync. */
-  current(): Promise<boolean>;
+  /** Resolves once the content layer and the modules built from it match the folder. */
+  current(): Promise<void>;
 }
 
 export function contentGate(
   server: ViteDevServer,
   contentDir: string,
   refreshContent: ((options: { context?: Record<string, unknown> }) => Promise<void>) | undefined,
+  /** Called after each sync, whichever request or file event caused it. */
+  onSynced: () => void,
 ): ContentGate {
   let synced = contentFingerprint(contentDir);
   let syncing: Promise<void> | undefined;
@@ -83,11 +85,11 @@ export function contentGate(
     while (!(await reload()) && Date.now() < deadline) await setTimeout(RELOAD_RETRY_MS);
     synced = fingerprint;
     dropContentModules(server);
+    onSynced();
   }
 
   return {
     async current() {
-      let changed = false;
       for (;;) {
         if (syncing) {
           await syncing;
@@ -95,8 +97,7 @@ export function contentGate(
         }
         // Taken before the read, so a save during the sync is seen by the next request.
         const now = contentFingerprint(contentDir);
-        if (now === synced) return changed;
-        changed = true;
+        if (now === synced) return;
         syncing = sync(now).finally(() => (syncing = undefined));
       }
     },

@@ -89,7 +89,13 @@ export function devPreview(): AstroIntegration {
         const rewrites = netlifyRewrites();
         const csp = devContentSecurityPolicy();
         const contentDir = fileURLToPath(new URL(`${process.env.CONTENT_DIR ?? './content'}/`, ROOT));
-        const gate = contentGate(server, contentDir, refreshContent);
+        // After every sync: pages open in a browser reload, and the function's data follows, one
+        // rewrite after another, so the last one written is from the newest content.
+        let functionData = Promise.resolve();
+        const gate = contentGate(server, contentDir, refreshContent, () => {
+          server.environments.client.hot.send({ type: 'full-reload', path: '*' });
+          functionData = functionData.then(() => refreshFunctionData(server, logger));
+        });
         server.middlewares.use((req, res, next) => {
           res.setHeader('Content-Security-Policy', csp);
           const url = new URL(req.url ?? '/', 'http://dev');
@@ -97,17 +103,11 @@ export function devPreview(): AstroIntegration {
           if (to && (req.method === 'GET' || req.method === 'HEAD')) req.url = `${to}${url.search}`;
           gate.current().then(() => next(), next);
         });
-        // Pages open in a browser reload, and the function's data follows, as soon as a save settles.
+        // A save syncs once its file events settle, even when no request asks first.
         server.watcher.on('all', (_event, file) => {
           if (!started || !file.startsWith(contentDir)) return;
           clearTimeout(timer);
-          timer = setTimeout(() => {
-            void gate.current().then(async (changed) => {
-              if (!changed) return;
-              server.environments.client.hot.send({ type: 'full-reload', path: '*' });
-              await refreshFunctionData(server, logger);
-            });
-          }, SETTLE_MS);
+          timer = setTimeout(() => void gate.current(), SETTLE_MS);
         });
       },
       'astro:server:start': () => {
