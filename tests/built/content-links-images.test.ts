@@ -187,7 +187,7 @@ describe('problems in content files are reported together, each in words an edit
 
   it('tells to quote an unquoted date', () => {
     expect(build.output).toContain(
-      'content/blog/messy.md\n  field:    published\n  found:    2026-02-03, an unquoted date',
+      'content/blog/messy.md:6\n  field:    published\n  found:    2026-02-03, an unquoted date',
     );
     expect(build.output).toContain('fix:      put it in quotes: published: "2026-02-03"');
   });
