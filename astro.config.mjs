@@ -1,21 +1,33 @@
 // @ts-check
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import mdx from '@astrojs/mdx';
+import sitemap from '@astrojs/sitemap';
 import { defineConfig } from 'astro/config';
-import { load as loadYaml } from 'js-yaml';
+import { parseFrontmatter } from 'astro/markdown';
 import { devPreview } from './src/build/dev-preview.ts';
+import { mdxPlaceholders } from './src/build/mdx-placeholders.ts';
 import { siteUrl } from './src/build/site-url.ts';
 import { functionData } from './src/build/function-data-integration.ts';
 import { twinFilesIntegration } from './src/build/twin-files-integration.ts';
 
+/** The content folder; CONTENT_DIR lets tests and benchmarks build a changed copy. */
+const contentDir = fileURLToPath(new URL(`${process.env.CONTENT_DIR ?? './content'}/`, new URL('./', import.meta.url)));
+
+/** content/site.md's fields: the facts every placeholder stands for. */
+const site = /** @type {import('./src/schemas/entry.ts').SiteData} */ (
+  parseFrontmatter(readFileSync(join(contentDir, 'site.md'), 'utf8')).frontmatter
+);
+
 /** The canonical URL, set once in content/site.md. */
 function canonicalUrl() {
-  const contentDir = new URL(`${process.env.CONTENT_DIR ?? './content'}/`, new URL('./', import.meta.url));
-  const source = readFileSync(new URL('site.md', contentDir), 'utf8');
-  const frontmatter = /** @type {{ canonical_url?: string }} */ (loadYaml(source.split(/^---\s*$/m)[1] ?? ''));
-  if (!frontmatter?.canonical_url) throw new Error('content/site.md: canonical_url is missing');
-  return frontmatter.canonical_url;
+  const url = /** @type {unknown} */ (site.canonical_url);
+  if (typeof url !== 'string') throw new Error('content/site.md: canonical_url is missing');
+  return url;
 }
+
+const twins = twinFilesIntegration();
 
 export default defineConfig({
   // The build's own origin: canonical in production, its own address in previews and locally.
@@ -28,9 +40,21 @@ export default defineConfig({
   // writes (profiled with 10,000 posts); more than four adds memory and little speed.
   build: { format: 'file', inlineStylesheets: 'never', concurrency: 4 },
   // Pages ship zero client JS; the one script of the proposal workspace is bundled by Vite.
-  // /sitemap.xml is a route of its own (src/lib/sitemap.ts): it carries lastmod from content dates.
-  // twinFilesIntegration writes the markdown twins, functionData the proposal function's
-  // .generated/ data, when the build is done.
-  integrations: [mdx(), devPreview(), twinFilesIntegration(), functionData()],
+  // mdxPlaceholders fills {partner} and the rest in .mdx sources before mdx() compiles them.
+  // When the build is done, twins writes the markdown twins, sitemap the sitemap with each page's
+  // date from its twin (so it runs after twins), functionData the function's .generated/ data.
+  integrations: [
+    mdxPlaceholders(site, contentDir),
+    mdx(),
+    devPreview(),
+    twins,
+    sitemap({
+      serialize: (item) => ({ ...item, lastmod: twins.lastUpdated(item.url) }),
+      namespaces: { news: false, xhtml: false, image: false, video: false },
+    }),
+    functionData(),
+  ],
   devToolbar: { enabled: false },
+  // Images in content bodies are imported from here (src/lib/content-images.ts).
+  vite: { resolve: { alias: { '@content': contentDir } } },
 });

@@ -24,11 +24,14 @@ import { BlobsServer } from '@netlify/blobs/server';
 import type { Knowledge } from '../src/proposal/knowledge.ts';
 import { readEnv } from '../src/proposal/http.ts';
 import { submitDepsFromEnv } from '../src/proposal/submit/config.ts';
+import { partnerFromKnowledge } from '../src/proposal/submit/partner.ts';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
 import { PROPOSALS_STORE, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
 import { openProposalsStore, type ProposalsStore } from '../src/proposal/store/index.ts';
 import { readAllRecords, readRecord } from '../src/proposal/store/record-store.ts';
 import { entriesNaming, eraseRecord } from '../src/proposal/store/retention.ts';
+import { forgetTally } from '../src/proposal/store/event-tally.ts';
+import { addressTally } from '../src/proposal/submit/send-gates.ts';
 import { runSweep, type SweepLimits } from '../src/proposal/submit/sweep.ts';
 
 /** On demand nobody waits on a function limit: every open request now, backoff or not, a few at a time. */
@@ -220,12 +223,7 @@ function sweepDeps(store: ProposalsStore) {
       'redeliver needs the partner facts of the build: run `npm run build` first (.generated/knowledge.json is missing).',
     );
   const k = JSON.parse(readFileSync(file, 'utf8')) as Knowledge;
-  const partner = {
-    name: k.partner.name,
-    describedAs: k.partner.described_as,
-    email: k.partner.email,
-    proposalUrl: k.urls.proposal_page,
-  };
+  const partner = partnerFromKnowledge(k);
   return submitDepsFromEnv(readEnv, partner, k.consent, store);
 }
 
@@ -255,6 +253,9 @@ async function erase(source: Source, target: NonNullable<Options['target']>): Pr
     );
   }
   const what = 'requestId' in target ? `request ${target.requestId}` : `requests from ${target.email}`;
+  // The send limits' count of the address's requests is about the person too.
+  const tally = 'email' in target && (await forgetTally(store, addressTally(target.email)));
+  if (tally) process.stdout.write(`Deleted the count of requests from ${target.email} (send limits).\n`);
   if (records.length === 0) {
     process.stdout.write(`Nothing to delete: no ${what} in the ${source.where}.\n`);
     return;

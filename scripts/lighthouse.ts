@@ -1,6 +1,6 @@
 /**
  * Lighthouse scores: `npm run lighthouse` (node scripts/lighthouse.ts). Starts the site with `npm start` on
- * a free port, audits /, /proposal, /services and /agents with Lighthouse's default (mobile)
+ * a free port, audits /, /services, /case-studies, one case study, /agents and /proposal with Lighthouse's default (mobile)
  * configuration in Debian's Chromium started with WebMCP enabled (without it the WebMCP audits
  * are "not applicable"), prints the five category scores per page and the state of each agentic
  * audit, and writes test-results/lighthouse.json. Exits with 1 when any score is below 100, the goal.
@@ -12,11 +12,13 @@ import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { launch } from 'chrome-launcher';
 import { CHROME_FLAGS, CHROME_PATH } from './local-site/browser.ts';
-import { root } from './local-site/dist.ts';
+import { htmlPages, root } from './local-site/dist.ts';
 import { freePort } from './free-port.ts';
 import { startSite } from './local-site/start-site.ts';
 
-const PAGES = ['/', '/proposal', '/services', '/agents'];
+const caseStudy = htmlPages().find((p) => /^\/case-studies\/(?!archive\/)/.test(p.path))?.path;
+if (caseStudy === undefined) throw new Error('dist/ has no case study page: run npm run build first');
+const PAGES = ['/', '/services', '/case-studies', caseStudy, '/agents', '/proposal'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo', 'agentic-browsing'];
 /** Chromium exposes WebMCP (navigator.modelContext, declarative form tools) only behind this flag. */
 const WEBMCP_FLAG = '--enable-features=WebMCP';
@@ -30,8 +32,8 @@ interface PageResult {
   agentic: Record<string, string>;
 }
 
-// Built with its own local URL: agent documents and links are absolute, and Lighthouse follows
-// them (robots.txt Agentmap, <link rel="ai-catalog">), so they must point at this server.
+// Built with its own local URL: agent documents and most links are absolute (the ai-catalog link
+// is root-relative), and Lighthouse follows them, so they must point at this server.
 const port = await freePort();
 const site = await startSite({ SITE_URL: `http://127.0.0.1:${port}` }, undefined, undefined, port);
 console.log(`npm start serves ${site.url} (pid ${site.pid})`);
@@ -80,14 +82,16 @@ try {
 }
 
 const cell = (s: string | number | null, width: number) => String(s ?? 'n/a').padEnd(width);
+// The first column fits the longest path (a case study's).
+const first = Math.max(12, ...results.map((r) => r.path.length + 2));
 console.log(`\nLighthouse ${version}, default (mobile) config, ${CHROME_PATH} ${WEBMCP_FLAG}\n`);
-console.log(`${cell('page', 12)}${CATEGORIES.map((c) => cell(c, 18)).join('')}`);
+console.log(`${cell('page', first)}${CATEGORIES.map((c) => cell(c, 18)).join('')}`);
 for (const r of results)
-  console.log(`${cell(r.path, 12)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 18)).join('')}`);
+  console.log(`${cell(r.path, first)}${CATEGORIES.map((c) => cell(r.scores[c] ?? null, 18)).join('')}`);
 const agenticIds = Object.keys(results[0]?.agentic ?? {});
-console.log(`\nagentic-browsing audits\n${cell('page', 12)}${agenticIds.map((id) => cell(id, 26)).join('')}`);
+console.log(`\nagentic-browsing audits\n${cell('page', first)}${agenticIds.map((id) => cell(id, 26)).join('')}`);
 for (const r of results)
-  console.log(`${cell(r.path, 12)}${agenticIds.map((id) => cell(r.agentic[id] ?? '', 26)).join('')}`);
+  console.log(`${cell(r.path, first)}${agenticIds.map((id) => cell(r.agentic[id] ?? '', 26)).join('')}`);
 for (const r of results) {
   for (const f of r.failing) console.log(`  ${r.path} ${f.category}: ${f.id} (${f.title}) scored ${f.score}`);
 }

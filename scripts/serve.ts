@@ -100,7 +100,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     }
     body = read.body;
   }
-  const headers = { ...req.headers, host: `127.0.0.1:${innerPort}` };
+  // The Host stays the one the client used: the function sees its own address as the client does
+  // (the MCP endpoint compares a browser's Origin with it).
+  const headers = { ...req.headers };
   delete headers['transfer-encoding'];
   if (body) headers['content-length'] = String(body.length);
   const upstream = forward(

@@ -1,21 +1,35 @@
 import type { Config, Context } from '@netlify/functions';
+import contract from '../../.generated/contract.json' with { type: 'json' };
 import knowledge from '../../.generated/knowledge.json' with { type: 'json' };
 import * as validators from '../../.generated/validators.mjs';
 import { createProposalHandler } from '../../src/proposal/handler.ts';
+import { createMcpHandler } from '../../src/proposal/mcp/endpoint.ts';
+import { createActionPipeline } from '../../src/proposal/pipeline.ts';
 import type { Knowledge } from '../../src/proposal/knowledge.ts';
+import { PROPOSAL_API_PATH } from '../../src/schemas/paths.ts';
 
-const handle = createProposalHandler(knowledge as Knowledge, validators);
+const k = knowledge as Knowledge;
+// One pipeline for both paths: the HTTP API and MCP run the very same steps on a parsed action.
+const pipeline = createActionPipeline(k, validators);
+const http = createProposalHandler(k, pipeline, contract);
+const mcp = createMcpHandler(k, pipeline);
 
 /**
- * POST /api/proposal; GET of the same path is the static contract built by Astro. The context
- * carries waitUntil, which runs the redelivery sweep after the reply.
+ * /api/proposal (POST an action; GET the contract Astro built) and /mcp (POST; other methods 405).
+ * The context carries waitUntil, which runs the redelivery sweep after the reply.
  */
-export default (req: Request, context?: Context) => handle(req, context);
+export default (req: Request, context?: Context) =>
+  // Anything but the API's path is /mcp: netlify serve retries a 403 or 404 reply at /mcp.html
+  // and the like (as its CDN emulation does for files), and those retries must be refused alike.
+  new URL(req.url).pathname === PROPOSAL_API_PATH ? http(req, context) : mcp(req, context);
 
 export const config: Config = {
-  // DOCUMENT_PATHS.proposalApi (src/schemas/paths.ts), written out because Netlify reads it statically; a test keeps them equal.
-  path: '/api/proposal',
-  method: ['POST', 'OPTIONS'],
+  // DOCUMENT_PATHS.proposalApi and DOCUMENT_PATHS.mcp (src/schemas/paths.ts), written out because
+  // Netlify reads them statically; a test keeps them equal. The methods hold for both paths: GET
+  // and DELETE must reach the function so /mcp can answer 405 with Allow, as MCP asks of a
+  // server without an event stream or sessions; GET /api/proposal then serves the contract.
+  path: ['/api/proposal', '/mcp'],
+  method: ['GET', 'POST', 'OPTIONS', 'DELETE'],
   // Mirrored in the contract's limits.rate_limit (src/proposal/contract.ts); a test keeps them equal.
   rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
 };

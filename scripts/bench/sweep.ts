@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { startLocalBlobs } from './local-blobs.ts';
 import { handBack, progress, root } from './process.ts';
 import { int, ms, summarize, table, type Summary } from './stats.ts';
+import type { Knowledge } from '../../src/proposal/knowledge.ts';
 
 export const PENDING = 1000;
 export const PAIRS = 30;
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
     const { EXAMPLE_REQUESTS } = await import('../../src/proposal/contract.ts');
     const { openProposalsStore } = await import('../../src/proposal/store/index.ts');
     const { submitDepsFromEnv } = await import('../../src/proposal/submit/config.ts');
+    const { partnerFromKnowledge } = await import('../../src/proposal/submit/partner.ts');
     const { runSweep, FUNCTION_SWEEP_LIMITS } = await import('../../src/proposal/submit/sweep.ts');
     const post = (body: unknown, key?: string) =>
       new Request(API, {
@@ -103,19 +105,10 @@ async function main(): Promise<void> {
     }
 
     healthy = true;
-    const k = JSON.parse(await readFile(join(root, '.generated', 'knowledge.json'), 'utf8')) as {
-      partner: { name: string; described_as: string; email: string };
-      urls: { proposal_page: string };
-      consent: { text: string; version: string };
-    };
+    const k = JSON.parse(await readFile(join(root, '.generated', 'knowledge.json'), 'utf8')) as Knowledge;
     const deps = submitDepsFromEnv(
       (name) => process.env[name],
-      {
-        name: k.partner.name,
-        describedAs: k.partner.described_as,
-        email: k.partner.email,
-        proposalUrl: k.urls.proposal_page,
-      },
+      partnerFromKnowledge(k),
       k.consent,
       openProposalsStore(),
     );

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
 import { writeFunctionData } from './function-data.ts';
 import { contentGate } from './dev-content-gate.ts';
+import { DEV_KNOWLEDGE_PATH } from './handover.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
@@ -85,6 +86,13 @@ export function devPreview(): AstroIntegration {
   return {
     name: 'dev-preview',
     hooks: {
+      'astro:config:setup': ({ command, injectRoute }) => {
+        if (command === 'dev')
+          injectRoute({
+            pattern: DEV_KNOWLEDGE_PATH,
+            entrypoint: new URL('./dev-knowledge-route.ts', import.meta.url),
+          });
+      },
       'astro:server:setup': ({ server, logger, refreshContent }) => {
         const rewrites = netlifyRewrites();
         const csp = devContentSecurityPolicy();

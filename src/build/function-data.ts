@@ -11,13 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
-import { BUILD_DATA_FILES, removeBuildData } from './build-data.ts';
-
-/**
- * Astro emits the knowledge from a route, because only a route can read the content collection.
- * The build moves it out of the site; the dev preview fetches it from the dev server.
- */
-const KNOWLEDGE_FILE = BUILD_DATA_FILES.knowledge;
+import { DEV_KNOWLEDGE_PATH } from './handover.ts';
 
 // CommonJS modules: under Node's ESM loader their default import is the whole `exports` object.
 const standaloneCode =
@@ -25,9 +19,9 @@ const standaloneCode =
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 export interface FunctionData {
-  /** The published contract (GET /api/proposal). */
+  /** The published contract (GET /api/proposal), which the function also serves. */
   contract: { actions: Record<string, { request_schema: object }> };
-  /** The function's knowledge (the build-data/knowledge.json route, KNOWLEDGE_FILE). */
+  /** The function's knowledge (./handover.ts). */
   knowledge: Record<string, unknown>;
   /** Site path of the hashed stylesheet the function's HTML replies reuse, when there is one. */
   stylesheet?: string | undefined;
@@ -57,7 +51,7 @@ function writeAtomic(file: string, text: string): void {
   renameSync(temp, file);
 }
 
-/** Writes validators.mjs, validators.d.mts and knowledge.json into `outDir`; returns the action names. */
+/** Writes validators.mjs, validators.d.mts, contract.json and knowledge.json into `outDir`; returns the action names. */
 export function writeFunctionData(outDir: string, { contract, knowledge, stylesheet }: FunctionData): string[] {
   const ajv = new Ajv2020({ allErrors: true, strict: true, code: { source: true, esm: true } });
   // ajv-formats' maintained address check (its regular expression is inlined into the validators).
@@ -77,6 +71,8 @@ export function writeFunctionData(outDir: string, { contract, knowledge, stylesh
       .map((name) => `export declare const ${name}: Validator;`)
       .join('\n')}\n`,
   );
+  // GET /api/proposal: the function answers it (its path takes GET for /mcp's 405), with these bytes.
+  writeAtomic(join(outDir, 'contract.json'), `${JSON.stringify(contract, null, 2)}\n`);
   writeAtomic(
     join(outDir, 'knowledge.json'),
     `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`,
@@ -94,15 +90,16 @@ async function fetchJson(origin: string, path: string): Promise<unknown> {
 export async function writeFunctionDataFrom(origin: string, outDir: string): Promise<string[]> {
   return writeFunctionData(outDir, {
     contract: (await fetchJson(origin, `${DOCUMENT_PATHS.proposalApi}.json`)) as FunctionData['contract'],
-    knowledge: (await fetchJson(origin, `/${KNOWLEDGE_FILE}`)) as FunctionData['knowledge'],
+    knowledge: (await fetchJson(origin, DEV_KNOWLEDGE_PATH)) as FunctionData['knowledge'],
   });
 }
 
-/**
- * Writes the function's data from a finished build in `distDir`, then takes the knowledge out of
- * the site: it is the function's, not a published document.
- */
-export function writeFunctionDataFromDist(distDir: string, outDir: string): string[] {
+/** Writes the function's data from a finished build in `distDir` and the knowledge its pages computed. */
+export function writeFunctionDataFromDist(
+  distDir: string,
+  outDir: string,
+  knowledge: FunctionData['knowledge'],
+): string[] {
   const readJson = (file: string) => JSON.parse(readFileSync(join(distDir, file), 'utf8')) as unknown;
   // The function's HTML replies reuse the site's hashed stylesheet ...
   const stylesheet = readdirSync(join(distDir, '_astro')).find((f) => f.endsWith('.css'));
@@ -116,9 +113,8 @@ export function writeFunctionDataFromDist(distDir: string, outDir: string): stri
   const frame = { header: header.replace(/ aria-current="page"/g, ''), footer };
   const actions = writeFunctionData(outDir, {
     contract: readJson(`${DOCUMENT_PATHS.proposalApi.slice(1)}.json`) as FunctionData['contract'],
-    knowledge: { ...(readJson(KNOWLEDGE_FILE) as FunctionData['knowledge']), frame },
+    knowledge: { ...knowledge, frame },
     stylesheet: stylesheet && `/_astro/${stylesheet}`,
   });
-  removeBuildData(distDir, KNOWLEDGE_FILE);
   return actions;
 }

@@ -1,20 +1,22 @@
 /**
- * Writes every page's markdown twin when `astro build` is done, from the one document the
- * build-data/twins.json route emitted. One route and a loop of file writes cost a fraction of a
- * route per twin, which Astro renders, logs and writes one at a time.
+ * Writes every page's markdown twin when `astro build` is done, as the twin route handed them over
+ * (./handover.ts). One loop of file writes costs a fraction of a route per twin, which Astro
+ * renders, logs and writes one at a time.
  */
 import type { AstroIntegration } from 'astro';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILD_DATA_FILES, removeBuildData } from './build-data.ts';
+import { parseFrontmatter } from 'astro/markdown';
+import { takeOver } from './handover.ts';
 
-/** Writes the twins listed in `distDir`'s build-data file; returns how many. */
-export function writeTwinFiles(distDir: string): number {
-  const source = join(distDir, BUILD_DATA_FILES.twins);
-  const files = JSON.parse(readFileSync(source, 'utf8')) as [string, string][];
+/** Writes `files` under `distDir`; returns each page's canonical URL and last update. */
+export function writeTwinFiles(distDir: string, files: [string, string][]): Map<string, string> {
   const made = new Set<string>();
+  const updated = new Map<string, string>();
   for (const [file, text] of files) {
+    const { canonical_url, last_updated } = parseFrontmatter(text).frontmatter as Record<string, string>;
+    updated.set(canonical_url!, last_updated!);
     const target = resolve(distDir, file);
     // The files come from page paths, but a twin must never land outside the site.
     if (relative(distDir, target).startsWith('..')) throw new Error(`twin ${file} would be written outside dist/`);
@@ -25,17 +27,27 @@ export function writeTwinFiles(distDir: string): number {
     }
     writeFileSync(target, text);
   }
-  removeBuildData(distDir, BUILD_DATA_FILES.twins);
-  return files.length;
+  return updated;
 }
 
-export function twinFilesIntegration(): AstroIntegration {
+/**
+ * The integration, and the date each page last changed as its twin states it (`last_updated`),
+ * for the sitemap: @astrojs/sitemap, listed after this integration, asks once the twins are written.
+ */
+export function twinFilesIntegration(): AstroIntegration & { lastUpdated: (url: string) => string } {
+  let updated = new Map<string, string>();
   return {
     name: 'twin-files',
     hooks: {
       'astro:build:done': ({ dir, logger }) => {
-        logger.info(`${writeTwinFiles(fileURLToPath(dir))} markdown twins written`);
+        updated = writeTwinFiles(fileURLToPath(dir), takeOver('twins'));
+        logger.info(`${updated.size} markdown twins written`);
       },
+    },
+    lastUpdated: (url) => {
+      const date = updated.get(url);
+      if (!date) throw new Error(`sitemap: ${url} has no markdown twin, so no date it last changed`);
+      return date;
     },
   };
 }

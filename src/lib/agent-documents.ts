@@ -11,6 +11,7 @@ import { guide } from '../proposal/guide.ts';
 import { summarize } from '../proposal/summarize.ts';
 import { exampleSubmitReply } from '../proposal/example-submit-reply.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
+import { handOver } from '../build/handover.ts';
 
 export async function capabilitiesSchema() {
   const model = await siteModel();
@@ -29,7 +30,11 @@ let knowledgeOnce: Promise<Knowledge> | undefined;
 
 /** The function's knowledge, built once per build and shared by every route that needs it. */
 export function knowledge(): Promise<Knowledge> {
-  knowledgeOnce ??= siteModel().then((model) => buildKnowledge(model, absolute));
+  knowledgeOnce ??= siteModel().then((model) => {
+    const facts = buildKnowledge(model, absolute);
+    handOver('knowledge', facts);
+    return facts;
+  });
   return knowledgeOnce;
 }
 

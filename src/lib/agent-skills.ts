@@ -1,7 +1,8 @@
 /**
  * Agent Skills (agentskills.io) published for discovery at `/.well-known/agent-skills/`
- * (Agent Skills Discovery RFC v0.2.0): one skill, "request a proposal", whose SKILL.md is
- * generated from the content and the proposal contract, and an index carrying its sha256 digests.
+ * (Agent Skills Discovery RFC v0.2.0, final shape): one skill, "request a proposal", whose
+ * SKILL.md is generated from the content and the proposal contract, and an index naming it by
+ * type, URL and the sha256 digest of the exact bytes served.
  */
 import type { Knowledge } from '../proposal/knowledge.ts';
 import {
@@ -16,44 +17,38 @@ import { IDEMPOTENCY_RETENTION_HOURS } from '../proposal/idempotency-rules.ts';
 import { PROBLEM_TYPES, problemMeaning, type ProblemType } from '../proposal/http.ts';
 import { problemTypeUri } from '../proposal/problem-type.ts';
 import { absolute } from './urls.ts';
-import { sha256Hex, skillDigest } from './skill-digest.ts';
+import { sha256Digest } from './skill-digest.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 import { partnerStatement, partnerWithAside } from '../schemas/partner-phrase.ts';
+import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS } from '../proposal/tools.ts';
 
-/** Version of the discovery index format this site publishes. */
-export const SKILLS_INDEX_VERSION = '0.2.0';
+/** JSON Schema of the discovery index this site publishes (v0.2.0). */
+export const SKILLS_INDEX_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 export const PROPOSAL_SKILL_NAME = 'request-a-proposal';
-
-export interface SkillFile {
-  /** Path relative to the skill's directory. */
-  path: string;
-  content: string;
-}
 
 export interface Skill {
   /** 1-64 lower-case letters, digits and single hyphens; also the directory name. */
   name: string;
   /** What it does and when to use it, at most 1024 characters. */
   description: string;
-  files: SkillFile[];
+  /** The SKILL.md served at skillMdPath(name); the index's digest is of exactly these bytes. */
+  skillMd: string;
 }
 
-/** URL path of one file of a skill. */
-export const skillFilePath = (skill: string, file: string) => `${DOCUMENT_PATHS.agentSkills}/${skill}/${file}`;
+/** URL path of a skill's SKILL.md. */
+export const skillMdPath = (skill: string) => `${DOCUMENT_PATHS.agentSkills}/${skill}/SKILL.md`;
 
-/** `/.well-known/agent-skills/index.json`. */
+/** `/.well-known/agent-skills/index.json`: one `skill-md` entry per skill. */
 export function skillsIndex(skills: Skill[]) {
   return {
-    version: SKILLS_INDEX_VERSION,
-    skills: skills.map((skill) => {
-      const files = skill.files.map((f) => ({ path: f.path, hex: sha256Hex(f.content) }));
-      return {
-        name: skill.name,
-        description: skill.description,
-        digest: skillDigest(files),
-        files: files.map((f) => ({ path: f.path, digest: `sha256:${f.hex}` })),
-      };
-    }),
+    $schema: SKILLS_INDEX_SCHEMA,
+    skills: skills.map((skill) => ({
+      name: skill.name,
+      type: 'skill-md' as const,
+      description: skill.description,
+      url: absolute(skillMdPath(skill.name)),
+      digest: sha256Digest(skill.skillMd),
+    })),
   };
 }
 
@@ -106,7 +101,7 @@ export function proposalSkill(k: Knowledge): Skill {
     json(EXAMPLE_REQUESTS.guide),
     `2. **Gather and summarize** (nothing stored or sent). Ask the person for what is missing, then: ${flow.summarize} Show them the overview and let them correct it.`,
     json(EXAMPLE_REQUESTS.summarize),
-    `3. **Consent.** Show the person this text word for word and submit only after they agree to it (version ${k.consent.version}):\n\n> ${k.consent.text}`,
+    `3. **Consent.** Show the person this text word for word and submit only after they agree to it (version ${k.consent.version}):\n\n> ${k.consent.text}\n\nIf they ask what happens to their data, point them to the privacy notice: ${k.urls.privacy} (the contract's \`data_handling\` states the same facts).`,
     `4. **Submit.** ${flow.submit} Send a new key (a UUID) for each new request and the same key with the same body on every retry; keys are kept ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
     json(EXAMPLE_REQUESTS.submit),
     '## What the answer means',
@@ -128,6 +123,14 @@ export function proposalSkill(k: Knowledge): Skill {
           `\`${id}\` (${p.status}): ${problemMeaning(id as ProblemType).replace(/\.?$/, '.')} ${problemTypeUri(k.urls.agents, id as ProblemType)}`,
       ),
     ),
+    '## Over MCP',
+    `The same steps are MCP tools at ${k.urls.mcp} (Streamable HTTP; server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}): ${Object.values(
+      PROPOSAL_TOOLS,
+    )
+      .map((t) => `\`${t.name}\``)
+      .join(
+        ', ',
+      )}. Their arguments are the fields above without \`action\`; submit takes the Idempotency-Key as \`${IDEMPOTENCY_KEY_ARGUMENT}\`. A refused call returns \`isError\` with the same problem details.`,
     '## References',
     bullets([
       `Contract with schemas, limits and examples: GET ${api}`,
@@ -137,7 +140,7 @@ export function proposalSkill(k: Knowledge): Skill {
       `Prefer a person? ${k.partner.email} or ${k.urls.proposal_page}`,
     ]),
   ].join('\n\n');
-  return { name: PROPOSAL_SKILL_NAME, description, files: [{ path: 'SKILL.md', content: `${body}\n` }] };
+  return { name: PROPOSAL_SKILL_NAME, description, skillMd: `${body}\n` };
 }
 
 /** Every skill the site publishes. */

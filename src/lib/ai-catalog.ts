@@ -1,13 +1,16 @@
 /**
- * `/.well-known/ai-catalog.json` (Agentic Resource Discovery 1.0): what an agent can use here.
- * Entries use the media types ARD registers, so the conformance tester reports no warning; the
- * other agent documents (contract, OpenAPI, capabilities, llms.txt) are named in the skill's metadata.
+ * `/.well-known/ai-catalog.json` (Agentic Resource Discovery 1.0): what an agent can use here —
+ * the proposal skill and the MCP server's card. Entries use the media types ARD registers, so the
+ * conformance tester reports no warning; the other agent documents (contract, OpenAPI,
+ * capabilities, llms.txt) are named in the skill's metadata.
  */
 import type { Knowledge } from '../proposal/knowledge.ts';
 import type { SiteData } from '../schemas/entry.ts';
 import { absolute, base } from './urls.ts';
-import { PROPOSAL_SKILL_NAME, proposalSkill, skillFilePath } from './agent-skills.ts';
+import { PROPOSAL_SKILL_NAME, proposalSkill, skillMdPath } from './agent-skills.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
+import { mcpDescription, mcpServerInfo, SERVER_CARD_MEDIA_TYPE } from '../proposal/mcp/server-info.ts';
+import { PROPOSAL_TOOLS } from '../proposal/tools.ts';
 
 export const ARD_SPEC_VERSION = '1.0';
 /** ARD's media type for a SKILL.md. */
@@ -25,7 +28,7 @@ export function aiCatalog(k: Knowledge, site: SiteData) {
         identifier: `urn:air:${base.hostname}:skills:${PROPOSAL_SKILL_NAME}`,
         displayName: `Request a proposal from ${name}`,
         type: SKILL_MEDIA_TYPE,
-        url: absolute(skillFilePath(skill.name, 'SKILL.md')),
+        url: absolute(skillMdPath(skill.name)),
         description: skill.description,
         tags: ['proposal', 'consulting', k.partner.cloud_provider.toLowerCase(), ...k.capabilities.map((c) => c.id)],
         capabilities: ['guide', 'summarize', 'submit'],
@@ -36,6 +39,7 @@ export function aiCatalog(k: Knowledge, site: SiteData) {
         ],
         updatedAt: `${site.last_updated}T00:00:00Z`,
         metadata: {
+          mcp_server_card: absolute(DOCUMENT_PATHS.mcpServerCard),
           proposal_api: k.urls.proposal_api,
           proposal_contract: k.urls.proposal_api,
           openapi: absolute(DOCUMENT_PATHS.openapi),
@@ -44,6 +48,22 @@ export function aiCatalog(k: Knowledge, site: SiteData) {
           llms_txt: absolute(DOCUMENT_PATHS.llmsTxt),
           agent_skills_index: absolute(DOCUMENT_PATHS.agentSkillsIndex),
         },
+      },
+      {
+        identifier: `urn:air:${base.hostname}:mcp:${mcpServerInfo(k).name}`,
+        displayName: mcpServerInfo(k).title,
+        type: SERVER_CARD_MEDIA_TYPE,
+        url: absolute(DOCUMENT_PATHS.mcpServerCard),
+        description: `${mcpDescription(k)} MCP over Streamable HTTP at ${k.urls.mcp}; tools: ${Object.values(
+          PROPOSAL_TOOLS,
+        )
+          .map((t) => t.name)
+          .join(', ')}.`,
+        tags: ['mcp', 'proposal', 'consulting', k.partner.cloud_provider.toLowerCase()],
+        capabilities: Object.values(PROPOSAL_TOOLS).map((t) => t.name),
+        representativeQueries: [`Connect to ${name} over MCP`, `Submit a proposal request to ${name} from a chat app`],
+        updatedAt: `${site.last_updated}T00:00:00Z`,
+        metadata: { mcp_endpoint: k.urls.mcp, documentation: k.urls.agents },
       },
     ],
   };

@@ -1,6 +1,7 @@
-/** RFC 9727 API catalog (`/.well-known/api-catalog`): one linkset entry per API the site offers. */
+/** RFC 9727 API catalog (`/.well-known/api-catalog`): one linkset entry per API the site offers, MCP included. */
 import { absolute } from './urls.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS } from '../schemas/paths.ts';
+import { SERVER_CARD_MEDIA_TYPE } from '../proposal/mcp/server-info.ts';
 
 export function apiCatalog() {
   const described = {
@@ -19,6 +20,12 @@ export function apiCatalog() {
         ...described,
         // GET of the endpoint itself is the contract: schemas, limits, examples.
         'service-meta': [{ href: absolute(DOCUMENT_PATHS.proposalApi), type: 'application/json' }],
+      },
+      {
+        // The same actions as MCP tools; the server card describes the endpoint.
+        anchor: absolute(DOCUMENT_PATHS.mcp),
+        'service-desc': [{ href: absolute(DOCUMENT_PATHS.mcpServerCard), type: SERVER_CARD_MEDIA_TYPE }],
+        'service-doc': [{ href: `${absolute(PAGE_PATHS.agents)}#mcp`, type: 'text/html' }],
       },
     ],
   };

@@ -5,6 +5,7 @@
 import type { Contract } from '../proposal/contract.ts';
 import type { Knowledge } from '../proposal/knowledge.ts';
 import { createProposalHandler } from '../proposal/handler.ts';
+import { createActionPipeline } from '../proposal/pipeline.ts';
 import type { Validators } from '../proposal/request-steps.ts';
 import { DOCUMENT_PATHS } from '../schemas/paths.ts';
 
@@ -45,7 +46,7 @@ function response(status: number, body: unknown, headers: string[] = []): string
  * validation, so the handler needs no validators for it.
  */
 async function consentProblem(k: Knowledge, body: unknown): Promise<{ status: number; body: unknown }> {
-  const handle = createProposalHandler(k, {} as Validators);
+  const handle = createProposalHandler(k, createActionPipeline(k, {} as Validators));
   const res = await handle(
     new Request(k.urls.proposal_api, {
       method: 'POST',

@@ -5,18 +5,16 @@
  */
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CORE_SCHEMA, load as loadYaml, mergeTag, timestampTag } from 'js-yaml';
+import { parseFrontmatter } from 'astro/markdown';
 import { checkEntryData } from '../schemas/entry-errors.ts';
 import { bodyFirstLine, isRootRelative, scanLinks } from './content-links.ts';
 import { nearest } from '../schemas/nearest.ts';
+import { ContentError } from './content-error.ts';
 
 /** Every content file, as the collection's loader globs them. */
-export const PATTERN = '**/*.{md,mdx}';
-/** Frontmatter is read as Astro reads it (js-yaml 4's default schema): unquoted dates become dates. */
-const YAML_SCHEMA = CORE_SCHEMA.withTags(timestampTag, mergeTag);
-const FRONTMATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/;
+const PATTERN = '**/*.{md,mdx}';
 
-/** The entry id Astro derives from a file path: each segment lower-cased and slugged, no extension. */
+/** The entry id Astro's glob loader derives from a file path: each segment lower-cased and slugged, no extension. */
 const entryId = (path: string) =>
   path
     .replace(/\.(md|mdx)$/, '')
@@ -30,35 +28,47 @@ const entryId = (path: string) =>
     )
     .join('/');
 
-/** One problem, where it is: the file as editors name it, its absolute path and the line. */
-interface Problem {
-  text: string;
+interface SourceFile {
+  /** Path shown to editors, relative to the project root, e.g. `content/blog/x.md`. */
+  shown: string;
   absolute: string;
-  line: number;
+  raw: string;
+}
+
+function duplicateIds(files: { path: string; shown: string }[]): string[] {
+  const byId = new Map<string, string>();
+  const problems: string[] = [];
+  for (const { path, shown } of files) {
+    const id = entryId(path);
+    const other = byId.get(id);
+    if (other) {
+      problems.push(
+        `${shown} and ${other} would both publish as "${id}" (file names differ only in case or punctuation); rename or remove one`,
+      );
+    } else byId.set(id, shown);
+  }
+  return problems;
 }
 
 /**
- * The error content mistakes raise: every problem in its message, and where the first one is in
- * `loc`, which Astro's dev server shows (with the lines around it) instead of a stack trace, and
- * which its "Open in editor" opens.
+ * Frontmatter read by Astro's own reader, the one its glob loader uses (so an unquoted date is a
+ * date here too), with the body after it; a YAML error becomes a problem naming its line.
  */
-export class ContentFilesError extends Error {
-  readonly loc: { file: string; line: number; column: number };
-  /** The heading of Astro's error overlay. */
-  readonly title = 'Content needs fixing';
-  constructor(problems: Problem[]) {
-    super(
-      `Content needs fixing (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n\n${problems.map((p) => p.text).join('\n\n')}\n`,
-    );
-    this.name = 'ContentError';
-    const first = problems[0]!;
-    this.loc = { file: first.absolute, line: first.line, column: 1 };
-    // Where our checker noticed the problem is of no use to the person who fixes the content.
-    this.stack = '';
+function readFile(file: SourceFile): { data: Record<string, unknown>; body: string } | string {
+  try {
+    const { frontmatter, rawFrontmatter, content } = parseFrontmatter(file.raw);
+    if (rawFrontmatter === '')
+      return `${file.shown}: no frontmatter; start the file with a --- line, the fields, then another --- line`;
+    return { data: frontmatter, body: content };
+  } catch (error) {
+    // The raw frontmatter starts on the line of the opening ---: its line 0 is the file's line 1.
+    const mark = (error as { mark?: { line: number } }).mark;
+    const line = mark ? `:${mark.line + 1}` : '';
+    return `${file.shown}${line}: the frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}. Text with a colon needs quotes.`;
   }
 }
 
-/** The 1-based line of a top-level frontmatter field, or of the opening --- when it is missing. */
+/** The 1-based line of a top-level frontmatter field, if the file has it. */
 function fieldLine(raw: string, field: string): number | undefined {
   const key = field.split(/[.,]/)[0]!;
   const lines = raw.split(/\r?\n/);
@@ -67,69 +77,25 @@ function fieldLine(raw: string, field: string): number | undefined {
   return at === -1 ? undefined : at + 1;
 }
 
-interface SourceFile {
-  /** Path shown to editors, relative to the project root, e.g. `content/blog/x.md`. */
-  shown: string;
-  absolute: string;
-  raw: string;
-}
-
-function duplicateIds(files: { path: string; shown: string; absolute: string }[]): Problem[] {
-  const byId = new Map<string, string>();
-  const problems: Problem[] = [];
-  for (const { path, shown, absolute } of files) {
-    const id = entryId(path);
-    const other = byId.get(id);
-    if (other) {
-      problems.push({
-        text: `${shown} and ${other} would both publish as "${id}" (file names differ only in case or punctuation); rename or remove one`,
-        absolute,
-        line: 1,
-      });
-    } else byId.set(id, shown);
-  }
-  return problems;
-}
-
-function frontmatterProblems(file: SourceFile): Problem[] {
-  const at = (text: string, line = 1) => ({ text, absolute: file.absolute, line });
-  const yaml = FRONTMATTER.exec(file.raw)?.[1];
-  if (yaml === undefined)
-    return [at(`${file.shown}: no frontmatter; start the file with a --- line, the fields, then another --- line`)];
-  let data: unknown;
-  try {
-    data = loadYaml(yaml, { schema: YAML_SCHEMA });
-  } catch (error) {
-    const mark = (error as { mark?: { line: number } }).mark;
-    const line = mark ? mark.line + 2 : 1;
-    return [
-      at(
-        `${file.shown}${mark ? `:${line}` : ''}: the frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}. Text with a colon needs quotes.`,
-        line,
-      ),
-    ];
-  }
-  // Each block starts "<file>\n  field:    <field>"; the file gains the field's line where it has one.
-  return checkEntryData(file.shown, data).map((block) => {
-    const field = /\n {2}field: +(.+)/.exec(block)?.[1] ?? '';
-    const line = fieldLine(file.raw, field);
-    return line === undefined ? at(block) : at(block.replace(file.shown, `${file.shown}:${line}`), line);
+/** Each block starts "<file>\n  field:    <field>"; the file gains the field's line where it has one. */
+function withFieldLines(file: SourceFile, blocks: string[]): string[] {
+  return blocks.map((block) => {
+    const line = fieldLine(file.raw, /\n {2}field: +(.+)/.exec(block)?.[1] ?? '');
+    return line === undefined ? block : block.replace(file.shown, `${file.shown}:${line}`);
   });
 }
 
 /** Files that exist under `dir` (for a suggestion), relative to it. */
 const filesUnder = (dir: string) => (existsSync(dir) ? globSync('**/*', { cwd: dir }) : []);
 
-function imageProblems(file: SourceFile, publicDir: string): Problem[] {
-  const body = file.raw.replace(FRONTMATTER, '');
-  const problems: Problem[] = [];
+function imageProblems(file: SourceFile, body: string, publicDir: string): string[] {
+  const problems: string[] = [];
   for (const image of scanLinks(body, bodyFirstLine(file.raw, body)).filter((l) => l.kind === 'image')) {
     const at = `${file.shown}:${image.line}: image "${image.href}"`;
-    const add = (text: string) => problems.push({ text, absolute: file.absolute, line: image.line });
     if (image.text.trim() === '')
-      add(`${at} has no alt text; describe what it shows: ![A diagram of ...](${image.href})`);
+      problems.push(`${at} has no alt text; describe what it shows: ![A diagram of ...](${image.href})`);
     if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(image.href)) {
-      add(
+      problems.push(
         `${at} is on another site, which the site's Content-Security-Policy blocks; save it beside the content file or under public/`,
       );
       continue;
@@ -139,23 +105,50 @@ function imageProblems(file: SourceFile, publicDir: string): Problem[] {
     if (existsSync(resolve(dir, target))) continue;
     const guess = nearest(target.replace(/^\.\//, ''), filesUnder(dir));
     const where = isRootRelative(path) ? `public/${target}` : join(dirname(file.shown), target);
-    add(
+    problems.push(
       `${at} does not exist (looked for ${where})${guess ? `; did you mean ${isRootRelative(path) ? `/${guess}` : `./${guess}`}?` : ''}`,
     );
   }
   return problems;
 }
 
-/** Checks every content file; throws one error listing every problem. */
-export function checkContentFiles(base: string, publicDir: string): void {
+/** Whether the content folder has any .mdx file (a build without one reads no `mdx` collection). */
+export const hasMdxFiles = (dir: string) => globSync('**/*.mdx', { cwd: dir }).length > 0;
+
+/** A content file as read and checked: its entry id, frontmatter and body (trimmed, as Astro stores it). */
+export interface ContentFile {
+  id: string;
+  absolute: string;
+  raw: string;
+  data: Record<string, unknown>;
+  body: string;
+}
+
+/** Checks every content file under `base`; throws one error listing every problem, or returns the files. */
+export function checkContentFiles(base: string, publicDir: string): ContentFile[] {
   const paths = globSync(PATTERN, { cwd: base }).sort();
   // Named as editors know them, whichever folder was built (fixtures build copies of content/).
   const shown = (path: string) => `content/${path}`;
-  const problems = duplicateIds(paths.map((path) => ({ path, shown: shown(path), absolute: join(base, path) })));
+  const problems = duplicateIds(paths.map((path) => ({ path, shown: shown(path) })));
+  const files: ContentFile[] = [];
   for (const path of paths) {
     const absolute = join(base, path);
     const file = { shown: shown(path), absolute, raw: readFileSync(absolute, 'utf8') };
-    problems.push(...frontmatterProblems(file), ...imageProblems(file, publicDir));
+    const read = readFile(file);
+    if (typeof read === 'string') {
+      problems.push(read);
+      continue;
+    }
+    problems.push(
+      ...withFieldLines(file, checkEntryData(file.shown, read.data)),
+      ...imageProblems(file, read.body, publicDir),
+    );
+    files.push({ id: entryId(path), absolute, raw: file.raw, data: read.data, body: read.body.trim() });
   }
-  if (problems.length > 0) throw new ContentFilesError(problems);
+  // Located at the first file it names (./content-error.ts), where Astro's overlay points.
+  if (problems.length > 0)
+    throw new ContentError(
+      `Content needs fixing (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n\n${problems.join('\n\n')}\n`,
+    );
+  return files;
 }

@@ -5,10 +5,10 @@
  * the file. The loader has already checked that each exists and has alt text.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { getImage } from 'astro:assets';
 import { imageMetadata } from 'astro/assets/utils';
-import { PUBLIC_DIR } from './project-dirs.ts';
+import { PUBLIC_DIR, ROOT } from './project-dirs.ts';
 
 export interface ImageSize {
   width: number;
@@ -23,19 +23,16 @@ export const imageSize = (src: string): ImageSize | undefined =>
   sizes.get(src) ?? sizes.get(decodeURI(src.replace(/[?#].*$/, '')));
 
 /**
- * The images Astro's content layer imported for content bodies, keyed as Astro keys them
- * (src + the content flag + the importing file). Astro's own markdown rendering reads the same map.
+ * Every image under the content folder, imported as Astro's images guide imports images known only
+ * at build time (`import.meta.glob`). `@content` is that folder (astro.config.mjs), so a fixture
+ * build of another folder finds its own images. Vite keys them from the project root: `/content/…`
+ * inside it, `../…` outside; they are keyed here by absolute path.
  */
-async function contentImages(): Promise<Map<string, unknown>> {
-  const { default: images } = await import('astro:asset-imports');
-  return images;
-}
-
-const importId = (src: string, importer: string) =>
-  `${src}?${new URLSearchParams([
-    ['astroContentImageFlag', ''],
-    ['importer', importer],
-  ]).toString()}`;
+const contentImages = new Map(
+  Object.entries(
+    import.meta.glob<{ default: ImageMetadata }>('@content/**/*.{png,jpg,jpeg,gif,webp,avif,svg,tiff}'),
+  ).map(([key, load]) => [key.startsWith('/') ? join(ROOT, key) : resolve(ROOT, key), load]),
+);
 
 /**
  * The published path of an image written in `importer` (the entry's file path as Astro stores it):
@@ -50,9 +47,9 @@ export async function publishImage(src: string, importer: string, alt: string): 
     }
     return src;
   }
-  const source = (await contentImages()).get(importId(src, importer));
-  if (!source) throw new Error(`${importer}: image "${src}" was not imported by Astro's content layer`);
-  const image = await getImage({ src: source as ImageMetadata, alt });
+  const load = contentImages.get(resolve(dirname(resolve(ROOT, importer)), decodeURI(src.replace(/[?#].*$/, ''))));
+  if (!load) throw new Error(`${importer}: image "${src}" is not an image file under the content folder`);
+  const image = await getImage({ src: (await load()).default, alt });
   const width = Number(image.attributes.width);
   const height = Number(image.attributes.height);
   sizes.set(image.src, { width, height });

@@ -1,39 +1,32 @@
-/** The content collection's loader: checkContentFiles (src/lib/content-check.ts), then Astro's glob loader. */
-import { resolve } from 'node:path';
+/**
+ * The content collection's loader, on Astro's documented loader API: checkContentFiles
+ * (./content-check.ts) reads and checks every file, then each entry is parsed by the collection
+ * schema and stored with its body. Astro renders no body: the site renders every body itself
+ * (./render-markdown.ts: pages, twins and llms files share one markdown), and images in bodies are
+ * imported by ./content-images.ts.
+ */
+import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ContentEntryType } from 'astro';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { glob } from 'astro/loaders';
-import { checkContentFiles, PATTERN } from './content-check.ts';
-import { scanLinks } from './content-links.ts';
+import { checkContentFiles, hasMdxFiles, type ContentFile } from './content-check.ts';
+import { ContentError } from './content-error.ts';
 
-/** Astro hands its glob loader the content entry types (public: integrations add them) in the context. */
-type GlobContext = LoaderContext & { entryTypes?: Map<string, ContentEntryType> };
-
-/**
- * The site renders every body itself (src/lib/render-markdown.ts: pages, twins and llms files share
- * one markdown), so the HTML Astro's markdown pipeline would render into the content store is never
- * read; rendering and storing it cost a second pass over every entry. What Astro does need from
- * that render is the images a body uses (`metadata.imagePaths`), which it imports for the image
- * pipeline: the same rule as Astro's own (a decoded URL that is neither absolute nor rooted at
- * `/`), read from the links the build already scans.
- */
-function imagePathsOnly(markdown: ContentEntryType): ContentEntryType {
-  return {
-    ...markdown,
-    getRenderFunction: () =>
-      Promise.resolve(({ body }) => {
-        const imagePaths = [
-          ...new Set(
-            scanLinks(body ?? '', 1)
-              .filter((l) => l.kind === 'image')
-              .map((l) => decodeURI(l.href))
-              .filter((url) => !URL.canParse(url) && !url.startsWith('/')),
-          ),
-        ];
-        return Promise.resolve({ html: '', metadata: { imagePaths } });
-      }),
-  };
+async function sync(base: string, context: LoaderContext): Promise<void> {
+  const { config, store } = context;
+  const root = fileURLToPath(config.root);
+  const files: ContentFile[] = checkContentFiles(base, fileURLToPath(config.publicDir));
+  const untouched = new Set(store.keys());
+  // .mdx files are checked here and loaded by the `mdx` collection (src/content.config.ts).
+  for (const file of files.filter((f) => !f.absolute.endsWith('.mdx'))) {
+    untouched.delete(file.id);
+    const digest = context.generateDigest(file.raw);
+    if (store.get(file.id)?.digest === digest) continue;
+    const data = await context.parseData({ id: file.id, data: file.data, filePath: file.absolute });
+    const filePath = relative(root, file.absolute).split('\\').join('/');
+    store.set({ id: file.id, data, body: file.body, filePath, digest });
+  }
+  for (const id of untouched) store.delete(id);
 }
 
 /**
@@ -42,25 +35,45 @@ function imagePathsOnly(markdown: ContentEntryType): ContentEntryType {
  */
 export const LOAD_STARTED = 'onLoadStarted';
 
-/** Astro's glob loader over `base`, after checkContentFiles. */
+/** Every content file under `base` (relative to the project root), checked, as one collection. */
 export function contentLoader(base: string): Loader {
-  const inner = glob({ base, pattern: PATTERN });
+  const watched = new WeakSet<object>();
   return {
     name: 'content',
-    load: async (context: GlobContext) => {
+    load: async (context) => {
       const started = context.refreshContextData?.[LOAD_STARTED];
       if (typeof started === 'function') (started as () => void)();
       const dir = resolve(fileURLToPath(context.config.root), base);
-      // The dev preview reads every file again when any changes (src/build/dev-content-gate.ts);
-      // the glob loader's own reload of one file at the first event could read it half written.
-      context.watcher?.add(dir);
-      checkContentFiles(dir, fileURLToPath(context.config.publicDir));
-      const { watcher: _reloadsEverything, ...unwatched } = context;
-      const markdown = context.entryTypes?.get('.md');
-      // Should Astro stop passing entry types, its own render runs: slower, never wrong.
-      if (!context.entryTypes || !markdown) return inner.load(unwatched);
-      const entryTypes = new Map([...context.entryTypes, ['.md', imagePathsOnly(markdown)]]);
-      return inner.load({ ...unwatched, entryTypes } as GlobContext);
+      await sync(dir, context);
+      // The dev preview: any change under the folder reloads the collection (unchanged files are
+      // skipped by digest); one listener per watcher, however often Astro loads again.
+      if (!context.watcher || watched.has(context.watcher)) return;
+      watched.add(context.watcher);
+      context.watcher.add(dir);
+      context.watcher.on('all', (_event, path) => {
+        if (path.startsWith(dir) && /\.mdx?$/.test(path)) {
+          // A content mistake is reported once, by the page and the terminal (src/lib/content.ts).
+          sync(dir, context).catch((error: unknown) => {
+            if (!(error instanceof ContentError)) context.logger.error((error as Error).message);
+          });
+        }
+      });
+    },
+  };
+}
+
+/**
+ * The .mdx files, on Astro's glob loader (which makes them renderable through @astrojs/mdx). A
+ * build of content without any skips it, and its warnings about an empty collection.
+ */
+export function mdxLoader(base: string): Loader {
+  const inner = glob({ base, pattern: '**/*.mdx' });
+  return {
+    name: 'mdx',
+    load: async (context) => {
+      const dir = resolve(fileURLToPath(context.config.root), base);
+      // The dev preview always watches, so a first .mdx file shows up without a restart.
+      if (context.watcher || hasMdxFiles(dir)) await inner.load(context);
     },
   };
 }

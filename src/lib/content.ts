@@ -18,13 +18,15 @@ import type {
   SiteData,
 } from '../schemas/entry.ts';
 import { PAGE_IDS, type PageId } from '../schemas/ids.ts';
-import { findViolations, ruleHelp, type Identity } from './content-rules.ts';
+import type { Identity } from './content-rules.ts';
+import { duplicateProblems, mdxProblems, ruleProblems, throwIfProblems } from './entry-checks.ts';
+import { markdownForm } from './mdx-components.ts';
 import { bodyFirstLine, isRootRelative, rewriteLinks, scanLinks, type SourcedLink } from './content-links.ts';
 import { publishImage } from './content-images.ts';
 import { expandPlaceholders } from './placeholders.ts';
 import { absolute } from './urls.ts';
 import { CONTENT_DIR, PUBLIC_DIR } from './project-dirs.ts';
-import { checkContentFiles } from './content-check.ts';
+import { checkContentFiles, hasMdxFiles } from './content-check.ts';
 import { ContentError } from './content-error.ts';
 
 /** An entry's data with its markdown body and where it came from. */
@@ -35,6 +37,8 @@ export interface Sourced<T> {
   file: string;
   /** Last path segment of the entry id, used in URLs. */
   slug: string;
+  /** An .mdx entry, which its page renders through @astrojs/mdx; `body` is its markdown form. */
+  mdx?: CollectionEntry<'mdx'>;
 }
 
 export interface SiteModel {
@@ -59,7 +63,7 @@ function contentError(file: string, message: string): ContentError {
   return new ContentError(`${file}: ${message}`);
 }
 
-type Entry = CollectionEntry<'entries'>;
+type Entry = CollectionEntry<'entries'> | CollectionEntry<'mdx'>;
 
 /** Deep copy of frontmatter with every string passed through `map` (given its field path). */
 function mapStrings(value: unknown, path: string, map: (text: string, field: string) => string): unknown {
@@ -86,7 +90,9 @@ async function prepare(
 ): Promise<Sourced<EntryData>> {
   const path = resolve(entry.filePath ?? `content/${entry.id}`);
   const file = `content/${relative(CONTENT_DIR, path)}`;
-  const rawBody = entry.body ?? '';
+  const mdx = entry.collection === 'mdx' ? entry : undefined;
+  if (mdx) problems.push(...mdxProblems([{ file, data: {}, body: mdx.body ?? '' }]));
+  const rawBody = mdx ? markdownForm(mdx.body ?? '') : (entry.body ?? '');
   const expand = (text: string, where: string) => {
     const { text: expanded, misspelt } = expandPlaceholders(text, site);
     for (const m of misspelt)
@@ -105,7 +111,7 @@ async function prepare(
       return isRootRelative(target) ? absolute(target) : target;
     });
 
-  const firstLine = rawBody.trim() ? bodyFirstLine(readFileSync(path, 'utf8'), rawBody) : 1;
+  const firstLine = rawBody.trim() ? bodyFirstLine(readFileSync(path, 'utf8'), entry.body ?? '') : 1;
   const expandedBody = expand(rawBody, file);
   const images = new Map<string, string>();
   for (const image of scanLinks(expandedBody, firstLine)) {
@@ -120,7 +126,7 @@ async function prepare(
   ) as EntryData;
   // `#heading` links resolve on the page that shows this entry's body.
   for (const link of links.slice(before)) link.context = body;
-  return { data, body, file, slug: entry.id.split('/').pop() ?? entry.id };
+  return { data, body, file, slug: entry.id.split('/').pop() ?? entry.id, ...(mdx ? { mdx } : {}) };
 }
 
 function ofKind<K extends EntryData['kind']>(
@@ -138,63 +144,14 @@ function single<T>(items: Sourced<T>[], kind: string): Sourced<T> {
   return first;
 }
 
-function unique<T>(items: Sourced<T>[], key: (item: T) => string, field: string): void {
-  const seen = new Map<string, string>();
-  for (const item of items) {
-    const k = key(item.data);
-    const other = seen.get(k);
-    if (other) throw contentError(item.file, `${field} "${k}" is already used by ${other}`);
-    seen.set(k, item.file);
-  }
-}
-
-/** Every string in an entry's frontmatter, with the field path that holds it. */
-function* stringFields(value: unknown, path: string): Generator<[string, string]> {
-  if (typeof value === 'string') yield [path, value];
-  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* stringFields(v, `${path}[${i}]`);
-  else if (value && typeof value === 'object')
-    for (const [k, v] of Object.entries(value)) yield* stringFields(v, path ? `${path}.${k}` : k);
-}
-
-/**
- * Pages, twins and llms files render every body as the same markdown, so an .mdx body may use
- * markdown only: an import, an export or a component would reach readers as raw text.
- */
-function checkMdxBodies(entries: Sourced<EntryData>[]): void {
-  for (const entry of entries) {
-    if (!entry.file.endsWith('.mdx')) continue;
-    const jsx = /^(?:import|export)\s|<[A-Z][\w.]*[\s/>]/m.exec(entry.body);
-    if (jsx) {
-      throw contentError(
-        entry.file,
-        `body: "${jsx[0].trim()}": components, imports and exports are not supported; write plain markdown (the page, its markdown twin and llms-full.txt render the same text)`,
-      );
-    }
-  }
-}
-
-function checkContentRules(entries: Sourced<EntryData>[], identity: Identity): void {
-  const problems: string[] = [];
-  for (const entry of entries) {
-    const texts: [string, string][] = [...stringFields(entry.data, ''), ['body', entry.body]];
-    for (const [field, text] of texts) {
-      for (const v of findViolations(text, identity)) {
-        problems.push(`${entry.file}: ${field}: "${v.text}" breaks the rule "${v.rule}": ${ruleHelp(v.rule)}`);
-      }
-    }
-  }
-  if (problems.length > 0) {
-    throw new ContentError(`Content rules broken in ${problems.length} place(s):\n  ${problems.join('\n  ')}`);
-  }
-}
-
 const byOrder = <T extends { order: number }>(a: Sourced<T>, b: Sourced<T>) => a.data.order - b.data.order;
 const newestFirst = <T extends { published: string }>(a: Sourced<T>, b: Sourced<T>) =>
   b.data.published.localeCompare(a.data.published) || a.slug.localeCompare(b.slug);
 
 async function load(): Promise<SiteModel> {
   // Drafts are dropped here and only here, so no output can publish one.
-  const entries = (await getCollection('entries')).filter((e) => !e.data.draft);
+  const mdx = import.meta.env.DEV || hasMdxFiles(CONTENT_DIR) ? await getCollection('mdx') : [];
+  const entries = [...(await getCollection('entries')), ...mdx].filter((e) => !e.data.draft);
 
   const siteEntries = entries.filter((e): e is Entry & { data: SiteData } => e.data.kind === 'site');
   const rawSite = single(
@@ -204,30 +161,30 @@ async function load(): Promise<SiteModel> {
   const links: SourcedLink[] = [];
   const problems: string[] = [];
   const all = await Promise.all(entries.map((e) => prepare(e, rawSite, links, problems)));
-  if (problems.length > 0) throw new ContentError(`Placeholders to fix:\n  ${problems.join('\n  ')}`);
   const site = single(ofKind(all, 'site'), 'site');
   const identity: Identity = {
     name: site.data.name,
     cloudProvider: site.data.cloud_provider,
     cloudProviderFullName: site.data.cloud_provider_full_name,
   };
-  checkMdxBodies(all);
-  checkContentRules(all, identity);
-
   const pageList = ofKind(all, 'page');
-  unique(pageList, (p) => p.page, 'page');
+  const audiences = ofKind(all, 'audience');
+  const capabilities = ofKind(all, 'capability').sort(byOrder);
+  const engagementModels = ofKind(all, 'engagement-model').sort(byOrder);
+  problems.push(
+    ...ruleProblems(all, identity),
+    ...duplicateProblems(pageList, (p) => p.data.page, 'page'),
+    ...duplicateProblems(audiences, (a) => a.data.id, 'audience id'),
+    ...duplicateProblems(capabilities, (c) => c.data.id, 'capability id'),
+    ...duplicateProblems(engagementModels, (m) => m.data.id, 'engagement model id'),
+  );
+  throwIfProblems('Content needs fixing', problems);
+
   const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Partial<Record<PageId, Sourced<PageData>>>;
   const missing = PAGE_IDS.filter((id) => !pages[id]);
   if (missing.length > 0) {
     throw contentError('content/pages/', `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`);
   }
-
-  const audiences = ofKind(all, 'audience');
-  const capabilities = ofKind(all, 'capability').sort(byOrder);
-  const engagementModels = ofKind(all, 'engagement-model').sort(byOrder);
-  unique(audiences, (a) => a.id, 'audience id');
-  unique(capabilities, (c) => c.id, 'capability id');
-  unique(engagementModels, (m) => m.id, 'engagement model id');
 
   const caseStudies = ofKind(all, 'case-study').sort(newestFirst);
   const evidence = single(ofKind(all, 'evidence'), 'evidence');

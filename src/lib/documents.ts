@@ -10,7 +10,7 @@ import { caseStudyPath, DOCUMENT_PATHS, indexPagePath, PAGE_PATHS, postPath, tag
 import { AGENT_RESOURCE_PATHS } from '../schemas/capabilities-document.schema.ts';
 import { PROBLEM_TYPES, problemMeaning, type ProblemType } from '../proposal/http.ts';
 import { problemTypeUri } from '../proposal/problem-type.ts';
-import { workflowTexts } from '../proposal/contract.ts';
+import { EMAIL_MEANINGS, STATUS_MEANINGS, workflowTexts } from '../proposal/contract.ts';
 import { dataHandlingFromEnv } from '../proposal/data-handling.ts';
 import { absolute } from './urls.ts';
 import { INDEX_PAGE_SIZE } from './index-page-size.ts';
@@ -75,6 +75,7 @@ function agents(model: SiteModel): string {
     list(site.data.agent_guidance),
     '## Proposal API {#proposal-api}',
     list(Object.entries(workflow).map(([key, text]) => `**${key}**: ${text}`)),
+    submitOutcomesSection(),
     dataHandlingSection(model),
     '## Problem types {#problem-types}',
     'Errors are RFC 9457 problem details (`application/problem+json`). Field errors carry `errors[]` with a JSON pointer; values you sent are never echoed.',
@@ -291,10 +292,57 @@ export function neverSendRule(model: SiteModel): string {
   return rule;
 }
 
+/** What a submit reply's `status` and `confirmation_email` mean, from the contract's own lists. */
+export function submitOutcomesSection(): string {
+  const item =
+    (name: string) =>
+    ([value, meaning]: [string, string]) =>
+      `\`${name}: "${value}"\`: ${meaning}`;
+  return join(
+    '## What a submit answer means {#submit-outcomes}',
+    list(Object.entries(STATUS_MEANINGS).map(item('status'))),
+    list(Object.entries(EMAIL_MEANINGS).map(item('confirmation_email'))),
+  );
+}
+
+/** The data_handling facts of the build's environment, with the privacy notice's address. */
+const dataHandlingOf = (model: SiteModel) =>
+  dataHandlingFromEnv(model.site.data, process.env, absolute(PAGE_PATHS.privacy));
+
 /** What is stored, for how long, how to have it deleted: on /agents, /proposal and their twins. */
 export function dataHandlingSection(model: SiteModel): string {
-  const d = dataHandlingFromEnv(model.site.data);
-  return join('## Your data {#your-data}', list([d.stored, d.retention, d.erasure]));
+  const d = dataHandlingOf(model);
+  return join(
+    '## Your data {#your-data}',
+    list([d.stored, d.retention, d.erasure]),
+    `The ${link('privacy notice', PAGE_PATHS.privacy)} says where it is kept and what is sent.`,
+  );
+}
+
+/** The privacy notice: the page's own words, then every data_handling fact, as the contract states them. */
+function privacy(model: SiteModel): string {
+  const d = dataHandlingOf(model);
+  const { site } = model;
+  return join(
+    model.pages.privacy.body,
+    '## What is stored {#stored}',
+    d.stored,
+    `Submitting means agreeing to this text (version ${site.data.consent_version}):\n\n> ${site.data.consent_text}`,
+    '## Where it is kept {#where}',
+    d.where,
+    '## How long {#retention}',
+    d.retention,
+    '## What is sent, and how often {#sending}',
+    d.sending,
+    list([
+      `Confirmation emails to one address in 24 hours: at most ${d.limits.confirmation_emails_per_address_per_day}.`,
+      `Confirmation emails from the whole site in a day: at most ${d.limits.confirmation_emails_per_day}.`,
+      `Individual notices to ${site.data.name}'s sales team in an hour: at most ${d.limits.sales_notices_per_hour}; past that, one summary for the hour.`,
+    ]),
+    '## Deletion {#deletion}',
+    d.erasure,
+    `Agents and developers find the same facts as \`data_handling\` in the ${link('proposal contract', DOCUMENT_PATHS.proposalApi)}.`,
+  );
 }
 
 /** The intro above the workspace form. */
@@ -377,6 +425,7 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
     pageDoc(p.about, PAGE_PATHS.about, 'Company', about(model)),
     pageDoc(p.agents, PAGE_PATHS.agents, 'Proposals and agents', agents(model)),
     pageDoc(p.proposal, PAGE_PATHS.proposal, 'Proposals and agents', proposal(model)),
+    pageDoc(p.privacy, PAGE_PATHS.privacy, 'Proposals and agents', privacy(model)),
     ...caseStudyArchive,
     ...blogArchive,
     ...model.caseStudies.map((c) => ({

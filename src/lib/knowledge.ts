@@ -37,9 +37,11 @@ export function buildKnowledge(
       home: absolute(PAGE_PATHS.home),
       proposal_page: absolute(PAGE_PATHS.proposal),
       proposal_api: absolute(DOCUMENT_PATHS.proposalApi),
+      mcp: absolute(DOCUMENT_PATHS.mcp),
       agents: absolute(PAGE_PATHS.agents),
       capabilities: absolute(DOCUMENT_PATHS.capabilities),
       openapi: absolute(DOCUMENT_PATHS.openapi),
+      privacy: absolute(PAGE_PATHS.privacy),
     },
     capabilities: model.capabilities.map(({ data: c }) => ({
       id: c.id,
@@ -71,6 +73,6 @@ export function buildKnowledge(
     useful_intake_fields: site.useful_intake_fields,
     agent_guidance: site.agent_guidance,
     consent: { text: site.consent_text, version: site.consent_version },
-    data_handling: dataHandlingFromEnv(site, env),
+    data_handling: dataHandlingFromEnv(site, env, absolute(PAGE_PATHS.privacy)),
   };
 }

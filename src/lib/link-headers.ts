@@ -33,17 +33,25 @@ export function apiCatalogLink(): LinkValue {
   return { href: absolute(DOCUMENT_PATHS.apiCatalog), rel: 'api-catalog', type: 'application/linkset+json' };
 }
 
+/**
+ * The AI catalog (ARD), on every page. Root-relative on purpose: readers resolve it against the
+ * page they fetched, so it names this host's catalog on a deploy preview or `npm start` too,
+ * where an absolute link to the canonical host would send them to production.
+ */
+export function aiCatalogLink(): LinkValue {
+  return { href: DOCUMENT_PATHS.aiCatalog, rel: 'ai-catalog', type: AI_CATALOG_MEDIA_TYPE };
+}
+
 /** The home page's extra relations: where the APIs are catalogued, described and documented. */
 export function homeLinks(): LinkValue[] {
   return [
     apiCatalogLink(),
     { href: absolute(DOCUMENT_PATHS.openapi), rel: 'service-desc', type: 'application/openapi+json' },
     { href: absolute(PAGE_PATHS.agents), rel: 'service-doc', type: 'text/html' },
-    { href: absolute(DOCUMENT_PATHS.aiCatalog), rel: 'ai-catalog', type: AI_CATALOG_MEDIA_TYPE },
   ];
 }
 
 /** Every link-value of a page's `Link` header. */
 export function linksOf(path: string): LinkValue[] {
-  return path === '/' ? [...pageLinks(path), ...homeLinks()] : pageLinks(path);
+  return [...pageLinks(path), ...(path === '/' ? homeLinks() : []), aiCatalogLink()];
 }

@@ -14,6 +14,7 @@ import type { PageDocument } from './page-document.ts';
 import { absolute } from './urls.ts';
 import { LLMS_FULL_MAX_BYTES, LLMS_TXT_SECTION_MAX_LINKS } from './llms-limits.ts';
 import { DOCUMENT_PATHS, llmsFullSectionPath, tagSlug, twinPath } from '../schemas/paths.ts';
+import { PROPOSAL_TOOLS } from '../proposal/tools.ts';
 
 /** Room kept in each file for its header (title, part numbers, links to the other parts). */
 const HEADER_ROOM = 4_000;
@@ -197,7 +198,13 @@ export function llmsTxt(model: SiteModel, docs: PageDocument[]): string {
       `${partnerStatement(partnerNames(site))}. When you use or repeat anything from this site, follow these rules:`,
       site.agent_guidance.map((rule) => `- ${rule}`).join('\n'),
       `Structured facts: ${absolute(DOCUMENT_PATHS.capabilities)} (JSON). Proposal contract: ${absolute(DOCUMENT_PATHS.proposalApi)} (GET), OpenAPI: ${absolute(DOCUMENT_PATHS.openapi)}. Everything in full: ${absolute(DOCUMENT_PATHS.llmsFull)}, or section by section below (each file at most ${LLMS_FULL_MAX_BYTES.toLocaleString('en-US')} bytes).`,
-      `For agents: an Agent Skill to request a proposal (${absolute(DOCUMENT_PATHS.agentSkillsIndex)}), the API catalog (${absolute(DOCUMENT_PATHS.apiCatalog)}) and the AI catalog (${absolute(DOCUMENT_PATHS.aiCatalog)}).`,
+      `For agents: an MCP server (Streamable HTTP) at ${absolute(DOCUMENT_PATHS.mcp)} with the tools ${Object.values(
+        PROPOSAL_TOOLS,
+      )
+        .map((t) => t.name)
+        .join(
+          ', ',
+        )} (server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}), an Agent Skill to request a proposal (${absolute(DOCUMENT_PATHS.agentSkillsIndex)}), the API catalog (${absolute(DOCUMENT_PATHS.apiCatalog)}) and the AI catalog (${absolute(DOCUMENT_PATHS.aiCatalog)}).`,
       ...sections,
       `## Full text\n\n${files.join('\n')}`,
       `## Optional\n\n- [Sitemap](${absolute(DOCUMENT_PATHS.sitemap)}): every published page\n- [Capabilities JSON Schema](${absolute(DOCUMENT_PATHS.capabilitiesSchema)}): shape of the capabilities document`,

@@ -1,9 +1,16 @@
 /** OpenAPI 3.1 description of the three operations, embedding the contract's own request schemas. */
 import type { Knowledge } from '../proposal/knowledge.ts';
-import { CONTRACT_VERSION, RATE_LIMIT, requestSchemas, STATUS_MEANINGS, EMAIL_MEANINGS } from '../proposal/contract.ts';
+import {
+  CONTRACT_VERSION,
+  EMAIL_MEANINGS,
+  RATE_LIMIT,
+  requestSchemas,
+  resultSchemas,
+  STATUS_MEANINGS,
+} from '../proposal/contract.ts';
 import {
   IDEMPOTENCY_RETENTION_HOURS,
-  KEY_CHAR_CLASS,
+  idempotencyKeyPattern,
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from '../proposal/idempotency-rules.ts';
 import { PROBLEM_TYPES, problemMeaning } from '../proposal/http.ts';
@@ -60,7 +67,6 @@ const staticGet = (
 });
 
 /** The Idempotency-Key header as the function parses it: bare, or inside one pair of double quotes. */
-const idempotencyKeyPattern = (max: number) => `^(?:${KEY_CHAR_CLASS}{1,${max}}|"${KEY_CHAR_CLASS}{1,${max}}")$`;
 
 /** `capabilitiesSchema` is embedded so the description is self-contained; it is also published on its own. */
 export function buildOpenApi(
@@ -208,16 +214,7 @@ export function buildOpenApi(
         GuideRequest: component(schemas.guide),
         SummarizeRequest: component(schemas.summarize),
         SubmitRequest: component(schemas.submit),
-        SubmitResult: {
-          type: 'object',
-          required: ['status', 'confirmation_email', 'request_id'],
-          properties: {
-            status: { enum: Object.keys(STATUS_MEANINGS) },
-            confirmation_email: { enum: Object.keys(EMAIL_MEANINGS) },
-            request_id: { type: 'string' },
-            received_at: { type: 'string', format: 'date-time' },
-          },
-        },
+        SubmitResult: component(resultSchemas().submit),
         Problem: {
           type: 'object',
           required: ['type', 'title', 'status', 'detail'],

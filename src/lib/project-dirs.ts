@@ -5,6 +5,9 @@
  */
 import { resolve } from 'node:path';
 
+/** The project root: Astro runs from it. */
+export const ROOT = resolve('.');
+
 /** The content collection; CONTENT_DIR lets tests build a changed copy. */
 export const CONTENT_DIR = resolve(process.env.CONTENT_DIR ?? 'content');
 

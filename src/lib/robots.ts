@@ -1,8 +1,10 @@
 /**
  * robots.txt for search engines and AI agents: rules for named AI crawlers derived from the
  * content signals set in content/site.md, the same signals as a `Content-Signal:` line
- * (contentsignals.org) and a `Content-Usage:` line (IETF aipref vocabulary), then where the
- * sitemap and the agent catalog are.
+ * (contentsignals.org), then where the sitemap is. Only directives that robots.txt validators
+ * know (Lighthouse's `robots-txt` audit lists them): the aipref `Content-Usage` preference is the
+ * HTTP header of every response (headers-file.ts), and the agent catalog is announced by
+ * `<link rel="ai-catalog">` and the `Link` header, root-relative so it resolves on every host.
  */
 import type { SiteData } from '../schemas/entry.ts';
 import { absolute } from './urls.ts';
@@ -26,7 +28,7 @@ export function contentSignal(signals: Signals): string {
 }
 
 /**
- * The aipref `Content-Usage` value: `search` and `train-ai` map one to one; aipref has no
+ * The aipref `Content-Usage` header value: `search` and `train-ai` map one to one; aipref has no
  * category for answering a question at request time (ai-input), so it stays unstated there.
  */
 export function contentUsage(signals: Signals): string {
@@ -39,7 +41,6 @@ function group(agents: readonly string[], allowed: boolean, signals: Signals): s
     ...agents.map((a) => `User-agent: ${a}`),
     allowed ? 'Allow: /' : 'Disallow: /',
     `Content-Signal: ${contentSignal(signals)}`,
-    `Content-Usage: ${contentUsage(signals)}`,
   ].join('\n');
 }
 
@@ -55,7 +56,7 @@ export function robotsTxt(site: SiteData): string {
       `# Agents: ${absolute(DOCUMENT_PATHS.llmsTxt)}, ${absolute(DOCUMENT_PATHS.apiCatalog)}, ${absolute(DOCUMENT_PATHS.aiCatalog)}`,
       group(['*'], true, signals),
       ...named,
-      `Sitemap: ${absolute(DOCUMENT_PATHS.sitemap)}\nAgentmap: ${absolute(DOCUMENT_PATHS.aiCatalog)}`,
+      `Sitemap: ${absolute(DOCUMENT_PATHS.sitemap)}`,
     ].join('\n\n') + '\n'
   );
 }

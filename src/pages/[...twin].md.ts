@@ -3,17 +3,24 @@ import { siteModel } from '../lib/content.ts';
 import { pageDocuments } from '../lib/documents.ts';
 import type { PageDocument } from '../lib/page-document.ts';
 import { lastUpdated } from '../lib/page-dates.ts';
-import { twinFile } from '../lib/twin-file.ts';
+import { twinFile, twinFiles } from '../lib/twin-file.ts';
+import { handOver } from '../build/handover.ts';
 import { twinParam } from '../schemas/paths.ts';
 
 /**
  * The markdown twin of every page (`/index.md`, `/services.md`, `/blog/<slug>.md`, ...) as the dev
- * server serves it. `astro build` writes the same files in one pass instead (build-data/twins.json
- * and src/build/twin-files-integration.ts): a route per twin would double the routes of the build.
+ * server serves it. In `astro build` this route hands every twin over instead, and
+ * src/build/twin-files-integration.ts writes them in one pass: a route per twin would double the
+ * routes of the build.
  */
 export const getStaticPaths = (async () => {
-  if (!import.meta.env.DEV) return [];
   const model = await siteModel();
+  // Always: a build under NODE_ENV=test (the tests') runs with import.meta.env.DEV set.
+  handOver(
+    'twins',
+    twinFiles(pageDocuments(model), (doc) => lastUpdated(doc, model)),
+  );
+  if (!import.meta.env.DEV) return [];
   return pageDocuments(model).map((doc) => ({
     params: { twin: twinParam(doc.path) },
     props: { doc, updated: lastUpdated(doc, model) },

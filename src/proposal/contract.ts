@@ -14,6 +14,7 @@ import {
   REQUIRED_INTAKE_FIELDS,
 } from './fields.ts';
 import { PROBLEM_TYPES, problemMeaning, type ProblemType } from './http.ts';
+import { CONFIRMATION_EMAIL_MEANINGS } from './confirmation-email-states.ts';
 import { problemTypeUri } from './problem-type.ts';
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
@@ -33,14 +34,8 @@ export const STATUS_MEANINGS = {
     "The request is stored safely, but the customer-relationship system did not accept it within the redelivery period. The partner's team was alerted and follows up by email; do not submit it again.",
 } as const;
 
-export const EMAIL_MEANINGS = {
-  sent: 'The confirmation email was accepted by the mail server. Only this value allows saying an email was sent.',
-  not_sent:
-    'No email was sent yet: the request is still pending, or the mail server could not be reached. The email is owed and is sent automatically once the request is received and the mail server answers.',
-  failed:
-    'The mail server refused the confirmation email (or it failed repeatedly); it will not be sent. The request itself is unaffected.',
-  not_configured: 'This deployment sends no confirmation emails.',
-} as const;
+/** What each `confirmation_email` value means (confirmation-email-states.ts). */
+export const EMAIL_MEANINGS = CONFIRMATION_EMAIL_MEANINGS;
 
 /** The `proposal_workflow` texts of the capabilities document (spec 2.10). */
 export function workflowTexts(absolute: (path: string) => string) {
@@ -161,6 +156,81 @@ export function requestSchemas(k: Knowledge) {
 }
 
 export type RequestSchemas = ReturnType<typeof requestSchemas>;
+
+const str = { type: 'string' };
+const strings = { type: 'array', items: str };
+const fieldRefs = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['field', 'label', 'pointer'],
+    properties: { field: str, label: str, pointer: str },
+  },
+};
+
+/**
+ * JSON Schemas of the successful results (what guide.ts, summarize.ts and submit/reply-bodies.ts
+ * return): the MCP tools' output schemas and the OpenAPI document's SubmitResult.
+ */
+export function resultSchemas() {
+  const object = (title: string, required: string[], properties: Record<string, unknown>) => ({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title,
+    type: 'object',
+    required,
+    properties,
+  });
+  return {
+    guide: object(
+      'Guide result',
+      ['action', 'non_binding', 'notice', 'capabilities', 'engagement_model', 'cloud_program_context', 'next_steps'],
+      {
+        action: { const: 'guide' },
+        non_binding: { const: true },
+        notice: str,
+        // anyOf rather than a type array: clients that map schemas to one type per field read it too.
+        audience: { anyOf: [{ type: 'object' }, { type: 'null' }] },
+        capabilities: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id', 'name', 'why', 'url'],
+            properties: { id: str, name: str, url: str },
+          },
+        },
+        engagement_model: { anyOf: [{ type: 'object' }, { type: 'null' }] },
+        alternatives: { type: 'array' },
+        cloud_program_context: { type: 'object', required: ['summary', 'disclaimer'] },
+        prepare: strings,
+        next_steps: strings,
+        proposal_workspace: str,
+      },
+    ),
+    summarize: object(
+      'Summarize result',
+      ['action', 'submitted', 'overview', 'missing_fields', 'ready_to_submit', 'markdown'],
+      {
+        action: { const: 'summarize' },
+        submitted: { const: false },
+        overview: { type: 'object', required: ['intake', 'context', 'contact'] },
+        missing_fields: fieldRefs,
+        missing_contact_fields: fieldRefs,
+        warnings: strings,
+        ready_to_submit: { type: 'boolean' },
+        markdown: str,
+        next_step: str,
+      },
+    ),
+    submit: object('Submit result', ['status', 'confirmation_email', 'request_id'], {
+      status: { enum: Object.keys(STATUS_MEANINGS), description: 'received, pending or failed; see the contract.' },
+      confirmation_email: { enum: Object.keys(EMAIL_MEANINGS) },
+      request_id: str,
+      received_at: { type: 'string', format: 'date-time' },
+      retry_after_seconds: { type: 'integer', minimum: 0 },
+      message: str,
+    }),
+  };
+}
 
 /** Example requests: real inputs whose responses are computed at build time from the content. */
 export const EXAMPLE_REQUESTS = {

@@ -1,16 +1,29 @@
 /**
- * What the intake stores, for how long, and how to have it erased: one text for the contract,
- * /agents, /proposal and their markdown twins. RETENTION_DAYS is read here for the function's
- * sweep and for the build alike, so the pages say what the sweep does.
+ * What the intake stores, where, for how long, what it sends and how to have it erased: one
+ * source for the contract's data_handling, /privacy, /agents, /proposal and their markdown
+ * twins. RETENTION_DAYS and the send limits are read here for the function and for the build
+ * alike, so the pages say what the function does.
  */
 import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency-rules.ts';
+import { sendLimitsFromEnv, type SendLimits } from './send-limits.ts';
 
 export interface DataHandling {
   stored: string;
+  /** Where it is kept and who else receives it. */
+  where: string;
   /** Days a stored request is kept; null: until its deletion is asked for. */
   retention_days: number | null;
   retention: string;
+  /** The send limits in force (see send-limits.ts), as numbers and as a sentence. */
+  limits: {
+    confirmation_emails_per_address_per_day: number;
+    confirmation_emails_per_day: number;
+    sales_notices_per_hour: number;
+  };
+  sending: string;
   erasure: string;
+  /** The privacy notice that says all of this for people. */
+  privacy_notice?: string;
 }
 
 export const RETENTION_DAYS_RANGE = { min: 1, max: 36_500 } as const;
@@ -24,27 +37,49 @@ export function retentionDays(raw: string | undefined): number | undefined {
     : undefined;
 }
 
-export function dataHandling(partner: { name: string; email: string }, days: number | undefined): DataHandling {
+export function dataHandling(
+  partner: { name: string; email: string },
+  days: number | undefined,
+  limits: SendLimits,
+  privacyUrl?: string,
+): DataHandling {
   const { name, email } = partner;
   return {
     stored:
       `Guide and summarize store nothing. A submitted request (the contact details, the intake fields, the consent ` +
       `text and version agreed to, and when it arrived) is stored by ${name}, delivered to its customer-relationship ` +
       `system, and ${name}'s sales team is told of it.`,
+    where:
+      `Requests are stored in Netlify Blobs, the storage of the host that runs this site. They are delivered to the ` +
+      `customer-relationship system ${name} configures, and emails go through the mail provider ${name} configures; ` +
+      `each receives the request only to do that job.`,
     retention_days: days ?? null,
     retention:
       (days === undefined
         ? 'A stored request is kept until its deletion is asked for.'
         : `A stored request is deleted ${days} days after it arrived.`) +
       ` Idempotency keys are deleted after ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
+    limits: {
+      confirmation_emails_per_address_per_day: limits.perAddress,
+      confirmation_emails_per_day: limits.perDay,
+      sales_notices_per_hour: limits.noticesPerHour,
+    },
+    sending:
+      `The confirmation email repeats nothing that was sent, only the request id, when it arrived and what happens next. ` +
+      `At most ${limits.perAddress} confirmation emails go to one address in 24 hours, and at most ${limits.perDay} ` +
+      `from the whole site in a day; past a limit the request is still stored and delivered, and the reply says ` +
+      `confirmation_email "limited".`,
     erasure: `To have a request deleted, write to ${email} with its request_id or the email address it was sent with; everything stored for it is deleted.`,
+    ...(privacyUrl !== undefined && { privacy_notice: privacyUrl }),
   };
 }
 
-/** The texts for the environment the site is built in (its RETENTION_DAYS). */
+/** The texts for the environment the site is built in (its RETENTION_DAYS and send limits). */
 export function dataHandlingFromEnv(
   partner: { name: string; email: string },
   env: Record<string, string | undefined> = process.env,
+  privacyUrl?: string,
 ): DataHandling {
-  return dataHandling(partner, retentionDays(env['RETENTION_DAYS']));
+  const { limits } = sendLimitsFromEnv((name) => env[name]);
+  return dataHandling(partner, retentionDays(env['RETENTION_DAYS']), limits, privacyUrl);
 }

@@ -28,6 +28,8 @@ export type CompanySize = (typeof COMPANY_SIZES)[number];
 
 /** The `primary_need` value for an asker who cannot tell yet which capability fits. */
 export const NOT_SURE = 'not-sure';
+/** How the site names `not-sure` to people. */
+export const NOT_SURE_LABEL = 'Not sure yet';
 /** `primary_need` is a capability id, or `not-sure` when the asker cannot tell yet. */
 export type PrimaryNeed = CapabilityId | typeof NOT_SURE;
 

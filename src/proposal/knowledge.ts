@@ -20,9 +20,12 @@ export interface Knowledge {
     home: string;
     proposal_page: string;
     proposal_api: string;
+    /** The MCP endpoint (Streamable HTTP) of the same function. */
+    mcp: string;
     agents: string;
     capabilities: string;
     openapi: string;
+    privacy: string;
   };
   capabilities: {
     id: CapabilityId;

@@ -159,14 +159,13 @@ export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: num
       title: 'Proposal request received',
       body: [
         reference('Our customer-relationship system has accepted your request.'),
-        el(
-          'p',
-          null,
-          r.confirmation_email === 'sent'
-            ? `A confirmation email was sent to ${opts.email || 'the address you gave'}.`
-            : 'No confirmation email was sent; keep the reference above.',
-        ),
-        el('p', null, 'A person reads every request and replies by email.'),
+        // Otherwise the reply's own message, whose email sentence comes from confirmation-email-states.ts.
+        r.confirmation_email === 'sent' && opts.email
+          ? [
+              el('p', null, `A confirmation email was sent to ${opts.email}.`),
+              el('p', null, 'A person reads every request and replies by email.'),
+            ]
+          : el('p', null, r.message),
       ],
     };
   }

@@ -1,7 +1,8 @@
 /**
- * The steps of POST /api/proposal, in the order the handler runs them: negotiate → read → parse →
- * check the sent key → choose the action → consent → validate → anti-spam → sensitive-data guard;
- * then the handler dispatches. A step that answers the request throws an Answer with its reply.
+ * The steps of a proposal action, in the order they run. The HTTP handler's own: negotiate → read →
+ * parse; then, for every channel (pipeline.ts): check the sent key → choose the action → consent →
+ * validate → anti-spam → sensitive-data guard, and the dispatch. A step that answers the request
+ * throws an Answer with its reply.
  */
 import { ACTIONS, type ProposalAction, type SubmitRequest } from './fields.ts';
 import { problem, type Reply } from './http.ts';
@@ -41,7 +42,7 @@ export function trimmedStrings(body: Record<string, unknown>): Record<string, un
   return body;
 }
 
-/** What route() knows about a request so far; a step that answers leaves the rest unset. */
+/** What the HTTP handler knows about a request so far; a step that answers leaves the rest unset. */
 export interface Flow {
   req: Request;
   media: MediaType | null;
@@ -113,8 +114,7 @@ export function parse(raw: string, media: MediaType): { body: Record<string, unk
 }
 
 /** A key that is sent is held to its rules on every action, as the OpenAPI document says. */
-export function checkSentKey(req: Request): IdempotencyKeyResult | undefined {
-  const sent = req.headers.get('idempotency-key');
+export function checkSentKey(sent: string | null): IdempotencyKeyResult | undefined {
   const checked = sent === null ? undefined : parseIdempotencyKey(sent);
   if (checked && !checked.ok) answer(checked.reply);
   return checked;

@@ -16,12 +16,14 @@ import {
   MAX_SHORT_LENGTH,
   MAX_TEXT_LENGTH,
   NOT_SURE,
+  NOT_SURE_LABEL,
   OPTIONAL_CONTACT_FIELDS,
   REQUIRED_INTAKE_FIELDS,
   type ProposalAction,
 } from './fields.ts';
-import { DOCUMENT_PATHS } from '../schemas/paths.ts';
+import { DOCUMENT_PATHS, PAGE_PATHS } from '../schemas/paths.ts';
 import { escapeHtml } from '../schemas/escape-html.ts';
+import { PROPOSAL_TOOLS } from './tools.ts';
 
 export const esc = escapeHtml;
 
@@ -31,24 +33,8 @@ const REQUEST_FIELDS = [...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT
 /** Every field a person types, across the steps. */
 export const ALL_FIELDS: readonly FieldName[] = [...GUIDANCE_FIELDS, ...REQUEST_FIELDS];
 
-/** The WebMCP tool of each step's form; the page script registers the same names imperatively. */
-export const WORKSPACE_TOOLS = {
-  guide: {
-    name: 'request_guidance',
-    description:
-      'Get non-binding guidance on which capability and engagement model fit a question. Needs no contact details; nothing is stored.',
-  },
-  summarize: {
-    name: 'review_proposal_request',
-    description:
-      'Show an overview of a proposal request and what is still missing, for the person to review. Nothing is stored or sent.',
-  },
-  submit: {
-    name: 'submit_proposal_request',
-    description:
-      "Send the reviewed proposal request. Only with the person's explicit consent to the consent text; retries with the same draft are never stored twice.",
-  },
-} as const satisfies Record<ProposalAction, { name: string; description: string }>;
+/** The tool of each step's form (WebMCP, declaratively); the MCP endpoint offers the same tools. */
+export const WORKSPACE_TOOLS = PROPOSAL_TOOLS;
 
 export interface SelectOption {
   value: string;
@@ -61,7 +47,7 @@ export function selectOptions(k: Knowledge): Partial<Record<FieldName, SelectOpt
     company_size: COMPANY_SIZES.map((s) => ({ value: s, label: `${s} employees` })),
     primary_need: [
       ...k.capabilities.map((c) => ({ value: c.id, label: c.name })),
-      { value: NOT_SURE, label: 'Not sure yet' },
+      { value: NOT_SURE, label: NOT_SURE_LABEL },
     ],
     engagement_model: k.engagement_models.map((m) => ({ value: m.id, label: m.name })),
   };
@@ -91,13 +77,15 @@ export interface FormState {
   reviewHtml?: string;
 }
 
-export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string {
+type FieldKind = 'text' | 'email' | 'textarea' | 'select';
+
+/** Renders one labelled field: its hint from the contract, its value and error from `state`. */
+function fieldRenderer(k: Knowledge, state: FormState) {
   const values = state.values ?? {};
   const errors = state.errors ?? {};
   const schema = requestSchemas(k).submit.properties as Record<string, { description?: string } | undefined>;
   const options = selectOptions(k);
   const required = new Set<string>([...GUIDANCE_FIELDS, ...REQUIRED_INTAKE_FIELDS, ...CONTACT_FIELDS]);
-  const isReply = state.values !== undefined;
 
   /** A contract description that only restates its label is dropped; "Label: detail" keeps the detail. */
   const hint = (name: FieldName): string | undefined => {
@@ -111,11 +99,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
     return detail.charAt(0).toUpperCase() + detail.slice(1);
   };
 
-  const field = (
-    name: FieldName,
-    kind: 'text' | 'email' | 'textarea' | 'select',
-    extra: { autocomplete?: string; hintHtml?: string } = {},
-  ) => {
+  return (name: FieldName, kind: FieldKind, extra: { autocomplete?: string; hintHtml?: string } = {}) => {
     const id = `f-${name}`;
     const isRequired = required.has(name);
     const hintText = hint(name);
@@ -140,6 +124,13 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
       hintHtml ? `<span class="hint" id="h-${name}">${hintHtml}</span>` : ''
     }${control}${error ? `<span class="field-error" id="e-${name}">${esc(error)}</span>` : ''}</div>`;
   };
+}
+
+export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string {
+  const values = state.values ?? {};
+  const errors = state.errors ?? {};
+  const isReply = state.values !== undefined;
+  const field = fieldRenderer(k, state);
 
   /** Values typed in other steps, carried along so the next reply page still has them. */
   const carry = (names: readonly string[]) =>
@@ -176,7 +167,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
   const sendForm = form(
     'submit',
     'send-form',
-    `<div class="field"><div class="checkbox"><input type="checkbox" id="f-consent" name="consent" required data-version="${esc(k.consent.version)}" aria-describedby="h-consent${consentError ? ' e-consent' : ''}"${consentError ? ' aria-invalid="true"' : ''} toolparamdescription="True only when the person agreed to this consent text."><label for="f-consent">${esc(k.consent.text)}</label></div><span class="hint" id="h-consent">Consent text version ${esc(k.consent.version)}.</span>${consentError ? `<span class="field-error" id="e-consent">${esc(consentError)}</span>` : ''}</div>` +
+    `<div class="field"><div class="checkbox"><input type="checkbox" id="f-consent" name="consent" required data-version="${esc(k.consent.version)}" aria-describedby="h-consent${consentError ? ' e-consent' : ''}"${consentError ? ' aria-invalid="true"' : ''} toolparamdescription="True only when the person agreed to this consent text."><label for="f-consent">${esc(k.consent.text)}</label></div><span class="hint" id="h-consent">Consent text version ${esc(k.consent.version)}. What is stored, where and for how long: <a href="${PAGE_PATHS.privacy}">privacy notice</a>.</span>${consentError ? `<span class="field-error" id="e-consent">${esc(consentError)}</span>` : ''}</div>` +
       `<div class="trap" aria-hidden="true"><label for="f-website">Leave this field empty</label><input id="f-website" name="website" type="text" tabindex="-1" autocomplete="off"></div>` +
       `<input type="hidden" name="idempotency_key" value=""><input type="hidden" name="form_started_at" value="${esc(values['form_started_at'] ?? '')}">${carry(ALL_FIELDS)}` +
       `<div class="actions"${state.canSend ? '' : ' data-needs-script hidden'}><button name="action" value="submit">Send my request</button></div>${
@@ -196,4 +187,15 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
 <section class="panel" aria-labelledby="send-h"><h2 id="send-h">4. Consent and send</h2>${sendForm}</section>
 </div>
 </div>`;
+}
+
+/**
+ * The home page's "Ask a question" form: the guidance step as a plain HTML form and, declaratively,
+ * the WebMCP tool request_guidance. It posts to the API without any script; the reply is the
+ * workspace's reply page with the guidance and everything typed.
+ */
+export function askFormHtml(k: Knowledge): string {
+  const field = fieldRenderer(k, {});
+  const tool = PROPOSAL_TOOLS.guide;
+  return `<form class="ask" id="ask" method="post" action="${DOCUMENT_PATHS.proposalApi}" toolname="${tool.name}" tooldescription="${esc(tool.description)}"><input type="hidden" name="action" value="guide">${field('question', 'textarea')}<div class="grid3">${field('industry', 'text')}${field('company_size', 'select')}${field('primary_need', 'select')}</div><div class="actions"><button type="submit">Get guidance</button><span class="hint">Non-binding; no contact details; nothing is stored.</span></div></form>`;
 }

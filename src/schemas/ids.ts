@@ -26,6 +26,7 @@ export const PAGE_IDS = [
   'case-studies',
   'blog',
   'proposal',
+  'privacy',
 ] as const;
 
 export type AudienceId = (typeof AUDIENCE_IDS)[number];

@@ -17,20 +17,25 @@ export const PAGE_PATHS = {
   'case-studies': '/case-studies',
   blog: '/blog',
   proposal: '/proposal',
+  privacy: '/privacy',
 } as const satisfies Record<PageId, string>;
 
-/** The proposal function's path: GET is the static contract, POST the function. */
+/** The proposal function's path: GET is the contract (built by Astro, served by the function), POST an action. */
 export const PROPOSAL_API_PATH = '/api/proposal';
+/** The function's MCP endpoint (Streamable HTTP, POST only). */
+export const MCP_PATH = '/mcp';
 
 /** Documents published beside the pages, for agents and crawlers. */
 export const DOCUMENT_PATHS = {
   proposalApi: PROPOSAL_API_PATH,
+  mcp: MCP_PATH,
+  mcpServerCard: '/.well-known/mcp/server-card.json',
   capabilities: '/api/capabilities',
   capabilitiesSchema: '/schemas/capabilities.schema.json',
   openapi: '/openapi.json',
   llmsTxt: '/llms.txt',
   llmsFull: '/llms-full.txt',
-  sitemap: '/sitemap.xml',
+  sitemap: '/sitemap-index.xml',
   robots: '/robots.txt',
   rss: '/rss.xml',
   apiCatalog: '/.well-known/api-catalog',

@@ -11,7 +11,7 @@ import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
 import { distFiles, fileForPath, htmlPages, readDist, root } from '../../scripts/local-site/dist.ts';
 import { findViolations } from '../../src/lib/content-rules.ts';
-import { sha256Hex, skillDigest } from '../../src/lib/skill-digest.ts';
+import { createHash } from 'node:crypto';
 
 const files = contentFiles();
 const site = ofKind(files, 'site')[0]!.data as Record<string, unknown> & {
@@ -33,7 +33,7 @@ const identity = {
   cloudProvider: site.cloud_provider,
   cloudProviderFullName: site.cloud_provider_full_name,
 };
-const pathOf = (url: string) => new URL(url).pathname;
+const pathOf = (url: string) => new URL(url, base).pathname;
 /** The site's pages: every HTML page except 404.html, which is no page of its own (no twin, no sitemap entry). */
 const sitePages = () => htmlPages().filter((p) => p.path !== '/404');
 const twinOf = (path: string) => (path === '/' ? 'index.md' : `${path.slice(1)}.md`);
@@ -90,9 +90,19 @@ describe('Link headers (RFC 8288) in dist/_headers', () => {
       'api-catalog': '/.well-known/api-catalog',
       'service-desc': '/openapi.json',
       'service-doc': '/agents',
-      'ai-catalog': '/.well-known/ai-catalog.json',
     });
     expect(rules.get('/services')!.get('Link')).not.toContain('api-catalog');
+  });
+
+  it('every page names the AI catalog root-relative, so it resolves on whichever host serves the page', () => {
+    for (const { path } of sitePages()) {
+      const links = parseLinks(rules.get(path)!.get('Link')!);
+      expect(links, path).toContainEqual({
+        href: '/.well-known/ai-catalog.json',
+        rel: 'ai-catalog',
+        type: 'application/ai-catalog+json',
+      });
+    }
   });
 
   it('the API catalog answers GET and HEAD with its own api-catalog Link and the RFC 9727 media type', () => {
@@ -130,17 +140,20 @@ describe('robots.txt', () => {
     expect(groupOf('*')).toContain('Allow: /');
   });
 
-  it('every group carries the Content-Signal and Content-Usage lines of content/site.md', () => {
+  it('every group carries the Content-Signal line of content/site.md', () => {
     const signal = `Content-Signal: search=${signals.search}, ai-input=${signals.ai_input}, ai-train=${signals.ai_train}`;
-    for (const g of groups) {
-      expect(g).toContain(signal);
-      expect(g).toMatch(/^Content-Usage: train-ai=[yn], search=[yn]$/m);
-    }
+    for (const g of groups) expect(g).toContain(signal);
   });
 
-  it('points to the sitemap and, with Agentmap, to the AI catalog', () => {
-    expect(robots).toContain(`Sitemap: ${new URL('/sitemap.xml', base)}`);
-    expect(robots).toContain(`Agentmap: ${new URL('/.well-known/ai-catalog.json', base)}`);
+  it("holds only directives Lighthouse's robots-txt audit knows, and points to the sitemap", () => {
+    const known = new Set(['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'clean-param', 'host']);
+    for (const name of ['request-rate', 'visit-time', 'noindex', 'content-signal']) known.add(name);
+    const directives = robots
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+      .map((line) => line.slice(0, line.indexOf(':')).trim().toLowerCase());
+    expect(directives.filter((d) => !known.has(d))).toEqual([]);
+    expect(robots).toContain(`Sitemap: ${new URL('/sitemap-index.xml', base)}`);
   });
 });
 
@@ -174,7 +187,7 @@ describe('/.well-known/ai-catalog.json (ARD)', () => {
   it('every HTML page links it with <link rel="ai-catalog">', () => {
     for (const { file } of sitePages())
       expect(readDist(file), file).toContain(
-        `<link rel="ai-catalog" type="application/ai-catalog+json" href="${new URL('/.well-known/ai-catalog.json', base)}">`,
+        '<link rel="ai-catalog" type="application/ai-catalog+json" href="/.well-known/ai-catalog.json">',
       );
   });
 });
@@ -182,26 +195,22 @@ describe('/.well-known/ai-catalog.json (ARD)', () => {
 describe('/.well-known/agent-skills (Agent Skills Discovery v0.2.0)', () => {
   const index = JSON.parse(readDist('.well-known/agent-skills/index.json'));
 
-  it('computes the RFC worked example of a skill-level digest', () => {
-    const files = [
-      { path: 'scripts/run.sh', hex: sha256Hex('#!/bin/sh\n') },
-      { path: 'SKILL.md', hex: sha256Hex('# Hello\n') },
-    ];
-    expect(skillDigest(files)).toBe('sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e');
-  });
-
-  it('each digest matches the bytes served', () => {
-    expect(index.version).toBe('0.2.0');
+  it('has the final v0.2.0 shape: $schema, and per skill name, type skill-md, description, url, digest', () => {
+    expect(index.$schema).toBe('https://schemas.agentskills.io/discovery/0.2.0/schema.json');
+    expect(index).not.toHaveProperty('version');
     expect(index.skills.length).toBeGreaterThan(0);
     for (const skill of index.skills) {
+      expect(Object.keys(skill).sort()).toEqual(['description', 'digest', 'name', 'type', 'url']);
       expect(skill.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
-      expect(skill.files[0].path).toBe('SKILL.md');
-      const hexes = skill.files.map((f: { path: string; digest: string }) => {
-        const hex = sha256Hex(readFileSync(join(root, 'dist', '.well-known', 'agent-skills', skill.name, f.path)));
-        expect(f.digest).toBe(`sha256:${hex}`);
-        return { path: f.path, hex };
-      });
-      expect(skill.digest).toBe(skillDigest(hexes));
+      expect(skill.type).toBe('skill-md');
+      expect(pathOf(skill.url)).toBe(`/.well-known/agent-skills/${skill.name}/SKILL.md`);
+    }
+  });
+
+  it('each digest is the sha256 of the exact bytes served at its url', () => {
+    for (const skill of index.skills) {
+      const bytes = readFileSync(join(root, 'dist', pathOf(skill.url)));
+      expect(skill.digest).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
     }
   });
 
@@ -287,9 +296,14 @@ describe('JSON-LD', () => {
 });
 
 describe('markdown twins and the sitemap', () => {
-  const sitemap = readDist('sitemap.xml');
+  const index = readDist('sitemap-index.xml');
+  const sitemap = readDist('sitemap-0.xml');
+  /** Each page's date as the sitemap gives it (a W3C datetime at midnight UTC), as a content date. */
   const lastmods = new Map(
-    [...sitemap.matchAll(/<loc>([^<]+)<\/loc>\s*<lastmod>([^<]+)<\/lastmod>/g)].map((m) => [pathOf(m[1]!), m[2]!]),
+    [...sitemap.matchAll(/<loc>([^<]+)<\/loc>\s*<lastmod>(\d{4}-\d{2}-\d{2})T00:00:00\.000Z<\/lastmod>/g)].map((m) => [
+      pathOf(m[1]!),
+      m[2]!,
+    ]),
   );
 
   it('each twin starts with title, description, canonical URL and last updated', () => {
@@ -305,7 +319,7 @@ describe('markdown twins and the sitemap', () => {
   });
 
   it('the sitemap declares UTF-8, is served with a charset, and dates come from the content', () => {
-    expect(sitemap.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    for (const xml of [index, sitemap]) expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
     expect(readFileSync(join(root, 'netlify.toml'), 'utf8')).toMatch(
       /for = "\/\*\.xml"\s*\[headers\.values\]\s*Content-Type = "application\/xml; charset=utf-8"/,
     );
@@ -323,9 +337,72 @@ describe('markdown twins and the sitemap', () => {
       .pop()!;
     expect(lastmods.get('/blog')).toBe([site.last_updated, newestPost].sort().pop());
     expect(lastmods.size).toBe(sitePages().length);
+    // The index dates its one part by the newest page in it.
+    expect(index).toContain(`<lastmod>${[...lastmods.values()].sort().pop()}T00:00:00.000Z</lastmod>`);
   });
 
   it('leaves no extra sitemap files behind', () => {
-    expect(distFiles('sitemap*.xml')).toEqual(['sitemap.xml']);
+    expect(distFiles('sitemap*.xml').sort()).toEqual(['sitemap-0.xml', 'sitemap-index.xml']);
+  });
+});
+
+describe('the MCP server, as discovery documents name it', () => {
+  const card = JSON.parse(readDist('.well-known/mcp/server-card.json'));
+  const knowledgeJson = JSON.parse(readFileSync(join(root, '.generated/knowledge.json'), 'utf8'));
+
+  it('/.well-known/mcp/server-card.json has the current server card shape and names /mcp on this site', () => {
+    expect(card.$schema).toBe('https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json');
+    expect(card.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
+    expect(card.name.startsWith(`${base.hostname.split('.').reverse().join('.')}/`)).toBe(true);
+    expect(card.description.length).toBeGreaterThan(0);
+    expect(card.description.length).toBeLessThanOrEqual(100);
+    expect(card.title.length).toBeLessThanOrEqual(100);
+    expect(Object.keys(card).sort()).toEqual(
+      ['$schema', 'description', 'name', 'remotes', 'title', 'version', 'websiteUrl'].sort(),
+    );
+    expect(card.remotes).toEqual([
+      {
+        type: 'streamable-http',
+        url: new URL('/mcp', base).href,
+        supportedProtocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
+      },
+    ]);
+    expect(knowledgeJson.urls.mcp).toBe(card.remotes[0].url);
+  });
+
+  it('the AI catalog lists the card as an MCP server card', () => {
+    const catalog = JSON.parse(readDist('.well-known/ai-catalog.json'));
+    const entry = catalog.entries.find((e: { type: string }) => e.type === 'application/mcp-server-card+json');
+    expect(pathOf(entry.url)).toBe('/.well-known/mcp/server-card.json');
+    expect(entry.capabilities).toEqual(['request_guidance', 'review_proposal_request', 'submit_proposal_request']);
+  });
+
+  it('the API catalog has an anchor for /mcp described by the card', () => {
+    const { linkset } = JSON.parse(readDist('.well-known/api-catalog.json'));
+    const mcp = linkset.find((l: { anchor: string }) => pathOf(l.anchor) === '/mcp');
+    expect(mcp['service-desc']).toEqual([
+      { href: new URL('/.well-known/mcp/server-card.json', base).href, type: 'application/mcp-server-card+json' },
+    ]);
+    expect(pathOf(mcp['service-doc'][0].href)).toBe('/agents');
+  });
+
+  it('llms.txt, /agents and SKILL.md name the endpoint, the card and the tools', () => {
+    const endpoint = new URL('/mcp', base).href;
+    const cardUrl = new URL('/.well-known/mcp/server-card.json', base).href;
+    const llms = readDist('llms.txt');
+    const skill = readDist('.well-known/agent-skills/request-a-proposal/SKILL.md');
+    const agents = readDist(fileForPath('/agents')!);
+    for (const [name, text] of [
+      ['llms.txt', llms],
+      ['SKILL.md', skill],
+    ] as const) {
+      expect(text, name).toContain(endpoint);
+      expect(text, name).toContain(cardUrl);
+      for (const tool of ['request_guidance', 'review_proposal_request', 'submit_proposal_request'])
+        expect(text, name).toContain(tool);
+    }
+    expect(agents).toContain('id="mcp"');
+    expect(agents).toContain(endpoint);
+    expect(agents).toContain('href="/.well-known/mcp/server-card.json"');
   });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { readDist, fileForPath } from '../../scripts/local-site/dist.ts';
 
+const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default;
 const openapi = JSON.parse(readDist('openapi.json'));
 const contract = JSON.parse(readDist('api/proposal.json'));
 
@@ -25,24 +28,35 @@ describe('/openapi.json', () => {
     }
   });
 
-  it('embeds exactly the request schemas that GET /api/proposal publishes', () => {
-    const strip = ({ $schema: _d, ...rest }: Record<string, unknown>) => rest;
-    expect(openapi.components.schemas.GuideRequest).toEqual(strip(contract.actions.guide.request_schema));
-    expect(openapi.components.schemas.SummarizeRequest).toEqual(strip(contract.actions.summarize.request_schema));
-    expect(openapi.components.schemas.SubmitRequest).toEqual(strip(contract.actions.submit.request_schema));
+  it("maps each action to the request schema whose action it is, and that schema's example passes it", () => {
+    const body = openapi.paths['/api/proposal'].post.requestBody.content['application/json'];
+    const refs = body.schema.oneOf.map((s: { $ref: string }) => s.$ref);
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    for (const [action, ref] of Object.entries(body.schema.discriminator.mapping as Record<string, string>)) {
+      expect(refs).toContain(ref);
+      const schema = openapi.components.schemas[ref.replace('#/components/schemas/', '')];
+      expect(schema.properties.action.const, ref).toBe(action);
+      const example = contract.actions[action].example_request;
+      expect(ajv.validate(schema, example), `${action}: ${JSON.stringify(ajv.errors)}`).toBe(true);
+    }
   });
 });
 
 describe('/.well-known/api-catalog (RFC 9727)', () => {
-  it('is a linkset with one anchor per API, each pointing at the OpenAPI description and the agents page', () => {
+  it('is a linkset with one anchor per API: the HTTP APIs described by OpenAPI, MCP by its server card', () => {
     expect(fileForPath('/.well-known/api-catalog')).toBe('.well-known/api-catalog.json');
     const catalog = JSON.parse(readDist('.well-known/api-catalog.json'));
     expect(catalog.linkset.map((e: { anchor: string }) => new URL(e.anchor).pathname)).toEqual([
       '/api/capabilities',
       '/api/proposal',
+      '/mcp',
     ]);
     for (const entry of catalog.linkset) {
-      expect(new URL(entry['service-desc'][0].href).pathname).toBe('/openapi.json');
+      const mcp = new URL(entry.anchor).pathname === '/mcp';
+      expect(new URL(entry['service-desc'][0].href).pathname).toBe(
+        mcp ? '/.well-known/mcp/server-card.json' : '/openapi.json',
+      );
       expect(new URL(entry['service-doc'][0].href).pathname).toBe('/agents');
     }
   });

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { root } from '../../scripts/local-site/dist.ts';
+import { distFiles, readDist, root } from '../../scripts/local-site/dist.ts';
 
 // `npm run build` builds into a temporary folder and swaps it in only when every step passed.
 const work = mkdtempSync(join(tmpdir(), 'build-swap-'));
@@ -48,5 +48,11 @@ describe('npm run build', () => {
     expect(existsSync(join(outDir, 'services.html'))).toBe(true);
     expect(existsSync(join(outDir, 'build-data'))).toBe(false);
     expect(existsSync(join(generatedDir, 'knowledge.json'))).toBe(true);
+  });
+
+  it('builds the same content byte for byte as the build every other test reads', () => {
+    const files = distFiles('**/*.{html,md,txt,json,xml}');
+    expect(files.length).toBeGreaterThan(30);
+    for (const file of files) expect(readFileSync(join(outDir, file), 'utf8'), file).toBe(readDist(file));
   });
 });

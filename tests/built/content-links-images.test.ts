@@ -10,11 +10,6 @@ const POST = 'blog/preparing-for-a-well-architected-review';
 const append = (file: string, text: string) => writeFileSync(file, `${readFileSync(file, 'utf8')}\n${text}\n`);
 const replaceIn = (file: string, from: RegExp, to: string) =>
   writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
-/** The line of `text` in a content file, counted from 1. */
-const lineOf = (file: string, text: string) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .findIndex((l) => l.includes(text)) + 1;
 
 describe('a good build: links, images, placeholders and a renamed partner', () => {
   let build: FixtureBuild;
@@ -53,12 +48,55 @@ describe('a good build: links, images, placeholders and a renamed partner', () =
           'Body.',
         ].join('\n'),
       );
+      writeFileSync(join(dir, 'blog/zone.png'), solidPng(960, 540));
+      writeFileSync(
+        join(dir, 'blog/with-components.mdx'),
+        [
+          '---',
+          'kind: post',
+          'title: "Components in MDX"',
+          'description: "A post in MDX with the site\'s components."',
+          'author: Test',
+          'published: "2026-01-01"',
+          '---',
+          '',
+          'Just **markdown** from {partner}.',
+          '',
+          '<Figure caption="The zone {partner} built">',
+          '![A diagram of the zone](./zone.png)',
+          '</Figure>',
+          '',
+          '<Callout type="tip">',
+          'Start with [one service](/services).',
+          '</Callout>',
+        ].join('\n'),
+      );
       // The partner's name is written once: renaming it in site.md renames it everywhere.
       replaceIn(join(dir, 'site.md'), /^name: .*$/m, 'name: Falcon Cloud');
     });
   }, 240_000);
 
   it('builds', () => expect(build.status, build.output.slice(-3000)).toBe(0));
+
+  it('renders an .mdx body through MDX, with the figure and call-out components', () => {
+    const html = read('blog/with-components.html');
+    expect(html).toContain('Just <strong>markdown</strong> from Falcon Cloud.');
+    expect(html).toMatch(
+      /<figure class="content-figure">\s*<p><img src="\/_astro\/zone\.[^"]+\.webp"[^>]* alt="A diagram of the zone"[^>]*><\/p>\s*<figcaption>The zone Falcon Cloud built<\/figcaption>\s*<\/figure>/,
+    );
+    expect(html).toMatch(
+      /<aside class="callout callout-tip"><p class="callout-label">Tip<\/p>\s*<p>Start with <a href="\/services">one service<\/a>\.<\/p>/,
+    );
+  });
+
+  it('gives the twin and llms-full.txt the markdown form of each component', () => {
+    const twin = read('blog/with-components.md');
+    expect(twin).toMatch(
+      /!\[A diagram of the zone\]\(https:\/\/kestrelcloud\.example\/_astro\/zone\.[^)]+\.webp\)\n\*The zone Falcon Cloud built\*/,
+    );
+    expect(twin).toContain('> **Tip:**\n> Start with [one service](https://kestrelcloud.example/services).');
+    for (const doc of [twin, read('llms-full.txt')]) expect(doc).not.toMatch(/<\/?(?:Figure|Callout)/);
+  });
 
   it('renders root-relative links as site-relative links in HTML', () => {
     const html = read(`${POST}.html`);
@@ -120,98 +158,5 @@ describe('a good build: links, images, placeholders and a renamed partner', () =
     expect(clients.slice(4)).toEqual(['Larkspur Retail Group', 'Oakhurst Learning', 'Meridian Dental Network']);
     expect(new Set(clients).size).toBe(clients.length);
     expect(read('aws-credentials.md')).toContain('- Northwind Trading');
-  });
-});
-
-describe('a broken internal link fails the build, naming file, line, link and the nearest path', () => {
-  let build: FixtureBuild;
-  let file = '';
-  beforeAll(() => {
-    build = buildFixture((dir) => {
-      file = join(dir, `${POST}.md`);
-      append(
-        file,
-        'See [our services](/servces).\n\nAnd [a section](/services#cloud-engneering).\n\nAnd [below](#no-such-heading).',
-      );
-    });
-  }, 240_000);
-
-  it('fails', () => expect(build.status).not.toBe(0));
-
-  it('names a missing page with a suggestion', () => {
-    expect(build.output).toContain(
-      `content/${POST}.md:${lineOf(file, '/servces')}: link "/servces": no page at /servces; did you mean /services?`,
-    );
-  });
-
-  it('names a missing heading on an existing page with a suggestion', () => {
-    expect(build.output).toContain(
-      `content/${POST}.md:${lineOf(file, 'cloud-engneering')}: link "/services#cloud-engneering": /services has no heading "#cloud-engneering"; did you mean /services#cloud-engineering?`,
-    );
-  });
-
-  it('names a missing heading on the same page', () => {
-    expect(build.output).toContain(`link "#no-such-heading": no heading "#no-such-heading" on /${POST}`);
-  });
-});
-
-describe('problems in content files are reported together, each in words an editor can act on', () => {
-  let build: FixtureBuild;
-  beforeAll(() => {
-    build = buildFixture((dir) => {
-      // Two files that would publish at the same URL.
-      writeFileSync(
-        join(dir, 'blog/my-topic.md'),
-        '---\nkind: post\ntitle: "A"\ndescription: "A."\nauthor: A\npublished: "2026-01-01"\n---\n\nA.\n',
-      );
-      writeFileSync(
-        join(dir, 'blog/My-Topic.md'),
-        '---\nkind: post\ntitle: "B"\ndescription: "B."\nauthor: B\npublished: "2026-01-02"\n---\n\nB.\n',
-      );
-      // An unquoted date, a misspelt field and a wrong list item.
-      writeFileSync(
-        join(dir, 'blog/messy.md'),
-        '---\nkind: post\ntitel: "Messy"\ndescription: "Messy."\nauthor: M\npublished: 2026-02-03\ntags: [finops, 42]\n---\n\nBody.\n\n![](./missing-diagram.png)\n',
-      );
-      append(join(dir, `${POST}.md`), '![A chart](/images/no-such-chart.png)');
-    });
-  }, 240_000);
-
-  it('fails', () => expect(build.status).not.toBe(0));
-
-  it('names both files of a duplicate slug', () => {
-    expect(build.output).toMatch(
-      /content\/blog\/(My-Topic|my-topic)\.md and content\/blog\/(my-topic|My-Topic)\.md would both publish as "blog\/my-topic"/,
-    );
-  });
-
-  it('tells to quote an unquoted date', () => {
-    expect(build.output).toContain(
-      'content/blog/messy.md:6\n  field:    published\n  found:    2026-02-03, an unquoted date',
-    );
-    expect(build.output).toContain('fix:      put it in quotes: published: "2026-02-03"');
-  });
-
-  it('suggests the field a misspelt key was meant to be', () => {
-    expect(build.output).toContain('field:    titel');
-    expect(build.output).toContain('did you mean "title"?');
-  });
-
-  it('counts list positions from 1', () => {
-    expect(build.output).toContain('field:    tags, item 2\n  found:    number 42\n  expected: text');
-  });
-
-  it('names the content file of a missing image beside it, and of one missing under public/', () => {
-    expect(build.output).toContain(
-      'content/blog/messy.md:12: image "./missing-diagram.png" does not exist (looked for content/blog/missing-diagram.png)',
-    );
-    expect(build.output).toContain(`content/${POST}.md:`);
-    expect(build.output).toContain(
-      'image "/images/no-such-chart.png" does not exist (looked for public/images/no-such-chart.png)',
-    );
-  });
-
-  it('refuses an image without alt text', () => {
-    expect(build.output).toContain('content/blog/messy.md:12: image "./missing-diagram.png" has no alt text');
   });
 });

@@ -193,10 +193,14 @@ describe('bad input gets a clear problem, never a 5xx', () => {
     expect(res.status).toBe(200);
   });
 
-  it("GET is not the function's: 405 with Allow", async () => {
+  it('GET answers the contract, byte for byte what the build published; DELETE is 405 with Allow', async () => {
     const res = await handler(new Request(API));
-    await expectProblem(res, 405, 'method-not-allowed');
-    expect(res.headers.get('allow')).toContain('POST');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.text()).toBe(readDist('api/proposal.json'));
+    const del = await handler(new Request(API, { method: 'DELETE' }));
+    await expectProblem(del, 405, 'method-not-allowed');
+    expect(del.headers.get('allow')).toContain('POST');
   });
 
   it('answers CORS preflight', async () => {
@@ -324,8 +328,8 @@ describe('the contract is one source', () => {
   });
 
   // Netlify reads config.path statically, so the function repeats the literal of the paths module.
-  it('serves the function at the published proposal path', () => {
-    expect(config.path).toBe(DOCUMENT_PATHS.proposalApi);
+  it('serves the function at the published proposal and MCP paths', () => {
+    expect(config.path).toEqual([DOCUMENT_PATHS.proposalApi, DOCUMENT_PATHS.mcp]);
     expect(knowledgeJson.urls.proposal_api).toBe(new URL(DOCUMENT_PATHS.proposalApi, knowledgeJson.urls.home).href);
   });
 

@@ -39,9 +39,9 @@ describe('page budgets', () => {
     expect(scripts).toHaveLength(1);
     expect(gzipSize(scripts[0]!)).toBeLessThanOrEqual(10 * KB);
     for (const { file, path } of pages) {
-      // Structured data (JSON-LD) is data, not script.
+      // Structured data (JSON-LD) and the WebMCP tool definitions are data blocks, not script.
       const tags = one(readDist(file), /<script\b([^>]*)>/g).filter(
-        (attrs) => !/type="application\/ld\+json"/.test(attrs),
+        (attrs) => !/type="application\/(ld\+)?json"/.test(attrs),
       );
       expect(tags, path).toEqual(path === '/proposal' ? [` type="module" src="/${scripts[0]}"`] : []);
     }

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import knowledgeJson from '../../.generated/knowledge.json' with { type: 'json' };
 import * as validators from '../../.generated/validators.mjs';
 import { createProposalHandler, type InvocationContext } from '../../src/proposal/handler.ts';
+import { createActionPipeline } from '../../src/proposal/pipeline.ts';
 import { readEnv } from '../../src/proposal/http.ts';
 import type { Knowledge } from '../../src/proposal/knowledge.ts';
 import { LEASE_STALE_MS } from '../../src/proposal/store/key-entry.ts';
@@ -39,7 +40,7 @@ let siteID: string;
 /** The handler's clock: moved past the lease instead of waiting for it. */
 let offsetMs = 0;
 const now = () => new Date(Date.now() + offsetMs);
-const handle = createProposalHandler(k, validators, { now, inUseWaitMs: 300 });
+const handle = createProposalHandler(k, createActionPipeline(k, validators, { now, inUseWaitMs: 300 }));
 
 beforeAll(async () => {
   [blobs, crm, smtp] = await Promise.all([startBlobs(), startCrmServer(), startSmtp()]);

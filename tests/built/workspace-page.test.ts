@@ -71,8 +71,9 @@ describe('the proposal workspace page', () => {
   });
 
   it('loads one external module script within 10 KB gzipped and nothing the CSP blocks', () => {
+    // Data blocks (JSON-LD, the WebMCP tool definitions) are never executed, so CSP leaves them be.
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
-      (m) => !/application\/ld\+json/.test(m[1] ?? ''),
+      (m) => !/type="application\/(ld\+)?json"/.test(m[1] ?? ''),
     );
     expect(scripts).toHaveLength(1);
     const [, attrs = '', inline = ''] = scripts[0]!;

@@ -16,6 +16,8 @@ import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
 
 const MAIL_FROM = 'Kestrel Cloud <no-reply@kestrelcloud.example>';
+/** These tests send every request from one address and count emails per key, not the send limits. */
+const NO_SEND_LIMITS = { CONFIRMATION_LIMIT_PER_ADDRESS: '1000000', NOTIFY_LIMIT_PER_HOUR: '1000000' };
 const body = (company = 'Example GmbH') => JSON.stringify({ ...submitRequest({ company }), role: undefined });
 
 interface Answer {
@@ -86,6 +88,7 @@ describe('exactly once under concurrency (webhook CRM, SMTP)', () => {
       CRM_WEBHOOK_SECRET: newWebhookSecret(),
       SMTP_URL: smtp.url,
       MAIL_FROM,
+      ...NO_SEND_LIMITS,
     });
   });
   afterAll(async () => {
@@ -124,7 +127,7 @@ describe('a crash loses nothing and duplicates nothing (inbox, SMTP)', () => {
   afterAll(() => smtp?.stop());
 
   it('50 submits, the server killed with emails in flight, restarted, every request retried', async () => {
-    const env = { SMTP_URL: smtp.url, MAIL_FROM };
+    const env = { SMTP_URL: smtp.url, MAIL_FROM, ...NO_SEND_LIMITS };
     let site = await startSite(env);
     const keys = Array.from({ length: 50 }, () => randomUUID());
     // Slow acknowledgements keep emails in flight when the kill comes: stored, not yet emailed.

@@ -46,7 +46,6 @@ const CONTENT_DOCUMENTS = [
   '/.well-known/ai-catalog.json',
   '/.well-known/agent-skills/index.json',
   '/.well-known/agent-skills/request-a-proposal/SKILL.md',
-  '/sitemap.xml',
   '/rss.xml',
 ];
 /** The documents that name each capability. */
@@ -87,18 +86,11 @@ describe('npm run dev: the live preview serves what production serves', () => {
     ['/api/proposal', /^application\/json; charset=utf-8$/],
     ['/openapi.json', /^application\/json/],
     ['/.well-known/api-catalog', /^application\/json/],
-    ['/sitemap.xml', /^application\/xml/],
     ['/robots.txt', /^text\/plain/],
   ])('GET %s → 200 %s', async (path, type) => {
     const res = await get(path);
     expect(res.status, dev.output()).toBe(200);
     expect(res.headers.get('content-type')).toMatch(type);
-  });
-
-  it('the sitemap lists every page, as the built one does', async () => {
-    const sitemap = await (await get('/sitemap.xml')).text();
-    expect(sitemap).toContain(`/${POST}</loc>`);
-    expect(sitemap).toContain('/services</loc>');
   });
 
   it('answers POST /api/proposal with the function: a guide request, as the contract example says', async () => {

@@ -83,7 +83,7 @@ describe('every path of the published interface, over HTTP', () => {
     const res = await get('/');
     const link = res.headers.get('link') ?? '';
     const rels = Object.fromEntries(
-      [...link.matchAll(/<([^>]+)>; rel="([^"]+)"/g)].map((m) => [m[2]!, new URL(m[1]!).pathname]),
+      [...link.matchAll(/<([^>]+)>; rel="([^"]+)"/g)].map((m) => [m[2]!, new URL(m[1]!, site.url).pathname]),
     );
     expect(rels).toEqual({
       alternate: '/index.md',

@@ -33,6 +33,9 @@ describe('the workspace as WebMCP tools', () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    // The definitions are in the page: registering them asks the server for nothing.
+    const loads: string[] = [];
+    page.on('request', (r) => loads.push(new URL(r.url()).pathname));
     await page.goto(`${site.url}/proposal`);
     const contract = (await (await fetch(`${site.url}/api/proposal`)).json()) as {
       actions: Record<string, { request_schema: { required: string[] } }>;
@@ -45,20 +48,27 @@ describe('the workspace as WebMCP tools', () => {
             getTools(): Promise<
               {
                 name: string;
-                inputSchema: { required?: string[]; properties?: object };
+                title?: string;
+                inputSchema: { required?: string[]; properties?: object } | string;
                 annotations?: { readOnlyHint?: boolean };
               }[]
             >;
           };
         }
       ).modelContext;
-      return (await context.getTools()).map((t) => ({
-        name: t.name,
-        required: t.inputSchema.required ?? [],
-        properties: Object.keys(t.inputSchema.properties ?? {}),
-        readOnly: t.annotations?.readOnlyHint === true,
-      }));
+      return (await context.getTools()).map((t) => {
+        // Chromium hands the schema back as it was given or as its JSON text.
+        const schema = typeof t.inputSchema === 'string' ? JSON.parse(t.inputSchema) : t.inputSchema;
+        return {
+          name: t.name,
+          title: t.title,
+          required: schema.required ?? [],
+          properties: Object.keys(schema.properties ?? {}),
+          readOnly: t.annotations?.readOnlyHint === true,
+        };
+      });
     });
+    expect(loads.filter((path) => path.startsWith('/api/'))).toEqual([]);
     const byName = new Map<string, ToolView>(tools.map((t) => [t.name, t]));
     expect([...byName.keys()].sort()).toEqual([
       'request_guidance',
@@ -72,9 +82,13 @@ describe('the workspace as WebMCP tools', () => {
     expect(byName.get('submit_proposal_request')!.properties).not.toContain('website');
     expect(byName.get('submit_proposal_request')!.readOnly).toBe(false);
     expect(byName.get('request_guidance')!.readOnly).toBe(true);
+    console.log('WebMCP tools on /proposal:', JSON.stringify(tools.map((t) => [t.name, t.title])));
     expect(errors).toEqual([]);
 
-    // A guidance call fills the form a person sees and answers with the API's reply.
+    // A guidance call fills the form a person sees and answers with the API's reply; the request
+    // names its channel, so a stored request says a WebMCP tool sent it.
+    const channels: (string | undefined)[] = [];
+    page.on('request', (r) => r.method() === 'POST' && channels.push(r.headers()['proposal-channel']));
     const question = 'We want to migrate our data center to AWS within a year.';
     const reply = await page.evaluate(async (q) => {
       const context = (
@@ -94,6 +108,7 @@ describe('the workspace as WebMCP tools', () => {
       });
     }, question);
     expect(reply).toContain('Cloud engineering and migration');
+    expect(channels).toEqual(['webmcp']);
     expect(await page.inputValue('#f-question')).toBe(question);
     await page.locator('#o-guide h2').waitFor();
 
@@ -115,5 +130,67 @@ describe('the workspace as WebMCP tools', () => {
     expect(refused).toContain('consent');
     expect(posts).toEqual([]);
     await page.close();
+  });
+});
+
+describe('a tool the browser refuses', () => {
+  it('leaves the form its declarative tool, and the other tools register', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // The browser refuses one registration, as it would a duplicate name.
+    await page.addInitScript(() => {
+      const context = (document as unknown as { modelContext?: { registerTool: (...a: unknown[]) => unknown } })
+        .modelContext;
+      if (!context) return;
+      const original = context.registerTool.bind(context);
+      context.registerTool = (tool: unknown, options: unknown) =>
+        (tool as { name: string }).name === 'review_proposal_request'
+          ? Promise.reject(new DOMException('refused', 'InvalidStateError'))
+          : original(tool, options);
+    });
+    await page.goto(`${site.url}/proposal`);
+    await page.waitForFunction(() => document.querySelector('form[data-step="submit"][toolname]') === null);
+    expect(await page.locator('form[data-step="summarize"]').getAttribute('toolname')).toBe('review_proposal_request');
+    expect(await page.locator('form[data-step="guide"]').getAttribute('toolname')).toBeNull();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the home page', () => {
+  it('offers the guidance step as a declarative tool and ships no script', async () => {
+    const page = await browser.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+    await page.goto(`${site.url}/`);
+    const form = page.locator('form[toolname="request_guidance"]');
+    await expect(form.getAttribute('action')).resolves.toBe('/api/proposal');
+    expect(await form.locator('[toolparamdescription]').count()).toBe(4);
+    const tools = await page.evaluate(async () =>
+      (
+        await (
+          document as unknown as { modelContext: { getTools(): Promise<{ name: string }[]> } }
+        ).modelContext.getTools()
+      ).map((t) => t.name),
+    );
+    expect(tools).toEqual(['request_guidance']);
+    expect(scripts).toEqual([]);
+    await page.close();
+  });
+
+  it('"Ask a question" works without JavaScript: the reply is the guidance page with what was typed', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/`);
+    const question = 'Where do we start with moving our shop to AWS?';
+    await page.fill('#ask #f-question', question);
+    await page.fill('#ask #f-industry', 'retail');
+    await page.selectOption('#ask #f-company_size', '11-50');
+    await page.selectOption('#ask #f-primary_need', 'not-sure');
+    await Promise.all([page.waitForURL('**/api/proposal'), page.click('#ask button[type="submit"]')]);
+    expect(await page.locator('h1').first().textContent()).toMatch(/Guidance/);
+    expect(await page.inputValue('#f-question')).toBe(question);
+    await context.close();
   });
 });

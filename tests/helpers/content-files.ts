@@ -1,8 +1,9 @@
-/** Reads content/ frontmatter directly (not through Astro) so tests check outputs against an independent reading. */
+/** Reads content/ files directly (Astro's frontmatter reader, not its content layer) so tests check outputs against an independent reading. */
 import { readFileSync, globSync } from 'node:fs';
 import { join } from 'node:path';
-import { load } from 'js-yaml';
+import { parseFrontmatter } from 'astro/markdown';
 import { root } from '../../scripts/local-site/dist.ts';
+import { markdownForm } from '../../src/lib/mdx-components.ts';
 
 export interface ContentFile {
   file: string;
@@ -36,11 +37,12 @@ function fillPlaceholders(files: ContentFile[]): ContentFile[] {
 
 export function contentFiles(dir = join(root, 'content')): ContentFile[] {
   return fillPlaceholders(
-    globSync('**/*.md', { cwd: dir })
+    globSync('**/*.{md,mdx}', { cwd: dir })
       .sort()
       .map((file) => {
-        const [, fm = '', ...rest] = readFileSync(join(dir, file), 'utf8').split(/^---\s*$/m);
-        return { file, data: load(fm) as Record<string, unknown>, body: rest.join('---') };
+        const { frontmatter, content } = parseFrontmatter(readFileSync(join(dir, file), 'utf8'));
+        // An .mdx body as the twins and llms files carry it: the components in their markdown form.
+        return { file, data: frontmatter, body: file.endsWith('.mdx') ? markdownForm(content) : content };
       }),
   );
 }

@@ -36,7 +36,11 @@ function makeDeps(smtpUrl: string | null): SubmitDeps {
   const env = envOf(
     smtpUrl === null ? {} : { SMTP_URL: smtpUrl, MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>' },
   );
-  return { ...submitDepsFromEnv(env, PARTNER, CONSENT), store: blobs.freshStore() };
+  const partner = {
+    ...PARTNER,
+    choiceLabels: { 'defined-project': 'Defined project', 'cloud-engineering': 'Cloud engineering' },
+  };
+  return { ...submitDepsFromEnv(env, partner, CONSENT), store: blobs.freshStore() };
 }
 
 function bodyOf(reply: { body: unknown }): Record<string, unknown> {
@@ -44,7 +48,7 @@ function bodyOf(reply: { body: unknown }): Record<string, unknown> {
 }
 
 describe('confirmation email', () => {
-  it('sends one plain-text email with the overview, the request id and the secrets reminder', async () => {
+  it('sends one plain-text email with the request id and the secrets reminder, and nothing the sender wrote', async () => {
     const reply = await submitProposal(submitRequest(), randomUUID(), makeDeps(smtp.url));
     const body = bodyOf(reply);
     expect(body['confirmation_email']).toBe('sent');
@@ -61,8 +65,18 @@ describe('confirmation email', () => {
 
     const text = decodeBody(mail?.raw ?? '');
     expect(text).toContain(`Request id: ${String(body['request_id'])}`);
-    expect(text).toContain(`${FIELD_LABELS.business_outcome}: Launch the product in the EU by spring.`);
-    expect(text).toContain(`${FIELD_LABELS.company}: Example GmbH`);
+    // The site's own names of the choices, never the sender's words.
+    expect(text).toContain(`${FIELD_LABELS.engagement_model}: Defined project`);
+    expect(text).toContain(`${FIELD_LABELS.primary_need}: Cloud engineering`);
+    for (const written of [
+      'Ann Example',
+      'Example GmbH',
+      'Launch the product',
+      'Prototype on a single VM',
+      'CTO',
+      'Retail',
+    ])
+      expect(mail?.raw).not.toContain(written);
     expect(text).toContain('independent cloud consulting and delivery partner');
     expect(text).toMatch(/do not reply with credentials/);
     expect(findViolations(text, IDENTITY)).toEqual([]);

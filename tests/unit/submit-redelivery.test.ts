@@ -39,6 +39,9 @@ function makeDeps(env: Record<string, string> = {}, store = parts.blobs.freshSto
     CRM_TIMEOUT_MS: '300',
     SMTP_URL: parts.smtp.url,
     MAIL_FROM: 'no-reply@kestrel.example',
+    // These tests count deliveries of many requests from one address, not the send limits.
+    CONFIRMATION_LIMIT_PER_ADDRESS: '1000',
+    NOTIFY_LIMIT_PER_HOUR: '1000',
     ...FAST,
     ...env,
   };

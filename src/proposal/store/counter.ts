@@ -32,6 +32,8 @@ export interface CountResult {
 interface CounterValue {
   window_start: string;
   count: number;
+  /** When the window ends: past it the counter holds nothing and the sweep deletes it. */
+  reset_at?: string;
 }
 
 /** Blob key of a counted key: a hash, so an email address never appears in a key name. */
@@ -63,7 +65,7 @@ export async function countEventWithinLimit(store: BlobStore, key: string, windo
     const value = found && isCounterValue(found.value) ? found.value : null;
     const count = value?.window_start === windowStart ? value.count : 0;
     if (count >= window.limit) return { allowed: false, count, resetAt };
-    const next: CounterValue = { window_start: windowStart, count: count + 1 };
+    const next: CounterValue = { window_start: windowStart, count: count + 1, reset_at: resetAt };
     const written = await store.writeIf(blobKey, next, found ? { ifVersion: found.version } : { ifNew: true });
     if (written !== null) return { allowed: true, count: next.count, resetAt };
     // Another event was counted between our read and our write: read again. Every lost write
@@ -75,4 +77,19 @@ export async function countEventWithinLimit(store: BlobStore, key: string, windo
 
 function isCounterValue(value: unknown): value is CounterValue {
   return isObject(value) && typeof value['window_start'] === 'string' && typeof value['count'] === 'number';
+}
+
+/** Deletes counters whose window is over (the sweep's housekeeping); counters from before reset_at stay. */
+export async function deleteEndedCounters(store: BlobStore, now: Date, budgetMs: number): Promise<number> {
+  const deadline = performance.now() + budgetMs;
+  let deleted = 0;
+  for (const key of await store.list(COUNTERS_PREFIX)) {
+    if (performance.now() >= deadline) break;
+    const found = await store.read(key);
+    const resetAt = found && isCounterValue(found.value) ? Date.parse(found.value.reset_at ?? '') : Number.NaN;
+    if (Number.isNaN(resetAt) || resetAt > now.getTime()) continue;
+    await store.remove(key);
+    deleted++;
+  }
+  return deleted;
 }

@@ -17,4 +17,9 @@ export const STORE_LIMITS = {
   listBudgetMs: 15_000,
   /** Conditional writes a counter tries before it reports the store as too contended. */
   counterMaxAttempts: 20,
+  /**
+   * Conditional writes a tally tries: every event is written (none is turned away at a limit),
+   * so with N writers at once the last may lose N - 1 races.
+   */
+  tallyMaxAttempts: 60,
 } as const;

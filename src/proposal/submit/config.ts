@@ -11,6 +11,7 @@ import { logEvent } from './log.ts';
 import { createMailer } from './mailer.ts';
 import { notifyConfigFromEnv } from './notification.ts';
 import { redeliveryPolicyFromEnv } from './redelivery-policy.ts';
+import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../send-limits.ts';
 import { openProposalsStore, type ProposalsStore } from '../store/index.ts';
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
@@ -32,7 +33,20 @@ export function submitDepsFromEnv(
     crmTimeoutMs: crmTimeoutFromEnv(readEnv),
     notify: notifyConfigFromEnv(readEnv, partner),
     redelivery: redeliveryPolicyFromEnv(readEnv),
+    limits: sendLimitsFromEnvLogged(readEnv),
   };
+}
+
+/** The send limits in force; an unusable value is logged and its default applies. */
+export function sendLimitsFromEnvLogged(readEnv: EnvReader): SendLimits {
+  const { limits, invalid } = sendLimitsFromEnv(readEnv);
+  for (const variable of invalid) {
+    logEvent('config_invalid', {
+      variable,
+      reason: `must be an integer from ${SEND_LIMIT_RANGE.min} to ${SEND_LIMIT_RANGE.max}`,
+    });
+  }
+  return limits;
 }
 
 /** CRM_PROVIDER: unset or "inbox" (default), "webhook" or "hubspot". */

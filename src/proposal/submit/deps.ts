@@ -4,6 +4,7 @@ import type { Mailer } from './mailer.ts';
 import type { NotifyConfig } from './notification.ts';
 import type { RedeliveryPolicy } from './redelivery-policy.ts';
 import type { ConsentText, Partner } from './partner.ts';
+import type { SendLimits } from '../send-limits.ts';
 import type { ProposalsStore } from '../store/index.ts';
 
 export interface SubmitDeps {
@@ -19,6 +20,8 @@ export interface SubmitDeps {
   notify?: NotifyConfig;
   /** Sweep interval, backoff and retention; DEFAULT_REDELIVERY_POLICY when absent. */
   redelivery?: RedeliveryPolicy;
+  /** How many emails and notices go out (send-limits.ts); the defaults when absent. */
+  limits?: SendLimits;
   /** How long a submit waits for another one with the same key before 409; IN_USE_WAIT_MS when absent. */
   inUseWaitMs?: number;
   /** Clock for stored times and key expiry; tests move it. */

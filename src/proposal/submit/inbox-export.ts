@@ -29,7 +29,13 @@ export const CSV_COLUMNS: Column[] = [
   ['confirmation_email', (r) => r.confirmation_email.state],
   ['notification_email', (r) => r.notification?.email],
   ['notification_chat', (r) => r.notification?.chat],
+  ['links', (r) => r.signals?.links],
+  ['address_requests_24h', (r) => r.signals?.address_requests_24h],
+  ['form_checks', (r) => r.signals?.form_checks],
+  ['fill_seconds', (r) => r.signals?.fill_seconds],
   ['next_attempt_at', (r) => r.delivery.next_attempt_at],
+  ['channel', (r) => r.source?.channel],
+  ['client', (r) => r.source?.client],
   ['failed_at', (r) => r.delivery.failed_at],
   ['name', (r) => r.contact.name],
   ['email', (r) => r.contact.email],
@@ -77,11 +83,25 @@ export function listText(records: ProposalRecord[]): string {
       `tries ${r.delivery.attempts}`.padEnd(8),
       `email ${r.confirmation_email.state}`.padEnd(20),
       `notice ${noticeState(r)}`.padEnd(21),
+      `via ${r.source?.channel ?? '-'}`.padEnd(13),
       r.request_id,
+      signalsTag(r).padEnd(12),
       ` ${singleLine(r.contact.company)} / ${singleLine(r.contact.name)} <${singleLine(r.contact.email)}>`,
+      ...(r.source?.client === undefined ? [] : [` client ${singleLine(r.source.client)}`]),
     ].join(' '),
   );
   return [header, ...lines].join('\n') + '\n';
+}
+
+/** Spam signals in a few characters: `links 3`, `addr 5`, or `-`. */
+function signalsTag(record: ProposalRecord): string {
+  const s = record.signals;
+  if (s === undefined) return '-';
+  const parts = [
+    s.links > 0 && `links ${s.links}`,
+    (s.address_requests_24h ?? 0) > 1 && `addr ${s.address_requests_24h}`,
+  ];
+  return parts.filter(Boolean).join(',') || '-';
 }
 
 /** The sales team's notice in one word: sent when any channel sent it. */
@@ -89,6 +109,6 @@ function noticeState(record: ProposalRecord): string {
   const n = record.notification;
   if (n === undefined) return '-';
   const states = [n.email, n.chat];
-  for (const state of ['sent', 'owed', 'failed'] as const) if (states.includes(state)) return state;
+  for (const state of ['sent', 'owed', 'failed', 'in_digest'] as const) if (states.includes(state)) return state;
   return 'not_configured';
 }

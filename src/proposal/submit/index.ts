@@ -16,15 +16,26 @@ import { completeOwedWork, settle } from './owed-work.ts';
 import { logEvent } from './log.ts';
 import { KEY_IN_USE_DETAIL, KEY_REUSED_DETAIL, STORE_UNAVAILABLE_DETAIL } from './messages.ts';
 import { buildRecord } from './record.ts';
+import { observedSignals } from './spam-signals.ts';
+import type { RequestSource } from '../source.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../idempotency-rules.ts';
 
 /** How long a request waits for another one with the same key before answering 409 (deps.inUseWaitMs). */
 export const IN_USE_WAIT_MS = 5_000;
 const IN_USE_POLL_MS = 100;
 
-export async function submitProposal(request: SubmitRequest, idempotencyKey: string, deps: SubmitDeps): Promise<Reply> {
+/**
+ * `source` is recorded with a new request; a retry from another channel continues the stored one
+ * (the fingerprint covers the request, not where it came from).
+ */
+export async function submitProposal(
+  request: SubmitRequest,
+  idempotencyKey: string,
+  deps: SubmitDeps,
+  source?: RequestSource,
+): Promise<Reply> {
   try {
-    return await submitOnce(request, idempotencyKey, deps);
+    return await submitOnce(request, idempotencyKey, deps, source);
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
     // Nothing is known to be stored: nothing was sent to the CRM, nothing was mailed.
@@ -35,7 +46,12 @@ export async function submitProposal(request: SubmitRequest, idempotencyKey: str
   }
 }
 
-async function submitOnce(request: SubmitRequest, idempotencyKey: string, deps: SubmitDeps): Promise<Reply> {
+async function submitOnce(
+  request: SubmitRequest,
+  idempotencyKey: string,
+  deps: SubmitDeps,
+  source: RequestSource | undefined,
+): Promise<Reply> {
   const now = deps.now ?? (() => new Date());
   const fingerprint = requestFingerprint(request);
   const entryKey = keyEntryKey(idempotencyKey);
@@ -47,7 +63,7 @@ async function submitOnce(request: SubmitRequest, idempotencyKey: string, deps: 
     // A busy entry exists: further polls only read it. A lost race starts over with a create.
     tryCreate = claim.kind === 'lost';
     if (claim.kind === 'owner') {
-      const done = await runClaimed(request, idempotencyKey, deps, claim.lease, claim.fresh);
+      const done = await runClaimed(request, idempotencyKey, deps, claim.lease, claim.fresh, source);
       if (done) return done;
       // The lease was taken over while we worked: whoever holds it now answers; wait for it.
     } else if (claim.kind === 'replay') {
@@ -71,6 +87,7 @@ async function runClaimed(
   deps: SubmitDeps,
   lease: KeyLease,
   fresh: boolean,
+  source: RequestSource | undefined,
 ): Promise<Reply | null> {
   try {
     const now = deps.now ?? (() => new Date());
@@ -84,6 +101,8 @@ async function runClaimed(
         entryKey: lease.entryKey,
         deliveryId: idempotencyKey,
         notification: initialNotification(deps.notify ?? { emailTo: [] }, deps.mailer),
+        signals: observedSignals(request, entry.received_at),
+        source,
       });
     const result = await completeOwedWork({ ...deps, now }, lease, { fresh, build });
     await settle(deps.store, lease, result);

@@ -59,7 +59,8 @@ export function createMailer(env: EnvReader): Mailer | null {
           await connect()
         ).sendMail({
           from,
-          to: { name: singleLine(record.contact.name), address },
+          // The address alone: a display name would carry the sender's words into a header.
+          to: address,
           replyTo: partner.email,
           // One Message-ID per request: should a crash make a retry send it again, mail systems
           // that deduplicate by Message-ID show it once.

@@ -3,20 +3,13 @@
  * the partner as independent, and promise nothing about programs, funding or approval.
  */
 import type { Partner } from './partner.ts';
-import type { ConfirmationEmailState } from './record.ts';
-
-const EMAIL_SENTENCES: Record<ConfirmationEmailState, string> = {
-  sent: 'A confirmation email was sent to the address you gave.',
-  failed: 'The confirmation email could not be sent; keep the request_id as your reference.',
-  not_configured: 'No confirmation email is sent for this request; keep the request_id as your reference.',
-  not_sent:
-    'The confirmation email is not sent yet; it is sent as soon as the mail server is reachable, without any action from you. Keep the request_id as your reference.',
-};
+import { CONFIRMATION_EMAIL_TO_PERSON, type ConfirmationEmailState } from '../confirmation-email-states.ts';
 
 export function receivedMessage(partner: Pick<Partner, 'name' | 'describedAs'>, email: ConfirmationEmailState): string {
   return (
     `${partner.name}, ${partner.describedAs}, has received your proposal request. ` +
-    `${EMAIL_SENTENCES[email]} The team reviews each request and replies by email.`
+    `${CONFIRMATION_EMAIL_TO_PERSON[email]}${email === 'sent' ? '' : ' Keep the request_id as your reference.'} ` +
+    'The team reviews each request and replies by email.'
   );
 }
 

@@ -12,6 +12,8 @@ import { logEvent } from './log.ts';
 import type { Mailer, SendResult } from './mailer.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
 import { singleLine } from './single-line.ts';
+import { signalsLine } from './spam-signals.ts';
+import { sourceText } from '../source.ts';
 
 export type NotificationKind = 'notification' | 'alert';
 
@@ -88,11 +90,20 @@ export function notificationText(
     field('Primary need', record.guidance.primary_need),
     field('Business outcome', record.intake.business_outcome),
     field('Timeline', record.intake.timeline),
+    field('Came through', sourceText(record.source)),
     `Request id: ${record.request_id}`,
     `Received at: ${record.received_at}`,
     CRM_SENTENCE[record.delivery.state](record),
+    signalsLine(record.signals),
     '',
   ].join('\n');
+}
+
+/** A message to the sales team: what it says and its Message-ID's local part. */
+export interface SalesMessage {
+  subject: string;
+  text: string;
+  messageId: string;
 }
 
 /** Sends what `status` still owes and returns the new status; never throws. */
@@ -100,12 +111,33 @@ export async function sendOwedNotification(
   kind: NotificationKind,
   status: NotificationStatus,
   record: ProposalRecord,
-  deps: { mailer: Mailer | null; notify: NotifyConfig; partner: Pick<Partner, 'name'> },
+  deps: SalesDeps,
   at: string,
 ): Promise<NotificationStatus> {
+  const message = {
+    subject: notificationSubject(kind, record),
+    text: notificationText(kind, record, deps.partner),
+    messageId: `${kind}-${record.request_id}`,
+  };
+  return sendOwedMessage(status, message, deps, at, record.request_id);
+}
+
+export interface SalesDeps {
+  mailer: Mailer | null;
+  notify: NotifyConfig;
+  partner: Pick<Partner, 'name'>;
+}
+
+/** Sends `message` on each channel `status` still owes and returns the new status; never throws. */
+export async function sendOwedMessage<S extends NotificationStatus>(
+  status: S,
+  message: SalesMessage,
+  deps: SalesDeps,
+  at: string,
+  requestId: string,
+): Promise<S> {
   const attempts = status.attempts + 1;
-  const subject = notificationSubject(kind, record);
-  const text = notificationText(kind, record, deps.partner);
+  const { subject, text } = message;
   const settle = (result: SendResult): NotifyState =>
     result === 'retry' ? (attempts >= MAX_NOTIFY_ATTEMPTS ? 'failed' : 'owed') : result;
   const [email, chat] = await Promise.all([
@@ -113,17 +145,56 @@ export async function sendOwedNotification(
       ? deps.mailer === null
         ? ('not_configured' as const)
         : deps.mailer
-            .sendNotice({ to: deps.notify.emailTo, subject, text, messageId: `${kind}-${record.request_id}` })
+            .sendNotice({ to: deps.notify.emailTo, subject, text, messageId: message.messageId })
             .catch((): SendResult => 'retry')
             .then(settle)
       : status.email,
     status.chat === 'owed'
       ? deps.notify.chatUrl === undefined
         ? ('not_configured' as const)
-        : postChat(deps.notify.chatUrl, `${subject}\n${text}`, record.request_id).then(settle)
+        : postChat(deps.notify.chatUrl, `${subject}\n${text}`, requestId).then(settle)
       : status.chat,
   ]);
-  return { email, chat, attempts, at };
+  return { ...status, email, chat, attempts, at };
+}
+
+/** The one alert of a day on which the site-wide confirmation limit stopped an email. */
+export function dailyLimitAlert(day: string, limit: number, partner: Pick<Partner, 'name'>): SalesMessage {
+  return {
+    subject: `Confirmation emails stopped for ${day} (UTC): the site-wide limit of ${limit} was reached`,
+    text: [
+      `${partner.name}'s proposal intake has sent ${limit} confirmation emails on ${day} (UTC), its CONFIRMATION_LIMIT_PER_DAY.`,
+      'Requests that arrive for the rest of the day are stored and delivered to the CRM as usual, but get no',
+      'confirmation email: their reply says confirmation_email "limited". Sending resumes at 00:00 UTC.',
+      'If this is real demand, raise CONFIRMATION_LIMIT_PER_DAY. If it is a flood, `npm run inbox` lists the',
+      'requests with their spam signals.',
+      'This alert is sent once a day.',
+      '',
+    ].join('\n'),
+    messageId: `daily-limit-${day}`,
+  };
+}
+
+/** The digest of an hour in which more requests arrived than NOTIFY_LIMIT_PER_HOUR notices. */
+export function hourlyDigest(
+  hour: string,
+  counts: { total: number; more: number; suspect: number },
+  limit: number,
+  partner: Pick<Partner, 'name'>,
+): SalesMessage {
+  const from = `${hour.slice(0, 10)} ${hour.slice(11, 13)}:00`;
+  return {
+    subject: `${counts.more} more proposal requests to ${partner.name} in the hour from ${from} UTC`,
+    text: [
+      `In the hour from ${from} UTC, ${counts.total} proposal requests arrived. The first ${limit} were notified one`,
+      `by one (NOTIFY_LIMIT_PER_HOUR); ${counts.more} more were not, and are counted here instead.`,
+      `Spam signals: ${counts.suspect} of those ${counts.more} carry links in their text or come from an address that sent more requests than it gets emails.`,
+      'Every one is stored and delivered to the CRM as usual. List them, with their spam signals, with',
+      '`npm run inbox` (locally) or `npm run inbox -- --site SITE_ID --token TOKEN` (the deployed site).',
+      '',
+    ].join('\n'),
+    messageId: `digest-${hour}`,
+  };
 }
 
 /** POSTs {"text": ...}: 2xx sent; 408, 429 and 5xx or no answer worth a retry; other 4xx failed. */

@@ -13,8 +13,25 @@ import { StoreUnavailable } from '../store/index.ts';
 import { markOpen, markSettled } from '../store/open-index.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { logEvent } from './log.ts';
-import { isOwed, sendOwedNotification, type NotificationKind } from './notification.ts';
-import type { ProposalRecord } from './record.ts';
+import {
+  dailyLimitAlert,
+  hourlyDigest,
+  initialNotification,
+  isOwed,
+  sendOwedMessage,
+  sendOwedNotification,
+  type NotificationKind,
+} from './notification.ts';
+import {
+  confirmationGate,
+  countAddressRequest,
+  DEFAULT_SEND_LIMITS,
+  digestCounts,
+  digestDue,
+  noticeGate,
+} from './send-gates.ts';
+import { isSuspect } from './spam-signals.ts';
+import type { NotifyState, ProposalRecord } from './record.ts';
 import { backoffMs, DEFAULT_REDELIVERY_POLICY } from './redelivery-policy.ts';
 import { failedReplyBody, pendingReplyBody, receivedReplyBody } from './reply-bodies.ts';
 
@@ -100,7 +117,7 @@ async function storeAndComplete(
   let record = start.fresh ? null : await records.load(entry.request_id);
   if (record === null) {
     if (start.build === undefined) throw new RecordGoneError(entry.request_id);
-    const built = { ...start.build(), idempotency_entry: lease.entryKey };
+    const built = await withAddressCount(deps, { ...start.build(), idempotency_entry: lease.entryKey }, now());
     // The inbox: the one write that stores the record also delivers it.
     const first = deps.crm.storesRecord ? delivered(built, deps, now) : built;
     // The open marker first: no stored request the sweep cannot find, whatever fails after.
@@ -171,8 +188,11 @@ async function storeAndComplete(
   if (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent')
     record = await sendOwedEmail(record, records, deps, lease, now);
   // After the delivery attempt, so the notice can say whether the CRM has the request.
+  record = await gateNotice(record, records, deps, lease, now);
   record = await notifyIfOwed('notification', record, records, deps, lease, now);
   record = await notifyIfOwed('alert', record, records, deps, lease, now);
+  record = await sendDailyLimitAlertIfOwed(record, records, deps, lease, now);
+  record = await sendDigestIfDue(record, records, deps, lease, now);
   return { reply: replyFor(record, deps, outcome), record, final: !owes(record), marked: marked.value };
 }
 
@@ -182,8 +202,95 @@ export function owes(record: ProposalRecord): boolean {
     record.delivery.state === 'pending' ||
     (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent') ||
     isOwed(record.notification) ||
-    isOwed(record.alert)
+    isOwed(record.alert) ||
+    isOwed(record.daily_limit_alert) ||
+    isOwed(record.digest)
   );
+}
+
+/**
+ * The request's place among its address's requests of the last 24 hours, recorded with its
+ * spam signals. Counted before the request is stored, so the CRM and the notice show it; when
+ * the store cannot count now, the request is stored without it and the email's gate counts.
+ */
+async function withAddressCount(deps: SubmitDeps, record: ProposalRecord, at: Date): Promise<ProposalRecord> {
+  if (record.signals === undefined) return record;
+  try {
+    const ordinal = await countAddressRequest(deps.store, record, at);
+    return { ...record, signals: { ...record.signals, address_requests_24h: ordinal } };
+  } catch (error) {
+    logEvent('address_count_failed', { request_id: record.request_id, name: errorName(error) });
+    return record;
+  }
+}
+
+const errorName = (error: unknown) => (error instanceof Error ? error.name : 'unknown');
+
+const salesDeps = (deps: SubmitDeps) => ({
+  mailer: deps.mailer,
+  notify: deps.notify ?? { emailTo: [] },
+  partner: deps.partner,
+});
+
+/** Past NOTIFY_LIMIT_PER_HOUR the notice is left to the hour's digest; the first request past it owes that digest. */
+async function gateNotice(
+  record: ProposalRecord,
+  records: RecordStore,
+  deps: SubmitDeps,
+  lease: KeyLease,
+  now: () => Date,
+): Promise<ProposalRecord> {
+  const status = record.notification;
+  // Counted once, before the first attempt: a notice already tried was let through.
+  if (status === undefined || !isOwed(status) || status.attempts > 0) return record;
+  lease.assertHeld();
+  const limits = deps.limits ?? DEFAULT_SEND_LIMITS;
+  const gate = await noticeGate(deps.store, record, limits, now(), isSuspect(record.signals, limits.perAddress));
+  if (gate.individual) return record;
+  const held = (state: NotifyState): NotifyState => (state === 'owed' ? 'in_digest' : state);
+  logEvent('notice_in_digest', { request_id: record.request_id, hour: gate.hour });
+  return records.update({
+    ...record,
+    notification: { ...status, email: held(status.email), chat: held(status.chat) },
+    ...(gate.opensDigest && {
+      digest: { ...initialNotification(salesDeps(deps).notify, deps.mailer), hour: gate.hour },
+    }),
+  });
+}
+
+async function sendDailyLimitAlertIfOwed(
+  record: ProposalRecord,
+  records: RecordStore,
+  deps: SubmitDeps,
+  lease: KeyLease,
+  now: () => Date,
+): Promise<ProposalRecord> {
+  const status = record.daily_limit_alert;
+  if (status === undefined || !isOwed(status)) return record;
+  lease.assertHeld();
+  const limits = deps.limits ?? DEFAULT_SEND_LIMITS;
+  const message = dailyLimitAlert(status.day, limits.perDay, deps.partner);
+  const next = await sendOwedMessage(status, message, salesDeps(deps), now().toISOString(), record.request_id);
+  return records.update({ ...record, daily_limit_alert: next });
+}
+
+/** The hour's digest, once the hour is over: until then it stays owed and the sweep comes back for it. */
+async function sendDigestIfDue(
+  record: ProposalRecord,
+  records: RecordStore,
+  deps: SubmitDeps,
+  lease: KeyLease,
+  now: () => Date,
+): Promise<ProposalRecord> {
+  const status = record.digest;
+  if (status === undefined || !isOwed(status) || !digestDue(status.hour, now())) return record;
+  lease.assertHeld();
+  const limits = deps.limits ?? DEFAULT_SEND_LIMITS;
+  const counts = await digestCounts(deps.store, status.hour, limits, now());
+  const message = hourlyDigest(status.hour, counts, limits.noticesPerHour, deps.partner);
+  const next = await sendOwedMessage(status, message, salesDeps(deps), now().toISOString(), record.request_id);
+  logEvent('digest_sent', { request_id: record.request_id, hour: status.hour, more: counts.more });
+  return records.update({ ...record, digest: next });
 }
 
 /** The alert goes where notices go; with no notice configured, it goes by whatever is configured now. */
@@ -224,6 +331,20 @@ async function sendOwedEmail(
   const at = now().toISOString();
   if (!deps.mailer) return records.update({ ...record, confirmation_email: { state: 'not_configured', at } });
   lease.assertHeld();
+  // Counted before the first attempt only: an email already tried was let through.
+  if ((record.confirmation_email.attempts ?? 0) === 0) {
+    const gate = await confirmationGate(deps.store, record, deps.limits ?? DEFAULT_SEND_LIMITS, now());
+    if (!gate.send) {
+      logEvent('confirmation_email_limited', { request_id: record.request_id, limit: gate.limit });
+      return records.update({
+        ...record,
+        confirmation_email: { state: 'limited', at, limit: gate.limit },
+        ...(gate.alertDay !== undefined && {
+          daily_limit_alert: { ...initialNotification(salesDeps(deps).notify, deps.mailer), day: gate.alertDay },
+        }),
+      });
+    }
+  }
   const result = await deps.mailer.sendConfirmation(record, deps.partner).catch(() => 'retry' as const);
   const attempts = (record.confirmation_email.attempts ?? 0) + 1;
   const state = result === 'retry' ? (attempts >= MAX_EMAIL_ATTEMPTS ? 'failed' : 'not_sent') : result;

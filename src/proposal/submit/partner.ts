@@ -1,4 +1,6 @@
 /** What the submit pipeline says about the partner and the consent, from content via Knowledge. */
+import { NOT_SURE, NOT_SURE_LABEL } from '../fields.ts';
+
 export interface Partner {
   /** Display name, e.g. "Kestrel Cloud". */
   name: string;
@@ -8,9 +10,37 @@ export interface Partner {
   email: string;
   /** The proposal workspace, sent to the CRM as the page of the submission. */
   proposalUrl: string;
+  /** The privacy notice, named in the confirmation email. */
+  privacyUrl?: string;
+  /**
+   * The site's own names of the choices a sender picks from the contract's lists (capability and
+   * engagement model ids), so the confirmation email can name them without quoting the sender.
+   */
+  choiceLabels?: Readonly<Record<string, string>>;
 }
 
 export interface ConsentText {
   text: string;
   version: string;
+}
+
+/** The pipeline's Partner from the build's knowledge: one mapping for the function and the scripts. */
+export function partnerFromKnowledge(k: {
+  partner: { name: string; described_as: string; email: string };
+  urls: { proposal_page: string; privacy?: string };
+  capabilities?: readonly { id: string; name: string }[];
+  engagement_models?: readonly { id: string; name: string }[];
+}): Partner {
+  const choices = [...(k.capabilities ?? []), ...(k.engagement_models ?? [])];
+  return {
+    name: k.partner.name,
+    describedAs: k.partner.described_as,
+    email: k.partner.email,
+    proposalUrl: k.urls.proposal_page,
+    ...(k.urls.privacy !== undefined && { privacyUrl: k.urls.privacy }),
+    choiceLabels: Object.fromEntries<string>([
+      ...choices.map((c): [string, string] => [c.id, c.name]),
+      [NOT_SURE, NOT_SURE_LABEL],
+    ]),
+  };
 }

@@ -4,6 +4,9 @@
  */
 import type { CompanySize, IntakeFields, PrimaryNeed, SubmitRequest } from '../fields.ts';
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
+import type { ConfirmationEmailState } from '../confirmation-email-states.ts';
+import type { SpamSignals } from './spam-signals.ts';
+import type { RequestSource } from '../source.ts';
 
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
@@ -14,12 +17,16 @@ export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unre
 export type DeliveryState = 'pending' | 'received' | 'failed';
 /**
  * `sent` only when the SMTP server accepted the recipient; nothing else may claim sending.
- * `not_sent` is owed: the next invocation that works on the request sends it.
+ * `not_sent` is owed: the next invocation that works on the request sends it. `limited`: a send
+ * limit (send-limits.ts) held it back for good; the request is stored and delivered as usual.
  */
-export type ConfirmationEmailState = 'not_sent' | 'sent' | 'failed' | 'not_configured';
+export type { ConfirmationEmailState };
 
-/** One channel of a message to the sales team. `owed`: the next invocation or sweep sends it. */
-export type NotifyState = 'owed' | 'sent' | 'failed' | 'not_configured';
+/**
+ * One channel of a message to the sales team. `owed`: the next invocation or sweep sends it.
+ * `in_digest`: past NOTIFY_LIMIT_PER_HOUR, the hour's digest counts it instead.
+ */
+export type NotifyState = 'owed' | 'sent' | 'failed' | 'not_configured' | 'in_digest';
 
 /** A message to the partner's sales team, per channel; sent once, whatever retries follow. */
 export interface NotificationStatus {
@@ -58,13 +65,30 @@ export interface ProposalRecord {
     next_attempt_at?: string;
     failed_at?: string;
   };
-  confirmation_email: { state: ConfirmationEmailState; at?: string; attempts?: number };
+  confirmation_email: {
+    state: ConfirmationEmailState;
+    at?: string;
+    attempts?: number;
+    /** Which send limit held it back (state `limited`). */
+    limit?: 'per_address' | 'per_day';
+  };
+  /** What sales may sort by (spam-signals.ts); absent on requests stored before signals. */
+  signals?: SpamSignals;
   /** Blob key of the idempotency entry whose lease guards this request's owed work. */
   idempotency_entry?: string;
   /** The sales team's notice of the new request (absent on requests stored before notices). */
   notification?: NotificationStatus;
   /** The sales team's alert once delivery has `failed`, so a person follows up. */
   alert?: NotificationStatus;
+  /** Held by the request whose confirmation was the first the site-wide daily limit stopped: the one alert of that day. */
+  daily_limit_alert?: NotificationStatus & { day: string };
+  /**
+   * Held by the first request past NOTIFY_LIMIT_PER_HOUR in a clock hour: the digest of that
+   * hour's requests without an individual notice, owed once the hour is over.
+   */
+  digest?: NotificationStatus & { hour: string };
+  /** The channel and client the request came through (absent on requests stored before it was recorded). */
+  source?: RequestSource;
 }
 
 /** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
@@ -92,6 +116,8 @@ export function buildRecord(
     deliveryId?: string;
     /** Initial state of the sales team's notice: which channels are configured. */
     notification?: NotificationStatus;
+    signals?: SpamSignals;
+    source?: RequestSource | undefined;
   },
 ): ProposalRecord {
   const intake: IntakeFields = {};
@@ -129,6 +155,13 @@ export function buildRecord(
     confirmation_email: { state: 'not_sent' },
     ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
     ...(meta.notification !== undefined && { notification: meta.notification }),
+    ...(meta.signals !== undefined && { signals: meta.signals }),
+    ...(meta.source !== undefined && {
+      source: {
+        channel: meta.source.channel,
+        ...(meta.source.client !== undefined && { client: meta.source.client }),
+      },
+    }),
   };
 }
 

@@ -17,6 +17,8 @@ import { completeOwedWork, owes, RecordGoneError, settle } from './owed-work.ts'
 import { isOwed } from './notification.ts';
 import type { ProposalRecord } from './record.ts';
 import { DEFAULT_REDELIVERY_POLICY } from './redelivery-policy.ts';
+import { deleteStaleTallies } from '../store/event-tally.ts';
+import { deleteEndedCounters } from '../store/counter.ts';
 
 export interface SweepLimits {
   /** Most open requests worked on in one sweep (oldest first). */
@@ -77,6 +79,9 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
   const now = deps.now ?? (() => new Date());
   const remaining = () => Math.max(0, deadline - performance.now());
   const entriesDeleted = await deleteExpiredEntries(deps.store, now, remaining());
+  const countersDeleted =
+    (await deleteStaleTallies(deps.store, now(), remaining())) +
+    (await deleteEndedCounters(deps.store, now(), remaining()));
   const requestsDeleted =
     policy.retentionMs === undefined
       ? 0
@@ -96,6 +101,7 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
     failed: requests.filter((r) => r.outcome === 'failed').length,
     deferred: report.deferred,
     entries_deleted: entriesDeleted,
+    counters_deleted: countersDeleted,
     requests_deleted: requestsDeleted,
     ms: Math.round(report.ms),
   });

@@ -34,6 +34,9 @@ import { registerTools } from './webmcp.ts';
 import { PROPOSAL_API_PATH } from '../../schemas/paths.ts';
 import { isProblemType } from '../../proposal/problem-type.ts';
 import { CONSENT_MISSING } from '../../proposal/reply-view.ts';
+import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../proposal/source.ts';
+
+type PageChannel = (typeof PAGE_CHANNELS)[number];
 
 const GUIDE_FIELDS: readonly string[] = GUIDANCE_FIELDS;
 /** Every field a person fills in; guide accepts only its own four (the schemas allow no extras). */
@@ -132,8 +135,12 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
 
   const schedule = (action: Action, seconds: number) => session.schedule(() => void run(action, last[action]), seconds);
 
-  async function post(action: Action, body: Body) {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  async function post(action: Action, body: Body, by: PageChannel) {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      [CHANNEL_HEADER]: by,
+    };
     // One key per draft: a double click, a retry or a reload all resend the same key.
     if (action === 'submit') headers['idempotency-key'] = session.draft.key;
     const res = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -142,8 +149,15 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     return { status: res.status, retryAfter: Number(res.headers.get('retry-after')) || 0, data };
   }
 
-  /** Runs a step; resolves with the API's reply when one came (WebMCP tools return it). */
-  async function run(action: Action, again?: Body): Promise<{ status: number; data: unknown } | undefined> {
+  /**
+   * Runs a step; resolves with the API's reply when one came (WebMCP tools return it). `by`: who
+   * pressed the button, a person or a WebMCP tool; the stored request records it.
+   */
+  async function run(
+    action: Action,
+    again?: Body,
+    by: PageChannel = 'workspace',
+  ): Promise<{ status: number; data: unknown } | undefined> {
     if (session.busy) {
       // An automatic resend that meets another request in flight tries again shortly.
       if (again) schedule(action, 2);
@@ -171,7 +185,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     for (const b of buttons) b.disabled = true;
     say(action, action === 'submit' ? 'Sending…' : 'Working…');
     try {
-      const reply = await post(action, body);
+      const reply = await post(action, body, by);
       handle(action, body, reply);
       return { status: reply.status, data: reply.data };
     } catch {
@@ -342,7 +356,6 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
   });
 
   void registerTools({
-    endpoint,
     fill(values) {
       for (const [name, value] of Object.entries(values)) {
         const field = fieldFor(name);
@@ -353,6 +366,6 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     consent(agreed) {
       if (consent instanceof HTMLInputElement) consent.checked = agreed;
     },
-    run,
+    run: (action) => run(action, undefined, 'webmcp'),
   });
 }

@@ -7,6 +7,8 @@
 import type { EnvReader } from '../env.ts';
 import type { Partner } from '../partner.ts';
 import { overviewText } from '../overview.ts';
+import { signalsLine } from '../spam-signals.ts';
+import { sourceText } from '../../source.ts';
 import type { ProposalRecord } from '../record.ts';
 import type { CrmAdapter } from './adapter.ts';
 import { isAllowedEndpoint, postForOutcome } from './http.ts';
@@ -56,7 +58,10 @@ export function hubSpotSubmission(record: ProposalRecord, partner: Partner): Hub
     ['lastname', lastname],
     ['company', record.contact.company],
     ['jobtitle', record.contact.role],
-    ['message', `Proposal request ${record.request_id}\n\n${overviewText(record)}`],
+    [
+      'message',
+      `Proposal request ${record.request_id}\nCame through: ${sourceText(record.source)}\n\n${overviewText(record)}\n\n${signalsLine(record.signals)}`,
+    ],
   ];
   return {
     submittedAt: String(Date.parse(record.received_at)),

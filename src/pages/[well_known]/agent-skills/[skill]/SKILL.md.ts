@@ -9,8 +9,7 @@ export const getStaticPaths = (async () =>
     props: { skill },
   }))) satisfies GetStaticPaths;
 
-export const GET: APIRoute = ({ props }) => {
-  const file = (props as { skill: Skill }).skill.files.find((f) => f.path === 'SKILL.md');
-  if (!file) throw new Error('a published skill has no SKILL.md');
-  return new Response(file.content, { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
-};
+export const GET: APIRoute = ({ props }) =>
+  new Response((props as { skill: Skill }).skill.skillMd, {
+    headers: { 'Content-Type': 'text/markdown; charset=utf-8' },
+  });

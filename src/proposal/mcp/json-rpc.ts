@@ -1,0 +1,31 @@
+/** JSON-RPC 2.0 as the MCP endpoint writes it: error codes and an error as a whole HTTP reply. */
+
+/** Methods the endpoint answers; GET (an event stream) and DELETE (a session) get 405. */
+export const MCP_ALLOWED_METHODS = 'POST, OPTIONS';
+
+export const RPC = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  /** The transport's own refusals (Origin, method, media type, header), as the SDK reports them. */
+  serverError: -32000,
+} as const;
+
+/** A JSON reply of the endpoint; never cached. */
+export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** A JSON-RPC error without an id: the reply to a message the server would not read. */
+export function rpcErrorResponse(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return jsonReply(status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
+}

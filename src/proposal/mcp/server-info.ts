@@ -1,0 +1,66 @@
+/**
+ * The MCP server's facts, written once: what the endpoint answers in `initialize`, and what the
+ * server card, the AI catalog, the API catalog, llms.txt, /agents and SKILL.md say about it.
+ */
+import { CONTRACT_VERSION } from '../contract.ts';
+import type { Knowledge } from '../knowledge.ts';
+import { PROPOSAL_TOOLS } from '../tools.ts';
+import { PROTOCOL_VERSIONS } from './protocol-versions.ts';
+
+/** The transport: Streamable HTTP, stateless, JSON replies; no session, no event stream. */
+export const MCP_TRANSPORT = 'streamable-http';
+
+/** The media type of a server card (SEP-2127), as the AI catalog's tester registers it. */
+export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
+/** The server card schema SEP-2127's reference schema (experimental-ext-server-card) names. */
+export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
+
+/** `serverInfo` of initialize; the name is the partner's name as a lower-case slug. */
+export function mcpServerInfo(k: Knowledge) {
+  const slug = k.partner.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  return {
+    name: `${slug}-proposals`,
+    title: `${k.partner.name} proposal intake`,
+    version: CONTRACT_VERSION,
+    websiteUrl: k.urls.agents,
+  };
+}
+
+/** The `instructions` of initialize: how the three tools fit together, and the rules that bind them. */
+export function mcpInstructions(k: Knowledge): string {
+  const t = PROPOSAL_TOOLS;
+  return [
+    `Proposal intake of ${k.partner.name}, ${k.partner.described_as}.`,
+    `${t.guide.name} gives non-binding guidance (nothing stored); ${t.summarize.name} shows an overview of a request and what is missing (nothing stored or sent); ${t.submit.name} sends it.`,
+    `Submit only after the person agreed to this consent text (version ${k.consent.version}), shown word for word: "${k.consent.text}"`,
+    `Send one new idempotency_key (a UUID) per request and the same key with the same arguments on every retry.`,
+    `Claim the request was received only when status is "received", and an email only when confirmation_email is "sent".`,
+    `Never include credentials, secrets, card or ID numbers. Contract: ${k.urls.proposal_api}; documentation: ${k.urls.agents}.`,
+  ].join(' ');
+}
+
+/** One line on what the server does (a server card allows 100 characters). */
+export function mcpDescription(k: Knowledge): string {
+  return `Ask ${k.partner.name} for guidance, review a proposal request and submit it with consent.`;
+}
+
+/**
+ * `/.well-known/mcp/server-card.json` (SEP-2127, current draft): identity, the endpoint and the
+ * protocol versions it answers. The name is reverse-DNS of the site's host and the server's slug.
+ */
+export function mcpServerCard(k: Knowledge) {
+  const info = mcpServerInfo(k);
+  const namespace = new URL(k.urls.home).hostname.split('.').reverse().join('.');
+  return {
+    $schema: SERVER_CARD_SCHEMA,
+    name: `${namespace}/${info.name}`,
+    version: info.version,
+    title: info.title,
+    description: mcpDescription(k),
+    websiteUrl: info.websiteUrl,
+    remotes: [{ type: MCP_TRANSPORT, url: k.urls.mcp, supportedProtocolVersions: [...PROTOCOL_VERSIONS] }],
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * How many messages the intake sends, written once: the function enforces these numbers and the
+ * contract's data_handling, /privacy and the agent documents state them. Each is read from the
+ * environment (the build's for the pages, the function's at run time), so both say the same
+ * when the deployment sets them in one place, as Netlify's site-wide variables do.
+ */
+
+/** One limit: its variable, default, window and what it counts. */
+export interface SendLimitSpec {
+  variable: string;
+  default: number;
+  windowHours: number;
+}
+
+export const SEND_LIMIT_SPECS = {
+  /** Confirmation emails to one address (compared case-insensitively, without a +tag) in 24 h. */
+  perAddress: { variable: 'CONFIRMATION_LIMIT_PER_ADDRESS', default: 3, windowHours: 24 },
+  /** Confirmation emails from the whole site in one UTC day; the first time it is reached, sales is alerted. */
+  perDay: { variable: 'CONFIRMATION_LIMIT_PER_DAY', default: 500, windowHours: 24 },
+  /** Individual notices to the sales team in one clock hour; past it, one digest for that hour. */
+  noticesPerHour: { variable: 'NOTIFY_LIMIT_PER_HOUR', default: 20, windowHours: 1 },
+} as const satisfies Record<string, SendLimitSpec>;
+
+export type SendLimitName = keyof typeof SEND_LIMIT_SPECS;
+export type SendLimits = Record<SendLimitName, number>;
+
+export const SEND_LIMIT_RANGE = { min: 1, max: 1_000_000 } as const;
+
+/** The limits in force, and the variables whose values were unusable (their defaults apply). */
+export function sendLimitsFromEnv(read: (name: string) => string | undefined): {
+  limits: SendLimits;
+  invalid: string[];
+} {
+  const invalid: string[] = [];
+  const limits = {} as SendLimits;
+  for (const [name, spec] of Object.entries(SEND_LIMIT_SPECS) as [SendLimitName, SendLimitSpec][]) {
+    const raw = read(spec.variable)?.trim();
+    const value = raw === undefined || raw === '' ? spec.default : Number(raw);
+    const usable = Number.isInteger(value) && value >= SEND_LIMIT_RANGE.min && value <= SEND_LIMIT_RANGE.max;
+    if (!usable) invalid.push(spec.variable);
+    limits[name] = usable ? value : spec.default;
+  }
+  return { limits, invalid };
+}
+
+/**
+ * The address a limit counts: lower case, and without a `+tag` in the local part, so
+ * Ann+1@Example.com and ann@example.com share one allowance.
+ */
+export function limitAddress(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf('@');
+  if (at < 0) return address;
+  const local = address.slice(0, at);
+  const plus = local.indexOf('+');
+  return `${plus > 0 ? local.slice(0, plus) : local}${address.slice(at)}`;
+}

@@ -1,0 +1,74 @@
+/**
+ * What a stored request shows that sales may want to sort by: spam is kept visible, never
+ * dropped. The honeypot and the fill-time check refuse a request before this point (they
+ * answer 422, so nothing is lost silently); what passed them is recorded here with the number
+ * of links in its text and how many requests the same address sent in 24 hours.
+ */
+import { GUIDANCE_FIELDS, INTAKE_FIELDS, type SubmitRequest } from '../fields.ts';
+
+export interface SpamSignals {
+  /**
+   * `passed`: the workspace's spam trap was empty and the form took a person's time;
+   * `not_checked`: an API client that sends neither (agents do not fill in forms).
+   */
+  form_checks: 'passed' | 'not_checked';
+  /** Seconds from showing the form to sending it (workspace only). */
+  fill_seconds?: number;
+  /** Links (http://, https://, www.) in the text fields, name and company included. */
+  links: number;
+  /**
+   * Requests sent with this address (case and +tag ignored) in the 24 hours up to and including
+   * this one; absent when the store could not count it.
+   */
+  address_requests_24h?: number;
+}
+
+const LINK = /\bhttps?:\/\/|\bwww\.[^\s.]/gi;
+
+/** The text a sender wrote: every free-text field, the name and the company. */
+function writtenText(request: SubmitRequest): string[] {
+  const fields = [...INTAKE_FIELDS, ...GUIDANCE_FIELDS, 'name', 'company', 'role'] as const;
+  return fields.flatMap((field) => {
+    const value = request[field];
+    return typeof value === 'string' ? [value] : [];
+  });
+}
+
+export function linkCount(request: SubmitRequest): number {
+  return writtenText(request).reduce((sum, text) => sum + (text.match(LINK)?.length ?? 0), 0);
+}
+
+/** The signals a request carries by itself; the address count comes from the store. */
+export function observedSignals(request: SubmitRequest, receivedAt: string): SpamSignals {
+  const startedAt = request.form_started_at;
+  const filledMs = startedAt === undefined ? undefined : Date.parse(receivedAt) - startedAt;
+  return {
+    form_checks: startedAt === undefined && request.website === undefined ? 'not_checked' : 'passed',
+    ...(filledMs !== undefined && filledMs >= 0 && { fill_seconds: Math.round(filledMs / 1000) }),
+    links: linkCount(request),
+  };
+}
+
+/** Worth a look: links in the text, or more requests from one address than it gets emails. */
+export function isSuspect(signals: SpamSignals | undefined, perAddressLimit: number): boolean {
+  return (
+    signals !== undefined &&
+    (signals.links > 0 ||
+      (signals.address_requests_24h !== undefined && signals.address_requests_24h > perAddressLimit))
+  );
+}
+
+/** One line for the sales notice and the CRM note, e.g. "2 links; 5th request from this address in 24 h". */
+export function signalsLine(signals: SpamSignals | undefined): string {
+  if (signals === undefined) return 'Spam signals: not recorded';
+  const parts = [
+    signals.links === 0 ? 'no links' : `${signals.links} link${signals.links === 1 ? '' : 's'} in the text`,
+    signals.address_requests_24h === undefined
+      ? 'requests from this address not counted'
+      : `request ${signals.address_requests_24h} from this address in 24 h`,
+    signals.form_checks === 'passed'
+      ? `form checks passed${signals.fill_seconds === undefined ? '' : ` (filled in ${signals.fill_seconds} s)`}`
+      : 'no form checks (API client)',
+  ];
+  return `Spam signals: ${parts.join('; ')}`;
+}

@@ -1,0 +1,121 @@
+/**
+ * The three proposal actions as tools, written once: the workspace's forms declare them (WebMCP),
+ * its script registers them with the contract's schemas, and the MCP endpoint serves them. Input
+ * schemas are the contract's request schemas; the tool's name selects the action, and submit
+ * takes the Idempotency-Key as an argument, held to the header's rules.
+ */
+import type { ProposalAction } from './fields.ts';
+import { requestSchemas, resultSchemas } from './contract.ts';
+import { idempotencyKeyPattern, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
+import type { Knowledge } from './knowledge.ts';
+
+/** MCP tool annotations (hints a client may show); each states what the action really does. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export const PROPOSAL_TOOLS = {
+  guide: {
+    name: 'request_guidance',
+    title: 'Ask for guidance',
+    description:
+      'Get non-binding guidance on which capability and engagement model fit a question. Needs no contact details; nothing is stored.',
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  summarize: {
+    name: 'review_proposal_request',
+    title: 'Review a proposal request',
+    description:
+      'Show an overview of a proposal request and what is still missing, for the person to review. Nothing is stored or sent.',
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  submit: {
+    name: 'submit_proposal_request',
+    title: 'Submit a proposal request',
+    description:
+      "Send the reviewed proposal request. Only with the person's explicit consent to the consent text; retries with the same draft are never stored twice.",
+    // Stores and delivers (not read-only), replaces nothing (not destructive), and the same
+    // idempotency key with the same arguments never stores a second request (idempotent).
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  },
+} as const satisfies Record<
+  ProposalAction,
+  { name: string; title: string; description: string; annotations: ToolAnnotations }
+>;
+
+/** The submit tool's argument that carries what the HTTP API takes as the Idempotency-Key header. */
+export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotency_key';
+
+/** The action a tool name selects, or undefined for an unknown name. */
+export function actionOfTool(name: string): ProposalAction | undefined {
+  return (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).find((action) => PROPOSAL_TOOLS[action].name === name);
+}
+
+type JsonSchema = { properties: Record<string, unknown>; required: readonly string[]; [key: string]: unknown };
+
+/** A request schema without `action`, which the tool's name selects. */
+function withoutAction(schema: JsonSchema): JsonSchema {
+  const { action: _action, ...properties } = schema.properties;
+  return { ...schema, properties, required: schema.required.filter((name) => name !== 'action') };
+}
+
+/** Each tool's input and output schema, from the contract. */
+export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema: JsonSchema; outputSchema: object }> {
+  const requests = requestSchemas(k);
+  const results = resultSchemas();
+  const submit = withoutAction(requests.submit);
+  return {
+    guide: { inputSchema: withoutAction(requests.guide), outputSchema: results.guide },
+    summarize: { inputSchema: withoutAction(requests.summarize), outputSchema: results.summarize },
+    submit: {
+      inputSchema: {
+        ...submit,
+        properties: {
+          ...submit.properties,
+          [IDEMPOTENCY_KEY_ARGUMENT]: {
+            type: 'string',
+            pattern: idempotencyKeyPattern(MAX_IDEMPOTENCY_KEY_LENGTH),
+            description:
+              'The Idempotency-Key of the HTTP API, under its rules: one new value (a UUID) per proposal request, the same value with the same arguments on every retry.',
+          },
+        },
+        required: [...submit.required, IDEMPOTENCY_KEY_ARGUMENT],
+      },
+      outputSchema: results.submit,
+    },
+  };
+}
+
+/** Fields the workspace page sets itself (the step, the consent version, the spam checks): no tool parameter. */
+const PAGE_SET_FIELDS = ['action', 'consent_version', 'website', 'form_started_at'];
+
+/**
+ * The tools as the workspace registers them with WebMCP, written into the page at build time so
+ * they exist without a fetch: the contract's request schemas less the fields the page sets.
+ */
+export function webmcpTools(k: Knowledge) {
+  const requests = requestSchemas(k);
+  return (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).map((action) => {
+    const { name, title, description, annotations } = PROPOSAL_TOOLS[action];
+    const { $schema: _dialect, properties, required, ...rest } = requests[action] as JsonSchema;
+    const kept = Object.fromEntries(Object.entries(properties).filter(([field]) => !PAGE_SET_FIELDS.includes(field)));
+    // `consent` is `const: true` in the contract; the type makes the tool's parameter explicit.
+    if (isObject(kept['consent'])) kept['consent'] = { type: 'boolean', ...kept['consent'] };
+    return {
+      action,
+      name,
+      title,
+      description,
+      inputSchema: { ...rest, properties: kept, required: required.filter((f) => !PAGE_SET_FIELDS.includes(f)) },
+      annotations: { readOnlyHint: annotations.readOnlyHint },
+    };
+  });
+}
+
+export type WebmcpTool = ReturnType<typeof webmcpTools>[number];
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

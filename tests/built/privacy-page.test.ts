@@ -1,0 +1,81 @@
+/**
+ * /privacy: an ordinary content page whose facts are the contract's data_handling, linked where
+ * a person or an agent would look for it.
+ */
+import { describe, expect, it } from 'vitest';
+import { htmlPages, readDist } from '../../scripts/local-site/dist.ts';
+import { sendLimitsFromEnv } from '../../src/proposal/send-limits.ts';
+import { PAGE_PATHS } from '../../src/schemas/paths.ts';
+
+interface DataHandling {
+  stored: string;
+  where: string;
+  retention: string;
+  sending: string;
+  erasure: string;
+  limits: {
+    confirmation_emails_per_address_per_day: number;
+    confirmation_emails_per_day: number;
+    sales_notices_per_hour: number;
+  };
+  privacy_notice: string;
+}
+
+const contract = JSON.parse(readDist('api/proposal.json')) as {
+  data_handling: DataHandling;
+  actions: { submit: { result: { confirmation_email: Record<string, string> } } };
+};
+const data = contract.data_handling;
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+const page = text(readDist('privacy.html'));
+const twin = readDist('privacy.md').replace(/\s+/g, ' ');
+
+describe('/privacy', () => {
+  it('says what the contract says: what is stored, where, for how long, what is sent, how to delete', () => {
+    for (const fact of [data.stored, data.where, data.retention, data.sending, data.erasure]) {
+      expect(page).toContain(fact);
+      expect(twin).toContain(fact);
+    }
+  });
+
+  it('states the limits the contract states, which are the function defaults of this build', () => {
+    const { limits } = sendLimitsFromEnv((name) => process.env[name]);
+    expect(data.limits).toEqual({
+      confirmation_emails_per_address_per_day: limits.perAddress,
+      confirmation_emails_per_day: limits.perDay,
+      sales_notices_per_hour: limits.noticesPerHour,
+    });
+    expect(page).toContain(`Confirmation emails to one address in 24 hours: at most ${limits.perAddress}.`);
+    expect(page).toContain(`Confirmation emails from the whole site in a day: at most ${limits.perDay}.`);
+    expect(page).toContain(`in an hour: at most ${limits.noticesPerHour};`);
+  });
+
+  it('is in the sitemap and /llms.txt, and data_handling names it', () => {
+    expect(readDist('sitemap-0.xml')).toMatch(/<loc>[^<]*\/privacy<\/loc>/);
+    expect(readDist('llms.txt')).toMatch(/\]\([^)]*\/privacy(\.md)?\)/);
+    expect(new URL(data.privacy_notice).pathname).toBe(PAGE_PATHS.privacy);
+  });
+
+  it('is linked from every page footer, beside the consent text and from SKILL.md', () => {
+    for (const { file } of htmlPages()) expect(readDist(file), file).toContain(`href="${PAGE_PATHS.privacy}"`);
+    const consent = /<span class="hint" id="h-consent">(.*?)<\/span>/.exec(readDist('proposal.html'))?.[1] ?? '';
+    expect(consent).toContain(`href="${PAGE_PATHS.privacy}"`);
+    expect(readDist('.well-known/agent-skills/request-a-proposal/SKILL.md')).toContain(data.privacy_notice);
+  });
+
+  it('explains every confirmation_email value on /agents, "limited" included', () => {
+    const agents = text(readDist('agents.html'));
+    const meanings = contract.actions.submit.result.confirmation_email;
+    expect(Object.keys(meanings)).toContain('limited');
+    for (const [value, meaning] of Object.entries(meanings)) {
+      expect(agents).toContain(`confirmation_email: "${value}"`);
+      expect(agents).toContain(meaning);
+    }
+  });
+});

@@ -1,0 +1,322 @@
+/**
+ * The MCP endpoint as an agent's client meets it: `npm start`, the official SDK's Client over
+ * StreamableHTTPClientTransport, a real SMTP server and a CRM webhook on loopback. Each tool is
+ * called; one key submitted twice stores one request; refusals are isError results with the
+ * problem; a foreign Origin, GET and DELETE are refused at the HTTP edge; and the stored request
+ * names its channel and client in the CRM record, the sales notice and `npm run inbox`.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
+import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
+import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { newWebhookSecret } from '../helpers/submit-fixtures.ts';
+import { EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
+
+const SALES = 'proposals@kestrelcloud.example';
+const CLIENT = { name: 'proposal-e2e-agent', version: '1.4.2' };
+
+let site: RunningSite;
+let crm: TestCrmServer;
+let smtp: TestSmtp;
+
+beforeAll(async () => {
+  [crm, smtp] = await Promise.all([startCrmServer(), startSmtp()]);
+  site = await startSite({
+    CRM_PROVIDER: 'webhook',
+    CRM_WEBHOOK_URL: `${crm.url}/hook`,
+    CRM_WEBHOOK_SECRET: newWebhookSecret(),
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Kestrel Cloud <no-reply@kestrelcloud.example>',
+  });
+});
+
+afterAll(async () => {
+  await site?.stop();
+  await Promise.all([crm?.stop(), smtp?.stop()]);
+});
+
+/** A connected SDK client; `headers` are sent with every request. */
+async function connect(headers: Record<string, string> = {}): Promise<Client> {
+  return (await connectWith(headers)).client;
+}
+
+async function connectWith(headers: Record<string, string> = {}) {
+  const client = new Client(CLIENT);
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', site.url), { requestInit: { headers } });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** The submit example as tool arguments: no `action` (the tool is the action), a key. */
+function submitArguments(key: string, company = 'MCP Example Ltd'): Record<string, unknown> {
+  const { action: _action, ...fields } = EXAMPLE_REQUESTS.submit;
+  return { ...fields, company, idempotency_key: key };
+}
+
+const textOf = (result: unknown) =>
+  JSON.parse((result as { content: { type: string; text: string }[] }).content[0]!.text) as Record<string, unknown>;
+
+describe('POST /mcp through the official SDK client', () => {
+  it('initializes with a protocol version the specification lists and names the server', async () => {
+    const { client, transport } = await connectWith();
+    expect(transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    expect(client.getServerVersion()).toMatchObject({ name: 'kestrel-cloud-proposals', version: expect.any(String) });
+    expect(client.getServerCapabilities()).toHaveProperty('tools');
+    expect(client.getInstructions()).toMatch(/consent/);
+    await client.close();
+  });
+
+  it('lists the three tools by their WebMCP names, with schemas and truthful annotations', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    console.log(
+      'tools/list as the SDK client sees it:\n' +
+        tools
+          .map(
+            (t) =>
+              `  ${t.name} "${t.title}" in: ${Object.keys(t.inputSchema.properties ?? {}).length} properties, required ${JSON.stringify(t.inputSchema.required)}; out: ${JSON.stringify(t.outputSchema?.required)}; ${JSON.stringify(t.annotations)}`,
+          )
+          .join('\n'),
+    );
+    expect(tools.map((t) => t.name)).toEqual([
+      'request_guidance',
+      'review_proposal_request',
+      'submit_proposal_request',
+    ]);
+    const [guide, review, submit] = tools;
+    expect(guide!.inputSchema.required).toEqual(['question', 'industry', 'company_size', 'primary_need']);
+    expect(guide!.inputSchema.properties).not.toHaveProperty('action');
+    expect(submit!.inputSchema.required).toEqual(expect.arrayContaining(['consent', 'email', 'idempotency_key']));
+    for (const tool of tools) expect(tool.outputSchema?.type).toBe('object');
+    expect(guide!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(review!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(submit!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    await client.close();
+  });
+
+  it('calls guidance and review: structured results the output schemas accept', async () => {
+    const client = await connect();
+    // listTools first: the SDK validates each structured result against the tool's output schema.
+    await client.listTools();
+    const { action: _g, ...guideArgs } = EXAMPLE_REQUESTS.guide;
+    const guidance = await client.callTool({ name: 'request_guidance', arguments: guideArgs });
+    expect(guidance.isError).toBeFalsy();
+    expect(guidance.structuredContent).toMatchObject({ action: 'guide', non_binding: true });
+    expect(textOf(guidance)).toEqual(guidance.structuredContent);
+    const { action: _s, ...reviewArgs } = EXAMPLE_REQUESTS.summarize;
+    const review = await client.callTool({ name: 'review_proposal_request', arguments: reviewArgs });
+    expect(review.structuredContent).toMatchObject({ action: 'summarize', submitted: false });
+    await client.close();
+  });
+
+  it('submits twice with one key: one stored request, one CRM delivery, one notice naming MCP and the client', async () => {
+    const client = await connect();
+    await client.listTools();
+    const key = randomUUID();
+    const call = () =>
+      client.callTool({
+        name: 'submit_proposal_request',
+        arguments: submitArguments(key),
+        _meta: { 'io.modelcontextprotocol/clientInfo': CLIENT },
+      });
+    const first = await call();
+    const second = await call();
+    expect(first.isError).toBeFalsy();
+    expect(first.structuredContent).toMatchObject({ status: 'received' });
+    expect(second.structuredContent).toEqual(first.structuredContent);
+    const requestId = (first.structuredContent as { request_id: string }).request_id;
+
+    const deliveries = crm.requests.filter((r) => r.body.includes(requestId));
+    expect(deliveries).toHaveLength(1);
+    expect(JSON.parse(deliveries[0]!.body).source).toEqual({ channel: 'mcp', client: 'proposal-e2e-agent/1.4.2' });
+
+    const notices = mailsTo(smtp.messages, SALES).filter((m) => m.raw.includes(requestId));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.raw.replace(/=\r?\n/g, '')).toContain(
+      'Came through: MCP server (client: proposal-e2e-agent/1.4.2)',
+    );
+
+    const inbox = await promisify(execFile)('npm', ['run', '--silent', 'inbox'], { cwd: site.dir });
+    const line = inbox.stdout.split('\n').find((l) => l.includes(requestId));
+    expect(line).toMatch(/via mcp\b/);
+    expect(line).toContain('client proposal-e2e-agent/1.4.2');
+    await client.close();
+  });
+
+  it('without clientInfo in _meta, the client is named by its User-Agent product', async () => {
+    const client = await connect({ 'user-agent': 'example-agent/0.9 (test)' });
+    await client.listTools();
+    const result = await client.callTool({
+      name: 'submit_proposal_request',
+      arguments: submitArguments(randomUUID(), 'UA Ltd'),
+    });
+    const requestId = (result.structuredContent as { request_id: string }).request_id;
+    const record = JSON.parse(crm.requests.find((r) => r.body.includes(requestId))!.body);
+    expect(record.source).toEqual({ channel: 'mcp', client: 'example-agent/0.9' });
+    await client.close();
+  });
+
+  it('a refused request is an isError result with the problem details, and nothing is stored', async () => {
+    const client = await connect();
+    await client.listTools();
+    const before = crm.requests.length;
+    const noConsent = await client.callTool({
+      name: 'submit_proposal_request',
+      arguments: { ...submitArguments(randomUUID()), consent: false },
+    });
+    expect(noConsent.isError).toBe(true);
+    expect(noConsent.structuredContent).toBeUndefined();
+    expect(textOf(noConsent)).toMatchObject({ status: 422, type: expect.stringMatching(/#problem-consent-required$/) });
+
+    const secret = await client.callTool({
+      name: 'submit_proposal_request',
+      arguments: { ...submitArguments(randomUUID()), constraints: 'Our key is AKIAIOSFODNN7EXAMPLE.' },
+    });
+    expect(textOf(secret)).toMatchObject({ status: 422, type: expect.stringMatching(/#problem-sensitive-data$/) });
+
+    const noKey = await client.callTool({
+      name: 'submit_proposal_request',
+      arguments: { ...submitArguments(randomUUID()), idempotency_key: undefined },
+    });
+    expect(textOf(noKey)).toMatchObject({
+      status: 400,
+      type: expect.stringMatching(/#problem-missing-idempotency-key$/),
+    });
+
+    const reused = await client.callTool({
+      name: 'submit_proposal_request',
+      arguments: { ...submitArguments('one-key-two-bodies'), timeline: 'This year.' },
+    });
+    expect(reused.isError).toBeFalsy();
+    const clash = await client.callTool({
+      name: 'submit_proposal_request',
+      arguments: { ...submitArguments('one-key-two-bodies'), timeline: 'Next year.' },
+    });
+    expect(textOf(clash)).toMatchObject({
+      status: 422,
+      type: expect.stringMatching(/#problem-idempotency-key-reused$/),
+    });
+    expect(crm.requests.length).toBe(before + 1);
+    await client.close();
+  });
+});
+
+describe('the HTTP edge of /mcp', () => {
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT },
+  };
+  const post = (headers: Record<string, string>) =>
+    fetch(`${site.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(initialize),
+    });
+
+  it('answers each protocol version the specification lists with that version, an unknown one with its newest', async () => {
+    const { PROTOCOL_VERSIONS } = await import('../../src/proposal/mcp/protocol-versions.ts');
+    // Every version the server speaks is one the official SDK knows too.
+    for (const version of PROTOCOL_VERSIONS) expect(SUPPORTED_PROTOCOL_VERSIONS).toContain(version);
+    for (const version of [...PROTOCOL_VERSIONS, '2023-01-01']) {
+      const res = await fetch(`${site.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ ...initialize, params: { ...initialize.params, protocolVersion: version } }),
+      });
+      const reply = (await res.json()) as { result: { protocolVersion: string } };
+      expect(reply.result.protocolVersion, version).toBe(version === '2023-01-01' ? PROTOCOL_VERSIONS[0] : version);
+    }
+  });
+
+  it('refuses a foreign Origin with 403 and accepts its own', async () => {
+    const foreign = await post({ origin: 'https://attacker.example' });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+    const own = await post({ origin: new URL(site.url).origin });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(own.headers.get('mcp-session-id')).toBeNull();
+  });
+
+  it('the SDK client behind a foreign Origin cannot connect', async () => {
+    await expect(connect({ origin: 'https://attacker.example' })).rejects.toThrow(/403|Forbidden/);
+  });
+
+  it('answers GET and DELETE with 405 and Allow, and an unsupported protocol version with 400', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${site.url}/mcp`, { method, headers: { accept: 'text/event-stream' } });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow'), method).toBe('POST, OPTIONS');
+    }
+    const res = await fetch(`${site.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '1999-01-01',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it('GET /api/proposal is still the contract, byte for byte what the build wrote', async () => {
+    const res = await fetch(`${site.url}/api/proposal`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    expect(await res.text()).toBe(readFileSync(join(site.dir, 'dist/api/proposal.json'), 'utf8'));
+  });
+});
+
+describe('the MCP Inspector CLI (@modelcontextprotocol/inspector)', () => {
+  // Its catalog and settings go to a directory of the test's own, never the developer's home.
+  const home = mkdtempSync(join(tmpdir(), 'inspector-'));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  const inspector = (...args: string[]) =>
+    promisify(execFile)(
+      join(import.meta.dirname, '../../node_modules/.bin/mcp-inspector'),
+      ['--cli', `${site.url}/mcp`, ...args],
+      { env: { ...process.env, HOME: home, MCP_CATALOG_PATH: join(home, 'catalog.json') }, timeout: 60_000 },
+    );
+
+  it('lists the three tools, with no schema portability problem under --strict', async () => {
+    const { stdout, stderr } = await inspector('--method', 'tools/list', '--strict');
+    const { tools } = JSON.parse(stdout) as { tools: { name: string }[] };
+    expect(tools.map((t) => t.name)).toEqual([
+      'request_guidance',
+      'review_proposal_request',
+      'submit_proposal_request',
+    ]);
+    expect(stderr).not.toMatch(/Warning|Error/);
+  });
+
+  it('calls request_guidance and gets the structured guidance', async () => {
+    const { stdout } = await inspector(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'request_guidance',
+      '--tool-arg',
+      'question=We want to move our data center to AWS.',
+      'industry=logistics',
+      'company_size=201-1000',
+      'primary_need=not-sure',
+    );
+    const result = JSON.parse(stdout) as { isError?: boolean; structuredContent?: { action?: string } };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent?.action).toBe('guide');
+  });
+});

@@ -1,0 +1,333 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkContentFiles } from '../../src/lib/content-check.ts';
+import { duplicateProblems, mdxProblems, ruleProblems } from '../../src/lib/entry-checks.ts';
+import { markdownForm } from '../../src/lib/mdx-components.ts';
+import type { PageDocument } from '../../src/lib/page-document.ts';
+
+// The checkers the build runs, called directly with fixture inputs; tests/built/content-errors.test.ts
+// builds one broken copy of content/ to prove the build runs them and fails.
+// Image sizes come through astro:assets, which only exists inside a build; links never need them.
+vi.mock('../../src/lib/content-images.ts', () => ({ imageSize: () => undefined }));
+const root = join(import.meta.dirname, '../..');
+const identity = { name: 'Kestrel Cloud', cloudProvider: 'AWS', cloudProviderFullName: 'Amazon Web Services' };
+
+/** A copy of content/ changed by `edit`, checked as the build's loader checks it; returns the error text. */
+function fileCheckOf(edit: (dir: string) => void): string {
+  const work = mkdtempSync(join(tmpdir(), 'content-check-'));
+  try {
+    const dir = join(work, 'content');
+    cpSync(join(root, 'content'), dir, { recursive: true });
+    edit(dir);
+    checkContentFiles(dir, join(root, 'public'));
+    return '';
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+const append = (file: string, text: string) => writeFileSync(file, `${readFileSync(file, 'utf8')}\n${text}\n`);
+const replaceIn = (file: string, from: RegExp, to: string) =>
+  writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
+const POST = 'blog/preparing-for-a-well-architected-review';
+
+describe('the file check (every content file, before Astro reads it)', () => {
+  it('passes the content as it is', () => expect(fileCheckOf(() => {})).toBe(''));
+
+  it('names the file and the field when frontmatter carries an unknown field', () => {
+    const message = fileCheckOf((dir) =>
+      replaceIn(join(dir, 'evidence.md'), /^source:/m, 'selected_note: "x"\nsource:'),
+    );
+    expect(message).toContain('content/evidence.md\n  field:    selected_note');
+  });
+
+  it('names the file and the field when frontmatter misses a required field', () => {
+    const message = fileCheckOf((dir) =>
+      replaceIn(join(dir, 'blog/what-to-gather-before-asking-for-a-proposal.md'), /^title:.*\n/m, ''),
+    );
+    expect(message).toContain(
+      'content/blog/what-to-gather-before-asking-for-a-proposal.md\n  field:    title\n  found:    nothing (the field is missing)',
+    );
+    expect(message).toContain('fix:      add the field: title: ...');
+  });
+
+  describe('reports every problem together, each in words an editor can act on', () => {
+    let message = '';
+    beforeAll(() => {
+      message = fileCheckOf((dir) => {
+        // Two files that would publish at the same URL.
+        writeFileSync(
+          join(dir, 'blog/my-topic.md'),
+          '---\nkind: post\ntitle: "A"\ndescription: "A."\nauthor: A\npublished: "2026-01-01"\n---\n\nA.\n',
+        );
+        writeFileSync(
+          join(dir, 'blog/My-Topic.md'),
+          '---\nkind: post\ntitle: "B"\ndescription: "B."\nauthor: B\npublished: "2026-01-02"\n---\n\nB.\n',
+        );
+        // An unquoted date, a misspelt field, a wrong list item, an image without alt text that is missing.
+        writeFileSync(
+          join(dir, 'blog/messy.md'),
+          '---\nkind: post\ntitel: "Messy"\ndescription: "Messy."\nauthor: M\npublished: 2026-02-03\ntags: [finops, 42]\n---\n\nBody.\n\n![](./missing-diagram.png)\n',
+        );
+        append(join(dir, `${POST}.md`), '![A chart](/images/no-such-chart.png)');
+        writeFileSync(join(dir, 'blog/broken-yaml.md'), '---\nkind: post\ntitle: A title: with a colon\n---\n\nA.\n');
+      });
+    });
+
+    it('counts them in the heading', () => expect(message).toMatch(/^Content needs fixing \(\d+ problems\)/));
+
+    it('names both files of a duplicate slug', () => {
+      expect(message).toMatch(
+        /content\/blog\/(My-Topic|my-topic)\.md and content\/blog\/(my-topic|My-Topic)\.md would both publish as "blog\/my-topic"/,
+      );
+    });
+
+    it('tells to quote an unquoted date', () => {
+      expect(message).toContain(
+        'content/blog/messy.md\n  field:    published\n  found:    2026-02-03, an unquoted date',
+      );
+      expect(message).toContain('fix:      put it in quotes: published: "2026-02-03"');
+    });
+
+    it('suggests the field a misspelt key was meant to be', () => {
+      expect(message).toContain('field:    titel');
+      expect(message).toContain('did you mean "title"?');
+    });
+
+    it('counts list positions from 1', () => {
+      expect(message).toContain('field:    tags, item 2\n  found:    number 42\n  expected: text');
+    });
+
+    it('names the line of YAML that does not parse, and how to fix it', () => {
+      expect(message).toMatch(
+        /content\/blog\/broken-yaml\.md:3: the frontmatter is not valid YAML: .*Text with a colon needs quotes\./,
+      );
+    });
+
+    it('names the content file and line of a missing image beside it, and of one missing under public/', () => {
+      expect(message).toContain(
+        'content/blog/messy.md:12: image "./missing-diagram.png" does not exist (looked for content/blog/missing-diagram.png)',
+      );
+      expect(message).toMatch(
+        new RegExp(
+          `content/${POST}\\.md:\\d+: image "/images/no-such-chart.png" does not exist \\(looked for public/images/no-such-chart.png\\)`,
+        ),
+      );
+    });
+
+    it('refuses an image without alt text', () => {
+      expect(message).toContain('content/blog/messy.md:12: image "./missing-diagram.png" has no alt text');
+    });
+  });
+});
+
+describe('the entry checks (after placeholders are filled in)', () => {
+  const entry = <T extends object>(file: string, data: T, body = '') => ({ file, data, body });
+
+  it('names the file, field and passage when a page calls the partner the cloud provider', () => {
+    const [problem, ...rest] = ruleProblems(
+      [entry('content/pages/services.md', { title: 'Services' }, 'In short, we are AWS for your team.')],
+      identity,
+    );
+    expect(rest).toEqual([]);
+    expect(problem).toMatch(
+      /^content\/pages\/services\.md: body: ".*we are AWS.*" breaks the rule "partner-is-not-the-provider": /,
+    );
+  });
+
+  it('refuses a promise of credits in a post body, naming the file', () => {
+    const problems = ruleProblems(
+      [entry(`content/${POST}.md`, {}, 'Every client will receive credits from the program.')],
+      identity,
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(new RegExp(`^content/${POST}\\.md: body: .*"no-promised-funding"`)),
+    ]);
+  });
+
+  it('refuses "50 customer launches" and "50+ companies" in frontmatter, naming the field', () => {
+    const problems = ruleProblems(
+      [
+        entry('content/site.md', {
+          type: 'Partner of 50+ companies after 50 customer launches',
+          reasons: ['x', 'we are AWS'],
+        }),
+      ],
+      identity,
+    );
+    expect(problems).toHaveLength(3);
+    expect(
+      problems.filter((p) => p.startsWith('content/site.md: type: ') && p.includes('"launches-figure"')),
+    ).toHaveLength(2);
+    expect(problems.some((p) => p.includes('50 customer launches'))).toBe(true);
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^content\/site\.md: reasons\[1\]: .*partner-is-not-the-provider/),
+    );
+  });
+
+  it('lets the canonical figure and a partner phrase through', () => {
+    expect(
+      ruleProblems(
+        [entry('content/site.md', { type: '50+ customer launches' }, 'We are an AWS Advanced Tier partner.')],
+        identity,
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses an .mdx body that uses another component, an import or an export, naming the file', () => {
+    expect(mdxProblems([entry('content/blog/x.mdx', {}, 'Text.\n\n<Chart data="x" />\n')])).toEqual([
+      'content/blog/x.mdx: body: "<Chart data="x" />": the only components are <Figure caption="..."> and <Callout type="note|tip|warning">',
+    ]);
+    expect(mdxProblems([entry('content/blog/y.mdx', {}, "import Chart from './chart.astro';\n")])).toHaveLength(1);
+    expect(mdxProblems([entry('content/blog/z.mdx', {}, 'Just **markdown**.')])).toEqual([]);
+    expect(
+      mdxProblems([
+        entry('content/blog/f.mdx', {}, '<Figure>\n![A](./a.png)\n</Figure>\n\n<Callout type="danger">x</Callout>'),
+      ]),
+    ).toEqual([
+      'content/blog/f.mdx: body: "<Figure>": a figure needs its caption: <Figure caption="What it shows">',
+      'content/blog/f.mdx: body: "<Callout type="danger">": a call-out\'s type is one of note, tip, warning',
+    ]);
+    expect(mdxProblems([entry('content/blog/g.mdx', {}, 'Inline <Callout>x</Callout> here.')])).toEqual([
+      'content/blog/g.mdx: body: "<Callout>": put each <Figure> and <Callout> tag on a line of its own',
+    ]);
+    // The same text in a .md file is markdown's own business (raw HTML), not MDX's.
+    expect(mdxProblems([entry('content/blog/w.md', {}, '<Chart data="x" />')])).toEqual([]);
+  });
+
+  it('names both files when two capabilities claim the same id', () => {
+    const capabilities = [
+      entry('content/capabilities/cloud-engineering.md', { id: 'cloud-engineering' }),
+      entry('content/capabilities/migration.md', { id: 'migration' }),
+      entry('content/capabilities/cloud-engineering-copy.md', { id: 'cloud-engineering' }),
+    ];
+    expect(duplicateProblems(capabilities, (c) => c.data.id, 'capability id')).toEqual([
+      'content/capabilities/cloud-engineering-copy.md: capability id "cloud-engineering" is already used by content/capabilities/cloud-engineering.md',
+    ]);
+  });
+});
+
+describe('the link check (every internal link against the published pages)', () => {
+  // The check resolves links against the canonical base, as Astro provides it in a build.
+  vi.stubEnv('SITE', 'https://example.test');
+  let checkLinks: typeof import('../../src/lib/link-check.ts').checkLinks;
+  beforeAll(async () => {
+    ({ checkLinks } = await import('../../src/lib/link-check.ts'));
+  });
+  afterAll(() => vi.unstubAllEnvs());
+
+  const doc = (path: string, markdown: string): PageDocument => ({
+    path,
+    title: path,
+    description: '',
+    markdown,
+    section: 'Company',
+  });
+  const docs = [doc('/services', '## Cloud engineering\n\nText.'), doc(`/${POST}`, 'A post.\n\n## Scope\n\nMore.')];
+  const errorOf = (links: { where: string; href: string; context?: string }[]) => {
+    try {
+      checkLinks(
+        links.map((l) => ({ context: '', ...l })),
+        docs,
+      );
+      return '';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it('passes links to pages, headings, twins, documents and public files', () => {
+    expect(
+      errorOf([
+        { where: 'a', href: '/services' },
+        { where: 'a', href: '/services#cloud-engineering' },
+        { where: 'a', href: 'https://example.test/services.md' },
+        { where: 'a', href: '/llms.txt' },
+        { where: 'a', href: '/favicon.svg' },
+        { where: 'a', href: 'https://other.example/anything' },
+        { where: 'a', href: '#scope', context: 'A post.' },
+      ]),
+    ).toBe('');
+  });
+
+  it('names a missing page with a suggestion', () => {
+    expect(errorOf([{ where: `content/${POST}.md:12`, href: '/servces' }])).toContain(
+      `content/${POST}.md:12: link "/servces": no page at /servces; did you mean /services?`,
+    );
+  });
+
+  it('names a missing heading on an existing page with a suggestion', () => {
+    expect(errorOf([{ where: `content/${POST}.md:14`, href: '/services#cloud-engneering' }])).toContain(
+      `content/${POST}.md:14: link "/services#cloud-engneering": /services has no heading "#cloud-engneering"; did you mean /services#cloud-engineering?`,
+    );
+  });
+
+  it('names a missing heading on the same page', () => {
+    expect(errorOf([{ where: `content/${POST}.md:16`, href: '#no-such-heading', context: 'A post.' }])).toContain(
+      `link "#no-such-heading": no heading "#no-such-heading" on /${POST}`,
+    );
+  });
+
+  it('asks for links from the site root instead of relative ones', () => {
+    expect(errorOf([{ where: 'content/site.md: summary', href: '../services' }])).toContain(
+      'content/site.md: summary: link "../services": internal links are written from the site root, e.g. "/services"',
+    );
+  });
+
+  it('lists every broken link in one error', () => {
+    expect(
+      errorOf([
+        { where: 'a', href: '/nope' },
+        { where: 'b', href: '/also-nope' },
+      ]),
+    ).toMatch(/^Broken links in content \(2\):/);
+  });
+});
+
+describe('the markdown form of the .mdx components', () => {
+  const body = [
+    'Intro.', // 1
+    '',
+    '<Figure caption="The landing zone">',
+    '![A diagram of the accounts](./zone.png)',
+    '</Figure>', // 5
+    '',
+    '<Callout type="tip">',
+    'Start with **one** workload.',
+    '</Callout>',
+    '', // 10
+    '<Callout>One line.</Callout>',
+    'After [a link](/services).', // 12
+  ].join('\n');
+
+  it('is plain markdown: the image with its caption below, a quote headed by the label', () => {
+    expect(markdownForm(body)).toBe(
+      [
+        'Intro.',
+        '',
+        '',
+        '![A diagram of the accounts](./zone.png)',
+        '*The landing zone*',
+        '',
+        '> **Tip:**',
+        '> Start with **one** workload.',
+        '',
+        '',
+        '> **Note:** One line.',
+        'After [a link](/services).',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps every line where it was, so errors name the line the editor wrote', () => {
+    expect(markdownForm(body).split('\n')).toHaveLength(body.split('\n').length);
+    expect(
+      markdownForm(body)
+        .split('\n')
+        .findIndex((l) => l.includes('/services')) + 1,
+    ).toBe(12);
+  });
+});

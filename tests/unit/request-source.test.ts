@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { httpChannel, implementationName, sourceText, userAgentProduct } from '../../src/proposal/source.ts';
+import { buildRecord } from '../../src/proposal/submit/record.ts';
+import { listText, toCsv } from '../../src/proposal/submit/inbox-export.ts';
+import { notificationText } from '../../src/proposal/submit/notification.ts';
+import { hubSpotSubmission } from '../../src/proposal/submit/crm/hubspot.ts';
+import { CONSENT, PARTNER, submitRequest } from '../helpers/submit-fixtures.ts';
+
+describe('where a request came from', () => {
+  it('names the client by the first product of its User-Agent, one printable line, bounded', () => {
+    expect(userAgentProduct('curl/8.5.0')).toBe('curl/8.5.0');
+    expect(userAgentProduct('Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0')).toBe('Mozilla/5.0');
+    expect(userAgentProduct('  agent/1\r\nX-Injected: 1')).toBe('agent/1');
+    expect(userAgentProduct('')).toBeUndefined();
+    expect(userAgentProduct(null)).toBeUndefined();
+    expect(userAgentProduct('x'.repeat(500))!.length).toBe(100);
+  });
+
+  it('names an MCP client by its clientInfo, and refuses what is not an Implementation', () => {
+    expect(implementationName({ name: 'claude-ai', version: '0.1.0' })).toBe('claude-ai/0.1.0');
+    expect(implementationName({ name: 'bare' })).toBe('bare');
+    expect(implementationName({ name: 'a\u0007b\nc', version: '1' })).toBe('a b c/1');
+    expect(implementationName({ version: '1' })).toBeUndefined();
+    expect(implementationName('claude')).toBeUndefined();
+  });
+
+  it('a form post is the no-JavaScript form; a page names workspace or webmcp; anything else is the HTTP API', () => {
+    expect(httpChannel(true, 'webmcp')).toBe('form');
+    expect(httpChannel(false, 'workspace')).toBe('workspace');
+    expect(httpChannel(false, ' WebMCP ')).toBe('webmcp');
+    expect(httpChannel(false, 'mcp')).toBe('http-api');
+    expect(httpChannel(false, null)).toBe('http-api');
+  });
+
+  it('the record, the sales notice, the CRM note and the inbox all show it', () => {
+    const record = buildRecord(submitRequest(), {
+      requestId: 'req-1',
+      receivedAt: '2026-11-24T10:00:00.000Z',
+      crm: 'inbox',
+      consent: CONSENT,
+      source: { channel: 'mcp', client: 'claude-ai/0.1.0' },
+    });
+    expect(record.source).toEqual({ channel: 'mcp', client: 'claude-ai/0.1.0' });
+    expect(sourceText(record.source)).toBe('MCP server (client: claude-ai/0.1.0)');
+    expect(notificationText('notification', record, PARTNER)).toContain(
+      'Came through: MCP server (client: claude-ai/0.1.0)',
+    );
+    const message = hubSpotSubmission(record, PARTNER).fields.find((f) => f.name === 'message')!.value;
+    expect(message).toContain('Came through: MCP server (client: claude-ai/0.1.0)');
+    expect(listText([record])).toMatch(/via mcp .* client claude-ai\/0\.1\.0/);
+    const [header, row] = toCsv([record]).split('\r\n');
+    const columns = header!.split(',');
+    expect(row!.split(',')[columns.indexOf('channel')]).toBe('mcp');
+    expect(row!.split(',')[columns.indexOf('client')]).toBe('claude-ai/0.1.0');
+  });
+
+  it('a request stored before sources were recorded reads as not recorded', () => {
+    const record = buildRecord(submitRequest(), {
+      requestId: 'req-0',
+      receivedAt: '2026-11-24T10:00:00.000Z',
+      crm: 'inbox',
+      consent: CONSENT,
+    });
+    expect(record.source).toBeUndefined();
+    expect(notificationText('notification', record, PARTNER)).toContain('Came through: not recorded');
+    expect(listText([record])).toMatch(/via - /);
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * No mail cannon: confirmation emails and sales notices stay within their limits, counted
+ * exactly by the storage module, while every request is still stored and delivered to the CRM.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { limitAddress, sendLimitsFromEnv } from '../../src/proposal/send-limits.ts';
+import { tallyEvent } from '../../src/proposal/store/event-tally.ts';
+import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
+import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
+import { submitProposal } from '../../src/proposal/submit/index.ts';
+import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
+import { runSweep } from '../../src/proposal/submit/sweep.ts';
+import { OK } from '../helpers/crm-server.ts';
+import { readAll } from '../helpers/blobs.ts';
+import { useLoopbackParts } from '../helpers/loopback-parts.ts';
+import { mailsTo } from '../helpers/smtp.ts';
+import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
+
+const parts = useLoopbackParts();
+beforeEach(() => {
+  parts.crm.behave(OK);
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function makeDeps(env: Record<string, string> = {}): SubmitDeps {
+  const values = {
+    CRM_PROVIDER: 'webhook',
+    CRM_WEBHOOK_URL: `${parts.crm.url}/crm`,
+    CRM_WEBHOOK_SECRET: parts.webhookSecret,
+    SMTP_URL: parts.smtp.url,
+    MAIL_FROM: 'no-reply@kestrel.example',
+    ...env,
+  };
+  return { ...submitDepsFromEnv(envOf(values), PARTNER, CONSENT), store: parts.blobs.freshStore() };
+}
+
+const bodyOf = (reply: { body: unknown }) => reply.body as { request_id: string; confirmation_email: string };
+const records = async (deps: SubmitDeps) => (await readAll(deps.store, 'requests/')) as ProposalRecord[];
+const notices = () => mailsTo(parts.smtp.messages, PARTNER.email);
+const subjectOf = (raw: string) => /^Subject: (.*)$/im.exec(raw)?.[1] ?? '';
+
+describe('the limits as configured', () => {
+  it('compares addresses case-insensitively and without a +tag', () => {
+    expect(limitAddress(' Ann+news@Example.COM ')).toBe('ann@example.com');
+    expect(limitAddress('ann@example.com')).toBe('ann@example.com');
+    expect(limitAddress('+x@example.com')).toBe('+x@example.com');
+  });
+
+  it('reads the three variables, and keeps the default for an unusable value', () => {
+    expect(sendLimitsFromEnv(() => undefined)).toEqual({
+      limits: { perAddress: 3, perDay: 500, noticesPerHour: 20 },
+      invalid: [],
+    });
+    const read = (name: string) =>
+      ({ CONFIRMATION_LIMIT_PER_ADDRESS: '5', CONFIRMATION_LIMIT_PER_DAY: 'lots', NOTIFY_LIMIT_PER_HOUR: '0' })[name];
+    expect(sendLimitsFromEnv(read)).toEqual({
+      limits: { perAddress: 5, perDay: 500, noticesPerHour: 20 },
+      invalid: ['CONFIRMATION_LIMIT_PER_DAY', 'NOTIFY_LIMIT_PER_HOUR'],
+    });
+  });
+});
+
+describe('tallyEvent (storage module)', () => {
+  it('gives 20 simultaneous events 20 different places, and a repeated event its old place', async () => {
+    const store = parts.blobs.freshStore();
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    const places = await Promise.all(ids.map((id) => tallyEvent(store, 'address:ann@example.com', id)));
+    expect(places.map((p) => p.place).sort((a, b) => a - b)).toEqual(ids.map((_, i) => i + 1));
+    const again = await tallyEvent(store, 'address:ann@example.com', ids[4]!);
+    expect(again).toEqual({ place: places[4]!.place, fresh: false });
+  });
+
+  it('forgets events older than a sliding window', async () => {
+    const store = parts.blobs.freshStore();
+    const day = 86_400_000;
+    const t0 = new Date('2026-11-24T10:00:00Z');
+    await tallyEvent(store, 'a', 'one', { windowMs: day, now: t0 });
+    expect((await tallyEvent(store, 'a', 'two', { windowMs: day, now: new Date(t0.getTime() + 1000) })).place).toBe(2);
+    expect(
+      (await tallyEvent(store, 'a', 'three', { windowMs: day, now: new Date(t0.getTime() + day + 1) })).place,
+    ).toBe(2);
+  });
+});
+
+describe('confirmation emails per address', () => {
+  it('ten submits for one address (any case, any +tag): three emails, ten stored, ten CRM deliveries', async () => {
+    const deps = makeDeps();
+    const addresses = ['ann@example.com', 'Ann@Example.com', 'ann+1@example.com', 'ANN+x@example.com'];
+    const replies = [];
+    for (let i = 0; i < 10; i++) {
+      const email = addresses[i % addresses.length]!;
+      replies.push(await submitProposal(submitRequest({ email, company: `Company ${i}` }), randomUUID(), deps));
+    }
+    expect(replies.map((r) => r.status)).toEqual(Array<number>(10).fill(201));
+    expect(replies.map((r) => bodyOf(r).confirmation_email)).toEqual([
+      ...Array<string>(3).fill('sent'),
+      ...Array<string>(7).fill('limited'),
+    ]);
+    expect(
+      replies
+        .slice(3)
+        .every((r) => /No confirmation email was sent/.test(String((r.body as { message: string }).message))),
+    ).toBe(true);
+    const confirmations = parts.smtp.messages.filter((m) => m.to.some((to) => limitAddress(to) === 'ann@example.com'));
+    expect(confirmations).toHaveLength(3);
+    const stored = await records(deps);
+    expect(stored).toHaveLength(10);
+    expect(stored.map((r) => r.signals?.address_requests_24h).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ]);
+    expect(stored.filter((r) => r.confirmation_email.limit === 'per_address')).toHaveLength(7);
+    expect(parts.crm.requests).toHaveLength(10);
+    // The CRM gets the signals with the record.
+    const delivered = JSON.parse(parts.crm.requests[9]!.body) as ProposalRecord;
+    expect(delivered.signals).toMatchObject({ links: 0, address_requests_24h: 10, form_checks: 'passed' });
+  });
+
+  it('twenty simultaneous submits for a fresh address: at most three emails, twenty stored', async () => {
+    const deps = makeDeps();
+    const email = `burst-${randomUUID()}@example.com`;
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        submitProposal(submitRequest({ email, company: `C${i}` }), randomUUID(), deps),
+      ),
+    );
+    expect(replies.filter((r) => bodyOf(r).confirmation_email === 'sent')).toHaveLength(3);
+    expect(mailsTo(parts.smtp.messages, email)).toHaveLength(3);
+    expect(await records(deps)).toHaveLength(20);
+    expect(parts.crm.requests).toHaveLength(20);
+  });
+});
+
+describe('the site-wide daily limit', () => {
+  it('stops confirmations past CONFIRMATION_LIMIT_PER_DAY and alerts sales once', async () => {
+    const deps = makeDeps({ CONFIRMATION_LIMIT_PER_DAY: '2' });
+    const replies = [];
+    for (let i = 0; i < 5; i++) {
+      replies.push(await submitProposal(submitRequest({ email: `p${i}@example.com` }), randomUUID(), deps));
+    }
+    expect(replies.map((r) => bodyOf(r).confirmation_email)).toEqual(['sent', 'sent', 'limited', 'limited', 'limited']);
+    const alerts = notices().filter((m) => /Confirmation emails stopped/.test(subjectOf(m.raw)));
+    expect(alerts).toHaveLength(1);
+    expect((await records(deps)).filter((r) => r.confirmation_email.limit === 'per_day')).toHaveLength(3);
+    expect(parts.crm.requests).toHaveLength(5);
+  });
+});
+
+describe('the hourly notice limit and its digest', () => {
+  it('past NOTIFY_LIMIT_PER_HOUR one digest after the hour says how many more and how many look suspect', async () => {
+    const deps = makeDeps({ NOTIFY_LIMIT_PER_HOUR: '2' });
+    const at = new Date('2026-11-24T14:10:00Z');
+    const clock = { now: at };
+    const timed = { ...deps, now: () => clock.now };
+    for (let i = 0; i < 5; i++) {
+      const linked = i === 3 ? { blocker: 'See https://spam.example and www.spam.example' } : {};
+      const reply = await submitProposal(
+        submitRequest({ email: `n${i}@example.com`, company: `N${i}`, ...linked }),
+        randomUUID(),
+        timed,
+      );
+      expect(reply.status).toBe(201);
+    }
+    const individual = notices().filter((m) => /New proposal request/.test(subjectOf(m.raw)));
+    expect(individual).toHaveLength(2);
+    const stored = await records(deps);
+    expect(stored.filter((r) => r.notification?.email === 'in_digest')).toHaveLength(3);
+    expect(stored.find((r) => r.contact.company === 'N3')?.signals?.links).toBe(2);
+    expect(stored.filter((r) => r.digest !== undefined)).toHaveLength(1);
+
+    // Within the hour the digest is not due; the sweep leaves it owed.
+    await runSweep(timed);
+    expect(notices().filter((m) => /more proposal requests/.test(subjectOf(m.raw)))).toHaveLength(0);
+
+    clock.now = new Date('2026-11-24T15:00:05Z');
+    await runSweep(timed);
+    await runSweep(timed);
+    const digests = notices().filter((m) => /more proposal requests/.test(subjectOf(m.raw)));
+    expect(digests).toHaveLength(1);
+    expect(subjectOf(digests[0]!.raw)).toContain('3 more proposal requests');
+    const text = digests[0]!.raw.replace(/=\r?\n/g, '');
+    expect(text).toContain('Spam signals: 1 of those 3');
+    expect(text).toContain('npm run inbox');
+    expect(parts.crm.requests).toHaveLength(5);
+  });
+});
