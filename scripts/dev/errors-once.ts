@@ -2,7 +2,7 @@
  * Astro's dev server logs a failed request twice (once raw, once formatted), and again for every
  * request while the content has the same mistake. An editor needs it once: this filter passes the
  * dev server's output through and drops an error block that repeats the last one printed, until
- * something else happens (a page served, content synced, a different error).
+ * a page is served again or a different error comes.
  *
  * Runs on Node 24 type stripping: erasable TypeScript only.
  */
@@ -53,8 +53,8 @@ export function errorsOnce(): ErrorsOnce {
       return [];
     }
     const out = flush();
-    // Anything else logged, but a failed request, means the state moved on: the next error is news.
-    if (label !== undefined && !/^[45]\d\d$/.test(label)) last = undefined;
+    // A page served means the mistake was fixed: the next error is news again.
+    if (label !== undefined && /^[23]\d\d$/.test(label)) last = undefined;
     return [...out, line];
   };
   return { line: take, idle: flush };

@@ -20,15 +20,17 @@ describe('npm run dev output: each content mistake once', () => {
       ...mistake('20:17:13'),
       ...mistake('20:17:13', true),
       '20:17:14 [500] /services',
+      '20:17:14 [WARN] [mdx] No files found',
+      '20:17:14 [content] Syncing content',
       ...mistake('20:17:14'),
     ]);
     expect(out.filter((l) => l.includes('Content needs fixing'))).toHaveLength(1);
     expect(out).toContain('  field:    order');
   });
 
-  it('prints it again once the content moved on, and prints a different mistake', () => {
+  it('prints it again once a page was served in between, and prints a different mistake', () => {
     const other = mistake('20:18:00').map((l) => l.replace('order', 'name'));
-    const out = run([...mistake('20:17:13'), '20:17:20 [content] Syncing content', ...mistake('20:17:21'), ...other]);
+    const out = run([...mistake('20:17:13'), '20:17:20 [200] /services', ...mistake('20:17:21'), ...other]);
     expect(out.filter((l) => l.includes('Content needs fixing'))).toHaveLength(3);
   });
 
