@@ -8,6 +8,7 @@ import { defineConfig } from 'astro/config';
 import { parseFrontmatter } from 'astro/markdown';
 import { devPreview } from './src/build/dev-preview.ts';
 import { mdxPlaceholders } from './src/build/mdx-placeholders.ts';
+import { siteUrl } from './src/build/site-url.ts';
 import { functionData } from './src/build/function-data-integration.ts';
 import { twinFilesIntegration } from './src/build/twin-files-integration.ts';
 
@@ -19,10 +20,8 @@ const site = /** @type {import('./src/schemas/entry.ts').SiteData} */ (
   parseFrontmatter(readFileSync(join(contentDir, 'site.md'), 'utf8')).frontmatter
 );
 
-/** The canonical URL is set once, in content/site.md; `SITE_URL` or Netlify's `URL` override it. */
+/** The canonical URL, set once in content/site.md. */
 function canonicalUrl() {
-  const override = process.env.SITE_URL || process.env.URL;
-  if (override) return override;
   const url = /** @type {unknown} */ (site.canonical_url);
   if (typeof url !== 'string') throw new Error('content/site.md: canonical_url is missing');
   return url;
@@ -31,7 +30,8 @@ function canonicalUrl() {
 const twins = twinFilesIntegration();
 
 export default defineConfig({
-  site: canonicalUrl(),
+  // The build's own origin: canonical in production, its own address in previews and locally.
+  site: siteUrl(process.env, canonicalUrl()),
   // Fixture builds (tests, benchmarks) run side by side; each keeps its own content cache.
   ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   output: 'static',

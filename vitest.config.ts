@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // .generated/; `e2e` drives `npm start` and a real browser over loopback.
 // Every project checks that no test wrote into the checkout's own local Blobs store.
 const OWN_STORE = 'tests/setup/own-store-untouched.ts';
+// Before any test: a missing Java or Chromium is named with the command that installs it.
+const PREREQUISITES = 'tests/setup/prerequisites.ts';
 
 export default defineConfig({
   test: {
@@ -12,7 +14,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
-          globalSetup: [OWN_STORE],
+          globalSetup: [PREREQUISITES, OWN_STORE],
           testTimeout: 20_000,
           sequence: { groupOrder: 0 },
         },
@@ -21,7 +23,7 @@ export default defineConfig({
         test: {
           name: 'built',
           include: ['tests/built/**/*.test.ts'],
-          globalSetup: ['tests/setup/build-once.ts', OWN_STORE],
+          globalSetup: [PREREQUISITES, 'tests/setup/build-once.ts', OWN_STORE],
           testTimeout: 60_000,
           hookTimeout: 240_000,
           sequence: { groupOrder: 0 },
@@ -31,7 +33,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: [OWN_STORE],
+          globalSetup: [PREREQUISITES, OWN_STORE],
           // `npm start` builds dist/ again, so these run after the projects that read it.
           testTimeout: 120_000,
           hookTimeout: 240_000,

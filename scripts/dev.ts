@@ -14,18 +14,38 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { writeFunctionDataFrom } from '../src/build/function-data.ts';
 import { freePort } from './free-port.ts';
+import { createInterface } from 'node:readline';
+import { errorsOnce } from './dev/errors-once.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
 const root = fileURLToPath(new URL('../', import.meta.url));
 const STARTUP_MS = 120_000;
+/** An error block is complete once the output pauses this long. */
+const QUIET_MS = 150;
+
+/** Astro's output, with each content mistake printed once (./dev/errors-once.ts). */
+function printErrorsOnce(child: ChildProcess): void {
+  const filter = errorsOnce();
+  let quiet: NodeJS.Timeout | undefined;
+  const print = (lines: string[]) => lines.forEach((line) => process.stdout.write(`${line}\n`));
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream! }).on('line', (line) => {
+      print(filter.line(line));
+      clearTimeout(quiet);
+      quiet = setTimeout(() => print(filter.idle()), QUIET_MS);
+    });
+  }
+}
 
 const children: ChildProcess[] = [];
-function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}, filtered = false): ChildProcess {
   const child = spawn(command, args, {
     cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, ...env },
+    stdio: ['ignore', filtered ? 'pipe' : 'inherit', filtered ? 'pipe' : 'inherit'],
+    // Piped output keeps its colours where the terminal shows them.
+    env: { ...process.env, ...(filtered && process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}), ...env },
   });
+  if (filtered) printErrorsOnce(child);
   children.push(child);
   child.once('exit', (code) => {
     for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
@@ -41,8 +61,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const [astroPort, functionsPort] = [await freePort(), await freePort()];
 const astroOrigin = `http://127.0.0.1:${astroPort}`;
-// Canonical URLs in the preview point at the preview itself, as netlify dev's URL does.
-start('astro', ['dev', '--host', '127.0.0.1', '--port', String(astroPort)], { URL: `http://localhost:${port}` });
+// Absolute URLs in the preview point at the preview itself (src/build/site-url.ts).
+start(
+  'astro',
+  ['dev', '--host', '127.0.0.1', '--port', String(astroPort)],
+  { SITE_URL: `http://localhost:${port}` },
+  true,
+);
 
 const deadline = Date.now() + STARTUP_MS;
 for (;;) {

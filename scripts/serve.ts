@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import { problemTypeUri } from '../src/proposal/problem-type.ts';
 import { readBoundedBody } from './serve/body-guard.ts';
@@ -22,6 +23,8 @@ const PORT_RACE_RESTARTS = 3;
 
 let innerPort = 0;
 let netlify: ChildProcess | undefined;
+// netlify serve announces its internal port in a box; people need the one address they can open.
+let announced = false;
 
 /** Starts netlify serve on fresh loopback ports; its output passes through, and is watched for a lost port. */
 async function startNetlify(restartsLeft: number): Promise<void> {
@@ -41,18 +44,34 @@ async function startNetlify(restartsLeft: number): Promise<void> {
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
-      // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
-      env: { STORE_TIMEOUT_FACTOR: '4', ...process.env, BROWSER: 'none' },
+      env: {
+        // The build netlify serve runs publishes absolute URLs at this address (src/build/site-url.ts).
+        SITE_URL: `http://localhost:${port}`,
+        // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
+        STORE_TIMEOUT_FACTOR: '4',
+        ...process.env,
+        BROWSER: 'none',
+      },
     },
   );
   netlify = child;
   let lostPort = false;
-  const watch = (out: NodeJS.WriteStream) => (chunk: Buffer) => {
-    if (chunk.includes('EADDRINUSE')) lostPort = true;
-    out.write(chunk);
-  };
-  child.stdout.on('data', watch(process.stdout));
-  child.stderr.on('data', watch(process.stderr));
+  for (const [stream, out] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const) {
+    createInterface({ input: stream }).on('line', (line) => {
+      if (line.includes('EADDRINUSE')) lostPort = true;
+      if (/^\s*[╭│╰]/.test(line) || /Static server listening to/.test(line)) {
+        if (!announced && /Local dev server ready/.test(line)) {
+          announced = true;
+          console.log(`\nnpm start: the site and the proposal function are at http://localhost:${port}\n`);
+        }
+        return;
+      }
+      out.write(`${line}\n`);
+    });
+  }
   child.once('exit', (code, signal) => {
     if (lostPort && restartsLeft > 0 && signal === null) {
       console.error('netlify serve lost a port to another process; starting it again on new ports');
@@ -143,8 +162,4 @@ server.once('error', (error: NodeJS.ErrnoException) => {
   netlify?.kill('SIGTERM');
   process.exit(1);
 });
-server.listen(port, () =>
-  console.log(
-    `npm start: site and proposal function at http://localhost:${port} (netlify serve on 127.0.0.1:${innerPort})`,
-  ),
-);
+server.listen(port);

@@ -1,18 +1,24 @@
 /**
  * The dev preview (`npm run dev`, scripts/dev.ts): Astro's dev server behind netlify dev. This
  * integration gives the dev server what production has beyond Astro's own routes: the published
- * paths of netlify.toml's rewrites and the proposal function's `.generated/` data, rewritten whenever content changes so the
- * function answers from the content on screen.
+ * paths of netlify.toml's rewrites, answers that always match the content on disk
+ * (./dev-content-gate.ts), and the proposal function's `.generated/` data, rewritten whenever
+ * content changes so the function answers from the content on screen.
  */
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFunctionDataFrom } from './function-data.ts';
+import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
+import { writeFunctionData } from './function-data.ts';
+import { contentGate } from './dev-content-gate.ts';
 import { DEV_KNOWLEDGE_PATH } from './handover.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
-const SETTLE_MS = 300;
+const AGENT_DOCUMENTS = fileURLToPath(new URL('../lib/agent-documents.ts', import.meta.url));
+/** A save often arrives as several file events; the preview reloads once they stop. */
+const SETTLE_MS = 50;
 
 /**
  * The 200-rewrites of netlify.toml (published path → emitted file). netlify dev applies a
@@ -41,19 +47,41 @@ function devContentSecurityPolicy(): string {
   return csp.replace(/style-src ([^;]*)/, "style-src $1 'unsafe-inline'");
 }
 
-/** Rewrites the function's data after a content change (scripts/dev.ts wrote it at start). */
-async function refreshFunctionData(origin: string, logger: AstroIntegrationLogger): Promise<void> {
+/** The function's data as it stands, to tell a rewrite from a check that found nothing to change. */
+function functionDataNow(): string {
+  return readdirSync(GENERATED_DIR)
+    .sort()
+    .map((file) => readFileSync(join(GENERATED_DIR, file), 'utf8'))
+    .join('\0');
+}
+
+/**
+ * Rewrites the function's data after a content change (scripts/dev.ts wrote it at start), from the
+ * same modules the pages render with, so a content mistake is not reported again by a request of
+ * our own: the page and the terminal report it once, and the function keeps answering from the
+ * last content that loaded until it is fixed.
+ */
+async function refreshFunctionData(server: ViteDevServer, logger: AstroIntegrationLogger): Promise<void> {
+  const environment = server.environments['ssr'];
+  if (!environment || !isRunnableDevEnvironment(environment)) return;
+  const before = functionDataNow();
   try {
-    await writeFunctionDataFrom(origin, GENERATED_DIR);
-    logger.info('proposal function data checked (.generated/ is rewritten only when it changed)');
-  } catch (error) {
-    // A content error is already shown on the page; the function keeps its last good data.
-    logger.warn(`proposal function data not refreshed: ${(error as Error).message}`);
+    const documents = await environment.runner.import<typeof import('../lib/agent-documents.ts')>(AGENT_DOCUMENTS);
+    // As the published JSON reads: what the function receives is what GET /api/proposal answers.
+    const asPublished = (value: unknown) => JSON.parse(JSON.stringify(value)) as never;
+    writeFunctionData(GENERATED_DIR, {
+      contract: asPublished(await documents.proposalContract()),
+      knowledge: asPublished(await documents.knowledge()),
+    });
+  } catch {
+    logger.info('proposal function kept the last content that loaded; it follows once the mistake is fixed');
+    return;
   }
+  if (functionDataNow() !== before) logger.info('proposal function data rewritten (.generated/)');
 }
 
 export function devPreview(): AstroIntegration {
-  let origin: string | undefined;
+  let started = false;
   let timer: NodeJS.Timeout | undefined;
   return {
     name: 'dev-preview',
@@ -65,27 +93,33 @@ export function devPreview(): AstroIntegration {
             entrypoint: new URL('./dev-knowledge-route.ts', import.meta.url),
           });
       },
-      'astro:server:setup': ({ server, logger }) => {
+      'astro:server:setup': ({ server, logger, refreshContent }) => {
         const rewrites = netlifyRewrites();
         const csp = devContentSecurityPolicy();
+        const contentDir = fileURLToPath(new URL(`${process.env.CONTENT_DIR ?? './content'}/`, ROOT));
+        // After every sync: pages open in a browser reload, and the function's data follows, one
+        // rewrite after another, so the last one written is from the newest content.
+        let functionData = Promise.resolve();
+        const gate = contentGate(server, contentDir, refreshContent, () => {
+          server.environments.client.hot.send({ type: 'full-reload', path: '*' });
+          functionData = functionData.then(() => refreshFunctionData(server, logger));
+        });
         server.middlewares.use((req, res, next) => {
           res.setHeader('Content-Security-Policy', csp);
           const url = new URL(req.url ?? '/', 'http://dev');
           const to = rewrites.get(url.pathname);
           if (to && (req.method === 'GET' || req.method === 'HEAD')) req.url = `${to}${url.search}`;
-          next();
+          gate.current().then(() => next(), next);
         });
-        const contentDir = fileURLToPath(new URL(`${process.env.CONTENT_DIR ?? './content'}/`, ROOT));
+        // A save syncs once its file events settle, even when no request asks first.
         server.watcher.on('all', (_event, file) => {
-          if (!origin || !file.startsWith(contentDir)) return;
+          if (!started || !file.startsWith(contentDir)) return;
           clearTimeout(timer);
-          const at = origin;
-          timer = setTimeout(() => void refreshFunctionData(at, logger), SETTLE_MS);
+          timer = setTimeout(() => void gate.current(), SETTLE_MS);
         });
       },
-      'astro:server:start': ({ address }) => {
-        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-        origin = `http://${host}:${address.port}`;
+      'astro:server:start': () => {
+        started = true;
       },
     },
   };

@@ -9,6 +9,7 @@ import { parseFrontmatter } from 'astro/markdown';
 import { checkEntryData } from '../schemas/entry-errors.ts';
 import { bodyFirstLine, isRootRelative, scanLinks } from './content-links.ts';
 import { nearest } from '../schemas/nearest.ts';
+import { ContentError } from './content-error.ts';
 
 /** Every content file, as the collection's loader globs them. */
 const PATTERN = '**/*.{md,mdx}';
@@ -67,6 +68,23 @@ function readFile(file: SourceFile): { data: Record<string, unknown>; body: stri
   }
 }
 
+/** The 1-based line of a top-level frontmatter field, if the file has it. */
+function fieldLine(raw: string, field: string): number | undefined {
+  const key = field.split(/[.,]/)[0]!;
+  const lines = raw.split(/\r?\n/);
+  const end = lines.indexOf('---', 1);
+  const at = lines.slice(0, end === -1 ? undefined : end).findIndex((l) => l.startsWith(`${key}:`));
+  return at === -1 ? undefined : at + 1;
+}
+
+/** Each block starts "<file>\n  field:    <field>"; the file gains the field's line where it has one. */
+function withFieldLines(file: SourceFile, blocks: string[]): string[] {
+  return blocks.map((block) => {
+    const line = fieldLine(file.raw, /\n {2}field: +(.+)/.exec(block)?.[1] ?? '');
+    return line === undefined ? block : block.replace(file.shown, `${file.shown}:${line}`);
+  });
+}
+
 /** Files that exist under `dir` (for a suggestion), relative to it. */
 const filesUnder = (dir: string) => (existsSync(dir) ? globSync('**/*', { cwd: dir }) : []);
 
@@ -121,15 +139,16 @@ export function checkContentFiles(base: string, publicDir: string): ContentFile[
       problems.push(read);
       continue;
     }
-    problems.push(...checkEntryData(file.shown, read.data), ...imageProblems(file, read.body, publicDir));
+    problems.push(
+      ...withFieldLines(file, checkEntryData(file.shown, read.data)),
+      ...imageProblems(file, read.body, publicDir),
+    );
     files.push({ id: entryId(path), absolute, raw: file.raw, data: read.data, body: read.body.trim() });
   }
-  if (problems.length > 0) {
-    const error = new Error(
+  // Located at the first file it names (./content-error.ts), where Astro's overlay points.
+  if (problems.length > 0)
+    throw new ContentError(
       `Content needs fixing (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n\n${problems.join('\n\n')}\n`,
     );
-    error.name = 'ContentError';
-    throw error;
-  }
   return files;
 }

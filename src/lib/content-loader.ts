@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { glob } from 'astro/loaders';
 import { checkContentFiles, hasMdxFiles, type ContentFile } from './content-check.ts';
+import { ContentError } from './content-error.ts';
 
 async function sync(base: string, context: LoaderContext): Promise<void> {
   const { config, store } = context;
@@ -28,12 +29,20 @@ async function sync(base: string, context: LoaderContext): Promise<void> {
   for (const id of untouched) store.delete(id);
 }
 
+/**
+ * A function an integration may pass in `refreshContent({ context })`: called as the load begins,
+ * so the caller knows the load ran (Astro skips a refresh while it reloads its content config).
+ */
+export const LOAD_STARTED = 'onLoadStarted';
+
 /** Every content file under `base` (relative to the project root), checked, as one collection. */
 export function contentLoader(base: string): Loader {
   const watched = new WeakSet<object>();
   return {
     name: 'content',
     load: async (context) => {
+      const started = context.refreshContextData?.[LOAD_STARTED];
+      if (typeof started === 'function') (started as () => void)();
       const dir = resolve(fileURLToPath(context.config.root), base);
       await sync(dir, context);
       // The dev preview: any change under the folder reloads the collection (unchanged files are
@@ -43,7 +52,10 @@ export function contentLoader(base: string): Loader {
       context.watcher.add(dir);
       context.watcher.on('all', (_event, path) => {
         if (path.startsWith(dir) && /\.mdx?$/.test(path)) {
-          sync(dir, context).catch((error: unknown) => context.logger.error((error as Error).message));
+          // A content mistake is reported once, by the page and the terminal (src/lib/content.ts).
+          sync(dir, context).catch((error: unknown) => {
+            if (!(error instanceof ContentError)) context.logger.error((error as Error).message);
+          });
         }
       });
     },

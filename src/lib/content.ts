@@ -27,6 +27,7 @@ import { expandPlaceholders } from './placeholders.ts';
 import { absolute } from './urls.ts';
 import { CONTENT_DIR, PUBLIC_DIR } from './project-dirs.ts';
 import { checkContentFiles, hasMdxFiles } from './content-check.ts';
+import { ContentError } from './content-error.ts';
 
 /** An entry's data with its markdown body and where it came from. */
 export interface Sourced<T> {
@@ -58,11 +59,8 @@ export interface SiteModel {
 }
 
 /** A build error that names the content file and what to change. */
-export class ContentError extends Error {
-  constructor(file: string, message: string) {
-    super(`${file}: ${message}`);
-    this.name = 'ContentError';
-  }
+function contentError(file: string, message: string): ContentError {
+  return new ContentError(`${file}: ${message}`);
 }
 
 type Entry = CollectionEntry<'entries'> | CollectionEntry<'mdx'>;
@@ -140,9 +138,9 @@ function ofKind<K extends EntryData['kind']>(
 
 function single<T>(items: Sourced<T>[], kind: string): Sourced<T> {
   const [first, second] = items;
-  if (!first) throw new ContentError('content/', `no published entry of kind "${kind}"; add exactly one`);
+  if (!first) throw contentError('content/', `no published entry of kind "${kind}"; add exactly one`);
   if (second)
-    throw new ContentError(second.file, `a second entry of kind "${kind}" (the first is ${first.file}); keep one`);
+    throw contentError(second.file, `a second entry of kind "${kind}" (the first is ${first.file}); keep one`);
   return first;
 }
 
@@ -185,10 +183,7 @@ async function load(): Promise<SiteModel> {
   const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Partial<Record<PageId, Sourced<PageData>>>;
   const missing = PAGE_IDS.filter((id) => !pages[id]);
   if (missing.length > 0) {
-    throw new ContentError(
-      'content/pages/',
-      `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`,
-    );
+    throw contentError('content/pages/', `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`);
   }
 
   const caseStudies = ofKind(all, 'case-study').sort(newestFirst);

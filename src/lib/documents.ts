@@ -2,7 +2,8 @@
  * Every published page as one markdown document built from the site model. The HTML page, its
  * markdown twin, /llms.txt and /llms-full.txt all render from these, so they cannot disagree.
  */
-import { ContentError, type Sourced, type SiteModel } from './content.ts';
+import type { Sourced, SiteModel } from './content.ts';
+import { ContentError } from './content-error.ts';
 import type { PageData } from '../schemas/entry.ts';
 import { oncePer } from './memo.ts';
 import { caseStudyPath, DOCUMENT_PATHS, indexPagePath, PAGE_PATHS, postPath, tagPath } from '../schemas/paths.ts';
@@ -285,8 +286,7 @@ export function neverSendRule(model: SiteModel): string {
   const rule = model.site.data.agent_guidance.find((g) => /^never send credentials/i.test(g));
   if (!rule) {
     throw new ContentError(
-      model.site.file,
-      'agent_guidance needs the rule that starts "Never send credentials"; /proposal and its workspace show it',
+      `${model.site.file}: agent_guidance needs the rule that starts "Never send credentials"; /proposal and its workspace show it`,
     );
   }
   return rule;

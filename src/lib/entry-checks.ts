@@ -6,6 +6,7 @@
  */
 import { findViolations, ruleHelp, type Identity } from './content-rules.ts';
 import { mdxUseProblems } from './mdx-components.ts';
+import { ContentError } from './content-error.ts';
 
 /** What the checks read of an entry: its frontmatter, its body, its file as editors name it. */
 export interface CheckedEntry {
@@ -67,7 +68,5 @@ export function duplicateProblems<T extends CheckedEntry>(
 /** Throws one error listing every problem; returns quietly when there is none. */
 export function throwIfProblems(heading: string, problems: string[]): void {
   if (problems.length === 0) return;
-  const error = new Error(`${heading} (${problems.length}):\n  ${problems.join('\n  ')}`);
-  error.name = 'ContentError';
-  throw error;
+  throw new ContentError(`${heading} (${problems.length}):\n  ${problems.join('\n  ')}`);
 }

@@ -11,6 +11,7 @@ import { nearest } from '../schemas/nearest.ts';
 import { base } from './urls.ts';
 import { DOCUMENT_PATHS, twinPath } from '../schemas/paths.ts';
 import { PUBLIC_DIR } from './project-dirs.ts';
+import { ContentError } from './content-error.ts';
 
 const publicPaths = () => (existsSync(PUBLIC_DIR) ? globSync('**/*', { cwd: PUBLIC_DIR }).map((f) => `/${f}`) : []);
 
@@ -80,8 +81,6 @@ export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
     }
   }
   if (problems.length > 0) {
-    const error = new Error(`Broken links in content (${problems.length}):\n  ${problems.join('\n  ')}`);
-    error.name = 'ContentError';
-    throw error;
+    throw new ContentError(`Broken links in content (${problems.length}):\n  ${problems.join('\n  ')}`);
   }
 }

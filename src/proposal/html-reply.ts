@@ -8,7 +8,7 @@ import { fieldOfPointer, labelOfField, type ProposalAction } from './fields.ts';
 import type { FieldError, Reply } from './http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
-import { guideView, submitView, summaryView, viewToHtml, type SubmitReply } from './reply-view.ts';
+import { CONSENT_MISSING, guideView, submitView, summaryView, viewToHtml, type SubmitReply } from './reply-view.ts';
 import { ALL_FIELDS, displayValue, esc, workspaceFormsHtml, type FormState } from './workspace-form.ts';
 import { isProblemType } from './problem-type.ts';
 
@@ -38,6 +38,14 @@ interface ProblemBody {
 }
 
 function problemPage(body: ProblemBody, values: Values): Page {
+  // A missing consent is said once, at the box; the top of the page only points there.
+  if (isProblemType(body.type, 'consent-required')) {
+    return {
+      title: 'Please check your request',
+      lead: `<div class="reply problem" role="alert"><p>One thing is missing before sending: <a href="#f-consent">your consent in step 4</a>. Everything you typed is kept.</p></div>`,
+      form: { values, errors: { consent: CONSENT_MISSING }, canSend: true },
+    };
+  }
   const errors = body.errors ?? [];
   const sensitive = isProblemType(body.type, 'sensitive-data');
   const atFields: Record<string, string> = {};
@@ -57,13 +65,12 @@ function problemPage(body: ProblemBody, values: Values): Page {
   const list = Object.keys(atFields)
     .map((f) => `<li><a href="#f-${f}">${esc(atFields[f])}</a></li>`)
     .concat(general.map((g) => `<li>${esc(g)}</li>`));
-  const inGuide = ['question', 'industry', 'company_size', 'primary_need'].some((f) => f in atFields);
   return {
     title: 'Please check your request',
     lead: `<div class="reply problem" role="alert"><p>${esc(intro)}</p>${list.length > 0 ? `<ul>${list.join('')}</ul>` : ''}${
       sensitive ? '<p>Fields that looked like a secret were cleared; describe what they held instead.</p>' : ''
     }<p>Everything else you typed is still in the form below.</p></div>`,
-    form: { values: kept, errors: atFields, open: inGuide ? 'guide' : 'request', canSend: true },
+    form: { values: kept, errors: atFields, canSend: true },
   };
 }
 
@@ -76,7 +83,7 @@ function guidePage(g: GuideReply, values: Values): Page {
   return {
     title: view.title,
     lead: `<div class="reply">${viewToHtml(view.body, 'h2')}<p><a href="#step-request">Continue with step 2 below</a>; what you typed is kept.</p></div>`,
-    form: { values: filled, open: 'request', canSend: true },
+    form: { values: filled, canSend: true },
   };
 }
 
@@ -89,7 +96,6 @@ function summaryPage(k: Knowledge, s: SummarizeReply, values: Values): Page {
     lead: `<p class="lead">${s.ready_to_submit ? 'Your request is ready to send: check the overview, then give your consent in step 4.' : `${missing} required ${missing === 1 ? 'field is' : 'fields are'} still missing; the overview lists them.`} Everything you typed is kept below.</p>`,
     form: {
       values,
-      open: 'request',
       canSend: true,
       reviewHtml: `<div class="ws-out" id="o-summarize">${viewToHtml(view.body, 'h3')}</div>`,
     },
@@ -101,7 +107,7 @@ function submitPage(b: SubmitReply, values: Values): Page {
   const lead = `<div class="reply" role="status">${viewToHtml(view.body, 'h2')}</div>`;
   // Only a pending request may be sent again; received and failed ones are done.
   return b.status === 'pending'
-    ? { title: view.title, lead, form: { values, open: 'request', canSend: true } }
+    ? { title: view.title, lead, form: { values, canSend: true } }
     : { title: view.title, lead };
 }
 

@@ -11,6 +11,9 @@ import type { SummarizeReply } from './summarize.ts';
 import type { failedReplyBody, pendingReplyBody, receivedReplyBody } from './submit-replies.ts';
 
 /** `section` is a heading one level below the reply's title (h2 under a page's h1, h3 under a panel's h2). */
+/** Said once, at the consent box, with or without JavaScript. */
+export const CONSENT_MISSING = 'Nothing is sent without your consent: tick this box to agree.';
+
 export type ViewTag = 'section' | 'p' | 'ul' | 'li' | 'dl' | 'dt' | 'dd' | 'strong' | 'code' | 'a' | 'span';
 
 export interface ViewElement {

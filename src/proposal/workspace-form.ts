@@ -71,8 +71,6 @@ export interface FormState {
   values?: Readonly<Record<string, string>>;
   /** Fields to mark as invalid, with the message shown at each. */
   errors?: Readonly<Record<string, string>>;
-  /** The step shown open: the one with an error, or the next one. */
-  open?: 'guide' | 'request';
   /** Reply pages: the send button is live (the values travel in the send form). */
   canSend?: boolean;
   /** Reply pages: the overview, shown in the review panel beside the fields. */
@@ -145,7 +143,6 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
     `<form id="${id}" data-step="${action}" method="post" action="${DOCUMENT_PATHS.proposalApi}" toolname="${WORKSPACE_TOOLS[action].name}" tooldescription="${esc(WORKSPACE_TOOLS[action].description)}">${body}</form>`;
   const out = (action: ProposalAction) =>
     `<p class="ws-msg" id="m-${action}" role="status"></p><div class="ws-out" id="o-${action}" tabindex="-1" hidden></div>`;
-  const open = (step: 'guide' | 'request') => ((state.open ?? 'guide') === step ? ' open' : '');
 
   const textareas = INTAKE_FIELDS.filter((n) => n !== 'engagement_model').map((n) => field(n, 'textarea'));
   const guideForm = form(
@@ -182,8 +179,8 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
 
   return `<div class="ws">
 <div class="ws-main">
-<details class="step" name="ws-step" id="step-guide"${open('guide')}><summary>1. Ask a question <span class="hint">optional, no contact details</span></summary>${guideForm}</details>
-<details class="step" name="ws-step" id="step-request"${open('request')}><summary>2. Describe your request</summary>${requestForm}</details>
+<details class="step" id="step-guide" open><summary>1. Ask a question <span class="hint">guidance before you describe your request; no contact details</span></summary>${guideForm}</details>
+<details class="step" id="step-request" open><summary>2. Describe your request</summary>${requestForm}</details>
 </div>
 <div class="ws-side">
 <section class="panel" aria-labelledby="review-h"><h2 id="review-h">3. Review</h2><p class="hint">See your request as we will receive it and what is still missing. Nothing is sent.</p>${state.reviewHtml ?? (isReply ? '' : out('summarize'))}</section>

@@ -27,7 +27,7 @@ export const SiteSchema = z.strictObject({
   cloud_provider: text,
   /** Cloud provider's full name (e.g. "Amazon Web Services"). */
   cloud_provider_full_name: text,
-  /** Canonical base URL of the site; `URL`/`SITE_URL` override it at build time. */
+  /** Canonical base URL of the site (production); previews and local runs use their own (src/build/site-url.ts). */
   canonical_url: url,
   /** Public contact address shown on pages and in the capabilities document. */
   email: z.email({ message: 'must be an email address' }),

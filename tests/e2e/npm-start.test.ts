@@ -55,6 +55,14 @@ describe('starting', () => {
   });
 });
 
+describe('npm start, as it starts', () => {
+  // Checked first: the output kept is the last few kilobytes.
+  it('prints one address, the one it serves', () => {
+    const addresses = new Set(site.output().match(/https?:\/\/(?:localhost|127\.0\.0\.1):\d+/g));
+    expect([...addresses]).toEqual([`http://localhost:${new URL(site.url).port}`]);
+  });
+});
+
 describe('every path of the published interface, over HTTP', () => {
   const expected: [string, RegExp][] = [
     ['/', /^text\/html; charset=utf-8$/],
@@ -187,5 +195,23 @@ describe('the proposal API through npm start', () => {
     const text = await res.text();
     expect(text).toContain('#/constraints');
     expect(text).not.toContain(token);
+  });
+});
+
+describe('npm start publishes its own address', () => {
+  it('points every link an agent follows at itself, and each answers', async () => {
+    const origin = `http://localhost:${new URL(site.url).port}`;
+    const capabilities = (await (await get('/api/capabilities')).json()) as {
+      canonical_url: string;
+      contact: { proposal_api: string };
+    };
+    expect(capabilities.canonical_url).toMatch(new RegExp(`^${origin}`));
+    const links = [...(await (await get('/llms.txt')).text()).matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map(
+      (m) => m[1]!,
+    );
+    expect(links.length).toBeGreaterThan(5);
+    for (const link of links) expect(new URL(link).origin, link).toBe(origin);
+    for (const link of [capabilities.contact.proposal_api, ...links.slice(0, 5)])
+      expect((await fetch(link)).status, link).toBe(200);
   });
 });

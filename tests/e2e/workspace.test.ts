@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSENT_MISSING } from '../../src/proposal/reply-view.ts';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -493,5 +494,23 @@ describe('the proposal workspace in a browser', () => {
     await shot(page, 'error-fields', 4);
     const filled = await violations();
     expect(filled, filled.join('\n')).toEqual([]);
+  });
+
+  it('shows steps 1 to 4 in order, none folded, and says a missing consent once, at the box', async () => {
+    for (const width of [390, 1280]) {
+      const { page } = await open({ viewport: { width, height: 900 } });
+      const headings = await page.locator('.step > summary, .ws-side h2').allInnerTexts();
+      expect(headings.map((t) => t.trim().slice(0, 2))).toEqual(['1.', '2.', '3.', '4.']);
+      for (const step of ['#step-guide', '#step-request'])
+        expect(await page.locator(step).getAttribute('open'), step).not.toBeNull();
+      expect(await page.locator('#step-guide > summary').innerText()).not.toMatch(/optional/i);
+      await page.click('button[value="submit"]');
+      await page.locator('#e-consent').waitFor();
+      const text = await page.locator('main').innerText();
+      expect(text.split(CONSENT_MISSING).length - 1).toBe(1);
+      expect(text).not.toMatch(/consent needed/i);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-consent');
+      await shot(page, `consent-missing-${width}`, 4);
+    }
   });
 });

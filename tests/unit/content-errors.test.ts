@@ -41,7 +41,8 @@ describe('the file check (every content file, before Astro reads it)', () => {
     const message = fileCheckOf((dir) =>
       replaceIn(join(dir, 'evidence.md'), /^source:/m, 'selected_note: "x"\nsource:'),
     );
-    expect(message).toContain('content/evidence.md\n  field:    selected_note');
+    // The file is named at the field's line (Astro's overlay opens it there).
+    expect(message).toMatch(/content\/evidence\.md:\d+\n {2}field: {4}selected_note/);
   });
 
   it('names the file and the field when frontmatter misses a required field', () => {
@@ -86,8 +87,8 @@ describe('the file check (every content file, before Astro reads it)', () => {
     });
 
     it('tells to quote an unquoted date', () => {
-      expect(message).toContain(
-        'content/blog/messy.md\n  field:    published\n  found:    2026-02-03, an unquoted date',
+      expect(message).toMatch(
+        /content\/blog\/messy\.md:\d+\n {2}field: {4}published\n {2}found: {4}2026-02-03, an unquoted date/,
       );
       expect(message).toContain('fix:      put it in quotes: published: "2026-02-03"');
     });

@@ -8,6 +8,7 @@ import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_MEANINGS } from '../../src/proposal/contract.ts';
 import { DOC_HOMES, DOCUMENTS } from '../helpers/doc-homes.ts';
+import { CHROMIUM, JAVA } from '../../scripts/local-site/prerequisites.ts';
 
 const root = join(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -62,6 +63,10 @@ describe('the documents', () => {
       .filter((line) => line.startsWith('|'))
       .flatMap((line) => line.split(/(?<!\\)\|/).map((cell) => cell.trim()));
     expect(cells.filter((cell) => cell.length > TABLE_CELL_MAX_CHARS)).toEqual([]);
+  });
+
+  it.each(['README.md', 'CONTRIBUTING.md'])('%s gives the commands that install Java and Chromium', (file) => {
+    for (const prerequisite of [JAVA, CHROMIUM]) expect(read(file)).toContain(prerequisite.install);
   });
 
   it(`list every confirmation_email value a submit can answer in ${DOC_HOMES.confirmationEmail}`, () => {

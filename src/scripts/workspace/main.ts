@@ -33,6 +33,7 @@ import { Session, type Body } from './session.ts';
 import { registerTools } from './webmcp.ts';
 import { PROPOSAL_API_PATH } from '../../schemas/paths.ts';
 import { isProblemType } from '../../proposal/problem-type.ts';
+import { CONSENT_MISSING } from '../../proposal/reply-view.ts';
 import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../proposal/source.ts';
 
 type PageChannel = (typeof PAGE_CHANNELS)[number];
@@ -171,16 +172,11 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     if (!again && blockedBySecrets(action)) return undefined;
     // The server refuses a submit without consent too, but its wording is for API clients.
     if (!again && action === 'submit' && consent instanceof HTMLInputElement && !consent.checked) {
-      markField(consent, 'Tick this box to agree before sending.');
-      show(
-        action,
-        [
-          h('h2', null, 'Consent needed'),
-          h('p', null, 'Nothing is sent without your consent: tick the box above to agree to the text.'),
-        ],
-        'Consent needed: tick the box to agree.',
-        consent,
-      );
+      // Said once, at the box: focus moves there and its description reads the error out.
+      markField(consent, CONSENT_MISSING);
+      clear(action);
+      reveal(consent);
+      consent.focus();
       return undefined;
     }
     const body = again ?? bodyFor(action);
