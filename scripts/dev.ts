@@ -101,5 +101,10 @@ start(
     `node scripts/dev/attach.ts ${astroPort}`,
   ],
   // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
-  { BROWSER: 'none', STORE_TIMEOUT_FACTOR: process.env['STORE_TIMEOUT_FACTOR'] ?? '4' },
+  {
+    BROWSER: 'none',
+    STORE_TIMEOUT_FACTOR: process.env['STORE_TIMEOUT_FACTOR'] ?? '4',
+    // GET /api/proposal answers with what Astro renders now (src/proposal/handler.ts, liveContractFrom).
+    DEV_CONTRACT_ORIGIN: astroOrigin,
+  },
 );

@@ -11,7 +11,8 @@ import { PROPOSAL_API_PATH } from '../../src/schemas/paths.ts';
 const k = knowledge as Knowledge;
 // One pipeline for both paths: the HTTP API and MCP run the very same steps on a parsed action.
 const pipeline = createActionPipeline(k, validators);
-const http = createProposalHandler(k, pipeline, contract);
+// Set by scripts/dev.ts alone: under npm run dev the contract is Astro's, rendered from the content now.
+const http = createProposalHandler(k, pipeline, contract, process.env['DEV_CONTRACT_ORIGIN']);
 const mcp = createMcpHandler(k, pipeline);
 
 /**

@@ -11,6 +11,7 @@ import { htmlReply } from './html-reply.ts';
 import { logEvent } from './submit/log.ts';
 import { internalError, type ActionPipeline, type InvocationContext } from './pipeline.ts';
 import { CHANNEL_HEADER, httpChannel, userAgentProduct } from './source.ts';
+import { PROPOSAL_API_PATH } from '../schemas/paths.ts';
 
 export type { InvocationContext } from './pipeline.ts';
 
@@ -24,10 +25,29 @@ const CORS = {
 /**
  * `contract`: the published contract (GET /api/proposal), which the function serves because its
  * path takes GET too (see netlify/functions/proposal.mts); without it GET is refused as before.
+ * `liveContractFrom`: under `npm run dev`, the Astro dev server's origin; GET then answers with the
+ * contract Astro renders from the content as it is now (or its error), never a copy made earlier.
  */
-export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline, contract?: unknown) {
+export function createProposalHandler(
+  k: Knowledge,
+  pipeline: ActionPipeline,
+  contract?: unknown,
+  liveContractFrom?: string,
+) {
   // The same bytes Astro writes to dist/api/proposal.json (src/lib/json-response.ts).
   const contractText = contract === undefined ? undefined : `${JSON.stringify(contract, null, 2)}\n`;
+
+  async function liveContract(origin: string, method: string): Promise<Response> {
+    const res = await fetch(new URL(`${PROPOSAL_API_PATH}.json`, origin), { method });
+    return new Response(res.body, {
+      status: res.status,
+      headers: {
+        'content-type': res.headers.get('content-type') ?? 'application/json; charset=utf-8',
+        'access-control-allow-origin': '*',
+        'cache-control': 'no-store',
+      },
+    });
+  }
 
   /** The HTTP steps, then the shared pipeline. */
   async function route(req: Request): Promise<Routed> {
@@ -54,6 +74,7 @@ export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline, co
 
   return async function handle(req: Request, context?: InvocationContext): Promise<Response> {
     if (contractText !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
+      if (liveContractFrom !== undefined) return liveContract(liveContractFrom, req.method);
       return new Response(req.method === 'HEAD' ? null : contractText, {
         headers: {
           'content-type': 'application/json; charset=utf-8',

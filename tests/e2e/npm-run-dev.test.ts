@@ -28,10 +28,11 @@ const get = (path: string) => fetch(`${dev.url}${path}`);
 const CAPABILITY = 'capabilities/cloud-engineering.md';
 /**
  * Every published document built from content that the dev server renders (the API catalog and
- * robots.txt are not built from content; GET /api/proposal is the function's, which follows once
- * its data is rewritten).
+ * robots.txt are not built from content). GET /api/proposal is the function's, which answers
+ * with what the dev server renders now.
  */
 const CONTENT_DOCUMENTS = [
+  '/api/proposal',
   '/',
   '/services',
   '/services.md',
