@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+import { submitRequest } from '../helpers/submit-fixtures.ts';
+import { loopbackDeliveryEnv, TEST_MAIL_FROM as MAIL_FROM } from '../helpers/loopback-parts.ts';
 
-const MAIL_FROM = 'Kestrel Cloud <no-reply@kestrelcloud.example>';
 /** These tests send every request from one address and count emails per key, not the send limits. */
 const NO_SEND_LIMITS = { CONFIRMATION_LIMIT_PER_ADDRESS: '1000000', NOTIFY_LIMIT_PER_HOUR: '1000000' };
 const body = (company = 'Example GmbH') => JSON.stringify({ ...submitRequest({ company }), role: undefined });
@@ -84,11 +84,7 @@ describe('exactly once under concurrency (webhook CRM, SMTP)', () => {
   beforeAll(async () => {
     [crm, smtp] = await Promise.all([startCrmServer(), startSmtp()]);
     site = await startSite({
-      CRM_PROVIDER: 'webhook',
-      CRM_WEBHOOK_URL: `${crm.url}/hook`,
-      CRM_WEBHOOK_SECRET: newWebhookSecret(),
-      SMTP_URL: smtp.url,
-      MAIL_FROM,
+      ...loopbackDeliveryEnv(crm, smtp),
       ...NO_SEND_LIMITS,
     });
   });

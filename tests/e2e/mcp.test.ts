@@ -18,8 +18,8 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcont
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { newWebhookSecret } from '../helpers/submit-fixtures.ts';
 import { EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
+import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 
 const SALES = 'proposals@kestrelcloud.example';
 const CLIENT = { name: 'proposal-e2e-agent', version: '1.4.2' };
@@ -31,11 +31,7 @@ let smtp: TestSmtp;
 beforeAll(async () => {
   [crm, smtp] = await Promise.all([startCrmServer(), startSmtp()]);
   site = await startSite({
-    CRM_PROVIDER: 'webhook',
-    CRM_WEBHOOK_URL: `${crm.url}/hook`,
-    CRM_WEBHOOK_SECRET: newWebhookSecret(),
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Kestrel Cloud <no-reply@kestrelcloud.example>',
+    ...loopbackDeliveryEnv(crm, smtp),
   });
 });
 

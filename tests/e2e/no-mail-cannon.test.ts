@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { headerLines, mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+import { submitRequest } from '../helpers/submit-fixtures.ts';
 import type { SubmitRequest } from '../../src/proposal/requests.ts';
+import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 
-const MAIL_FROM = 'Kestrel Cloud <no-reply@kestrelcloud.example>';
 const SALES = 'sales@kestrelcloud.example';
 
 interface Answer {
@@ -84,11 +84,7 @@ const subjectOf = (raw: string) => headerLines(raw).find(([name]) => name === 's
 async function startParts(env: Record<string, string>) {
   const [crm, smtp] = await Promise.all([startCrmServer(), startSmtp()]);
   const site = await startSite({
-    CRM_PROVIDER: 'webhook',
-    CRM_WEBHOOK_URL: `${crm.url}/hook`,
-    CRM_WEBHOOK_SECRET: newWebhookSecret(),
-    SMTP_URL: smtp.url,
-    MAIL_FROM,
+    ...loopbackDeliveryEnv(crm, smtp),
     NOTIFY_EMAIL: SALES,
     ...env,
   });

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OK, startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+import { submitRequest } from '../helpers/submit-fixtures.ts';
+import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 
 const SALES = 'sales@kestrelcloud.example';
 let crm: TestCrmServer;
@@ -19,12 +20,8 @@ let site: RunningSite;
 beforeAll(async () => {
   [crm, smtp] = await Promise.all([startCrmServer(), startSmtp()]);
   site = await startSite({
-    CRM_PROVIDER: 'webhook',
-    CRM_WEBHOOK_URL: `${crm.url}/hook`,
-    CRM_WEBHOOK_SECRET: newWebhookSecret(),
+    ...loopbackDeliveryEnv(crm, smtp),
     CRM_TIMEOUT_MS: '1000',
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Kestrel Cloud <no-reply@kestrelcloud.example>',
     NOTIFY_EMAIL: SALES,
     REDELIVERY_INTERVAL_SECONDS: '1',
     REDELIVERY_BACKOFF_SECONDS: '1',

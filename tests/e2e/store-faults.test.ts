@@ -16,7 +16,8 @@ import { STORE_RETRY_AFTER_SECONDS } from '../../src/proposal/idempotency-rules.
 import { on, startBlobsFaultProxy, type BlobsFaultProxy, type FaultRule } from '../helpers/blobs-fault-proxy.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+import { submitRequest } from '../helpers/submit-fixtures.ts';
+import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 
 const PRELOAD = fileURLToPath(new URL('../helpers/blobs-proxy-preload.mjs', import.meta.url));
 const SENDER = submitRequest().email;
@@ -49,11 +50,7 @@ beforeAll(async () => {
   site = await startSite({
     NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --import ${PRELOAD}`.trim(),
     BLOBS_FAULT_CONTROL_URL: `http://127.0.0.1:${port}/proxy`,
-    CRM_PROVIDER: 'webhook',
-    CRM_WEBHOOK_URL: `${crm.url}/hook`,
-    CRM_WEBHOOK_SECRET: newWebhookSecret(),
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Kestrel Cloud <no-reply@kestrelcloud.example>',
+    ...loopbackDeliveryEnv(crm, smtp),
   });
 });
 afterAll(async () => {

@@ -29,3 +29,17 @@ export function useLoopbackParts(): LoopbackParts {
   });
   return parts;
 }
+
+/** The sender address the e2e sites send from. */
+export const TEST_MAIL_FROM = 'Kestrel Cloud <no-reply@kestrelcloud.example>';
+
+/** The environment that points `npm start` at a loopback webhook CRM (`/hook`) and SMTP server. */
+export function loopbackDeliveryEnv(crm: TestCrmServer, smtp: TestSmtp): Record<string, string> {
+  return {
+    CRM_PROVIDER: 'webhook',
+    CRM_WEBHOOK_URL: `${crm.url}/hook`,
+    CRM_WEBHOOK_SECRET: newWebhookSecret(),
+    SMTP_URL: smtp.url,
+    MAIL_FROM: TEST_MAIL_FROM,
+  };
+}
