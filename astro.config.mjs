@@ -6,17 +6,19 @@ import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
 import { defineConfig } from 'astro/config';
 import { parseFrontmatter } from 'astro/markdown';
-import { devPreview } from './src/build/dev-preview.ts';
-import { mdxPlaceholders } from './src/build/mdx-placeholders.ts';
-import { siteUrl } from './src/build/site-url.ts';
-import { functionData } from './src/build/function-data-integration.ts';
-import { twinFilesIntegration } from './src/build/twin-files-integration.ts';
+import { devPreview } from './src/integrations/dev-preview.ts';
+import { mdxPlaceholders } from './src/integrations/mdx-placeholders.ts';
+import { siteUrl } from './src/integrations/site-url.ts';
+import { functionData } from './src/integrations/function-data-integration.ts';
+import { twinFilesIntegration } from './src/integrations/twin-files-integration.ts';
 
 /** The content folder; CONTENT_DIR lets tests and benchmarks build a changed copy. */
-const contentDir = fileURLToPath(new URL(`${process.env.CONTENT_DIR ?? './content'}/`, new URL('./', import.meta.url)));
+const contentDir = fileURLToPath(
+  new URL(`${process.env.CONTENT_DIR ?? './content'}/`, new URL('.//', import.meta.url)),
+);
 
 /** content/site.md's fields: the facts every placeholder stands for. */
-const site = /** @type {import('./src/schemas/entry.ts').SiteData} */ (
+const site = /** @type {import('./src/lib/content/entry-schema.ts').SiteData} */ (
   parseFrontmatter(readFileSync(join(contentDir, 'site.md'), 'utf8')).frontmatter
 );
 
@@ -55,6 +57,6 @@ export default defineConfig({
     functionData(),
   ],
   devToolbar: { enabled: false },
-  // Images in content bodies are imported from here (src/lib/content-images.ts).
+  // Images in content bodies are imported from here (src/lib/content/images.ts).
   vite: { resolve: { alias: { '@content': contentDir } } },
 });

@@ -4,7 +4,7 @@
  * 1. Astro's dev server starts on a free loopback port and hot-reloads content.
  * 2. The proposal function's data (.generated/) is written from it, before the function loads:
  *    netlify dev bundles the function as soon as the dev server's port opens, and would
- *    otherwise keep data from an earlier run. src/build/dev-preview.ts rewrites it on every edit.
+ *    otherwise keep data from an earlier run. src/integrations/dev-preview.ts rewrites it on every edit.
  * 3. netlify dev (offline) serves PORT: the function, netlify.toml's redirects and headers, and
  *    Astro's pages behind them. Its framework command only attaches to the running Astro server.
  *
@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { writeFunctionDataFrom } from '../src/build/function-data.ts';
+import { writeFunctionDataFrom } from '../src/integrations/function-data.ts';
 import { freePort } from './free-port.ts';
 import { createInterface } from 'node:readline';
 import { errorsOnce } from './dev/errors-once.ts';
@@ -61,7 +61,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const [astroPort, functionsPort] = [await freePort(), await freePort()];
 const astroOrigin = `http://127.0.0.1:${astroPort}`;
-// Absolute URLs in the preview point at the preview itself (src/build/site-url.ts).
+// Absolute URLs in the preview point at the preview itself (src/integrations/site-url.ts).
 start(
   'astro',
   ['dev', '--host', '127.0.0.1', '--port', String(astroPort)],

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
-import { problemTypeUri } from '../src/proposal/problem-type.ts';
+import { problemTypeUri } from '../src/contract/problem-type.ts';
 import { readBoundedBody } from './serve/body-guard.ts';
 import { freePort } from './free-port.ts';
 
@@ -45,7 +45,7 @@ async function startNetlify(restartsLeft: number): Promise<void> {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
-        // The build netlify serve runs publishes absolute URLs at this address (src/build/site-url.ts).
+        // The build netlify serve runs publishes absolute URLs at this address (src/integrations/site-url.ts).
         SITE_URL: `http://localhost:${port}`,
         // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
         STORE_TIMEOUT_FACTOR: '4',

@@ -5,8 +5,8 @@ import * as validators from '../../.generated/validators.mjs';
 import { createProposalHandler } from '../../src/proposal/handler.ts';
 import { createMcpHandler } from '../../src/proposal/mcp/endpoint.ts';
 import { createActionPipeline } from '../../src/proposal/pipeline.ts';
-import type { Knowledge } from '../../src/proposal/knowledge.ts';
-import { PROPOSAL_API_PATH } from '../../src/schemas/paths.ts';
+import type { Knowledge } from '../../src/contract/knowledge.ts';
+import { PROPOSAL_API_PATH } from '../../src/contract/paths.ts';
 
 const k = knowledge as Knowledge;
 // One pipeline for both paths: the HTTP API and MCP run the very same steps on a parsed action.
@@ -25,12 +25,12 @@ export default (req: Request, context?: Context) =>
   new URL(req.url).pathname === PROPOSAL_API_PATH ? http(req, context) : mcp(req, context);
 
 export const config: Config = {
-  // DOCUMENT_PATHS.proposalApi and DOCUMENT_PATHS.mcp (src/schemas/paths.ts), written out because
+  // DOCUMENT_PATHS.proposalApi and DOCUMENT_PATHS.mcp (src/contract/paths.ts), written out because
   // Netlify reads them statically; a test keeps them equal. The methods hold for both paths: GET
   // and DELETE must reach the function so /mcp can answer 405 with Allow, as MCP asks of a
   // server without an event stream or sessions; GET /api/proposal then serves the contract.
   path: ['/api/proposal', '/mcp'],
   method: ['GET', 'POST', 'OPTIONS', 'DELETE'],
-  // Mirrored in the contract's limits.rate_limit (src/proposal/contract.ts); a test keeps them equal.
+  // Mirrored in the contract's limits.rate_limit (src/contract/contract.ts); a test keeps them equal.
   rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
 };

@@ -297,7 +297,7 @@ export function printBuild(r: BuildResult): void {
   if (r.llmsFull) {
     const l = r.llmsFull;
     console.log(
-      `llms files at ${int(l.posts)} posts: /llms.txt ${bytesExact(l.indexBytes)} (LLMS_TXT_SECTION_MAX_LINKS links a section at most), /llms-full.txt ${bytesExact(l.wholeBytes)}, ${l.sectionFiles} section files under /llms-full/, largest ${l.largestSectionFile?.file} ${bytesExact(l.largestSectionFile?.bytes ?? 0)} (limits: src/lib/llms-limits.ts)`,
+      `llms files at ${int(l.posts)} posts: /llms.txt ${bytesExact(l.indexBytes)} (LLMS_TXT_SECTION_MAX_LINKS links a section at most), /llms-full.txt ${bytesExact(l.wholeBytes)}, ${l.sectionFiles} section files under /llms-full/, largest ${l.largestSectionFile?.file} ${bytesExact(l.largestSectionFile?.bytes ?? 0)} (limits: src/lib/agents/llms-limits.ts)`,
     );
   }
   const real = r.runs.find((run) => run.project === 'ours' && run.posts === 0);

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const { default: proposal } = await import('../../netlify/functions/proposal.mts');
   const importMs = performance.now() - t0;
-  const { EXAMPLE_REQUESTS } = await import('../../src/proposal/contract.ts');
+  const { EXAMPLE_REQUESTS } = await import('../../src/contract/contract.ts');
 
   const noop: Handler = async (_req: Request) => new Response('{}');
   // Pad the minimal endpoint's reply to the size of guide's, measured once.

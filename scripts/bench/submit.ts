@@ -92,7 +92,7 @@ async function main(): Promise<void> {
 
   try {
     const { default: handler } = (await import('../../netlify/functions/proposal.mts')) as { default: Handler };
-    const { EXAMPLE_REQUESTS } = await import('../../src/proposal/contract.ts');
+    const { EXAMPLE_REQUESTS } = await import('../../src/contract/contract.ts');
     const { PROPOSALS_STORE } = await import('../../src/proposal/submit/record.ts');
     const { RECORDS_PREFIX } = await import('../../src/proposal/submit/record.ts');
     const body = JSON.stringify(EXAMPLE_REQUESTS.submit);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { startLocalBlobs } from './local-blobs.ts';
 import { handBack, progress, root } from './process.ts';
 import { int, ms, summarize, table, type Summary } from './stats.ts';
-import type { Knowledge } from '../../src/proposal/knowledge.ts';
+import type { Knowledge } from '../../src/contract/knowledge.ts';
 
 export const PENDING = 1000;
 export const PAIRS = 30;
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     const { default: handler } = (await import('../../netlify/functions/proposal.mts')) as unknown as {
       default: Handler;
     };
-    const { EXAMPLE_REQUESTS } = await import('../../src/proposal/contract.ts');
+    const { EXAMPLE_REQUESTS } = await import('../../src/contract/contract.ts');
     const { openProposalsStore } = await import('../../src/proposal/store/index.ts');
     const { submitDepsFromEnv } = await import('../../src/proposal/submit/config.ts');
     const { partnerFromKnowledge } = await import('../../src/proposal/submit/partner.ts');

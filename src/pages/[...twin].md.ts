@@ -1,16 +1,16 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { siteModel } from '../lib/content.ts';
-import { pageDocuments } from '../lib/documents.ts';
-import type { PageDocument } from '../lib/page-document.ts';
-import { lastUpdated } from '../lib/page-dates.ts';
-import { twinFile, twinFiles } from '../lib/twin-file.ts';
-import { handOver } from '../build/handover.ts';
-import { twinParam } from '../schemas/paths.ts';
+import { siteModel } from '../lib/content/content.ts';
+import { pageDocuments } from '../lib/pages/documents.ts';
+import type { PageDocument } from '../lib/pages/page-document.ts';
+import { lastUpdated } from '../lib/pages/page-dates.ts';
+import { twinFile, twinFiles } from '../lib/pages/twin-file.ts';
+import { handOver } from '../integrations/handover.ts';
+import { twinParam } from '../contract/paths.ts';
 
 /**
  * The markdown twin of every page (`/index.md`, `/services.md`, `/blog/<slug>.md`, ...) as the dev
  * server serves it. In `astro build` this route hands every twin over instead, and
- * src/build/twin-files-integration.ts writes them in one pass: a route per twin would double the
+ * src/integrations/twin-files-integration.ts writes them in one pass: a route per twin would double the
  * routes of the build.
  */
 export const getStaticPaths = (async () => {

@@ -1,7 +1,7 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { siteModel } from '../lib/content.ts';
-import { pageDocuments } from '../lib/documents.ts';
-import { headersFile } from '../lib/headers-file.ts';
+import { siteModel } from '../lib/content/content.ts';
+import { pageDocuments } from '../lib/pages/documents.ts';
+import { headersFile } from '../lib/agents/headers-file.ts';
 
 // Astro ignores files whose name starts with "_" under src/pages, so the name comes in as a parameter.
 export const getStaticPaths = (() => [{ params: { headers_file: '_headers' } }]) satisfies GetStaticPaths;

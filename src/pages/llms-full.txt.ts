@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { siteModel } from '../lib/content.ts';
-import { llmsFullTxt } from '../lib/llms.ts';
+import { siteModel } from '../lib/content/content.ts';
+import { llmsFullTxt } from '../lib/agents/llms.ts';
 
 export const GET: APIRoute = async () => {
   const model = await siteModel();

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { siteModel } from '../lib/content.ts';
-import { pageDocuments } from '../lib/documents.ts';
-import { llmsTxt } from '../lib/llms.ts';
+import { siteModel } from '../lib/content/content.ts';
+import { pageDocuments } from '../lib/pages/documents.ts';
+import { llmsTxt } from '../lib/agents/llms.ts';
 
 export const GET: APIRoute = async () => {
   const model = await siteModel();

@@ -1,9 +1,9 @@
 import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
-import { siteModel } from '../lib/content.ts';
-import { documentAt } from '../lib/documents.ts';
-import { PAGE_PATHS, postPath } from '../schemas/paths.ts';
-import { absolute } from '../lib/urls.ts';
+import { siteModel } from '../lib/content/content.ts';
+import { documentAt } from '../lib/pages/documents.ts';
+import { PAGE_PATHS, postPath } from '../contract/paths.ts';
+import { absolute } from '../lib/pages/urls.ts';
 
 /** The blog as RSS 2.0; each item maps the fields it publishes, nothing more. */
 export const GET: APIRoute = async () => {

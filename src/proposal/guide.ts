@@ -1,8 +1,8 @@
 /** The guide action: non-binding guidance derived only from the published content. Deterministic. */
-import { NOT_SURE } from './fields.ts';
-import type { GuideRequest } from './requests.ts';
-import type { Knowledge } from './knowledge.ts';
-import { partnerWithAside } from '../schemas/partner-phrase.ts';
+import { NOT_SURE } from '../contract/fields.ts';
+import type { GuideRequest } from '../contract/requests.ts';
+import type { Knowledge } from '../contract/knowledge.ts';
+import { partnerWithAside } from '../contract/partner-phrase.ts';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -3,15 +3,15 @@
  * steps (./request-steps.ts), then hands the action to the pipeline every channel shares
  * (./pipeline.ts). Every failure is an RFC 9457 problem; nothing here throws to the platform.
  */
-import type { Knowledge } from './knowledge.ts';
-import { withProblemBase } from './http.ts';
+import type { Knowledge } from '../contract/knowledge.ts';
+import { withProblemBase } from '../contract/http.ts';
 import { mediaTypeOf } from './parse-request.ts';
 import { Answer, negotiate, parse, read, type Flow, type Routed } from './request-steps.ts';
 import { htmlReply } from './html-reply.ts';
 import { logEvent } from './submit/log.ts';
 import { internalError, type ActionPipeline, type InvocationContext } from './pipeline.ts';
 import { CHANNEL_HEADER, httpChannel, userAgentProduct } from './source.ts';
-import { PROPOSAL_API_PATH } from '../schemas/paths.ts';
+import { PROPOSAL_API_PATH } from '../contract/paths.ts';
 
 export type { InvocationContext } from './pipeline.ts';
 
@@ -34,7 +34,7 @@ export function createProposalHandler(
   contract?: unknown,
   liveContractFrom?: string,
 ) {
-  // The same bytes Astro writes to dist/api/proposal.json (src/lib/json-response.ts).
+  // The same bytes Astro writes to dist/api/proposal.json (src/lib/agents/json-response.ts).
   const contractText = contract === undefined ? undefined : `${JSON.stringify(contract, null, 2)}\n`;
 
   async function liveContract(origin: string, method: string): Promise<Response> {

@@ -3,16 +3,16 @@
  * frame with the result, and the workspace again with everything the person typed, so going on
  * or correcting never starts from an empty form. All text is escaped; no script.
  */
-import type { Knowledge } from './knowledge.ts';
-import { fieldOfPointer, labelOfField, type ProposalAction } from './fields.ts';
-import type { FieldError, Reply } from './http.ts';
+import type { Knowledge } from '../contract/knowledge.ts';
+import { fieldOfPointer, labelOfField, type ProposalAction } from '../contract/fields.ts';
+import type { FieldError, Reply } from '../contract/http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
 import { CONSENT_MISSING, guideView, submitView, summaryView, viewToHtml, type SubmitReply } from './reply-view.ts';
 import { ALL_FIELDS, displayValue, esc, workspaceFormsHtml, type FormState } from './workspace-form.ts';
-import { isProblemType } from './problem-type.ts';
+import { isProblemType } from '../contract/problem-type.ts';
 
-/** The site's header and footer, cut from the built /proposal page (src/build/function-data.ts). */
+/** The site's header and footer, cut from the built /proposal page (src/integrations/function-data.ts). */
 export interface PageFrame {
   header: string;
   footer: string;

@@ -4,10 +4,10 @@
  * the parsed action here. Key rules, consent, the schema, the anti-spam checks, the
  * sensitive-data guard and the exactly-once submit hold for every channel because they live here.
  */
-import type { Knowledge } from './knowledge.ts';
-import type { ProposalAction } from './fields.ts';
-import type { ProposalRequest } from './requests.ts';
-import { json, problem, readEnv, type Reply } from './http.ts';
+import type { Knowledge } from '../contract/knowledge.ts';
+import type { ProposalAction } from '../contract/fields.ts';
+import type { ProposalRequest } from '../contract/requests.ts';
+import { json, problem, readEnv, type Reply } from '../contract/http.ts';
 import { guide } from './guide.ts';
 import { summarize } from './summarize.ts';
 import {

@@ -4,11 +4,11 @@
  * (scripts/workspace/render.ts, rendered to DOM nodes) both show these, so they say the same
  * things. Pure and browser-safe: no Node APIs, no knowledge beyond the reply itself.
  */
-import { labelOfField } from './fields.ts';
-import { escapeHtml } from '../schemas/escape-html.ts';
+import { labelOfField } from '../contract/fields.ts';
+import { escapeHtml } from '../text/escape-html.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
-import type { failedReplyBody, pendingReplyBody, receivedReplyBody } from './submit-replies.ts';
+import type { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../contract/submit-replies.ts';
 
 /** `section` is a heading one level below the reply's title (h2 under a page's h1, h3 under a panel's h2). */
 /** Said once, at the consent box, with or without JavaScript. */

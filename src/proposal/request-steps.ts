@@ -4,10 +4,10 @@
  * validate → anti-spam → sensitive-data guard, and the dispatch. A step that answers the request
  * throws an Answer with its reply.
  */
-import { ACTIONS, type ProposalAction } from './fields.ts';
-import type { GuideRequest, ProposalRequest, SubmitRequest, SummarizeRequest } from './requests.ts';
-import { problem, type Reply } from './http.ts';
-import { consentRequired } from './consent-required.ts';
+import { ACTIONS, type ProposalAction } from '../contract/fields.ts';
+import type { GuideRequest, ProposalRequest, SubmitRequest, SummarizeRequest } from '../contract/requests.ts';
+import { problem, type Reply } from '../contract/http.ts';
+import { consentRequired } from '../contract/consent-required.ts';
 import { readBody } from './read-body.ts';
 import { parseBody, type MediaType } from './parse-request.ts';
 import { fieldErrors } from './validation-errors.ts';

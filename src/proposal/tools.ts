@@ -4,10 +4,10 @@
  * schemas are the contract's request schemas; the tool's name selects the action, and submit
  * takes the Idempotency-Key as an argument, held to the header's rules.
  */
-import type { ProposalAction } from './fields.ts';
-import { requestSchemas, resultSchemas } from './contract.ts';
-import { idempotencyKeyPattern, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
-import type { Knowledge } from './knowledge.ts';
+import type { ProposalAction } from '../contract/fields.ts';
+import { requestSchemas, resultSchemas } from '../contract/contract.ts';
+import { idempotencyKeyPattern, MAX_IDEMPOTENCY_KEY_LENGTH } from '../contract/idempotency-rules.ts';
+import type { Knowledge } from '../contract/knowledge.ts';
 
 /** MCP tool annotations (hints a client may show); each states what the action really does. */
 export interface ToolAnnotations {

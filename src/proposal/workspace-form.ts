@@ -5,8 +5,8 @@
  * review_proposal_request, submit_proposal_request); every form posts `action` to the API.
  * Fields typed in another step travel along as hidden inputs (on reply pages only).
  */
-import type { Knowledge } from './knowledge.ts';
-import { MAX_EMAIL_LENGTH, requestSchemas } from './contract.ts';
+import type { Knowledge } from '../contract/knowledge.ts';
+import { MAX_EMAIL_LENGTH, requestSchemas } from '../contract/contract.ts';
 import {
   COMPANY_SIZES,
   CONTACT_FIELDS,
@@ -20,9 +20,9 @@ import {
   OPTIONAL_CONTACT_FIELDS,
   REQUIRED_INTAKE_FIELDS,
   type ProposalAction,
-} from './fields.ts';
-import { DOCUMENT_PATHS, PAGE_PATHS } from '../schemas/paths.ts';
-import { escapeHtml } from '../schemas/escape-html.ts';
+} from '../contract/fields.ts';
+import { DOCUMENT_PATHS, PAGE_PATHS } from '../contract/paths.ts';
+import { escapeHtml } from '../text/escape-html.ts';
 import { PROPOSAL_TOOLS } from './tools.ts';
 
 export const esc = escapeHtml;

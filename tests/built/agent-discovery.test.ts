@@ -10,7 +10,7 @@ import { load } from 'js-yaml';
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
 import { distFiles, fileForPath, htmlPages, readDist, root } from '../../scripts/local-site/dist.ts';
-import { findViolations } from '../../src/lib/content-rules.ts';
+import { findViolations } from '../../src/lib/content/rules.ts';
 import { createHash } from 'node:crypto';
 
 const files = contentFiles();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import handler from '../../netlify/functions/proposal.mts';
-import { EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
+import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
 
 // The pages the function answers a no-JavaScript form post with: the site's frame, people's
 // words, and the workspace again with every typed value (secrets excepted).

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { htmlPages, readDist } from '../../scripts/local-site/dist.ts';
-import { sendLimitsFromEnv } from '../../src/proposal/send-limits.ts';
-import { PAGE_PATHS } from '../../src/schemas/paths.ts';
+import { sendLimitsFromEnv } from '../../src/contract/send-limits.ts';
+import { PAGE_PATHS } from '../../src/contract/paths.ts';
 
 interface DataHandling {
   stored: string;

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import handler, { config } from '../../netlify/functions/proposal.mts';
 import knowledgeJson from '../../.generated/knowledge.json' with { type: 'json' };
-import { RATE_LIMIT, EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
-import { MAX_BODY_BYTES } from '../../src/proposal/fields.ts';
-import { findViolations } from '../../src/lib/content-rules.ts';
+import { RATE_LIMIT, EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
+import { MAX_BODY_BYTES } from '../../src/contract/fields.ts';
+import { findViolations } from '../../src/lib/content/rules.ts';
 import { readDist } from '../../scripts/local-site/dist.ts';
-import { DOCUMENT_PATHS } from '../../src/schemas/paths.ts';
+import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 
 const API = 'http://127.0.0.1/api/proposal';

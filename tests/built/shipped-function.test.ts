@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
+import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
 import { functionsSettings, packFunction, SHIPPED_ENTRY } from '../../scripts/shipped-function.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 

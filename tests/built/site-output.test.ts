@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
 import { distFiles, fileForPath, gzipSize, htmlPages, readDist } from '../../scripts/local-site/dist.ts';
-import { findViolations } from '../../src/lib/content-rules.ts';
-import type { SiteData } from '../../src/schemas/entry.ts';
+import { findViolations } from '../../src/lib/content/rules.ts';
+import type { SiteData } from '../../src/lib/content/entry-schema.ts';
 
 const content = contentFiles();
 const site = ofKind(content, 'site')[0]!.data as unknown as SiteData;
@@ -14,7 +14,7 @@ const pathOf = (url: string) => {
   return u.pathname;
 };
 
-// The build validates the capabilities document against its published schema (src/lib/agent-documents.ts).
+// The build validates the capabilities document against its published schema (src/lib/agents/agent-documents.ts).
 describe('capabilities document', () => {
   it('carries the field names of the spec, with the brand slug in positioning', () => {
     expect(Object.keys(capabilities)).toEqual([

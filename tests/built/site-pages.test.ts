@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { dist, distFiles, fileForPath, gzipSize, htmlPages, readDist } from '../../scripts/local-site/dist.ts';
-import { MAX_TITLE_LENGTH } from '../../src/lib/page-title.ts';
-import { PROBLEM_TYPES } from '../../src/proposal/http.ts';
+import { MAX_TITLE_LENGTH } from '../../src/lib/pages/page-title.ts';
+import { PROBLEM_TYPES } from '../../src/contract/http.ts';
 
 // What people get from the built pages: budgets, one title and description each, valid HTML,
 // the feed, tag pages, the developer page's tables and the 404 page.

@@ -14,10 +14,10 @@ import knowledgeJson from '../../.generated/knowledge.json' with { type: 'json' 
 import * as validators from '../../.generated/validators.mjs';
 import { createProposalHandler, type InvocationContext } from '../../src/proposal/handler.ts';
 import { createActionPipeline } from '../../src/proposal/pipeline.ts';
-import { readEnv } from '../../src/proposal/http.ts';
-import type { Knowledge } from '../../src/proposal/knowledge.ts';
+import { readEnv } from '../../src/contract/http.ts';
+import type { Knowledge } from '../../src/contract/knowledge.ts';
 import { LEASE_STALE_MS } from '../../src/proposal/store/key-entry.ts';
-import { STORE_RETRY_AFTER_SECONDS } from '../../src/proposal/idempotency-rules.ts';
+import { STORE_RETRY_AFTER_SECONDS } from '../../src/contract/idempotency-rules.ts';
 import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { runSweep } from '../../src/proposal/submit/sweep.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { distFiles, gzipSize, readDist } from '../../scripts/local-site/dist.ts';
-import { COMPANY_SIZES } from '../../src/proposal/fields.ts';
+import { COMPANY_SIZES } from '../../src/contract/fields.ts';
 
 // The built workspace page against the published contract: a real form with a control for
 // every submit field, one external script within budget, nothing the CSP would block.

@@ -18,7 +18,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcont
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
+import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
 import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 
 const SALES = 'proposals@kestrelcloud.example';

@@ -11,7 +11,7 @@ import { startSite, type RunningSite } from '../../scripts/local-site/start-site
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { headerLines, mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { submitRequest } from '../helpers/submit-fixtures.ts';
-import type { SubmitRequest } from '../../src/proposal/requests.ts';
+import type { SubmitRequest } from '../../src/contract/requests.ts';
 import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 
 const SALES = 'sales@kestrelcloud.example';

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { freePort } from '../../scripts/free-port.ts';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { EXAMPLE_REQUESTS } from '../../src/proposal/contract.ts';
+import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
 
 // `npm start` as a newcomer runs it: build, then netlify serve with the function, offline,
 // with an SMTP server on loopback so confirmation emails are really sent.

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
-import { STORE_RETRY_AFTER_SECONDS } from '../../src/proposal/idempotency-rules.ts';
+import { STORE_RETRY_AFTER_SECONDS } from '../../src/contract/idempotency-rules.ts';
 import { on, startBlobsFaultProxy, type BlobsFaultProxy, type FaultRule } from '../helpers/blobs-fault-proxy.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';

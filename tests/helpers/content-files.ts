@@ -3,7 +3,7 @@ import { readFileSync, globSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFrontmatter } from 'astro/markdown';
 import { root } from '../../scripts/local-site/dist.ts';
-import { markdownForm } from '../../src/lib/mdx-components.ts';
+import { markdownForm } from '../../src/lib/content/mdx-components.ts';
 
 export interface ContentFile {
   file: string;

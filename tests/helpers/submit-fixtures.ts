@@ -1,6 +1,6 @@
 /** Shared inputs of the submit tests: a valid request, the partner, consent text, env maps. */
 import { randomBytes } from 'node:crypto';
-import type { SubmitRequest } from '../../src/proposal/requests.ts';
+import type { SubmitRequest } from '../../src/contract/requests.ts';
 import type { EnvReader } from '../../src/proposal/submit/env.ts';
 import type { ConsentText, Partner } from '../../src/proposal/submit/partner.ts';
 

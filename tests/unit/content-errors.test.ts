@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkContentFiles } from '../../src/lib/content-check.ts';
-import { duplicateProblems, mdxProblems, ruleProblems } from '../../src/lib/entry-checks.ts';
-import { markdownForm } from '../../src/lib/mdx-components.ts';
-import type { PageDocument } from '../../src/lib/page-document.ts';
+import { checkContentFiles } from '../../src/lib/content/check.ts';
+import { duplicateProblems, mdxProblems, ruleProblems } from '../../src/lib/content/entry-checks.ts';
+import { markdownForm } from '../../src/lib/content/mdx-components.ts';
+import type { PageDocument } from '../../src/lib/pages/page-document.ts';
 
 // The checkers the build runs, called directly with fixture inputs; tests/built/content-errors.test.ts
 // builds one broken copy of content/ to prove the build runs them and fails.
 // Image sizes come through astro:assets, which only exists inside a build; links never need them.
-vi.mock('../../src/lib/content-images.ts', () => ({ imageSize: () => undefined }));
+vi.mock('../../src/lib/content/images.ts', () => ({ imageSize: () => undefined }));
 const root = join(import.meta.dirname, '../..');
 const identity = { name: 'Kestrel Cloud', cloudProvider: 'AWS', cloudProviderFullName: 'Amazon Web Services' };
 
@@ -214,9 +214,9 @@ describe('the entry checks (after placeholders are filled in)', () => {
 describe('the link check (every internal link against the published pages)', () => {
   // The check resolves links against the canonical base, as Astro provides it in a build.
   vi.stubEnv('SITE', 'https://example.test');
-  let checkLinks: typeof import('../../src/lib/link-check.ts').checkLinks;
+  let checkLinks: typeof import('../../src/lib/content/link-check.ts').checkLinks;
   beforeAll(async () => {
-    ({ checkLinks } = await import('../../src/lib/link-check.ts'));
+    ({ checkLinks } = await import('../../src/lib/content/link-check.ts'));
   });
   afterAll(() => vi.unstubAllEnvs());
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { rewriteLinks, scanLinks, bodyFirstLine } from '../../src/lib/content-links.ts';
-import { nearest } from '../../src/schemas/nearest.ts';
-import { checkEntryData } from '../../src/schemas/entry-errors.ts';
+import { rewriteLinks, scanLinks, bodyFirstLine } from '../../src/lib/content/links.ts';
+import { nearest } from '../../src/text/nearest.ts';
+import { checkEntryData } from '../../src/lib/content/entry-errors.ts';
 
 describe('links and images in a markdown body', () => {
   const body = [

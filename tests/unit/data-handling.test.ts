@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataHandlingFromEnv, retentionDays } from '../../src/proposal/data-handling.ts';
+import { dataHandlingFromEnv, retentionDays } from '../../src/contract/data-handling.ts';
 import { redeliveryPolicyFromEnv } from '../../src/proposal/submit/redelivery-policy.ts';
 
 const partner = { name: 'Kestrel Cloud', email: 'proposals@kestrel.example' };

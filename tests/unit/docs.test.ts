@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
-import { EMAIL_MEANINGS } from '../../src/proposal/contract.ts';
+import { EMAIL_MEANINGS } from '../../src/contract/contract.ts';
 import { DOC_HOMES, DOCUMENTS } from '../helpers/doc-homes.ts';
 import { CHROMIUM, JAVA } from '../../scripts/local-site/prerequisites.ts';
 

@@ -3,10 +3,10 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 // render-markdown reads the canonical base (astro.config `site`) as Astro provides it, and image
 // sizes through astro:assets, which only exists inside a build.
 vi.stubEnv('SITE', 'https://example.test');
-vi.mock('../../src/lib/content-images.ts', () => ({ imageSize: () => undefined }));
-let render: typeof import('../../src/lib/render-markdown.ts');
+vi.mock('../../src/lib/content/images.ts', () => ({ imageSize: () => undefined }));
+let render: typeof import('../../src/lib/pages/render-markdown.ts');
 beforeAll(async () => {
-  render = await import('../../src/lib/render-markdown.ts');
+  render = await import('../../src/lib/pages/render-markdown.ts');
 });
 
 describe('heading anchors', () => {

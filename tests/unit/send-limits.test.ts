@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { limitAddress, sendLimitsFromEnv } from '../../src/proposal/send-limits.ts';
+import { limitAddress, sendLimitsFromEnv } from '../../src/contract/send-limits.ts';
 import { tallyEvent } from '../../src/proposal/store/event-tally.ts';
 import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { siteUrl } from '../../src/build/site-url.ts';
+import { siteUrl } from '../../src/integrations/site-url.ts';
 
 const CANONICAL = 'https://kestrelcloud.example';
 

@@ -1,8 +1,8 @@
 /** The confirmation email: sent once after the CRM accepted, reported honestly, never injectable. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { findViolations } from '../../src/lib/content-rules.ts';
-import { FIELD_LABELS } from '../../src/proposal/fields.ts';
+import { findViolations } from '../../src/lib/content/rules.ts';
+import { FIELD_LABELS } from '../../src/contract/fields.ts';
 import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import { singleLine } from '../../src/proposal/submit/single-line.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';

@@ -1,9 +1,9 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { siteModel } from '../../lib/content.ts';
-import { fullText, type SectionFile } from '../../lib/llms.ts';
-import { LLMS_FULL_SECTIONS_PATH } from '../../schemas/paths.ts';
+import { siteModel } from '../../lib/content/content.ts';
+import { fullText, type SectionFile } from '../../lib/agents/llms.ts';
+import { LLMS_FULL_SECTIONS_PATH } from '../../contract/paths.ts';
 
-/** One section's full text, or one part of it (src/lib/llms.ts keeps each within its size limit). */
+/** One section's full text, or one part of it (src/lib/agents/llms.ts keeps each within its size limit). */
 export const getStaticPaths = (async () => {
   const model = await siteModel();
   return fullText(model).sections.map((file) => ({

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { capabilitiesSchema } from '../../lib/agent-documents.ts';
-import { jsonResponse } from '../../lib/json-response.ts';
+import { capabilitiesSchema } from '../../lib/agents/agent-documents.ts';
+import { jsonResponse } from '../../lib/agents/json-response.ts';
 
 export const GET: APIRoute = async () => jsonResponse(await capabilitiesSchema());

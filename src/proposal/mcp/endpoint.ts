@@ -4,8 +4,8 @@
  * the protocol side (./protocol.ts) only when an MCP message arrives, so requests to the
  * proposal API never pay for loading it.
  */
-import type { Knowledge } from '../knowledge.ts';
-import { MAX_BODY_BYTES } from '../fields.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import { MAX_BODY_BYTES } from '../../contract/fields.ts';
 import { readBody } from '../read-body.ts';
 import type { ActionPipeline, InvocationContext } from '../pipeline.ts';
 import { MCP_ALLOWED_METHODS, RPC, rpcErrorResponse } from './json-rpc.ts';

@@ -8,9 +8,9 @@
  * action the HTTP API hands to the pipeline; a refused request is a tool result with isError and
  * the problem details.
  */
-import type { Knowledge } from '../knowledge.ts';
-import type { ProposalAction } from '../fields.ts';
-import { problem, withProblemBase, type Reply } from '../http.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import type { ProposalAction } from '../../contract/fields.ts';
+import { problem, withProblemBase, type Reply } from '../../contract/http.ts';
 import { internalError, type ActionPipeline } from '../pipeline.ts';
 import { logEvent } from '../submit/log.ts';
 import { implementationName, userAgentProduct, type RequestSource } from '../source.ts';

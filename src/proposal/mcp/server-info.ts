@@ -2,8 +2,8 @@
  * The MCP server's facts, written once: what the endpoint answers in `initialize`, and what the
  * server card, the AI catalog, the API catalog, llms.txt, /agents and SKILL.md say about it.
  */
-import { CONTRACT_VERSION } from '../contract.ts';
-import type { Knowledge } from '../knowledge.ts';
+import { CONTRACT_VERSION } from '../../contract/contract.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
 import { PROPOSAL_TOOLS } from '../tools.ts';
 import { PROTOCOL_VERSIONS } from './protocol-versions.ts';
 

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../submit/fingerprint.ts';
 import { isObject } from '../submit/record.ts';
-import { KEY_RETENTION_MS } from '../idempotency-rules.ts';
+import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
 import type { BlobStore, Version } from './blobs.ts';
 
 /**

@@ -3,7 +3,7 @@
  * requests after RETENTION_DAYS when set (the sweep), and a person's requests on demand
  * (`npm run inbox -- delete`). A request goes with its idempotency entries and its open marker.
  */
-import { KEY_RETENTION_MS } from '../idempotency-rules.ts';
+import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
 import { isObject, isProposalRecord, RECORDS_PREFIX, type ProposalRecord } from '../submit/record.ts';
 import type { BlobStore } from './blobs.ts';
 import { age, isKeyEntry, LEASE_STALE_MS, requestEntryKey } from './key-entry.ts';

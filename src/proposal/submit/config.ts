@@ -11,7 +11,7 @@ import { logEvent } from './log.ts';
 import { createMailer } from './mailer.ts';
 import { notifyConfigFromEnv } from './notification.ts';
 import { redeliveryPolicyFromEnv } from './redelivery-policy.ts';
-import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../send-limits.ts';
+import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../../contract/send-limits.ts';
 import { MAX_TIME_FACTOR, openProposalsStore, timeBounds, type ProposalsStore } from '../store/index.ts';
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */

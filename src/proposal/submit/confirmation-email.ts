@@ -5,7 +5,7 @@
  * (request id, time, next steps, contact); the two choices a sender picks from the contract's
  * lists are named by the site's own labels, and an id without a label is left out.
  */
-import { FIELD_LABELS } from '../fields.ts';
+import { FIELD_LABELS } from '../../contract/fields.ts';
 import type { Partner } from './partner.ts';
 import type { ProposalRecord } from './record.ts';
 import { singleLine } from './single-line.ts';

@@ -4,7 +4,7 @@ import type { Mailer } from './mailer.ts';
 import type { NotifyConfig } from './notification.ts';
 import type { RedeliveryPolicy } from './redelivery-policy.ts';
 import type { ConsentText, Partner } from './partner.ts';
-import type { SendLimits } from '../send-limits.ts';
+import type { SendLimits } from '../../contract/send-limits.ts';
 import type { ProposalsStore } from '../store/index.ts';
 
 export interface SubmitDeps {

@@ -1,6 +1,6 @@
 /** Hashes that identify a submission and name its blobs. */
 import { createHash } from 'node:crypto';
-import type { SubmitRequest } from '../requests.ts';
+import type { SubmitRequest } from '../../contract/requests.ts';
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');

@@ -3,8 +3,8 @@
  * The draft defines the value as a Structured Field string ("..."); clients also send bare
  * tokens (e.g. a UUID), so both forms are accepted and mean the same key.
  */
-import { problem, type Reply } from '../http.ts';
-import { KEY_CHAR_CLASS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency-rules.ts';
+import { problem, type Reply } from '../../contract/http.ts';
+import { KEY_CHAR_CLASS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../contract/idempotency-rules.ts';
 
 export type IdempotencyKeyResult = { ok: true; key: string } | { ok: false; reply: Reply };
 

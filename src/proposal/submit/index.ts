@@ -5,8 +5,8 @@
  * request records what is still owed (owed-work.ts), so a retry or the background sweep
  * (sweep.ts) completes exactly that after any failure or crash.
  */
-import type { SubmitRequest } from '../requests.ts';
-import { problem, type Reply } from '../http.ts';
+import type { SubmitRequest } from '../../contract/requests.ts';
+import { problem, type Reply } from '../../contract/http.ts';
 import type { SubmitDeps } from './deps.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { claimKey, keyEntryKey, LeaseLostError, type KeyLease, type StoredReply } from '../store/key-entry.ts';
@@ -18,7 +18,7 @@ import { KEY_IN_USE_DETAIL, KEY_REUSED_DETAIL, STORE_UNAVAILABLE_DETAIL } from '
 import { buildRecord } from './record.ts';
 import { observedSignals } from './spam-signals.ts';
 import type { RequestSource } from '../source.ts';
-import { STORE_RETRY_AFTER_SECONDS } from '../idempotency-rules.ts';
+import { STORE_RETRY_AFTER_SECONDS } from '../../contract/idempotency-rules.ts';
 
 /** How long a request waits for another one with the same key before answering 409 (deps.inUseWaitMs). */
 export const IN_USE_WAIT_MS = 5_000;

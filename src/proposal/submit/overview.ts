@@ -1,5 +1,5 @@
 /** A stored request as labelled lines, shared by the confirmation email and the CRM note. */
-import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
+import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { ProposalRecord } from './record.ts';
 
 /** [label, value] pairs in reading order; absent fields are left out. */

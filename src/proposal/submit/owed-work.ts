@@ -5,7 +5,7 @@
  * sender's submits and retries and the background sweep all run this same code, so each effect
  * happens once whoever gets there first.
  */
-import { json, type Reply } from '../http.ts';
+import { json, type Reply } from '../../contract/http.ts';
 import { DEFAULT_CRM_TIMEOUT_MS, deliverWithin, type CrmOutcome } from './crm/adapter.ts';
 import type { SubmitDeps } from './deps.ts';
 import type { KeyLease, StoredReply } from '../store/key-entry.ts';
@@ -33,7 +33,7 @@ import {
 import { isSuspect } from './spam-signals.ts';
 import type { NotifyState, ProposalRecord } from './record.ts';
 import { backoffMs, DEFAULT_REDELIVERY_POLICY } from './redelivery-policy.ts';
-import { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../submit-replies.ts';
+import { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../contract/submit-replies.ts';
 
 /** Retry hint of a 202 when the CRM named none. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 30;

@@ -1,5 +1,5 @@
 /** What the submit pipeline says about the partner and the consent, from content via Knowledge. */
-import { NOT_SURE, NOT_SURE_LABEL } from '../fields.ts';
+import { NOT_SURE, NOT_SURE_LABEL } from '../../contract/fields.ts';
 
 export interface Partner {
   /** Display name, e.g. "Kestrel Cloud". */

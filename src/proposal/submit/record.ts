@@ -2,13 +2,13 @@
  * The stored proposal request: written to Blobs before any delivery, so nothing a sender
  * consented to is lost when the CRM or the mail server is down.
  */
-import type { GuidanceFields, IntakeFields, SubmitRequest } from '../requests.ts';
-import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
-import type { ConfirmationEmailState } from '../confirmation-email-states.ts';
+import type { GuidanceFields, IntakeFields, SubmitRequest } from '../../contract/requests.ts';
+import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
+import type { ConfirmationEmailState } from '../../contract/confirmation-email-states.ts';
 import type { SpamSignals } from './spam-signals.ts';
 import type { RequestSource } from '../source.ts';
 
-import type { CrmName } from '../submit-replies.ts';
+import type { CrmName } from '../../contract/submit-replies.ts';
 
 export type { CrmName };
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';

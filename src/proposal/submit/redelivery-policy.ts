@@ -5,7 +5,7 @@
  */
 import type { EnvReader } from './env.ts';
 import { logEvent } from './log.ts';
-import { RETENTION_DAYS_RANGE } from '../data-handling.ts';
+import { RETENTION_DAYS_RANGE } from '../../contract/data-handling.ts';
 
 export interface RedeliveryPolicy {
   /** At most one sweep per this interval, across all instances (REDELIVERY_INTERVAL_SECONDS). */

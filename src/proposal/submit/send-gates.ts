@@ -9,7 +9,7 @@
  * redelivery sweep (which any later invocation starts, and `npm run inbox redeliver` runs on
  * demand) sends it. An hour with a flood is always followed by the invocation that sweeps it.
  */
-import { limitAddress, SEND_LIMIT_SPECS, type SendLimits } from '../send-limits.ts';
+import { limitAddress, SEND_LIMIT_SPECS, type SendLimits } from '../../contract/send-limits.ts';
 import { countEventWithinLimit } from '../store/counter.ts';
 import { tallyEvent, tallyOf } from '../store/event-tally.ts';
 import type { ProposalsStore } from '../store/index.ts';

@@ -4,8 +4,8 @@
  * answer 422, so nothing is lost silently); what passed them is recorded here with the number
  * of links in its text and how many requests the same address sent in 24 hours.
  */
-import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../fields.ts';
-import type { SubmitRequest } from '../requests.ts';
+import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
+import type { SubmitRequest } from '../../contract/requests.ts';
 
 export interface SpamSignals {
   /**

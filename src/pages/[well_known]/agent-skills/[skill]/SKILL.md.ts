@@ -1,6 +1,6 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { knowledge } from '../../../../lib/agent-documents.ts';
-import { publishedSkills, type Skill } from '../../../../lib/agent-skills.ts';
+import { knowledge } from '../../../../lib/agents/agent-documents.ts';
+import { publishedSkills, type Skill } from '../../../../lib/agents/agent-skills.ts';
 
 /** Each skill's SKILL.md, exactly the bytes the index's digest was computed from. */
 export const getStaticPaths = (async () =>

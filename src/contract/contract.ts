@@ -1,0 +1,355 @@
+/**
+ * The proposal contract, written once: request schemas (JSON Schema 2020-12) for each action,
+ * the meaning of each result, limits and idempotency rules. Published at GET /api/proposal,
+ * embedded in /openapi.json, and compiled ahead of time into the function's validators.
+ */
+import {
+  COMPANY_SIZES,
+  CONTACT_FIELDS,
+  GUIDANCE_FIELDS,
+  MAX_BODY_BYTES,
+  MAX_SHORT_LENGTH,
+  MAX_TEXT_LENGTH,
+  NOT_SURE,
+  REQUIRED_INTAKE_FIELDS,
+  type IntakeField,
+  type PrimaryNeed,
+} from './fields.ts';
+import { PROBLEM_TYPES, problemMeaning, type ProblemType } from './http.ts';
+import { CONFIRMATION_EMAIL_MEANINGS } from './confirmation-email-states.ts';
+import { problemTypeUri } from './problem-type.ts';
+import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
+import type { Knowledge } from './knowledge.ts';
+import { DOCUMENT_PATHS } from './paths.ts';
+import type { CapabilityId, EngagementModelId } from './ids.ts';
+import { partnerWithAside } from './partner-phrase.ts';
+
+/** Version of the contract; change it when a request or response shape changes. */
+export const CONTRACT_VERSION = '2026-11-01';
+/** Mirrors `config.rateLimit` of the function (netlify/functions/proposal.mts); a test keeps them equal. */
+export const RATE_LIMIT = { window_seconds: 60, requests_per_window: 30, aggregate_by: ['ip', 'domain'] } as const;
+
+export const STATUS_MEANINGS = {
+  received: 'The customer-relationship system accepted the request. Treat this, and only this, as confirmation.',
+  pending:
+    'The request is stored safely but the customer-relationship system has not accepted it yet. It is delivered automatically, without any retry from you, and the confirmation email follows. Retrying with the same Idempotency-Key and body is still safe: it returns the current outcome and never submits twice.',
+  failed:
+    "The request is stored safely, but the customer-relationship system did not accept it within the redelivery period. The partner's team was alerted and follows up by email; do not submit it again.",
+} as const;
+
+/** What each `confirmation_email` value means (confirmation-email-states.ts). */
+export const EMAIL_MEANINGS = CONFIRMATION_EMAIL_MEANINGS;
+
+/** The `proposal_workflow` texts of the capabilities document (spec 2.10). */
+export function workflowTexts(absolute: (path: string) => string) {
+  const api = absolute(DOCUMENT_PATHS.proposalApi);
+  return {
+    schema: `GET ${api} returns the current contract: request schemas with required fields, examples, limits and error format for the guide, summarize and submit actions (OpenAPI: ${absolute(DOCUMENT_PATHS.openapi)}).`,
+    guide: `POST ${api} with {"action":"guide"}, a question, industry, company_size and primary_need returns non-binding guidance. No contact details are needed and nothing is stored.`,
+    summarize: `POST ${api} with {"action":"summarize"} and the intake fields returns a reviewable overview, the recommended fields still missing and whether it is ready to submit. Nothing is stored or sent.`,
+    submit: `POST ${api} with {"action":"submit"}, consent true, contact details and the intake fields, plus an Idempotency-Key header, sends the consented request to the partner's customer-relationship system. Retries reuse the same key and body.`,
+    success_semantics: `status "received" means the customer-relationship system accepted the request; "pending" means it is stored and will be delivered without a retry (a retry with the same Idempotency-Key is safe and returns the outcome); "failed" means the partner's team follows up by hand. HTTP 503 (store-unavailable) means nothing was stored: ${PROBLEM_TYPES['store-unavailable'].advice} Claim an email was sent only when confirmation_email is "sent".`,
+  };
+}
+
+/**
+ * Text a person wrote: at least one visible character (not only spaces, zero-width or other
+ * format characters), and no control characters; free text may keep tabs and line breaks.
+ * Values are trimmed before they are checked.
+ */
+export const VISIBLE_LINE_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])[^\\p{Cc}\\p{Cf}]*$';
+export const VISIBLE_TEXT_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])(?:[^\\p{Cc}\\p{Cf}]|[\\t\\n\\r])*$';
+/** The longest address SMTP allows (RFC 5321 path limit). */
+export const MAX_EMAIL_LENGTH = 254;
+
+// `as const` throughout: the request types (./requests.ts) are read off these schemas' literal types.
+const short = (description: string) =>
+  ({
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_SHORT_LENGTH,
+    pattern: VISIBLE_LINE_PATTERN,
+    description,
+  }) as const;
+const long = (description: string) =>
+  ({
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_TEXT_LENGTH,
+    pattern: VISIBLE_TEXT_PATTERN,
+    description,
+  }) as const;
+
+/** Descriptions of the intake fields of spec part 1. */
+const INTAKE_DESCRIPTIONS = {
+  business_outcome: 'The business outcome you want, e.g. "launch self-service onboarding in Q3".',
+  current_environment: 'Current environment or product stage: what runs where today, or how far the product is.',
+  blocker: 'The blocker or risk in the way.',
+  timeline: 'Target timeline, e.g. "pilot by March, production by June".',
+  constraints: 'Security, reliability, compliance, data or budget constraints.',
+  cloud_context: 'Known cloud-provider account team, startup program or funding context, if any.',
+} as const;
+
+/** One action's request: `action` selects it, and nothing beyond `properties` is accepted. */
+const requestObject = <A extends string, P extends object, R extends readonly string[]>(
+  title: string,
+  action: A,
+  properties: P,
+  required: R,
+) =>
+  ({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title,
+    type: 'object',
+    properties: { action: { const: action, description: 'Selects the action.' }, ...properties },
+    required: ['action', ...required],
+    additionalProperties: false,
+  }) as const;
+
+export function requestSchemas(k: Knowledge) {
+  const capabilityIds: readonly CapabilityId[] = k.capabilities.map((c) => c.id);
+  const modelIds: readonly EngagementModelId[] = k.engagement_models.map((m) => m.id);
+  const primaryNeeds: readonly PrimaryNeed[] = [...capabilityIds, NOT_SURE];
+  const guidance = {
+    question: long('What you want to achieve or ask, in your own words.'),
+    industry: short('Your industry, e.g. "fintech" or "healthcare".'),
+    company_size: { type: 'string', enum: COMPANY_SIZES, description: 'Number of employees.' },
+    primary_need: {
+      type: 'string',
+      enum: primaryNeeds,
+      description: `The capability you need most: ${k.capabilities.map((c) => `"${c.id}" (${c.name})`).join(', ')}, or "${NOT_SURE}".`,
+    },
+  } as const;
+  const intake = {
+    business_outcome: long(INTAKE_DESCRIPTIONS.business_outcome),
+    current_environment: long(INTAKE_DESCRIPTIONS.current_environment),
+    blocker: long(INTAKE_DESCRIPTIONS.blocker),
+    timeline: long(INTAKE_DESCRIPTIONS.timeline),
+    constraints: long(INTAKE_DESCRIPTIONS.constraints),
+    cloud_context: long(INTAKE_DESCRIPTIONS.cloud_context),
+    engagement_model: {
+      type: 'string',
+      enum: modelIds,
+      description: `Desired engagement model: ${k.engagement_models.map((m) => `"${m.id}" (${m.name})`).join(', ')}.`,
+    },
+  } as const satisfies Record<IntakeField, unknown>;
+  const contact = {
+    name: short('Your name.'),
+    email: {
+      type: 'string',
+      maxLength: MAX_EMAIL_LENGTH,
+      format: 'email',
+      description: 'Your work email address (an address only, without a display name); the confirmation is sent here.',
+    },
+    company: short('Your company.'),
+    role: short('Your role (optional).'),
+  } as const;
+  return {
+    guide: requestObject('Guide request', 'guide', guidance, GUIDANCE_FIELDS),
+    summarize: requestObject('Summarize request', 'summarize', { ...guidance, ...intake, ...contact }, []),
+    submit: requestObject(
+      'Submit request',
+      'submit',
+      {
+        ...guidance,
+        ...intake,
+        ...contact,
+        consent: {
+          const: true,
+          description: `Must be true: the sender agrees to this text (version ${k.consent.version}): "${k.consent.text}"`,
+        },
+        consent_version: short('Version of the consent text shown to the sender; defaults to the current version.'),
+        website: {
+          type: 'string',
+          maxLength: 0,
+          description: 'Leave out or empty (spam trap): anything in it is refused.',
+        },
+        form_started_at: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Workspace only: when the form was shown (ms since epoch).',
+        },
+      } as const,
+      ['consent', ...CONTACT_FIELDS, ...REQUIRED_INTAKE_FIELDS] as const,
+    ),
+  };
+}
+
+export type RequestSchemas = ReturnType<typeof requestSchemas>;
+
+const str = { type: 'string' };
+const strings = { type: 'array', items: str };
+const fieldRefs = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['field', 'label', 'pointer'],
+    properties: { field: str, label: str, pointer: str },
+  },
+};
+
+/**
+ * JSON Schemas of the successful results (what guide.ts, summarize.ts and submit/reply-bodies.ts
+ * return): the MCP tools' output schemas and the OpenAPI document's SubmitResult.
+ */
+export function resultSchemas() {
+  const object = (title: string, required: string[], properties: Record<string, unknown>) => ({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title,
+    type: 'object',
+    required,
+    properties,
+  });
+  return {
+    guide: object(
+      'Guide result',
+      ['action', 'non_binding', 'notice', 'capabilities', 'engagement_model', 'cloud_program_context', 'next_steps'],
+      {
+        action: { const: 'guide' },
+        non_binding: { const: true },
+        notice: str,
+        // anyOf rather than a type array: clients that map schemas to one type per field read it too.
+        audience: { anyOf: [{ type: 'object' }, { type: 'null' }] },
+        capabilities: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id', 'name', 'why', 'url'],
+            properties: { id: str, name: str, url: str },
+          },
+        },
+        engagement_model: { anyOf: [{ type: 'object' }, { type: 'null' }] },
+        alternatives: { type: 'array' },
+        cloud_program_context: { type: 'object', required: ['summary', 'disclaimer'] },
+        prepare: strings,
+        next_steps: strings,
+        proposal_workspace: str,
+      },
+    ),
+    summarize: object(
+      'Summarize result',
+      ['action', 'submitted', 'overview', 'missing_fields', 'ready_to_submit', 'markdown'],
+      {
+        action: { const: 'summarize' },
+        submitted: { const: false },
+        overview: { type: 'object', required: ['intake', 'context', 'contact'] },
+        missing_fields: fieldRefs,
+        missing_contact_fields: fieldRefs,
+        warnings: strings,
+        ready_to_submit: { type: 'boolean' },
+        markdown: str,
+        next_step: str,
+      },
+    ),
+    submit: object('Submit result', ['status', 'confirmation_email', 'request_id'], {
+      status: { enum: Object.keys(STATUS_MEANINGS), description: 'received, pending or failed; see the contract.' },
+      confirmation_email: { enum: Object.keys(EMAIL_MEANINGS) },
+      request_id: str,
+      received_at: { type: 'string', format: 'date-time' },
+      retry_after_seconds: { type: 'integer', minimum: 0 },
+      message: str,
+    }),
+  };
+}
+
+/** Example requests: real inputs whose responses are computed at build time from the content. */
+export const EXAMPLE_REQUESTS = {
+  guide: {
+    action: 'guide',
+    question: 'We want to add a generative AI assistant to our contact center without exposing customer data.',
+    industry: 'insurance',
+    company_size: '201-1000',
+    primary_need: 'genai-and-contact-center',
+  },
+  summarize: {
+    action: 'summarize',
+    business_outcome: 'Cut average handle time by 20% with an AI assistant for agents.',
+    current_environment: 'Amazon Connect in one region; CRM on premises.',
+    blocker: 'No safe way to give the model customer context.',
+    timeline: 'Pilot in 10 weeks.',
+    engagement_model: 'defined-project',
+  },
+  submit: {
+    action: 'submit',
+    consent: true,
+    name: 'Alex Doe',
+    email: 'alex@example.com',
+    company: 'Example Insurance',
+    business_outcome: 'Cut average handle time by 20% with an AI assistant for agents.',
+    current_environment: 'Amazon Connect in one region; CRM on premises.',
+    blocker: 'No safe way to give the model customer context.',
+    timeline: 'Pilot in 10 weeks.',
+    constraints: 'Customer data stays in the EU; SOC 2 controls apply.',
+    engagement_model: 'defined-project',
+  },
+} as const;
+
+export function buildContract(k: Knowledge, examples: { guide: unknown; summarize: unknown; submit: unknown }) {
+  const schemas = requestSchemas(k);
+  return {
+    contract_version: CONTRACT_VERSION,
+    description: `Proposal intake of ${partnerWithAside(k.partner)}. POST one JSON object whose "action" selects guide, summarize or submit.`,
+    endpoint: {
+      method: 'POST',
+      url: k.urls.proposal_api,
+      content_types: ['application/json', 'application/x-www-form-urlencoded'],
+    },
+    documentation: k.urls.agents,
+    openapi: k.urls.openapi,
+    limits: {
+      max_body_bytes: MAX_BODY_BYTES,
+      max_text_field_length: MAX_TEXT_LENGTH,
+      max_short_field_length: MAX_SHORT_LENGTH,
+      rate_limit: RATE_LIMIT,
+    },
+    content_rules: k.agent_guidance,
+    sensitive_data:
+      'Requests carrying credentials, secrets, private keys, access tokens, passwords, connection strings, payment card numbers or national ID numbers are refused (422, problem type sensitive-data) on every action. Describe them instead ("we use IAM roles"), never paste them.',
+    idempotency: {
+      header: 'Idempotency-Key',
+      required_for: ['submit'],
+      format: `A string of 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, bare or in double quotes; a UUID is a good choice.`,
+      rule: 'Send one new key per proposal request and the same key with the same body on every retry. Same key and body: the stored reply is replayed with Idempotent-Replayed: true. Same key, different body: 422. Same key while the first request is still running: 409 with Retry-After.',
+      retention_hours: IDEMPOTENCY_RETENTION_HOURS,
+    },
+    consent: { text: k.consent.text, version: k.consent.version },
+    data_handling: k.data_handling,
+    actions: {
+      guide: {
+        description:
+          'Non-binding guidance tailored to the question: fitting capabilities, audience, engagement model, program context ("may qualify"), and the intake fields to prepare. No contact details; nothing stored.',
+        request_schema: schemas.guide,
+        example_request: EXAMPLE_REQUESTS.guide,
+        example_response: { status: 200, body: examples.guide },
+      },
+      summarize: {
+        description:
+          'A reviewable overview of a proposal request (structured and as markdown), the recommended fields still missing, warnings and ready_to_submit. Nothing is stored or sent (submitted: false).',
+        request_schema: schemas.summarize,
+        example_request: EXAMPLE_REQUESTS.summarize,
+        example_response: { status: 200, body: examples.summarize },
+      },
+      submit: {
+        description:
+          "Sends a consented request to the partner's customer-relationship system. Requires consent: true and an Idempotency-Key header. 201 when received, 202 when stored but pending (delivered later without a retry) or failed, 503 store-unavailable when nothing could be stored (retry with the same key after Retry-After).",
+        request_schema: schemas.submit,
+        required_headers: ['Idempotency-Key'],
+        example_request: EXAMPLE_REQUESTS.submit,
+        example_response: { status: 201, body: examples.submit },
+        result: { status: STATUS_MEANINGS, confirmation_email: EMAIL_MEANINGS },
+      },
+    },
+    errors: {
+      format:
+        'application/problem+json (RFC 9457): type, title, status, detail, and errors[] of { pointer, detail } for field problems. Values you sent are never echoed.',
+      types: Object.entries(PROBLEM_TYPES).map(([id, p]) => ({
+        type: problemTypeUri(k.urls.agents, id as ProblemType),
+        status: p.status,
+        title: p.title,
+        ...('advice' in p && { what_to_do: problemMeaning(id as ProblemType) }),
+      })),
+    },
+  };
+}
+
+export type Contract = ReturnType<typeof buildContract>;

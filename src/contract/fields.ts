@@ -1,0 +1,78 @@
+/** Field names of POST /api/proposal, shared by the contract, the function and the workspace. */
+import type { CapabilityId } from './ids.ts';
+
+/** Intake fields of spec part 1, gathered before an introduction. */
+export const INTAKE_FIELDS = [
+  'business_outcome',
+  'current_environment',
+  'blocker',
+  'timeline',
+  'constraints',
+  'cloud_context',
+  'engagement_model',
+] as const;
+export type IntakeField = (typeof INTAKE_FIELDS)[number];
+
+/** Intake fields a submit must carry; `cloud_context` is asked for "if known". */
+export const REQUIRED_INTAKE_FIELDS = [
+  'business_outcome',
+  'current_environment',
+  'blocker',
+  'timeline',
+  'constraints',
+  'engagement_model',
+] as const satisfies readonly IntakeField[];
+
+export const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-1000', '1001+'] as const;
+export type CompanySize = (typeof COMPANY_SIZES)[number];
+
+/** The `primary_need` value for an asker who cannot tell yet which capability fits. */
+export const NOT_SURE = 'not-sure';
+/** How the site names `not-sure` to people. */
+export const NOT_SURE_LABEL = 'Not sure yet';
+/** `primary_need` is a capability id, or `not-sure` when the asker cannot tell yet. */
+export type PrimaryNeed = CapabilityId | typeof NOT_SURE;
+
+/** The fields of a guide request, after `action`. */
+export const GUIDANCE_FIELDS = ['question', 'industry', 'company_size', 'primary_need'] as const;
+export type GuidanceField = (typeof GUIDANCE_FIELDS)[number];
+/** Contact details a submit needs, and the optional one. */
+export const CONTACT_FIELDS = ['name', 'email', 'company'] as const;
+export const OPTIONAL_CONTACT_FIELDS = ['role'] as const;
+
+/** The actions of POST /api/proposal; each one's request type is read off its schema (requests.ts). */
+export const ACTIONS = ['guide', 'summarize', 'submit'] as const;
+export type ProposalAction = (typeof ACTIONS)[number];
+
+/** Largest accepted request body, in bytes; checked before parsing. */
+export const MAX_BODY_BYTES = 32 * 1024;
+/** Longest accepted free-text field, in characters. */
+export const MAX_TEXT_LENGTH = 4000;
+/** Longest accepted short field (names, industry, ...), in characters. */
+export const MAX_SHORT_LENGTH = 200;
+
+/** Human labels of every request field, for overviews, emails and the workspace. */
+export const FIELD_LABELS = {
+  question: 'Question',
+  industry: 'Industry',
+  company_size: 'Company size',
+  primary_need: 'Primary need',
+  business_outcome: 'Business outcome',
+  current_environment: 'Current environment or product stage',
+  blocker: 'Blocker or risk',
+  timeline: 'Timeline',
+  constraints: 'Security, reliability, compliance, data or budget constraints',
+  cloud_context: 'Cloud account team, program or funding context',
+  engagement_model: 'Desired engagement model',
+  name: 'Name',
+  email: 'Email',
+  company: 'Company',
+  role: 'Role',
+} as const;
+
+/** The top-level field a problem pointer names: "#/email" → "email"; "#" → "". */
+export const fieldOfPointer = (pointer: string): string => pointer.replace(/^#\/?/, '').split('/')[0] ?? '';
+
+/** The human label of a field name, or the name itself, capitalised, for fields without one. */
+export const labelOfField = (name: string): string =>
+  (FIELD_LABELS as Record<string, string>)[name] ?? `${name.charAt(0).toUpperCase()}${name.slice(1)}`;

@@ -1,0 +1,239 @@
+/** OpenAPI 3.1 description of the three operations, embedding the contract's own request schemas. */
+import type { Knowledge } from '../../contract/knowledge.ts';
+import {
+  CONTRACT_VERSION,
+  EMAIL_MEANINGS,
+  RATE_LIMIT,
+  requestSchemas,
+  resultSchemas,
+  STATUS_MEANINGS,
+} from '../../contract/contract.ts';
+import {
+  IDEMPOTENCY_RETENTION_HOURS,
+  idempotencyKeyPattern,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from '../../contract/idempotency-rules.ts';
+import { PROBLEM_TYPES, problemMeaning } from '../../contract/http.ts';
+import { DOCUMENT_PATHS } from '../../contract/paths.ts';
+import { partnerWithAside } from '../../contract/partner-phrase.ts';
+
+const RATE_LIMITED_STATUS = PROBLEM_TYPES['rate-limited'].status;
+const STORE_UNAVAILABLE_STATUS = PROBLEM_TYPES['store-unavailable'].status;
+
+/** OpenAPI components carry no `$schema` or `$id` of their own; the document's dialect applies. */
+function component<T extends { $schema?: string; $id?: string }>(schema: T): Omit<T, '$schema' | '$id'> {
+  const { $schema: _dialect, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/**
+ * The function answers a form post (the workspace without JavaScript) and a request that
+ * prefers text/html with an HTML page carrying the same status; JSON clients get JSON.
+ */
+const HTML_REPLY = { 'text/html': { schema: { type: 'string' } } };
+
+const problemResponse = (description: string, headers?: Record<string, unknown>) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } }, ...HTML_REPLY },
+});
+
+/** The platform enforces the function's rate limit before any of our code runs. */
+const rateLimited = () => ({
+  description: `Too many requests: the platform's rate limit (${RATE_LIMIT.requests_per_window} per ${RATE_LIMIT.window_seconds} s) answered before the function; no body is promised.`,
+});
+
+const RETRY_AFTER = {
+  'Retry-After': {
+    description: 'Seconds to wait before retrying with the same Idempotency-Key and body.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
+/** A static document's GET: its one success, and the host's own answer for anything else. */
+const staticGet = (
+  operationId: string,
+  summary: string,
+  ok: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) => ({
+  operationId,
+  summary,
+  ...extra,
+  responses: {
+    '200': ok,
+    '4XX': { description: 'Answered by the static host (e.g. 404 Not Found), not by this API; no body is promised.' },
+  },
+});
+
+/** The Idempotency-Key header as the function parses it: bare, or inside one pair of double quotes. */
+
+/** `capabilitiesSchema` is embedded so the description is self-contained; it is also published on its own. */
+export function buildOpenApi(
+  k: Knowledge,
+  capabilitiesSchema: { $schema?: string; $id?: string },
+  contractUrl: string,
+) {
+  const schemas = requestSchemas(k);
+  const problemStatuses = [...new Set(Object.values(PROBLEM_TYPES).map((p) => p.status))].sort();
+  const problemsOf = (status: number) =>
+    Object.entries(PROBLEM_TYPES)
+      .filter(([, p]) => p.status === status)
+      .map(([id]) => id)
+      .join(', ');
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${k.partner.name} information and proposal intake`,
+      version: CONTRACT_VERSION,
+      description: `Machine-readable facts about ${partnerWithAside(k.partner)}, and its proposal intake. Content rules: ${k.agent_guidance.join(' ')}`,
+      contact: { email: k.partner.email, url: k.urls.agents },
+      // The API and its documents are the partner's own; the rules for using them are on /agents.
+      license: {
+        name: `Proprietary: ${k.partner.name}; terms of use for agents on the agents page`,
+        url: `${k.urls.agents}#rules`,
+      },
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: k.urls.home.replace(/\/$/, '') }],
+    // Every operation is public: no credentials exist, and none may be sent (spec part 5).
+    security: [],
+    paths: {
+      [DOCUMENT_PATHS.capabilities]: {
+        get: staticGet('getCapabilities', 'The capabilities document', {
+          description: 'The capabilities document.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/CapabilitiesDocument' } } },
+        }),
+      },
+      [DOCUMENT_PATHS.proposalApi]: {
+        get: staticGet(
+          'getProposalContract',
+          'The current proposal contract: actions, request schemas, examples, limits',
+          { description: 'The contract.', content: { 'application/json': { schema: { type: 'object' } } } },
+          { externalDocs: { url: contractUrl } },
+        ),
+        options: {
+          operationId: 'preflightProposal',
+          summary: 'CORS preflight',
+          responses: {
+            '204': {
+              description: 'Any origin may POST JSON with an Idempotency-Key.',
+              headers: {
+                'Access-Control-Allow-Origin': { schema: { const: '*' } },
+                'Access-Control-Allow-Methods': { schema: { type: 'string' } },
+                'Access-Control-Allow-Headers': { schema: { type: 'string' } },
+              },
+            },
+            [String(RATE_LIMITED_STATUS)]: rateLimited(),
+          },
+        },
+        post: {
+          operationId: 'postProposal',
+          summary: 'Guide, summarize or submit a proposal request',
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              // OpenAPI cannot make a header depend on a body field: it is optional for guide and
+              // summarize, and a submit without it is answered 400 missing-idempotency-key.
+              required: false,
+              description: `Needed for action "submit" (without it: 400, problem type missing-idempotency-key); guide and summarize do not need it. When sent, it is checked on every action (400 invalid-idempotency-key). 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces or double quotes, bare or in one pair of double quotes; a UUID is a good choice. Send the same key with the same body on every retry; keys are kept ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
+              schema: { type: 'string', pattern: idempotencyKeyPattern(MAX_IDEMPOTENCY_KEY_LENGTH) },
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: [
+                    { $ref: '#/components/schemas/GuideRequest' },
+                    { $ref: '#/components/schemas/SummarizeRequest' },
+                    { $ref: '#/components/schemas/SubmitRequest' },
+                  ],
+                  discriminator: {
+                    propertyName: 'action',
+                    mapping: {
+                      guide: '#/components/schemas/GuideRequest',
+                      summarize: '#/components/schemas/SummarizeRequest',
+                      submit: '#/components/schemas/SubmitRequest',
+                    },
+                  },
+                },
+              },
+              'application/x-www-form-urlencoded': {
+                schema: {
+                  type: 'object',
+                  description: 'The proposal workspace form: the same fields as form data; the reply is an HTML page.',
+                },
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description: 'Guidance (guide) or an overview (summarize).',
+              content: { 'application/json': { schema: { type: 'object' } }, ...HTML_REPLY },
+            },
+            '201': {
+              description: `Submit: ${STATUS_MEANINGS.received} confirmation_email: ${Object.entries(EMAIL_MEANINGS)
+                .map(([v, m]) => `"${v}": ${m}`)
+                .join(' ')}`,
+              headers: {
+                'Idempotent-Replayed': {
+                  description:
+                    'Present ("true") when this is the stored reply to an earlier request with the same key and body.',
+                  schema: { const: 'true' },
+                },
+              },
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/SubmitResult' } }, ...HTML_REPLY },
+            },
+            '202': {
+              description: `Submit, status pending: ${STATUS_MEANINGS.pending} Status failed: ${STATUS_MEANINGS.failed}`,
+              headers: RETRY_AFTER,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/SubmitResult' } }, ...HTML_REPLY },
+            },
+            ...Object.fromEntries(
+              problemStatuses
+                .filter((s) => s !== RATE_LIMITED_STATUS)
+                .map((s) => [
+                  String(s),
+                  problemResponse(
+                    `Problem types: ${problemsOf(s)}.${s === STORE_UNAVAILABLE_STATUS ? ` ${problemMeaning('store-unavailable')}` : ''}`,
+                    s === 409 || s === STORE_UNAVAILABLE_STATUS ? RETRY_AFTER : undefined,
+                  ),
+                ]),
+            ),
+            [String(RATE_LIMITED_STATUS)]: rateLimited(),
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        CapabilitiesDocument: component(capabilitiesSchema),
+        GuideRequest: component(schemas.guide),
+        SummarizeRequest: component(schemas.summarize),
+        SubmitRequest: component(schemas.submit),
+        SubmitResult: component(resultSchemas().submit),
+        Problem: {
+          type: 'object',
+          required: ['type', 'title', 'status', 'detail'],
+          properties: {
+            type: { type: 'string', format: 'uri' },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            errors: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['pointer', 'detail'],
+                properties: { pointer: { type: 'string' }, detail: { type: 'string' } },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

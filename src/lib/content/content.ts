@@ -1,0 +1,222 @@
+/**
+ * The only caller of `getCollection`: loads the one content collection once, drops drafts,
+ * checks structure and content rules, and returns the typed model every output derives from.
+ */
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { getCollection, type CollectionEntry } from 'astro:content';
+import type {
+  AudienceData,
+  CapabilityData,
+  CaseStudyData,
+  EngagementModelData,
+  EntryData,
+  EvidenceData,
+  PageData,
+  PostData,
+  ProgramSupportData,
+  SiteData,
+} from './entry-schema.ts';
+import { PAGE_IDS, type PageId } from '../../contract/ids.ts';
+import type { Identity } from './rules.ts';
+import { duplicateProblems, mdxProblems, ruleProblems, throwIfProblems } from './entry-checks.ts';
+import { markdownForm } from './mdx-components.ts';
+import { bodyFirstLine, isRootRelative, rewriteLinks, scanLinks, type SourcedLink } from './links.ts';
+import { publishImage } from './images.ts';
+import { expandPlaceholders } from './placeholders.ts';
+import { absolute } from '../pages/urls.ts';
+import { CONTENT_DIR, PUBLIC_DIR } from './project-dirs.ts';
+import { checkContentFiles, hasMdxFiles } from './check.ts';
+import { ContentError } from './error.ts';
+
+/** An entry's data with its markdown body and where it came from. */
+export interface Sourced<T> {
+  data: T;
+  body: string;
+  /** Path of the source file, relative to the project root, for error messages. */
+  file: string;
+  /** Last path segment of the entry id, used in URLs. */
+  slug: string;
+  /** An .mdx entry, which its page renders through @astrojs/mdx; `body` is its markdown form. */
+  mdx?: CollectionEntry<'mdx'>;
+}
+
+export interface SiteModel {
+  site: Sourced<SiteData>;
+  pages: Record<PageId, Sourced<PageData>>;
+  audiences: Sourced<AudienceData>[];
+  capabilities: Sourced<CapabilityData>[];
+  engagementModels: Sourced<EngagementModelData>[];
+  programSupport: Sourced<ProgramSupportData>;
+  /** `selected_client_experience`: every case study's client, newest first, then `other_clients`. */
+  evidence: Sourced<EvidenceData & { selected_client_experience: string[] }>;
+  /** Newest first. */
+  caseStudies: Sourced<CaseStudyData>[];
+  /** Newest first. */
+  posts: Sourced<PostData>[];
+  /** Every link written in content, for the build's link check (src/lib/content/link-check.ts). */
+  links: SourcedLink[];
+}
+
+/** A build error that names the content file and what to change. */
+function contentError(file: string, message: string): ContentError {
+  return new ContentError(`${file}: ${message}`);
+}
+
+type Entry = CollectionEntry<'entries'> | CollectionEntry<'mdx'>;
+
+/** Deep copy of frontmatter with every string passed through `map` (given its field path). */
+function mapStrings(value: unknown, path: string, map: (text: string, field: string) => string): unknown {
+  if (typeof value === 'string') return map(value, path);
+  if (Array.isArray(value)) return value.map((v, i) => mapStrings(v, `${path}, item ${i + 1}`, map));
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, mapStrings(v, path ? `${path}.${k}` : k, map)]),
+    );
+  }
+  return value;
+}
+
+/**
+ * An entry as published: placeholders filled in from site.md, and root-relative links
+ * (`/services#id`) made absolute canonical URLs, so every agent document carries absolute URLs;
+ * the HTML renderer turns them back into site-relative links. Links are recorded for the link check.
+ */
+async function prepare(
+  entry: Entry,
+  site: SiteData,
+  links: SourcedLink[],
+  problems: string[],
+): Promise<Sourced<EntryData>> {
+  const path = resolve(entry.filePath ?? `content/${entry.id}`);
+  const file = `content/${relative(CONTENT_DIR, path)}`;
+  const mdx = entry.collection === 'mdx' ? entry : undefined;
+  if (mdx) problems.push(...mdxProblems([{ file, data: {}, body: mdx.body ?? '' }]));
+  const rawBody = mdx ? markdownForm(mdx.body ?? '') : (entry.body ?? '');
+  const expand = (text: string, where: string) => {
+    const { text: expanded, misspelt } = expandPlaceholders(text, site);
+    for (const m of misspelt)
+      problems.push(`${where}: "${m.written}" is not a placeholder; did you mean ${m.suggestion}?`);
+    return expanded;
+  };
+  const publishLinks = (
+    text: string,
+    where: (line: number) => string,
+    firstLine: number,
+    images: Map<string, string>,
+  ) =>
+    rewriteLinks(text, firstLine, ({ kind, href, line }) => {
+      if (kind === 'link') links.push({ where: where(line), href, context: '' });
+      const target = kind === 'image' ? (images.get(href) ?? href) : href;
+      return isRootRelative(target) ? absolute(target) : target;
+    });
+
+  const firstLine = rawBody.trim() ? bodyFirstLine(readFileSync(path, 'utf8'), entry.body ?? '') : 1;
+  const expandedBody = expand(rawBody, file);
+  const images = new Map<string, string>();
+  for (const image of scanLinks(expandedBody, firstLine)) {
+    if (image.kind === 'image' && !images.has(image.href) && !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(image.href)) {
+      images.set(image.href, await publishImage(image.href, entry.filePath ?? file, image.text));
+    }
+  }
+  const before = links.length;
+  const body = publishLinks(expandedBody, (line) => `${file}:${line}`, firstLine, images).trim();
+  const data = mapStrings(entry.data, '', (text, field) =>
+    publishLinks(expand(text, `${file}: ${field}`), () => `${file}: ${field}`, 1, new Map()),
+  ) as EntryData;
+  // `#heading` links resolve on the page that shows this entry's body.
+  for (const link of links.slice(before)) link.context = body;
+  return { data, body, file, slug: entry.id.split('/').pop() ?? entry.id, ...(mdx ? { mdx } : {}) };
+}
+
+function ofKind<K extends EntryData['kind']>(
+  entries: Sourced<EntryData>[],
+  kind: K,
+): Sourced<Extract<EntryData, { kind: K }>>[] {
+  return entries.filter((e): e is Sourced<Extract<EntryData, { kind: K }>> => e.data.kind === kind);
+}
+
+function single<T>(items: Sourced<T>[], kind: string): Sourced<T> {
+  const [first, second] = items;
+  if (!first) throw contentError('content/', `no published entry of kind "${kind}"; add exactly one`);
+  if (second)
+    throw contentError(second.file, `a second entry of kind "${kind}" (the first is ${first.file}); keep one`);
+  return first;
+}
+
+const byOrder = <T extends { order: number }>(a: Sourced<T>, b: Sourced<T>) => a.data.order - b.data.order;
+const newestFirst = <T extends { published: string }>(a: Sourced<T>, b: Sourced<T>) =>
+  b.data.published.localeCompare(a.data.published) || a.slug.localeCompare(b.slug);
+
+async function load(): Promise<SiteModel> {
+  // Drafts are dropped here and only here, so no output can publish one.
+  const mdx = import.meta.env.DEV || hasMdxFiles(CONTENT_DIR) ? await getCollection('mdx') : [];
+  const entries = [...(await getCollection('entries')), ...mdx].filter((e) => !e.data.draft);
+
+  const siteEntries = entries.filter((e): e is Entry & { data: SiteData } => e.data.kind === 'site');
+  const rawSite = single(
+    siteEntries.map((e) => ({ data: e.data, body: '', file: e.filePath ?? 'content/site.md', slug: 'site' })),
+    'site',
+  ).data;
+  const links: SourcedLink[] = [];
+  const problems: string[] = [];
+  const all = await Promise.all(entries.map((e) => prepare(e, rawSite, links, problems)));
+  const site = single(ofKind(all, 'site'), 'site');
+  const identity: Identity = {
+    name: site.data.name,
+    cloudProvider: site.data.cloud_provider,
+    cloudProviderFullName: site.data.cloud_provider_full_name,
+  };
+  const pageList = ofKind(all, 'page');
+  const audiences = ofKind(all, 'audience');
+  const capabilities = ofKind(all, 'capability').sort(byOrder);
+  const engagementModels = ofKind(all, 'engagement-model').sort(byOrder);
+  problems.push(
+    ...ruleProblems(all, identity),
+    ...duplicateProblems(pageList, (p) => p.data.page, 'page'),
+    ...duplicateProblems(audiences, (a) => a.data.id, 'audience id'),
+    ...duplicateProblems(capabilities, (c) => c.data.id, 'capability id'),
+    ...duplicateProblems(engagementModels, (m) => m.data.id, 'engagement model id'),
+  );
+  throwIfProblems('Content needs fixing', problems);
+
+  const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Partial<Record<PageId, Sourced<PageData>>>;
+  const missing = PAGE_IDS.filter((id) => !pages[id]);
+  if (missing.length > 0) {
+    throw contentError('content/pages/', `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`);
+  }
+
+  const caseStudies = ofKind(all, 'case-study').sort(newestFirst);
+  const evidence = single(ofKind(all, 'evidence'), 'evidence');
+  const clients = [...new Set([...caseStudies.map((c) => c.data.client), ...evidence.data.other_clients])];
+
+  return {
+    site,
+    pages: pages as Record<PageId, Sourced<PageData>>,
+    audiences,
+    capabilities,
+    engagementModels,
+    programSupport: single(ofKind(all, 'program-support'), 'program-support'),
+    evidence: { ...evidence, data: { ...evidence.data, selected_client_experience: clients } },
+    caseStudies,
+    posts: ofKind(all, 'post').sort(newestFirst),
+    links,
+  };
+}
+
+let cached: Promise<SiteModel> | undefined;
+
+/** The site model, loaded once per build. */
+export function siteModel(): Promise<SiteModel> {
+  if (import.meta.env.DEV) {
+    // In the dev preview Astro keeps a file's old data when it cannot reload it, and says so only
+    // in the terminal; checking the files on every page shows the problem where the editor looks.
+    try {
+      checkContentFiles(CONTENT_DIR, PUBLIC_DIR);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  cached ??= load();
+  return cached;
+}

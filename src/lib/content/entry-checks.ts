@@ -1,0 +1,72 @@
+/**
+ * Checks over the prepared entries (placeholders filled in, links published) that the file checks
+ * (./content-check.ts) cannot make: the content rules, .mdx bodies, ids used twice. Pure: each
+ * returns problems as `content/<file>: <field>: <what to change>` lines, so the build can report
+ * them all at once and tests can call them directly.
+ */
+import { findViolations, ruleHelp, type Identity } from './rules.ts';
+import { mdxUseProblems } from './mdx-components.ts';
+import { ContentError } from './error.ts';
+
+/** What the checks read of an entry: its frontmatter, its body, its file as editors name it. */
+export interface CheckedEntry {
+  data: object;
+  body: string;
+  file: string;
+}
+
+/** Every string in an entry's frontmatter, with the field path that holds it. */
+function* stringFields(value: unknown, path: string): Generator<[string, string]> {
+  if (typeof value === 'string') yield [path, value];
+  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* stringFields(v, `${path}[${i}]`);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) yield* stringFields(v, path ? `${path}.${k}` : k);
+}
+
+/** Every passage, in frontmatter or body, that breaks a content rule (./content-rules.ts). */
+export function ruleProblems(entries: CheckedEntry[], identity: Identity): string[] {
+  const problems: string[] = [];
+  for (const entry of entries) {
+    const texts: [string, string][] = [...stringFields(entry.data, ''), ['body', entry.body]];
+    for (const [field, text] of texts) {
+      for (const v of findViolations(text, identity)) {
+        problems.push(`${entry.file}: ${field}: "${v.text}" breaks the rule "${v.rule}": ${ruleHelp(v.rule)}`);
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * Twins and llms files read an .mdx body in its markdown form (./mdx-components.ts), so it may use
+ * the site's components only: an import, an export or another component would reach readers raw.
+ * `entries` carry the body as written.
+ */
+export function mdxProblems(entries: CheckedEntry[]): string[] {
+  return entries.flatMap((entry) =>
+    entry.file.endsWith('.mdx') ? mdxUseProblems(entry.body).map((problem) => `${entry.file}: body: ${problem}`) : [],
+  );
+}
+
+/** Two entries of one kind that claim the same id (`field` names it for the editor). */
+export function duplicateProblems<T extends CheckedEntry>(
+  items: T[],
+  key: (item: T) => string,
+  field: string,
+): string[] {
+  const seen = new Map<string, string>();
+  const problems: string[] = [];
+  for (const item of items) {
+    const k = key(item);
+    const other = seen.get(k);
+    if (other) problems.push(`${item.file}: ${field} "${k}" is already used by ${other}`);
+    else seen.set(k, item.file);
+  }
+  return problems;
+}
+
+/** Throws one error listing every problem; returns quietly when there is none. */
+export function throwIfProblems(heading: string, problems: string[]): void {
+  if (problems.length === 0) return;
+  throw new ContentError(`${heading} (${problems.length}):\n  ${problems.join('\n  ')}`);
+}

@@ -1,0 +1,175 @@
+/**
+ * Schema errors for people: each names the file, the field, what was found, what is expected and
+ * how to fix it. Positions in lists count from 1; an unquoted date and a misspelt field name get
+ * their own advice.
+ */
+import type { z } from 'astro/zod';
+import { EntrySchema } from './entry-schema.ts';
+import { nearest } from '../../text/nearest.ts';
+
+type Issue = z.core.$ZodIssue;
+
+/** Field names allowed for each `kind`, read from the schema so they never drift. */
+const FIELDS_BY_KIND = new Map<string, string[]>(
+  EntrySchema.options.map((option) => [String(option.shape.kind.value), Object.keys(option.shape)]),
+);
+const KINDS = [...FIELDS_BY_KIND.keys()];
+
+/** `tags` + [1] → "tags, item 2": lists are counted from 1 for people. */
+function fieldLabel(path: readonly PropertyKey[]): string {
+  let label = '';
+  for (const part of path) {
+    if (typeof part === 'number') label += `, item ${part + 1}`;
+    else label += label ? `.${String(part)}` : String(part);
+  }
+  return label || '(frontmatter)';
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let value = data;
+  for (const part of path)
+    value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[part] : undefined;
+  return value;
+}
+
+const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+
+/** A found value as an editor wrote it. */
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing (the field is missing)';
+  if (value === null) return 'an empty value';
+  if (value instanceof Date) return `${isoDate(value)}, an unquoted date (YAML reads it as a date, not as text)`;
+  if (typeof value === 'string')
+    return value.trim() === '' ? 'empty text' : `"${value.length > 80 ? `${value.slice(0, 77)}...` : value}"`;
+  if (Array.isArray(value)) return `a list of ${value.length} item(s)`;
+  if (typeof value === 'object') return 'a group of fields';
+  return typeof value === 'number' || typeof value === 'boolean' ? `${typeof value} ${value}` : typeof value;
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'a list (one "- item" per line)',
+  object: 'a group of fields',
+};
+
+interface Explained {
+  found: string;
+  expected: string;
+  fix: string;
+}
+
+function explain(issue: Issue, data: unknown, field: string): Explained {
+  const value = valueAt(data, issue.path);
+  const found = describe(value);
+  switch (issue.code) {
+    case 'invalid_type': {
+      const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
+      if (value instanceof Date) {
+        return {
+          found,
+          expected: 'a date written as text, YYYY-MM-DD',
+          fix: `put it in quotes: ${field}: "${isoDate(value)}"`,
+        };
+      }
+      if (value === undefined) return { found, expected, fix: `add the field: ${field}: ...` };
+      if (issue.expected === 'string') {
+        const key = typeof issue.path.at(-1) === 'number' ? '- ' : `${field}: `;
+        return {
+          found,
+          expected,
+          fix: `put the value in quotes: ${key}"${value instanceof Date ? isoDate(value) : typeof value === 'number' || typeof value === 'boolean' ? value : '...'}"`,
+        };
+      }
+      return { found, expected, fix: `write ${field} as ${expected}` };
+    }
+    case 'invalid_value': {
+      const options = issue.values.map(String);
+      const guess = typeof value === 'string' ? nearest(value, options) : undefined;
+      return {
+        found,
+        expected: `one of: ${options.join(', ')}`,
+        fix: guess ? `did you mean "${guess}"?` : `use one of the values above`,
+      };
+    }
+    case 'invalid_union': {
+      if (issue.path.at(-1) === 'kind') {
+        const guess = typeof value === 'string' ? nearest(value, KINDS) : undefined;
+        return {
+          found,
+          expected: `one of: ${KINDS.join(', ')}`,
+          fix: guess
+            ? `did you mean "${guess}"?`
+            : 'set kind to what this file is (see docs/editing.md, "What each file is")',
+        };
+      }
+      return { found, expected: issue.message, fix: 'see the field in src/lib/content/entry-schema.ts' };
+    }
+    case 'too_small':
+      return {
+        found,
+        expected: expectation(issue.message),
+        fix: issue.origin === 'array' ? 'add at least one "- item" line' : 'write a value',
+      };
+    case 'invalid_format':
+      return {
+        found,
+        expected: expectation(issue.message),
+        fix:
+          issue.format === 'regex' && /YYYY-MM-DD/.test(issue.message)
+            ? `write the date as "YYYY-MM-DD", in quotes`
+            : 'correct the value',
+      };
+    default:
+      return { found, expected: expectation(issue.message), fix: 'correct the value' };
+  }
+}
+
+/** The schema's own words ("must list at least one item") as an expectation ("at least one item"). */
+const expectation = (message: string) => message.replace(/^must (be )?/, '');
+
+const block = (file: string, field: string, { found, expected, fix }: Explained) =>
+  `${file}\n  field:    ${field}\n  found:    ${found}\n  expected: ${expected}\n  fix:      ${fix}`;
+
+/** One readable block per problem in one file's frontmatter. */
+export function formatEntryIssues(file: string, data: unknown, issues: readonly Issue[]): string[] {
+  const kind = typeof (data as { kind?: unknown })?.kind === 'string' ? (data as { kind: string }).kind : undefined;
+  const known = (kind && FIELDS_BY_KIND.get(kind)) || [];
+  // A misspelt field also leaves its right name missing; the "did you mean" block says both.
+  const meant = new Set(
+    issues
+      .flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => nearest(key, known)) : []))
+      .filter(Boolean),
+  );
+  return issues.flatMap((issue) => {
+    if (
+      issue.code === 'invalid_type' &&
+      issue.path.length === 1 &&
+      meant.has(String(issue.path[0])) &&
+      valueAt(data, issue.path) === undefined
+    ) {
+      return [];
+    }
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => {
+        const guess = nearest(key, known);
+        return block(file, fieldLabel([...issue.path, key]), {
+          found: `a field this kind (${kind ?? 'unknown'}) does not have`,
+          expected: `only these fields: ${known.join(', ')}`,
+          fix: guess
+            ? `did you mean "${guess}"? Rename the field.`
+            : 'remove the field, or move its text into the body',
+        });
+      });
+    }
+    const field = fieldLabel(issue.path);
+    return [block(file, field, explain(issue, data, field))];
+  });
+}
+
+/** Validates one file's frontmatter; returns the readable problems (none when it is valid). */
+export function checkEntryData(file: string, data: unknown): string[] {
+  const result = EntrySchema.safeParse(data);
+  return result.success ? [] : formatEntryIssues(file, data, result.error.issues);
+}

@@ -1,0 +1,86 @@
+/**
+ * Every internal link in content is checked against what the site publishes: a link to a page or
+ * heading that does not exist fails the build with the file, the line, the link and the nearest
+ * existing path or heading.
+ */
+import { existsSync, globSync } from 'node:fs';
+import type { PageDocument } from '../pages/page-document.ts';
+import type { SourcedLink } from './links.ts';
+import { headingAnchors } from '../pages/render-markdown.ts';
+import { nearest } from '../../text/nearest.ts';
+import { base } from '../pages/urls.ts';
+import { DOCUMENT_PATHS, twinPath } from '../../contract/paths.ts';
+import { PUBLIC_DIR } from './project-dirs.ts';
+import { ContentError } from './error.ts';
+
+const publicPaths = () => (existsSync(PUBLIC_DIR) ? globSync('**/*', { cwd: PUBLIC_DIR }).map((f) => `/${f}`) : []);
+
+/** `/services/` → `/services`; `/` stays. */
+const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** Throws one error listing every broken internal link; returns quietly when all resolve. */
+export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
+  // Headings are read only from pages some link points into: most pages are never a link's target.
+  const byPath = new Map(docs.map((doc) => [doc.path, doc]));
+  const anchorCache = new Map<string, Set<string>>();
+  const anchorsOf = (path: string): Set<string> | undefined => {
+    const doc = byPath.get(path);
+    if (!doc) return undefined;
+    let ids = anchorCache.get(path);
+    if (!ids) {
+      ids = new Set(headingAnchors(doc.markdown));
+      anchorCache.set(path, ids);
+    }
+    return ids;
+  };
+  const paths = new Set([
+    ...docs.flatMap((d) => [d.path, twinPath(d.path)]),
+    ...Object.values(DOCUMENT_PATHS),
+    ...publicPaths(),
+  ]);
+  const problems: string[] = [];
+  for (const { where, href, context } of links) {
+    const problem = (text: string) => problems.push(`${where}: link "${href}": ${text}`);
+    if (href.startsWith('#')) {
+      const id = decodeURIComponent(href.slice(1));
+      const pages = docs.filter((d) => d.markdown.includes(context));
+      const ids = new Set(pages.flatMap((d) => [...(anchorsOf(d.path) ?? [])]));
+      if (pages.length > 0 && !ids.has(id)) {
+        const guess = nearest(id, ids);
+        problem(
+          `no heading "#${id}" on ${pages.map((p) => p.path).join(', ')}${guess ? `; did you mean #${guess}?` : ''}`,
+        );
+      }
+      continue;
+    }
+    let url: URL;
+    if (SCHEME.test(href) || href.startsWith('//')) {
+      if (!URL.canParse(href, base)) continue;
+      url = new URL(href, base);
+      if (url.origin !== base.origin) continue; // mailto:, other sites
+    } else if (href.startsWith('/')) {
+      url = new URL(href, base);
+    } else {
+      const guess = nearest(`/${href.replace(/^(\.\.?\/)+/, '')}`, paths);
+      problem(`internal links are written from the site root, e.g. "${guess ?? '/services'}"`);
+      continue;
+    }
+    const path = normalise(decodeURIComponent(url.pathname));
+    if (!paths.has(path)) {
+      const guess = nearest(path, paths);
+      problem(`no page at ${path}${guess ? `; did you mean ${guess}?` : ''}`);
+      continue;
+    }
+    const id = decodeURIComponent(url.hash.slice(1));
+    const ids = id ? anchorsOf(path) : undefined;
+    if (id && ids && !ids.has(id)) {
+      const guess = nearest(id, ids);
+      problem(`${path} has no heading "#${id}"${guess ? `; did you mean ${path}#${guess}?` : ''}`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new ContentError(`Broken links in content (${problems.length}):\n  ${problems.join('\n  ')}`);
+  }
+}

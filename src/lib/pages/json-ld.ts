@@ -1,0 +1,119 @@
+/**
+ * schema.org JSON-LD for each page, typed with schema-dts: the partner as a ProfessionalService
+ * on every page, a Service per capability on /services, an Article per post and case study, and
+ * a BreadcrumbList below the home page. Built from the same model as the pages; the build fails
+ * if it breaks a content rule.
+ */
+import type { Article, BreadcrumbList, Graph, ProfessionalService, Service, Thing } from 'schema-dts';
+import type { SiteModel } from '../content/content.ts';
+import type { PageDocument } from './page-document.ts';
+import { findViolations, ruleHelp } from '../content/rules.ts';
+import { documentAt } from './documents.ts';
+import { oncePer } from '../memo.ts';
+import { lastUpdated } from './page-dates.ts';
+import { absolute } from './urls.ts';
+import { PAGE_PATHS, postPath } from '../../contract/paths.ts';
+
+const organizationId = () => `${absolute('/')}#organization`;
+
+function organization(model: SiteModel): ProfessionalService {
+  const site = model.site.data;
+  return {
+    '@type': 'ProfessionalService',
+    '@id': organizationId(),
+    name: site.name,
+    url: absolute('/'),
+    email: site.email,
+    description: site.summary,
+    areaServed: site.delivery_regions,
+    sameAs: [site.cloud_partner_profile],
+  };
+}
+
+function services(model: SiteModel): Service[] {
+  return model.capabilities.map(({ data: c }) => ({
+    '@type': 'Service',
+    '@id': `${absolute(PAGE_PATHS.services)}#${c.id}`,
+    name: c.name,
+    description: c.summary,
+    serviceType: c.name,
+    url: `${absolute(PAGE_PATHS.services)}#${c.id}`,
+    provider: { '@id': organizationId() },
+    areaServed: model.site.data.delivery_regions,
+  }));
+}
+
+/** The posts by path: one lookup table per model, not a scan of every post per page. */
+const postsByPath = oncePer((model: SiteModel) => new Map(model.posts.map((p) => [postPath(p.slug), p])));
+
+function article(model: SiteModel, doc: PageDocument & { published: string }): Article {
+  const post = postsByPath(model).get(doc.path);
+  return {
+    '@type': 'Article',
+    headline: doc.title,
+    description: doc.description,
+    url: absolute(doc.path),
+    mainEntityOfPage: absolute(doc.path),
+    datePublished: doc.published,
+    dateModified: lastUpdated(doc, model),
+    author: post ? { '@type': 'Person', name: post.data.author } : { '@id': organizationId() },
+    publisher: { '@id': organizationId() },
+    ...(post && post.data.tags.length > 0 ? { keywords: post.data.tags.join(', ') } : {}),
+  };
+}
+
+/** Home, then the section index for an entry or archive page, then the page itself. */
+function breadcrumbs(doc: PageDocument, model: SiteModel): BreadcrumbList {
+  const section = `/${doc.path.split('/')[1]}`;
+  const trail = [documentAt(model, '/'), section !== doc.path ? documentAt(model, section) : undefined, doc].filter(
+    (d): d is PageDocument => d !== undefined,
+  );
+  return {
+    '@type': 'BreadcrumbList',
+    itemListElement: trail.map((d, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: d.title,
+      item: absolute(d.path),
+    })),
+  };
+}
+
+/** The nodes every page (or /services) repeats: built and checked once per model, not once per page. */
+const shared = oncePer((model: SiteModel) => {
+  const nodes = { organization: organization(model), services: services(model) };
+  assertContentRules('every page', nodes.organization, model);
+  assertContentRules(PAGE_PATHS.services, nodes.services, model);
+  return nodes;
+});
+
+/** The JSON-LD graph of one page. */
+export function jsonLdFor(doc: PageDocument, model: SiteModel): Graph {
+  const { organization, services } = shared(model);
+  const own: Thing[] = [];
+  if (doc.published) own.push(article(model, { ...doc, published: doc.published }));
+  if (doc.path !== '/') own.push(breadcrumbs(doc, model));
+  assertContentRules(doc.path, own, model);
+  const nodes: Thing[] = [organization, ...(doc.path === PAGE_PATHS.services ? services : []), ...own];
+  return { '@context': 'https://schema.org', '@graph': nodes };
+}
+
+function assertContentRules(path: string, nodes: Thing | Thing[], model: SiteModel): void {
+  const site = model.site.data;
+  const identity = {
+    name: site.name,
+    cloudProvider: site.cloud_provider,
+    cloudProviderFullName: site.cloud_provider_full_name,
+  };
+  const violations = findViolations(JSON.stringify(nodes), identity);
+  if (violations.length > 0) {
+    throw new Error(
+      `JSON-LD of ${path} breaks a content rule: ${violations.map((v) => `"${v.text}": ${ruleHelp(v.rule)}`).join('; ')}`,
+    );
+  }
+}
+
+/** JSON for a `<script type="application/ld+json">`: `<` escaped so no text can close the element. */
+export function jsonLdScript(graph: Graph): string {
+  return JSON.stringify(graph).replace(/</g, '\\u003c');
+}
