@@ -224,6 +224,7 @@ describe('the link check (every internal link against the published pages)', () 
     path,
     title: path,
     description: '',
+    blocks: [{ type: 'md', markdown }],
     markdown,
     section: 'Company',
   });
