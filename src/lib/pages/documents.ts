@@ -29,7 +29,7 @@ import { absolute } from './urls.ts';
 import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';
 import { bodySections, paragraphs } from '../content/body-sections.ts';
-import { blocksMarkdown, type Block, type Card, type PageDocument } from './page-document.ts';
+import { blocksMarkdown, type Block, type Card, type Link, type PageDocument } from './page-document.ts';
 
 /** Entries per index page (/blog, /case-studies): keeps every index within the 14 KB first-flight budget as content grows. */
 export const INDEX_PAGE_SIZE = 20;
@@ -37,20 +37,27 @@ export const INDEX_PAGE_SIZE = 20;
 type Post = SiteModel['posts'][number];
 type CaseStudy = SiteModel['caseStudies'][number];
 
-const list = (items: string[], cls?: string): Block => ({ type: 'list', items, ...(cls ? { class: cls } : {}) });
-const h = (text: string, id?: string, level: 2 | 3 = 2): Block => ({
-  type: 'heading',
-  text,
-  level,
-  ...(id ? { id } : {}),
+const list = (items: string[], cls?: string): Block => ({ type: 'list', items, class: cls });
+const h = (text: string, id?: string, level: 2 | 3 = 2): Block => ({ type: 'heading', text, id, level });
+const p = (text: string, cls?: string): Block => ({ type: 'p', text, class: cls });
+const md = (markdown: string, cls?: string): Block => ({ type: 'md', markdown, class: cls });
+const group = (blocks: Block[], more: { tag?: 'nav' | 'div'; class?: string; label?: string } = {}): Block => ({
+  type: 'group',
+  blocks,
+  ...more,
 });
-const p = (text: string, cls?: string): Block => ({ type: 'p', text, ...(cls ? { class: cls } : {}) });
-const md = (markdown: string, cls?: string): Block => ({ type: 'md', markdown, ...(cls ? { class: cls } : {}) });
-const section = (...blocks: Block[]): Block => ({ type: 'group', blocks });
+const cta = (heading: string, text?: string, secondary?: Link): Block => ({ type: 'cta', heading, text, secondary });
 const link = (title: string, path: string) => `[${title}](${absolute(path)})`;
 const code = (text: string) => `\`${text}\``;
 const join = (...parts: (string | false | undefined)[]) =>
   parts.filter((x): x is string => !!x && x.trim() !== '').join('\n\n');
+
+const table = (head: string[], rows: string[][], more: { label?: string; rowIds?: string[] } = {}): Block => ({
+  type: 'table',
+  head,
+  rows,
+  ...more,
+});
 
 type Head = Pick<PageDocument, 'path' | 'title' | 'description' | 'section'> & Partial<PageDocument>;
 
@@ -69,129 +76,87 @@ const highlights = (model: SiteModel): string[] => proofFigures(model).map((f) =
 
 function home(model: SiteModel): Block[] {
   const { site, pages } = model;
-  const agentsLabel = 'Talk to us as an agent';
+  const agentsLink = { label: 'Talk to us as an agent', href: absolute(PAGE_PATHS.agents) };
+  const proposalLink = { label: 'Request a proposal', href: absolute(PAGE_PATHS.proposal), primary: true };
+  const capabilityCard = (c: SiteModel['capabilities'][number]): Card => ({
+    title: c.data.name,
+    href: absolute(`/services#${c.data.id}`),
+    text: c.data.summary,
+    meta: '',
+  });
+  const audience = (a: SiteModel['audiences'][number]) => [
+    h(link(a.data.title, `/about#${a.data.id}`), undefined, 3),
+    list(a.data.outcomes),
+  ];
+  const source = link(`${site.data.name} partner profile`, model.evidence.data.source);
   return [
     {
       type: 'hero',
       title: pages.home.data.title,
       lead: pages.home.data.description,
-      links: [
-        { label: 'Request a proposal', href: absolute(PAGE_PATHS.proposal), primary: true },
-        { label: agentsLabel, href: absolute(PAGE_PATHS.agents) },
-      ],
+      links: [proposalLink, agentsLink],
     },
-    {
-      type: 'group',
-      class: 'ask-block',
-      blocks: [
+    group(
+      [
         h('Ask a question', 'ask-h'),
         p('Tell us what you want to achieve and get non-binding guidance on where to start.'),
-        {
-          type: 'form',
-          html: askFormHtml(knowledgeOf(model)),
-          twin: [],
-        },
+        { type: 'form', html: askFormHtml(knowledgeOf(model)), twin: [] },
       ],
-    },
-    {
-      type: 'group',
-      class: 'band',
-      label: 'Partner record',
-      blocks: [
-        list(highlights(model)),
-        p(
-          `Source: ${link(`${site.data.name} partner profile`, model.evidence.data.source)} · ${link('Our credentials', PAGE_PATHS['aws-credentials'])}`,
-        ),
-      ],
-    },
+      { class: 'ask-block' },
+    ),
+    group(
+      [list(highlights(model)), p(`Source: ${source} · ${link('Our credentials', PAGE_PATHS['aws-credentials'])}`)],
+      {
+        class: 'band',
+        label: 'Partner record',
+      },
+    ),
     h('What we deliver'),
-    {
-      type: 'cards',
-      level: 3,
-      cards: model.capabilities.map((c) => ({
-        title: c.data.name,
-        href: absolute(`/services#${c.data.id}`),
-        text: c.data.summary,
-        meta: '',
-      })),
-    },
+    { type: 'cards', level: 3, cards: model.capabilities.map(capabilityCard) },
     h('Recent work'),
     { type: 'cards', level: 3, cards: model.caseStudies.slice(0, 3).map(caseStudyCard) },
     p(link('All case studies', PAGE_PATHS['case-studies'])),
     {
       type: 'split',
       blocks: [
-        section(h(`Why ${site.data.name}`, 'why'), list(site.data.reasons)),
-        section(
-          h('Who we work with', 'who'),
-          ...model.audiences.flatMap((a) => [
-            h(link(a.data.title, `/about#${a.data.id}`), undefined, 3),
-            list(a.data.outcomes),
-          ]),
-        ),
+        group([h(`Why ${site.data.name}`, 'why'), list(site.data.reasons)]),
+        group([h('Who we work with', 'who'), ...model.audiences.flatMap(audience)]),
       ],
     },
-    {
-      type: 'cta',
-      heading: 'Start with a proposal',
-      text: paragraphs(site.body).at(-1),
-      secondary: { href: absolute(PAGE_PATHS.agents), label: agentsLabel },
-    },
+    cta('Start with a proposal', paragraphs(site.body).at(-1), agentsLink),
     md(pages.home.body, 'prose meta'),
   ];
 }
 
-const table = (head: string[], rows: string[][], more: Partial<Extract<Block, { type: 'table' }>> = {}): Block => ({
-  type: 'table',
-  head,
-  rows,
-  ...more,
-});
-
 function agents(model: SiteModel): Block[] {
   const k = knowledgeOf(model);
-  const server = mcpServerInfo(k);
   const json = 'application/json';
-  const endpoints: [string, string, string, string][] = [
-    [
-      'GET',
-      DOCUMENT_PATHS.capabilities,
-      `Services, engagement models, program support, evidence and rules (JSON Schema: ${DOCUMENT_PATHS.capabilitiesSchema})`,
-      json,
-    ],
-    [
-      'GET',
-      DOCUMENT_PATHS.proposalApi,
-      'The proposal contract: request schemas, examples, limits, idempotency, errors',
-      json,
-    ],
-    ['POST', DOCUMENT_PATHS.proposalApi, 'guide, summarize or submit, chosen by "action"', json],
-    ['POST', DOCUMENT_PATHS.mcp, 'MCP (Streamable HTTP, stateless): the same three steps as tools', json],
-    ['GET', DOCUMENT_PATHS.mcpServerCard, 'MCP server card: name, version, endpoint, protocol versions', json],
-    ['GET', DOCUMENT_PATHS.openapi, 'OpenAPI 3.1 description of the API', json],
-    ['GET', DOCUMENT_PATHS.apiCatalog, 'API catalog (RFC 9727)', 'application/linkset+json'],
-    [
-      'GET',
-      DOCUMENT_PATHS.llmsTxt,
-      'Overview of the site for language models; /llms-full.txt has every page',
-      'text/plain',
-    ],
-    ['GET', twinPath(PAGE_PATHS.home), 'Markdown twin of the home page; add .md to any page path', 'text/markdown'],
-    ['GET', DOCUMENT_PATHS.sitemap, 'Every page', 'application/xml'],
-  ];
-  const clientConfig = JSON.stringify({ mcpServers: { [server.name]: { type: 'http', url: k.urls.mcp } } }, null, 2);
+  const get = (path: string, what: string, type = json) => ['GET', link(code(path), path), what, code(type)];
+  const post = (path: string, what: string) => ['POST', code(path), what, code(json)];
+  const config = { mcpServers: { [mcpServerInfo(k).name]: { type: 'http', url: k.urls.mcp } } };
   const problems = Object.entries(PROBLEM_TYPES);
+  const D = DOCUMENT_PATHS;
+  const exchange = (label: string, text: string) => group([p(label, 'meta'), { type: 'code', text }], { tag: 'div' });
   return [
     md(model.pages.agents.body, 'prose'),
     h('Endpoints', 'resources'),
     table(
       ['Method', 'Path', 'What it returns', 'Type'],
-      endpoints.map(([method, path, what, type]) => [
-        method,
-        method === 'GET' ? link(code(path), path) : code(path),
-        what,
-        code(type),
-      ]),
+      [
+        get(
+          D.capabilities,
+          `Services, engagement models, program support, evidence and rules (JSON Schema: ${D.capabilitiesSchema})`,
+        ),
+        get(D.proposalApi, 'The proposal contract: request schemas, examples, limits, idempotency, errors'),
+        post(D.proposalApi, 'guide, summarize or submit, chosen by "action"'),
+        post(D.mcp, 'MCP (Streamable HTTP, stateless): the same three steps as tools'),
+        get(D.mcpServerCard, 'MCP server card: name, version, endpoint, protocol versions'),
+        get(D.openapi, 'OpenAPI 3.1 description of the API'),
+        get(D.apiCatalog, 'API catalog (RFC 9727)', 'application/linkset+json'),
+        get(D.llmsTxt, 'Overview of the site for language models; /llms-full.txt has every page', 'text/plain'),
+        get(twinPath(PAGE_PATHS.home), 'Markdown twin of the home page; add .md to any page path', 'text/markdown'),
+        get(D.sitemap, 'Every page', 'application/xml'),
+      ],
     ),
     h('Rules for agents', 'rules'),
     list(model.site.data.agent_guidance, 'prose'),
@@ -203,7 +168,7 @@ function agents(model: SiteModel): Block[] {
       ),
       'prose',
     ),
-    { type: 'code', text: clientConfig },
+    { type: 'code', text: JSON.stringify(config, null, 2) },
     table(
       ['Tool', 'What it does', 'Effect'],
       Object.values(PROPOSAL_TOOLS).map((t) => [
@@ -215,17 +180,15 @@ function agents(model: SiteModel): Block[] {
     ),
     h('Proposal API examples', 'proposal-api'),
     p(
-      `POST one JSON object to ${code(DOCUMENT_PATHS.proposalApi)}; ${code('action')} selects the step. These exchanges are generated from the ${link('contract', DOCUMENT_PATHS.proposalApi)} at build time.`,
+      `POST one JSON object to ${code(D.proposalApi)}; ${code('action')} selects the step. These exchanges are generated from the ${link('contract', D.proposalApi)} at build time.`,
       'prose',
     ),
     ...apiExamples(contractOf(k), k).map((x) =>
-      section(h(x.title, x.id, 3), p(x.note), {
-        type: 'split',
-        blocks: [
-          { type: 'group', tag: 'div', blocks: [p('Request', 'meta'), { type: 'code', text: x.request }] },
-          { type: 'group', tag: 'div', blocks: [p('Response', 'meta'), { type: 'code', text: x.response }] },
-        ],
-      }),
+      group([
+        h(x.title, x.id, 3),
+        p(x.note),
+        { type: 'split', blocks: [exchange('Request', x.request), exchange('Response', x.response)] },
+      ]),
     ),
     ...submitOutcomes(),
     ...yourData(model),
@@ -243,68 +206,42 @@ function agents(model: SiteModel): Block[] {
       ]),
       { rowIds: problems.map(([id]) => problemAnchor(id)) },
     ),
-    {
-      type: 'cta',
-      heading: 'Prefer a person?',
-      text: 'The proposal workspace takes the same steps in a browser, with or without an agent.',
-    },
+    cta('Prefer a person?', 'The proposal workspace takes the same steps in a browser, with or without an agent.'),
   ];
 }
 
 function services(model: SiteModel): Block[] {
+  const service = (c: SiteModel['capabilities'][number]): Block => {
+    const models = model.engagementModels.filter((m) => m.data.suggested_for.includes(c.data.id));
+    const includes: Block[] = [
+      h('What it includes', undefined, 3),
+      list(c.data.includes),
+      ...(models.length > 0
+        ? [
+            h('Engagement models that fit', undefined, 3),
+            list(models.map((m) => link(m.data.name, `/delivery-models#${m.data.id}`))),
+          ]
+        : []),
+      { type: 'actions', links: [{ label: `Ask about ${c.data.name}`, href: absolute(PAGE_PATHS.proposal) }] },
+    ];
+    return group(
+      [
+        h(c.data.name, c.data.id),
+        p(c.data.summary, 'summary'),
+        { type: 'split', blocks: [md(c.body, 'prose'), group(includes, { tag: 'div' })] },
+      ],
+      { class: 'service' },
+    );
+  };
+  const toc = model.capabilities.map((c) => link(c.data.name, `${PAGE_PATHS.services}#${c.data.id}`));
   return [
     md(model.pages.services.body, 'prose'),
-    {
-      type: 'group',
-      tag: 'nav',
-      label: 'Capabilities',
-      blocks: [
-        list(
-          model.capabilities.map((c) => link(c.data.name, `${PAGE_PATHS.services}#${c.data.id}`)),
-          'toc',
-        ),
-      ],
-    },
-    ...model.capabilities.map((c): Block => {
-      const models = model.engagementModels.filter((m) => m.data.suggested_for.includes(c.data.id));
-      return {
-        type: 'group',
-        class: 'service',
-        blocks: [
-          h(c.data.name, c.data.id),
-          p(c.data.summary, 'summary'),
-          {
-            type: 'split',
-            blocks: [
-              md(c.body, 'prose'),
-              {
-                type: 'group',
-                tag: 'div',
-                blocks: [
-                  h('What it includes', undefined, 3),
-                  list(c.data.includes),
-                  ...(models.length > 0
-                    ? [
-                        h('Engagement models that fit', undefined, 3),
-                        list(models.map((m) => link(m.data.name, `/delivery-models#${m.data.id}`))),
-                      ]
-                    : []),
-                  {
-                    type: 'actions',
-                    links: [{ label: `Ask about ${c.data.name}`, href: absolute(PAGE_PATHS.proposal) }],
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      };
-    }),
-    {
-      type: 'cta',
-      heading: 'Not sure which fits?',
-      text: 'Describe the outcome you want; the proposal workspace gives non-binding guidance before you share any contact details.',
-    },
+    group([list(toc, 'toc')], { tag: 'nav', label: 'Capabilities' }),
+    ...model.capabilities.map(service),
+    cta(
+      'Not sure which fits?',
+      'Describe the outcome you want; the proposal workspace gives non-binding guidance before you share any contact details.',
+    ),
   ];
 }
 
@@ -384,12 +321,12 @@ const caseStudyCard = (c: CaseStudy): Card => ({
 
 function caseStudy(model: SiteModel, c: CaseStudy): Block[] {
   const caps = new Map(model.capabilities.map((x) => [x.data.id, x.data.name]));
-  const em = model.engagementModels.find((m) => m.data.id === c.data.engagement_model);
   // Challenge → approach → outcomes (the facts, once) → what came next.
   const { intro, sections } = bodySections(c.body);
   const approach = sections.findIndex((s) => /^approach/i.test(s.heading));
   const cut = approach === -1 ? sections.length : approach + 1;
-  const bodySection = (s: { heading: string; markdown: string }) => section(h(s.heading), md(s.markdown));
+  const bodySection = (s: { heading: string; markdown: string }) => group([h(s.heading), md(s.markdown)]);
+  const em = model.engagementModels.find((m) => m.data.id === c.data.engagement_model)?.data.name;
   return [
     p(c.data.summary, 'lead'),
     {
@@ -397,23 +334,19 @@ function caseStudy(model: SiteModel, c: CaseStudy): Block[] {
       facts: [
         ['Client', `${c.data.client} (${c.data.industry})`],
         ['Capabilities', c.data.capabilities.map((id) => link(caps.get(id) ?? id, `/services#${id}`)).join(', ')],
-        [
-          'Engagement model',
-          link(em?.data.name ?? c.data.engagement_model, `/delivery-models#${c.data.engagement_model}`),
-        ],
+        ['Engagement model', link(em ?? c.data.engagement_model, `/delivery-models#${c.data.engagement_model}`)],
         ['Published', c.data.published],
       ],
     },
     md(intro),
     ...sections.slice(0, cut).map(bodySection),
-    section(h('Outcomes'), list(c.data.outcomes, 'outcomes')),
+    group([h('Outcomes'), list(c.data.outcomes, 'outcomes')]),
     ...sections.slice(cut).map(bodySection),
-    {
-      type: 'cta',
-      heading: 'Facing something similar?',
-      text: `Tell us where you stand; we suggest a scope and an engagement model, as we did for ${c.data.client}.`,
-      secondary: { href: absolute(PAGE_PATHS['case-studies']), label: 'More case studies' },
-    },
+    cta(
+      'Facing something similar?',
+      `Tell us where you stand; we suggest a scope and an engagement model, as we did for ${c.data.client}.`,
+      { href: absolute(PAGE_PATHS['case-studies']), label: 'More case studies' },
+    ),
   ];
 }
 
@@ -617,11 +550,10 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
     'Older case studies',
     [md(x['case-studies'].body, 'prose lead')],
     [
-      {
-        type: 'cta',
-        heading: 'Have a similar problem?',
-        text: 'Tell us the outcome you want; we reply with a suggested scope and engagement model.',
-      },
+      cta(
+        'Have a similar problem?',
+        'Tell us the outcome you want; we reply with a suggested scope and engagement model.',
+      ),
     ],
   );
   const [blogIndex, ...blogArchive] = paginatedIndex(

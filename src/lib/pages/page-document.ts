@@ -24,12 +24,12 @@ export interface Card {
 
 export type Block =
   /** Markdown as written (content bodies); `mdx` renders an .mdx body with the site's components. */
-  | { type: 'md'; markdown: string; class?: string; mdx?: CollectionEntry<'mdx'> | undefined }
+  | { type: 'md'; markdown: string; class?: string | undefined; mdx?: CollectionEntry<'mdx'> | undefined }
   /** The home page's top: its H1 and lead (the twin's title and summary line), then buttons. */
   | { type: 'hero'; title: string; lead: string; links: (Link & { primary?: boolean })[] }
-  | { type: 'p'; text: string; class?: string }
-  | { type: 'heading'; text: string; id?: string; level?: 2 | 3 }
-  | { type: 'list'; items: string[]; class?: string }
+  | { type: 'p'; text: string; class?: string | undefined }
+  | { type: 'heading'; text: string; id?: string | undefined; level?: 2 | 3 }
+  | { type: 'list'; items: string[]; class?: string | undefined }
   | { type: 'table'; head: string[]; rows: string[][]; rowIds?: string[]; label?: string }
   | { type: 'facts'; facts: [string, string][] }
   | { type: 'code'; text: string }
@@ -37,7 +37,7 @@ export type Block =
   /** Buttons: the primary ones first. */
   | { type: 'actions'; links: (Link & { primary?: boolean })[] }
   | { type: 'pager'; links: Link[] }
-  | { type: 'cta'; heading: string; text?: string | undefined; secondary?: Link }
+  | { type: 'cta'; heading: string; text?: string | undefined; secondary?: Link | undefined }
   /** A `<section>` (named by its first heading), `<nav>` or `<div>` around blocks. */
   | { type: 'group'; blocks: Block[]; tag?: 'section' | 'nav' | 'div'; class?: string; label?: string }
   /** Columns side by side on wide screens. */
