@@ -225,6 +225,7 @@ describe('the link check (every internal link against the published pages)', () 
     title: path,
     description: '',
     blocks: [{ type: 'md', markdown }],
+    updated: '2026-01-01',
     markdown,
     section: 'Company',
   });

@@ -59,18 +59,30 @@ const table = (head: string[], rows: string[][], more: { label?: string; rowIds?
   ...more,
 });
 
-type Head = Pick<PageDocument, 'path' | 'title' | 'description' | 'section'> & Partial<PageDocument>;
+type Head = Pick<PageDocument, 'path' | 'title' | 'description' | 'section' | 'updated'> & Partial<PageDocument>;
 
 function doc(head: Head, blocks: Block[]): PageDocument {
   return { ...head, blocks, markdown: blocksMarkdown(blocks) };
 }
 
-const pageHead = (page: Sourced<PageData>, path: string, section: PageDocument['section']): Head => ({
+const entry = (
+  path: string,
+  title: string,
+  description: string,
+  section: Head['section'],
+  published: string,
+  blocks: Block[],
+) => doc({ path, title, description, section, published, updated: published }, blocks);
+
+const pageHead = (page: Sourced<PageData>, path: string, section: PageDocument['section'], updated: string): Head => ({
   path,
   title: page.data.title,
   description: page.data.description,
   section,
+  updated,
 });
+
+const newest = (dates: string[]) => dates.reduce((a, b) => (b > a ? b : a));
 
 const highlights = (model: SiteModel): string[] => proofFigures(model).map((f) => `**${f.value}** ${f.label}`);
 
@@ -540,11 +552,18 @@ export function documentAt(model: SiteModel, path: string): PageDocument | undef
 
 function buildPageDocuments(model: SiteModel): PageDocument[] {
   const x = model.pages;
+  const reviewed = model.site.data.last_updated;
   const fixed = (id: keyof typeof PAGE_PATHS, section: PageDocument['section'], blocks: Block[], more = {}) =>
-    doc({ ...pageHead(x[id], PAGE_PATHS[id], section), ...more }, blocks);
+    doc({ ...pageHead(x[id], PAGE_PATHS[id], section, reviewed), ...more }, blocks);
+  const blogUpdated = newest([reviewed, ...model.posts.map((y) => y.data.published)]);
   const wide = { wide: true };
   const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(
-    pageHead(x['case-studies'], PAGE_PATHS['case-studies'], 'Case studies'),
+    pageHead(
+      x['case-studies'],
+      PAGE_PATHS['case-studies'],
+      'Case studies',
+      newest([reviewed, ...model.caseStudies.map((c) => c.data.published)]),
+    ),
     model.caseStudies,
     caseStudyCard,
     'Older case studies',
@@ -557,7 +576,7 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
     ],
   );
   const [blogIndex, ...blogArchive] = paginatedIndex(
-    pageHead(x.blog, PAGE_PATHS.blog, 'Blog'),
+    pageHead(x.blog, PAGE_PATHS.blog, 'Blog', blogUpdated),
     model.posts,
     postCard,
     'Older posts',
@@ -579,16 +598,7 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
     ...caseStudyArchive,
     ...blogArchive,
     ...model.caseStudies.map((c) =>
-      doc(
-        {
-          path: caseStudyPath(c.slug),
-          title: c.data.title,
-          description: c.data.summary,
-          section: 'Case studies',
-          published: c.data.published,
-        },
-        caseStudy(model, c),
-      ),
+      entry(caseStudyPath(c.slug), c.data.title, c.data.summary, 'Case studies', c.data.published, caseStudy(model, c)),
     ),
     ...postsByTag(model).flatMap(([tag, posts]) =>
       paginatedIndex(
@@ -597,6 +607,7 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
           title: `Posts tagged “${tag}”`,
           description: `${posts.length} ${posts.length === 1 ? 'post' : 'posts'} from the ${model.site.data.name} blog tagged “${tag}”.`,
           section: 'Blog',
+          updated: blogUpdated,
         },
         posts,
         postCard,
@@ -606,16 +617,7 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
       ),
     ),
     ...model.posts.map((x) =>
-      doc(
-        {
-          path: postPath(x.slug),
-          title: x.data.title,
-          description: x.data.description,
-          section: 'Blog',
-          published: x.data.published,
-        },
-        post(x),
-      ),
+      entry(postPath(x.slug), x.data.title, x.data.description, 'Blog', x.data.published, post(x)),
     ),
   ];
 }
@@ -623,4 +625,15 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
 /** The markdown twin of a page: title, summary line, then the body. */
 export function twinMarkdown(doc: PageDocument): string {
   return `# ${doc.title}\n\n> ${doc.description}\n\n${doc.markdown.replace(/ \{#[\w-]+\}$/gm, '')}\n`;
+}
+
+/** A page's markdown twin as served: a short YAML frontmatter (JSON strings are valid YAML scalars), then the page. */
+export function twinFile(doc: PageDocument): string {
+  const frontmatter = [
+    `title: ${JSON.stringify(doc.title)}`,
+    `description: ${JSON.stringify(doc.description)}`,
+    `canonical_url: ${absolute(doc.path)}`,
+    `last_updated: "${doc.updated}"`,
+  ].join('\n');
+  return `---\n${frontmatter}\n---\n\n${twinMarkdown(doc)}`;
 }

@@ -58,6 +58,12 @@ export interface PageDocument {
   section: 'Company' | 'Services' | 'Evidence' | 'Case studies' | 'Blog' | 'Proposals and agents';
   /** Present on case studies and posts. */
   published?: string;
+  /**
+   * When the page last changed: an entry when it was published, a listing when its newest entry
+   * was, every other page when the site's facts were last reviewed (`last_updated` in content/site.md).
+   * Feeds the twin's frontmatter, the sitemap and JSON-LD.
+   */
+  updated: string;
   /** Cards and tables use the full content width. */
   wide?: boolean;
 }
