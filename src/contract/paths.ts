@@ -64,6 +64,9 @@ export function twinParam(path: string): string {
   return path === '/' ? INDEX_NAME : path.slice(1);
 }
 
+/** Entries per index page (/blog, /case-studies): keeps every index within the 14 KB first-flight budget as content grows. */
+export const INDEX_PAGE_SIZE = 20;
+
 /** Path of page `n` (from 1) of a paginated index: `/blog`, then `/blog/archive/2`, ... */
 export function indexPagePath(basePath: string, n: number): string {
   return n === 1 ? basePath : `${archivePrefix(basePath)}${n}`;

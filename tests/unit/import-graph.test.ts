@@ -121,7 +121,7 @@ describe('import graph', () => {
     // The function's entry reaches the store only through the handler, the pipeline and submit/.
     const chain = reachableFrom(['netlify/functions/proposal.mts']).get('src/proposal/store/index.ts');
     expect(chain?.length).toBeGreaterThan(2);
-    expect(siteBuild).toContain('src/pages/index.astro');
+    expect(siteBuild).toContain('src/pages/[...path].astro');
   });
 
   // One storage module: every Blobs call is bounded and checked in one place.

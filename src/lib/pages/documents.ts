@@ -8,6 +8,7 @@ import { oncePer } from '../memo.ts';
 import {
   caseStudyPath,
   DOCUMENT_PATHS,
+  INDEX_PAGE_SIZE,
   indexPagePath,
   PAGE_PATHS,
   postPath,
@@ -28,9 +29,6 @@ import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';
 import { bodySections, paragraphs } from '../content/body-sections.ts';
 import { blocksMarkdown, type Block, type Card, type Link, type PageDocument } from './page-document.ts';
-
-/** Entries per index page (/blog, /case-studies): keeps every index within the 14 KB first-flight budget as content grows. */
-export const INDEX_PAGE_SIZE = 20;
 
 type Post = SiteModel['posts'][number];
 type CaseStudy = SiteModel['caseStudies'][number];
