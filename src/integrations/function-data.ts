@@ -65,7 +65,7 @@ export function writeFunctionData(outDir: string, { contract, knowledge, stylesh
   // temporary folder first).
   writeAtomic(
     join(outDir, 'validators.d.mts'),
-    `import type { Validators } from '../src/proposal/request-steps.ts';\n${Object.keys(exports)
+    `import type { Validators } from '../src/contract/requests.ts';\n${Object.keys(exports)
       .map((name) => `export declare const ${name}: Validators['${name}'];`)
       .join('\n')}\n`,
   );
