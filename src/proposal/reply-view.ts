@@ -147,7 +147,7 @@ export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: num
       title: 'Proposal request received',
       body: [
         reference('Our customer-relationship system has accepted your request.'),
-        // Otherwise the reply's own message, whose email sentence comes from confirmation-email-states.ts.
+        // Otherwise the reply's own message, whose email sentence comes from contract/submit-replies.ts.
         r.confirmation_email === 'sent' && opts.email
           ? [
               el('p', null, `A confirmation email was sent to ${opts.email}.`),

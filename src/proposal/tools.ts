@@ -1,21 +1,12 @@
 /**
  * The three proposal actions as tools, written once: the workspace's forms declare them (WebMCP),
- * its script registers them with the contract's schemas, and the MCP endpoint serves them. Input
- * schemas are the contract's request schemas; the tool's name selects the action, and submit
- * takes the Idempotency-Key as an argument, held to the header's rules.
+ * its script registers them, and the MCP endpoint serves them. Input schemas are the contract's
+ * request schemas; the tool's name selects the action.
  */
 import type { ProposalAction } from '../contract/fields.ts';
 import { requestSchemas, resultSchemas } from '../contract/contract.ts';
 import { idempotencyKeyPattern, MAX_IDEMPOTENCY_KEY_LENGTH } from '../contract/idempotency-rules.ts';
 import type { Knowledge } from '../contract/knowledge.ts';
-
-/** MCP tool annotations (hints a client may show); each states what the action really does. */
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
-}
 
 export const PROPOSAL_TOOLS = {
   guide: {
@@ -41,12 +32,9 @@ export const PROPOSAL_TOOLS = {
     // idempotency key with the same arguments never stores a second request (idempotent).
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
-} as const satisfies Record<
-  ProposalAction,
-  { name: string; title: string; description: string; annotations: ToolAnnotations }
->;
+} as const satisfies Record<ProposalAction, { name: string; title: string; description: string; annotations: object }>;
 
-/** The submit tool's argument that carries what the HTTP API takes as the Idempotency-Key header. */
+/** The submit tool's argument for what the HTTP API takes as the Idempotency-Key header. */
 export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotency_key';
 
 /** The action a tool name selects, or undefined for an unknown name. */
@@ -103,7 +91,7 @@ export function webmcpTools(k: Knowledge) {
     const { $schema: _dialect, properties, required, ...rest } = requests[action] as JsonSchema;
     const kept = Object.fromEntries(Object.entries(properties).filter(([field]) => !PAGE_SET_FIELDS.includes(field)));
     // `consent` is `const: true` in the contract; the type makes the tool's parameter explicit.
-    if (isObject(kept['consent'])) kept['consent'] = { type: 'boolean', ...kept['consent'] };
+    if (kept['consent']) kept['consent'] = { type: 'boolean', ...kept['consent'] };
     return {
       action,
       name,
@@ -116,6 +104,3 @@ export function webmcpTools(k: Knowledge) {
 }
 
 export type WebmcpTool = ReturnType<typeof webmcpTools>[number];
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
