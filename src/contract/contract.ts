@@ -62,22 +62,10 @@ export const VISIBLE_TEXT_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])(?:[^\\p{
 export const MAX_EMAIL_LENGTH = 254;
 
 // `as const` throughout: the request types (./requests.ts) are read off these schemas' literal types.
-const short = (description: string) =>
-  ({
-    type: 'string',
-    minLength: 1,
-    maxLength: MAX_SHORT_LENGTH,
-    pattern: VISIBLE_LINE_PATTERN,
-    description,
-  }) as const;
-const long = (description: string) =>
-  ({
-    type: 'string',
-    minLength: 1,
-    maxLength: MAX_TEXT_LENGTH,
-    pattern: VISIBLE_TEXT_PATTERN,
-    description,
-  }) as const;
+const textField = (maxLength: number, pattern: string) => (description: string) =>
+  ({ type: 'string', minLength: 1, maxLength, pattern, description }) as const;
+const short = textField(MAX_SHORT_LENGTH, VISIBLE_LINE_PATTERN);
+const long = textField(MAX_TEXT_LENGTH, VISIBLE_TEXT_PATTERN);
 
 /** One action's request: `action` selects it, and nothing beyond `properties` is accepted. */
 const requestObject = <A extends string, P extends object, R extends readonly string[]>(

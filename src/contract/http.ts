@@ -8,8 +8,8 @@ export interface Reply {
   body: unknown;
 }
 
+/** `pointer`: a JSON Pointer in URI-fragment form, e.g. "#/email". */
 export interface FieldError {
-  /** JSON Pointer in URI-fragment form, e.g. "#/email". */
   pointer: string;
   detail: string;
 }

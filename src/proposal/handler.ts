@@ -62,10 +62,8 @@ function jsonBody(raw: string): Parsed | Reply {
 }
 
 /**
- * `contract`: the published contract (GET /api/proposal), which the function serves because its
- * path takes GET too (see netlify/functions/proposal.mts); without it GET is refused as before.
- * `liveContractFrom`: under `npm run dev`, the Astro dev server's origin; GET then answers with the
- * contract Astro renders from the content as it is now (or its error), never a copy made earlier.
+ * `contract`: what GET /api/proposal serves (without it GET is refused). `liveContractFrom`: under
+ * `npm run dev`, the Astro dev server's origin, whose contract, rendered from the content now, GET relays.
  */
 export function createProposalHandler(
   k: Knowledge,

@@ -21,19 +21,19 @@ import { logEvent } from './submit/log.ts';
 import { sweepIfDue } from './submit/sweep.ts';
 import type { RequestSource } from './source.ts';
 
-/** The part of Netlify's function context the function uses (Context of @netlify/functions). */
+/** The part of Netlify's function context used here. */
 export interface InvocationContext {
   waitUntil(promise: Promise<unknown>): void;
 }
 
-/** One parsed action, as any channel delivers it. */
+/**
+ * One parsed action, as any channel delivers it. `idempotencyKey`: the HTTP header or the MCP
+ * submit tool's argument; `form`: a plain HTML form post's raw bytes and hidden key field.
+ */
 export interface ActionRequest {
-  /** The request object the contract's schemas describe (`action` and its fields). */
   body: Record<string, unknown>;
-  /** The Idempotency-Key as sent (the HTTP header, or the MCP submit tool's argument); null when none. */
   idempotencyKey: string | null;
   source: RequestSource;
-  /** A plain HTML form post: its raw bytes and its hidden key field (see submitKey). */
   form?: { key?: string | undefined; raw: string };
 }
 
@@ -49,10 +49,10 @@ export interface ActionPipeline {
   scheduleSweep(context: InvocationContext | undefined): void;
 }
 
-/** Forms faster than this are treated as automated; people need longer to read and type. */
+/** Forms filled in faster than this are treated as automated. */
 const MIN_FILL_MS = 3000;
 
-/** The reply to an error no step expected; the caller logs nothing sent. */
+/** The reply to an error no step expected. */
 export function internalError(): Reply {
   return problem(
     'internal-error',
