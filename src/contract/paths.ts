@@ -1,20 +1,9 @@
 /** Every path the site and the proposal function publish, written once: site-relative, no trailing slash. */
-import type { PageId } from './ids.ts';
+import { PAGE_IDS, type PageId } from './ids.ts';
 
-/** Path of each fixed page, by its id in content/pages/. */
-export const PAGE_PATHS = {
-  home: '/',
-  agents: '/agents',
-  services: '/services',
-  'delivery-models': '/delivery-models',
-  partners: '/partners',
-  about: '/about',
-  'aws-credentials': '/aws-credentials',
-  'case-studies': '/case-studies',
-  blog: '/blog',
-  proposal: '/proposal',
-  privacy: '/privacy',
-} as const satisfies Record<PageId, string>;
+/** Path of each fixed page, by its id in content/pages/: `/<id>`, and `/` for `home`. */
+const pagePath = (id: PageId) => (id === 'home' ? '/' : `/${id}`);
+export const PAGE_PATHS = Object.fromEntries(PAGE_IDS.map((id) => [id, pagePath(id)])) as Record<PageId, string>;
 
 /** The proposal function's paths: GET the contract or POST an action; MCP (Streamable HTTP, POST only). */
 export const PROPOSAL_API_PATH = '/api/proposal';

@@ -136,10 +136,7 @@ export function summaryView(s: SummarizeReply, shown: (name: string, value: stri
   };
 }
 
-/**
- * The honest result: "received" only when the CRM accepted it; an email only when one was sent.
- * `email` is the address typed (if known); `retryIn` the seconds until the workspace tries again.
- */
+/** "Received" only when the CRM accepted it; an email only when one was sent. `retryIn`: seconds to the workspace's next try. */
 export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: number } = {}): ReplyView {
   const reference = (text: string) => el('p', null, text, ' Reference: ', el('code', null, r.request_id), '.');
   if (r.status === 'received') {

@@ -44,20 +44,20 @@ export function actionOfTool(name: string): ProposalAction | undefined {
 
 type JsonSchema = { properties: Record<string, unknown>; required: readonly string[]; [key: string]: unknown };
 
-/** A request schema without `action`, which the tool's name selects. */
-function withoutAction(schema: JsonSchema): JsonSchema {
-  const { action: _action, ...properties } = schema.properties;
-  return { ...schema, properties, required: schema.required.filter((name) => name !== 'action') };
+/** A request schema without the named fields (`action`: the tool's name selects it). */
+function without(schema: JsonSchema, fields: readonly string[]): JsonSchema {
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([f]) => !fields.includes(f)));
+  return { ...schema, properties, required: schema.required.filter((f) => !fields.includes(f)) };
 }
 
 /** Each tool's input and output schema, from the contract. */
 export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema: JsonSchema; outputSchema: object }> {
   const requests = requestSchemas(k);
   const results = resultSchemas();
-  const submit = withoutAction(requests.submit);
+  const submit = without(requests.submit, ['action']);
   return {
-    guide: { inputSchema: withoutAction(requests.guide), outputSchema: results.guide },
-    summarize: { inputSchema: withoutAction(requests.summarize), outputSchema: results.summarize },
+    guide: { inputSchema: without(requests.guide, ['action']), outputSchema: results.guide },
+    summarize: { inputSchema: without(requests.summarize, ['action']), outputSchema: results.summarize },
     submit: {
       inputSchema: {
         ...submit,
@@ -80,24 +80,20 @@ export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema:
 /** Fields the workspace page sets itself (the step, the consent version, the spam checks): no tool parameter. */
 const PAGE_SET_FIELDS = ['action', 'consent_version', 'website', 'form_started_at'];
 
-/**
- * The tools as the workspace registers them with WebMCP, written into the page at build time so
- * they exist without a fetch: the contract's request schemas less the fields the page sets.
- */
+/** The tools as the workspace registers them with WebMCP, written into the page at build time. */
 export function webmcpTools(k: Knowledge) {
   const requests = requestSchemas(k);
   return (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).map((action) => {
     const { name, title, description, annotations } = PROPOSAL_TOOLS[action];
-    const { $schema: _dialect, properties, required, ...rest } = requests[action] as JsonSchema;
-    const kept = Object.fromEntries(Object.entries(properties).filter(([field]) => !PAGE_SET_FIELDS.includes(field)));
+    const { $schema: _dialect, properties, required, ...rest } = without(requests[action], PAGE_SET_FIELDS);
     // `consent` is `const: true` in the contract; the type makes the tool's parameter explicit.
-    if (kept['consent']) kept['consent'] = { type: 'boolean', ...kept['consent'] };
+    if (properties['consent']) properties['consent'] = { type: 'boolean', ...properties['consent'] };
     return {
       action,
       name,
       title,
       description,
-      inputSchema: { ...rest, properties: kept, required: required.filter((f) => !PAGE_SET_FIELDS.includes(f)) },
+      inputSchema: { ...rest, properties, required },
       annotations: { readOnlyHint: annotations.readOnlyHint },
     };
   });

@@ -54,14 +54,11 @@ export function neverSendRule(k: Knowledge): string {
   return rule;
 }
 
+/** What was typed and each invalid field's message; on reply pages, a live send button and the overview to review. */
 export interface FormState {
-  /** What the person typed, by field name. */
   values?: Readonly<Record<string, string>>;
-  /** Fields to mark as invalid, with the message shown at each. */
   errors?: Readonly<Record<string, string>>;
-  /** Reply pages: the send button is live (the values travel in the send form). */
   canSend?: boolean;
-  /** Reply pages: the overview, shown in the review panel beside the fields. */
   reviewHtml?: string;
 }
 
@@ -177,11 +174,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
 </div>`;
 }
 
-/**
- * The home page's "Ask a question" form: the guidance step as a plain HTML form and, declaratively,
- * the WebMCP tool request_guidance. It posts to the API without any script; the reply is the
- * workspace's reply page with the guidance and everything typed.
- */
+/** The home page's "Ask a question" form: the guidance step, and the WebMCP tool request_guidance, without script. */
 export function askFormHtml(k: Knowledge): string {
   const field = fieldRenderer(k, {});
   const tool = PROPOSAL_TOOLS.guide;
