@@ -15,8 +15,6 @@ import { singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
 import { sourceText } from '../source.ts';
 
-export type NotificationKind = 'notification' | 'alert';
-
 export interface NotifyConfig {
   /** Addresses of the sales team; used when a mailer is configured. */
   emailTo: string[];
@@ -27,7 +25,7 @@ export interface NotifyConfig {
 /** Bound of one chat post: a dead chat service must not hold the function. */
 const CHAT_TIMEOUT_MS = 5_000;
 /** After this many transient failures a channel counts as failed. */
-export const MAX_NOTIFY_ATTEMPTS = 5;
+const MAX_NOTIFY_ATTEMPTS = 5;
 
 /** NOTIFY_EMAIL (comma-separated; default: the partner's contact email) and NOTIFY_WEBHOOK_URL. */
 export function notifyConfigFromEnv(readEnv: EnvReader, partner: Pick<Partner, 'email'>): NotifyConfig {
@@ -55,7 +53,7 @@ export function initialNotification(config: NotifyConfig, mailer: Mailer | null)
   };
 }
 
-export function isOwed(status: NotificationStatus | undefined): boolean {
+export function isOwed<S extends NotificationStatus>(status: S | undefined): status is S {
   return status !== undefined && (status.email === 'owed' || status.chat === 'owed');
 }
 
@@ -67,16 +65,9 @@ const CRM_SENTENCE = {
     `The CRM (${r.delivery.crm}) did not accept it after ${r.delivery.attempts} attempts (last error: ${r.delivery.last_error_kind ?? 'unknown'}). It is stored: find it with \`npm run inbox\` and follow up by hand.`,
 } as const;
 
-export function notificationSubject(kind: NotificationKind, record: ProposalRecord): string {
-  const company = singleLine(record.contact.company);
-  return kind === 'alert'
-    ? singleLine(`Action needed: proposal request ${record.request_id} from ${company} was not delivered to the CRM`)
-    : singleLine(`New proposal request from ${company} (${record.request_id})`);
-}
-
 /** Plain text for email and chat: company, need, outcome, timeline, id and the CRM's state. */
 export function notificationText(
-  kind: NotificationKind,
+  kind: 'notification' | 'alert',
   record: ProposalRecord,
   partner: Pick<Partner, 'name'>,
 ): string {
@@ -106,33 +97,29 @@ export interface SalesMessage {
   messageId: string;
 }
 
-/** Sends what `status` still owes and returns the new status; never throws. */
-export async function sendOwedNotification(
-  kind: NotificationKind,
-  status: NotificationStatus,
+/** The notice of a new request, or the alert once its delivery failed. */
+export function noticeMessage(
+  kind: 'notification' | 'alert',
   record: ProposalRecord,
-  deps: SalesDeps,
-  at: string,
-): Promise<NotificationStatus> {
-  const message = {
-    subject: notificationSubject(kind, record),
-    text: notificationText(kind, record, deps.partner),
+  partner: Pick<Partner, 'name'>,
+): SalesMessage {
+  const company = singleLine(record.contact.company);
+  return {
+    subject: singleLine(
+      kind === 'alert'
+        ? `Action needed: proposal request ${record.request_id} from ${company} was not delivered to the CRM`
+        : `New proposal request from ${company} (${record.request_id})`,
+    ),
+    text: notificationText(kind, record, partner),
     messageId: `${kind}-${record.request_id}`,
   };
-  return sendOwedMessage(status, message, deps, at, record.request_id);
-}
-
-export interface SalesDeps {
-  mailer: Mailer | null;
-  notify: NotifyConfig;
-  partner: Pick<Partner, 'name'>;
 }
 
 /** Sends `message` on each channel `status` still owes and returns the new status; never throws. */
 export async function sendOwedMessage<S extends NotificationStatus>(
   status: S,
   message: SalesMessage,
-  deps: SalesDeps,
+  deps: { mailer: Mailer | null; notify: NotifyConfig },
   at: string,
   requestId: string,
 ): Promise<S> {

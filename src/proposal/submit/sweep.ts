@@ -5,18 +5,17 @@
  * REDELIVERY_INTERVAL_SECONDS across all instances (store/sweep-lock.ts); `npm run inbox -- redeliver`
  * runs it on demand. Each request is worked on under the same lease its sender's retries take.
  */
-import { claimForRequest, LeaseLostError } from '../store/key-entry.ts';
+import { claimForRequest } from '../store/key-entry.ts';
 import { listOpen, markSettled } from '../store/open-index.ts';
 import { readRecord } from '../store/record-store.ts';
 import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.ts';
 import { StoreUnavailable } from '../store/index.ts';
 import { claimSweep } from '../store/sweep-lock.ts';
-import type { SubmitDeps } from './deps.ts';
+import { withDefaults, type Deps, type SubmitDeps } from './deps.ts';
 import { logEvent } from './log.ts';
-import { completeOwedWork, owes, RecordGoneError, settle } from './owed-work.ts';
+import { completeOwedWork, owes, RecordGoneError } from './owed-work.ts';
 import { isOwed } from './notification.ts';
 import type { ProposalRecord } from './record.ts';
-import { DEFAULT_REDELIVERY_POLICY } from './redelivery-policy.ts';
 import { deleteStaleTallies } from '../store/event-tally.ts';
 import { deleteEndedCounters } from '../store/counter.ts';
 
@@ -51,7 +50,8 @@ export interface SweepReport {
   ms: number;
 }
 
-export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_SWEEP_LIMITS): Promise<SweepReport> {
+export async function runSweep(given: SubmitDeps, limits: SweepLimits = FUNCTION_SWEEP_LIMITS): Promise<SweepReport> {
+  const deps = withDefaults(given);
   const started = performance.now();
   const deadline = started + limits.budgetMs;
   const open = await listOpen(deps.store);
@@ -75,17 +75,16 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
       }
     }),
   );
-  const policy = deps.redelivery ?? DEFAULT_REDELIVERY_POLICY;
-  const now = deps.now ?? (() => new Date());
+  const { now, redelivery } = deps;
   const remaining = () => Math.max(0, deadline - performance.now());
   const entriesDeleted = await deleteExpiredEntries(deps.store, now, remaining());
   const countersDeleted =
     (await deleteStaleTallies(deps.store, now(), remaining())) +
     (await deleteEndedCounters(deps.store, now(), remaining()));
   const requestsDeleted =
-    policy.retentionMs === undefined
+    redelivery.retentionMs === undefined
       ? 0
-      : await deleteExpiredRequests(deps.store, now, policy.retentionMs, remaining());
+      : await deleteExpiredRequests(deps.store, now, redelivery.retentionMs, remaining());
   const report = {
     open: open.length,
     requests,
@@ -110,12 +109,11 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
 
 /** One open request: skip it while its backoff runs, else complete its owed work under its lease. */
 async function sweepOne(
-  deps: SubmitDeps,
+  deps: Deps,
   requestId: string,
   receivedMs: number,
   ignoreBackoff: boolean,
 ): Promise<RequestOutcome> {
-  const now = deps.now ?? (() => new Date());
   const marker = { request_id: requestId, received_at: new Date(receivedMs).toISOString() };
   const data = await readRecord(deps.store, requestId);
   if (data === null) {
@@ -127,36 +125,25 @@ async function sweepOne(
     await markSettled(deps.store, data);
     return 'settled';
   }
-  if (!ignoreBackoff && waiting(data, now())) return 'waiting';
-  const claim = await claimForRequest(deps.store, data, now);
-  if (claim.kind === 'final') {
-    await markSettled(deps.store, data);
-    return 'settled';
-  }
-  if (claim.kind === 'busy') return 'busy';
-  const { lease } = claim;
-  try {
-    const before = data.delivery.state;
-    const result = await completeOwedWork(deps, lease, { fresh: false }, { respectBackoff: !ignoreBackoff });
-    await settle(deps.store, lease, result);
-    const { record } = result;
-    if (result.storeFailed) throw result.storeFailed;
-    if (before === 'pending' && record.delivery.state === 'received') return 'delivered';
-    if (before === 'pending' && record.delivery.state === 'failed') return 'failed';
-    return record.delivery.state === 'pending' ? 'pending' : 'completed';
-  } catch (error) {
-    if (error instanceof LeaseLostError) return 'busy';
-    if (error instanceof StoreUnavailable) {
-      lease.abandon();
-      throw error;
-    }
-    await lease.release({ state: 'pending' }).catch(() => undefined);
-    if (error instanceof RecordGoneError) {
+  if (!ignoreBackoff && waiting(data, deps.now())) return 'waiting';
+  const claim = await claimForRequest(deps.store, data, deps.now);
+  if (claim.kind === 'final') await markSettled(deps.store, data);
+  if (claim.kind !== 'owner') return claim.kind === 'final' ? 'settled' : 'busy';
+  const result = await completeOwedWork(deps, claim.lease, { fresh: false, respectBackoff: !ignoreBackoff }).catch(
+    async (error: unknown) => {
+      if (!(error instanceof RecordGoneError)) throw error;
       await markSettled(deps.store, marker);
-      return 'gone';
-    }
-    throw error;
-  }
+      return 'gone' as const;
+    },
+  );
+  if (result === null) return 'busy';
+  if (result === 'gone') return result;
+  if (result.storeFailed) throw result.storeFailed;
+  const before = data.delivery.state;
+  const after = result.record.delivery.state;
+  if (before === 'pending' && after === 'received') return 'delivered';
+  if (before === 'pending' && after === 'failed') return 'failed';
+  return after === 'pending' ? 'pending' : 'completed';
 }
 
 /** Only the CRM delivery is owed and its backoff has not run out. */
@@ -173,9 +160,8 @@ function waiting(record: ProposalRecord, now: Date): boolean {
 /** The function's call after its reply: sweeps when due, never throws. Null when another instance swept recently. */
 export async function sweepIfDue(deps: SubmitDeps): Promise<SweepReport | null> {
   try {
-    const now = deps.now ?? (() => new Date());
-    const { intervalMs } = deps.redelivery ?? DEFAULT_REDELIVERY_POLICY;
-    if (!(await claimSweep(deps.store, now(), intervalMs))) return null;
+    const { now, redelivery } = withDefaults(deps);
+    if (!(await claimSweep(deps.store, now(), redelivery.intervalMs))) return null;
     return await runSweep(deps);
   } catch (error) {
     logEvent('sweep_error', {
