@@ -8,7 +8,7 @@ import type { EnvReader } from './env.ts';
 import type { Partner } from './partner.ts';
 import { confirmationSubject, confirmationText } from './confirmation-email.ts';
 import { singleLine } from './single-line.ts';
-import { logEvent } from './log.ts';
+import { logEvent, type LogFields } from './log.ts';
 import type { ProposalRecord } from './record.ts';
 
 /** `retry`: not sent, but worth another try later; `failed`: the server refused it for good. */
@@ -51,61 +51,52 @@ export function createMailer(env: EnvReader): Mailer | null {
         socketTimeout: SMTP_TIMEOUT_MS,
       }),
     ));
+  /** `event`: the log event's stem; `accepted` decides from the recipients the server accepted. */
+  const send = async (
+    mail: { to: string | string[]; replyTo?: string; messageId: string; subject: string; text: string },
+    accepted: (recipients: string[]) => boolean,
+    event: 'confirmation_email' | 'notify_email',
+    fields: LogFields,
+  ): Promise<SendResult> => {
+    try {
+      const info = await (
+        await connect()
+      ).sendMail({
+        from,
+        ...mail,
+        // One Message-ID per message: should a crash make a retry send it again, mail systems
+        // that deduplicate by Message-ID show it once.
+        messageId: `<${mail.messageId}@${domainOf(from)}>`,
+        // Nothing in this message may make nodemailer read files or fetch URLs.
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      });
+      if (accepted(info.accepted ?? [])) return 'sent';
+      logEvent(`${event}_failed`, { ...fields, code: 'RECIPIENT_NOT_ACCEPTED' });
+      return 'failed';
+    } catch (error) {
+      const result = isPermanent(error) ? 'failed' : 'retry';
+      logEvent(`${event}_${result === 'failed' ? 'failed' : 'deferred'}`, { ...fields, code: errorCode(error) });
+      return result;
+    }
+  };
   return {
     async sendConfirmation(record, partner) {
       const address = singleLine(record.contact.email);
-      try {
-        const info = await (
-          await connect()
-        ).sendMail({
-          from,
-          // The address alone: a display name would carry the sender's words into a header.
-          to: address,
-          replyTo: partner.email,
-          // One Message-ID per request: should a crash make a retry send it again, mail systems
-          // that deduplicate by Message-ID show it once.
-          messageId: `<${record.request_id}@${domainOf(from)}>`,
-          subject: confirmationSubject(record, partner),
-          text: confirmationText(record, partner),
-          // Nothing in this message may make nodemailer read files or fetch URLs.
-          disableFileAccess: true,
-          disableUrlAccess: true,
-        });
-        const accepted = (info.accepted ?? []).some((item) => item.toLowerCase() === address.toLowerCase());
-        if (accepted) return 'sent';
-        logEvent('confirmation_email_failed', { request_id: record.request_id, code: 'RECIPIENT_NOT_ACCEPTED' });
-        return 'failed';
-      } catch (error) {
-        const result = isPermanent(error) ? 'failed' : 'retry';
-        logEvent(result === 'failed' ? 'confirmation_email_failed' : 'confirmation_email_deferred', {
-          request_id: record.request_id,
-          code: errorCode(error),
-        });
-        return result;
-      }
+      const mail = {
+        // The address alone: a display name would carry the sender's words into a header.
+        to: address,
+        replyTo: partner.email,
+        messageId: record.request_id,
+        subject: confirmationSubject(record, partner),
+        text: confirmationText(record, partner),
+      };
+      const accepted = (list: string[]) => list.some((item) => item.toLowerCase() === address.toLowerCase());
+      return send(mail, accepted, 'confirmation_email', { request_id: record.request_id });
     },
     async sendNotice(notice) {
-      const to = notice.to.map(singleLine);
-      try {
-        const info = await (
-          await connect()
-        ).sendMail({
-          from,
-          to,
-          messageId: `<${notice.messageId}@${domainOf(from)}>`,
-          subject: singleLine(notice.subject),
-          text: notice.text,
-          disableFileAccess: true,
-          disableUrlAccess: true,
-        });
-        if ((info.accepted ?? []).length > 0) return 'sent';
-        logEvent('notify_email_failed', { code: 'RECIPIENT_NOT_ACCEPTED' });
-        return 'failed';
-      } catch (error) {
-        const result = isPermanent(error) ? 'failed' : 'retry';
-        logEvent(result === 'failed' ? 'notify_email_failed' : 'notify_email_deferred', { code: errorCode(error) });
-        return result;
-      }
+      const mail = { ...notice, to: notice.to.map(singleLine), subject: singleLine(notice.subject) };
+      return send(mail, (list) => list.length > 0, 'notify_email', {});
     },
   };
 }

@@ -5,8 +5,6 @@
  * The text carries only fields of the stored request, each through singleLine, so no sender
  * text can add a header or a line that looks like ours.
  */
-import { isAllowedEndpoint } from './crm/http.ts';
-import type { EnvReader } from './env.ts';
 import type { Partner } from './partner.ts';
 import { logEvent } from './log.ts';
 import type { Mailer, SendResult } from './mailer.ts';
@@ -26,23 +24,6 @@ export interface NotifyConfig {
 const CHAT_TIMEOUT_MS = 5_000;
 /** After this many transient failures a channel counts as failed. */
 const MAX_NOTIFY_ATTEMPTS = 5;
-
-/** NOTIFY_EMAIL (comma-separated; default: the partner's contact email) and NOTIFY_WEBHOOK_URL. */
-export function notifyConfigFromEnv(readEnv: EnvReader, partner: Pick<Partner, 'email'>): NotifyConfig {
-  const emails = (readEnv('NOTIFY_EMAIL') ?? partner.email)
-    .split(',')
-    .map((address) => address.trim())
-    .filter((address) => address !== '');
-  const chatUrl = readEnv('NOTIFY_WEBHOOK_URL');
-  if (chatUrl !== undefined && !isAllowedEndpoint(chatUrl)) {
-    logEvent('config_invalid', {
-      variable: 'NOTIFY_WEBHOOK_URL',
-      reason: 'must be an https: URL (http: only on loopback)',
-    });
-    return { emailTo: emails };
-  }
-  return { emailTo: emails, ...(chatUrl !== undefined && { chatUrl }) };
-}
 
 /** What a new request owes: a channel is owed when it is configured. */
 export function initialNotification(config: NotifyConfig, mailer: Mailer | null): NotificationStatus {
