@@ -9,7 +9,7 @@ import type { ConsentText, Partner } from './partner.ts';
 import { logEvent } from './log.ts';
 import { createMailer } from './mailer.ts';
 import type { NotifyConfig } from './notification.ts';
-import type { CrmName } from './record.ts';
+import type { CrmName } from '../../contract/submit-replies.ts';
 import { DEFAULT_REDELIVERY_POLICY as D, type RedeliveryPolicy } from './redelivery-policy.ts';
 import { RETENTION_DAYS_RANGE } from '../../contract/data-handling.ts';
 import { SEND_LIMIT_RANGE, sendLimitsFromEnv } from '../../contract/send-limits.ts';

@@ -27,7 +27,7 @@ export interface SubmitDeps {
   now?: () => Date;
 }
 
-/** SubmitDeps with every default filled in, once, where the pipeline is entered. */
+/** SubmitDeps with every default filled in, where the pipeline is entered. */
 export type Deps = Required<SubmitDeps>;
 
 export const IN_USE_WAIT_MS = 5_000;

@@ -1,9 +1,7 @@
 /**
- * The submit pipeline: durable first, then deliver. The request is stored in Blobs before the
- * CRM is called; each Idempotency-Key leads to one stored request, at most one successful CRM
- * delivery, at most one confirmation email and one notice to the sales team; and the stored
- * request records what is still owed (owed-work.ts), so a retry or the background sweep
- * (sweep.ts) completes exactly that after any failure or crash.
+ * The submit pipeline: stored in Blobs before the CRM is called. Each Idempotency-Key leads to one
+ * stored request, at most one CRM delivery, one confirmation email and one notice; the record
+ * says what is still owed (owed-work.ts), so a retry or the sweep completes it after any crash.
  */
 import type { SubmitRequest } from '../../contract/requests.ts';
 import { problem, type Reply } from '../../contract/http.ts';
@@ -21,10 +19,7 @@ import { STORE_RETRY_AFTER_SECONDS } from '../../contract/idempotency-rules.ts';
 
 const IN_USE_POLL_MS = 100;
 
-/**
- * `source` is recorded with a new request; a retry from another channel continues the stored one
- * (the fingerprint covers the request, not where it came from).
- */
+/** `source` is recorded with a new request; a retry from another channel continues the stored one. */
 export async function submitProposal(
   request: SubmitRequest,
   idempotencyKey: string,

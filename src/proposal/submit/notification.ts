@@ -1,13 +1,12 @@
 /**
- * Messages to the partner's sales team: a notice of every new request and an alert when a
- * request could not be delivered to the CRM in time. By email (the confirmation email's SMTP
- * settings, to NOTIFY_EMAIL) and, when NOTIFY_WEBHOOK_URL is set, a chat message {"text": ...}.
- * The text carries only fields of the stored request, each through singleLine, so no sender
- * text can add a header or a line that looks like ours.
+ * Messages to the partner's sales team (notice, alert, daily-limit alert, hourly digest), by email
+ * to NOTIFY_EMAIL and as a chat message {"text": ...} to NOTIFY_WEBHOOK_URL. Sender text goes
+ * through singleLine, so it cannot add a header or a line that looks like ours.
  */
+import { postForOutcome } from './crm/http.ts';
 import type { Partner } from './partner.ts';
 import { logEvent } from './log.ts';
-import type { Mailer, SendResult } from './mailer.ts';
+import type { Mailer, Notice, SendResult } from './mailer.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
 import { singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
@@ -72,11 +71,7 @@ export function notificationText(
 }
 
 /** A message to the sales team: what it says and its Message-ID's local part. */
-export interface SalesMessage {
-  subject: string;
-  text: string;
-  messageId: string;
-}
+export type SalesMessage = Omit<Notice, 'to'>;
 
 /** The notice of a new request, or the alert once its delivery failed. */
 export function noticeMessage(
@@ -113,7 +108,7 @@ export async function sendOwedMessage<S extends NotificationStatus>(
       ? deps.mailer === null
         ? ('not_configured' as const)
         : deps.mailer
-            .sendNotice({ to: deps.notify.emailTo, subject, text, messageId: message.messageId })
+            .sendNotice({ ...message, to: deps.notify.emailTo })
             .catch((): SendResult => 'retry')
             .then(settle)
       : status.email,
@@ -165,24 +160,15 @@ export function hourlyDigest(
   };
 }
 
-/** POSTs {"text": ...}: 2xx sent; 408, 429 and 5xx or no answer worth a retry; other 4xx failed. */
+/** POSTs {"text": ...} like a CRM delivery: 2xx sent; 408, 429, 5xx or no answer worth a retry; other 4xx failed. */
 async function postChat(url: string, text: string, requestId: string): Promise<SendResult> {
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      // No redirects: the message must not go anywhere but the configured hook.
-      redirect: 'manual',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ text }),
-      signal: AbortSignal.timeout(CHAT_TIMEOUT_MS),
-    });
-    await response.body?.cancel().catch(() => undefined);
-    if (response.ok) return 'sent';
-    const retry = response.status === 408 || response.status === 429 || response.status >= 500;
-    logEvent(retry ? 'notify_chat_deferred' : 'notify_chat_failed', { request_id: requestId, status: response.status });
-    return retry ? 'retry' : 'failed';
-  } catch (error) {
-    logEvent('notify_chat_deferred', { request_id: requestId, code: error instanceof Error ? error.name : 'UNKNOWN' });
-    return 'retry';
-  }
+  const outcome = await postForOutcome(url, {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text }),
+    signal: AbortSignal.timeout(CHAT_TIMEOUT_MS),
+  });
+  if (outcome.ok) return 'sent';
+  const retry = outcome.kind !== 'rejected';
+  logEvent(retry ? 'notify_chat_deferred' : 'notify_chat_failed', { request_id: requestId, kind: outcome.kind });
+  return retry ? 'retry' : 'failed';
 }

@@ -1,8 +1,7 @@
 /**
- * What a stored request still owes, done in order under its key's lease: the CRM delivery (or,
- * after REDELIVERY_MAX_HOURS of refusals, marking it failed), the confirmation email once the
- * CRM has it, the sales team's notice, and the alert for a failed one. The sender's submits and
- * retries and the sweep all run this same code, so each effect happens once whoever gets there first.
+ * What a stored request still owes, done in order under its key's lease: the CRM delivery (or
+ * `failed` after REDELIVERY_MAX_HOURS), the confirmation email, the sales team's messages. The
+ * sender, its retries and the sweep all run this code, so each effect happens once.
  */
 import { json, type Reply } from '../../contract/http.ts';
 import { deliverWithin, type CrmOutcome } from './crm/adapter.ts';
@@ -44,10 +43,7 @@ export interface OwedWorkStart {
 export interface OwedWorkResult {
   reply: Reply;
   record: ProposalRecord;
-  /**
-   * The store failed after the request was stored: `reply` and `record` are the last version it
-   * confirmed, the open marker stays, and the sweep or a retry finishes the work.
-   */
+  /** The store failed after storing: `reply` and `record` are what it last confirmed; the sweep finishes. */
   storeFailed?: StoreUnavailable;
 }
 
@@ -60,10 +56,9 @@ export class RecordGoneError extends Error {
 }
 
 /**
- * Stores the request if it is new, does what its record says is owed and ends the lease: final
- * with the answer to replay, or pending for the next retry or sweep. Null when the lease was
- * taken over on the way (whoever holds it now answers). A StoreUnavailable thrown from here
- * means nothing is known to be stored.
+ * Stores the request if new, does what it owes and ends the lease: final with the answer to
+ * replay, or pending. Null when the lease was taken over (its holder answers). A StoreUnavailable
+ * thrown from here means nothing is known to be stored.
  */
 export async function completeOwedWork(
   deps: Deps,
@@ -81,8 +76,7 @@ export async function completeOwedWork(
     } catch (error) {
       const stored = records.stored;
       if (!(error instanceof StoreUnavailable) || stored === null) throw error;
-      // Stored, then the store failed: answer with what it confirmed, never more. Nothing more
-      // is written: the lease goes stale and the open marker stays for the sweep.
+      // Answer with what the store confirmed, never more; write nothing more: the lease goes stale.
       logEvent('store_unavailable', {
         request_id: stored.request_id,
         operation: error.operation,
@@ -104,8 +98,7 @@ export async function completeOwedWork(
       return null;
     }
     if (error instanceof StoreUnavailable) {
-      // Another write now would only add its own bound to the reply; the lease goes stale and a
-      // retry (or the sweep) takes it over.
+      // Another write would only add its own bound to the reply; a retry takes the stale lease over.
       lease.abandon();
       throw error;
     }
@@ -159,10 +152,10 @@ async function storeAndComplete(
     );
   }
 
-  /** Runs one owed step: the lease is checked before anything goes out, and what changed is stored. */
-  const step = async (change: () => Promise<Partial<ProposalRecord> | undefined>) => {
+  /** One owed step: the lease is checked before anything goes out, and what changed is stored. */
+  const step = async (change: (current: ProposalRecord) => Promise<Partial<ProposalRecord> | undefined>) => {
     lease.assertHeld();
-    const changed = await change();
+    const changed = await change(record);
     if (changed !== undefined) record = await records.update({ ...record, ...changed });
   };
   const sales = { mailer: deps.mailer, notify: deps.notify };
@@ -170,16 +163,12 @@ async function storeAndComplete(
     sendOwedMessage(status, message, sales, now().toISOString(), record.request_id);
 
   if (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent') {
-    const current = record;
-    await step(() => confirmationEmail(current, deps));
+    await step((current) => confirmationEmail(current, deps));
   }
   // After the delivery attempt, so the notice can say whether the CRM has the request. Counted
   // once, before the first attempt: a notice already tried was let through.
   const notice = record.notification;
-  if (isOwed(notice) && notice.attempts === 0) {
-    const current = record;
-    await step(() => digestIfPastLimit(current, notice, deps));
-  }
+  if (isOwed(notice) && notice.attempts === 0) await step((current) => digestIfPastLimit(current, notice, deps));
   for (const kind of ['notification', 'alert'] as const) {
     const status = record[kind];
     if (isOwed(status)) {
@@ -217,10 +206,7 @@ export function owes(record: ProposalRecord): boolean {
   );
 }
 
-/**
- * The request's place among its address's requests of the last 24 hours, counted before it is
- * stored so the CRM and the notice show it; when the store cannot count now, the email's gate counts.
- */
+/** Counted before storing, so the CRM and the notice show it; if the store cannot count now, the email's gate does. */
 async function withAddressCount(deps: Deps, record: ProposalRecord): Promise<ProposalRecord> {
   if (record.signals === undefined) return record;
   try {
@@ -296,10 +282,7 @@ function delivered(record: ProposalRecord, deps: Deps, reference?: string): Prop
   };
 }
 
-/**
- * The record after a refused delivery: retried after a backoff, or failed once REDELIVERY_MAX_HOURS
- * have passed since receipt, owing the sales team an alert on the channels its notice used.
- */
+/** After a refusal: retried after a backoff, or failed past REDELIVERY_MAX_HOURS, owing sales an alert. */
 function refused(record: ProposalRecord, deps: Deps, outcome: CrmOutcome & { ok: false }): ProposalRecord {
   const attempts = record.delivery.attempts + 1;
   const at = deps.now();

@@ -1,8 +1,4 @@
-/**
- * When the sweep runs and how it retries a request the CRM did not accept: at most once per
- * interval across all instances, exponential backoff per request, and after a maximum age the
- * request is marked `failed` and the sales team alerted. Variables are documented in .env.example.
- */
+/** When the sweep runs and how it retries a request the CRM refused (variables in .env.example). */
 
 export interface RedeliveryPolicy {
   /** At most one sweep per this interval, across all instances (REDELIVERY_INTERVAL_SECONDS). */

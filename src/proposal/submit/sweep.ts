@@ -1,9 +1,7 @@
 /**
- * The background sweep: completes what open requests still owe (CRM redelivery with backoff,
- * confirmation email, the sales team's notice and alert) without waiting for the sender, and
- * deletes what is past its retention. The function starts it after its reply, at most once per
- * REDELIVERY_INTERVAL_SECONDS across all instances (store/sweep-lock.ts); `npm run inbox -- redeliver`
- * runs it on demand. Each request is worked on under the same lease its sender's retries take.
+ * The background sweep: completes what open requests still owe, under the lease their senders'
+ * retries take, and deletes what is past retention. The function starts it after its reply, at
+ * most once per REDELIVERY_INTERVAL_SECONDS across instances; `npm run inbox -- redeliver` on demand.
  */
 import { claimForRequest } from '../store/key-entry.ts';
 import { listOpen, markSettled } from '../store/open-index.ts';
@@ -30,39 +28,26 @@ export interface SweepLimits {
   ignoreBackoff?: boolean;
 }
 
-/**
- * Inside one function invocation: well within the 60 s limit even when every CRM call of the
- * last batch runs to its 8 s timeout.
- */
+/** Inside one function invocation: well within its 60 s even when each CRM call of the last batch times out (8 s). */
 export const FUNCTION_SWEEP_LIMITS: SweepLimits = { maxRequests: 100, budgetMs: 20_000, concurrency: 4 };
 
-export type RequestOutcome =
+type RequestOutcome =
   'delivered' | 'failed' | 'pending' | 'completed' | 'waiting' | 'busy' | 'settled' | 'gone' | 'error';
 
-export interface SweepReport {
-  open: number;
-  /** Request id → what the sweep did with it (only requests it looked at). */
-  requests: Array<{ request_id: string; outcome: RequestOutcome }>;
-  /** Open requests left for the next sweep (count or time budget reached). */
-  deferred: number;
-  entriesDeleted: number;
-  requestsDeleted: number;
-  ms: number;
-}
-
-export async function runSweep(given: SubmitDeps, limits: SweepLimits = FUNCTION_SWEEP_LIMITS): Promise<SweepReport> {
+/** What the sweep did: `requests` lists those it looked at; `deferred` were left for the next one. */
+export async function runSweep(given: SubmitDeps, limits: SweepLimits = FUNCTION_SWEEP_LIMITS) {
   const deps = withDefaults(given);
   const started = performance.now();
   const deadline = started + limits.budgetMs;
   const open = await listOpen(deps.store);
   const queue = open.slice(0, limits.maxRequests);
-  const requests: SweepReport['requests'] = [];
+  const requests: Array<{ request_id: string; outcome: RequestOutcome }> = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(limits.concurrency, queue.length) }, async () => {
       while (next < queue.length && performance.now() < deadline) {
         const marker = queue[next++]!;
-        const outcome = await sweepOne(deps, marker.requestId, marker.receivedMs, limits.ignoreBackoff === true).catch(
+        const outcome = await sweepOne(deps, marker, limits.ignoreBackoff === true).catch(
           (error: unknown): RequestOutcome => {
             logEvent('sweep_request_error', {
               request_id: marker.requestId,
@@ -110,8 +95,7 @@ export async function runSweep(given: SubmitDeps, limits: SweepLimits = FUNCTION
 /** One open request: skip it while its backoff runs, else complete its owed work under its lease. */
 async function sweepOne(
   deps: Deps,
-  requestId: string,
-  receivedMs: number,
+  { requestId, receivedMs }: { requestId: string; receivedMs: number },
   ignoreBackoff: boolean,
 ): Promise<RequestOutcome> {
   const marker = { request_id: requestId, received_at: new Date(receivedMs).toISOString() };
@@ -158,7 +142,7 @@ function waiting(record: ProposalRecord, now: Date): boolean {
 }
 
 /** The function's call after its reply: sweeps when due, never throws. Null when another instance swept recently. */
-export async function sweepIfDue(deps: SubmitDeps): Promise<SweepReport | null> {
+export async function sweepIfDue(deps: SubmitDeps) {
   try {
     const { now, redelivery } = withDefaults(deps);
     if (!(await claimSweep(deps.store, now(), redelivery.intervalMs))) return null;
