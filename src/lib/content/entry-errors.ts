@@ -79,7 +79,7 @@ function explain(issue: Issue, data: unknown, field: string): Explained {
         return {
           found,
           expected,
-          fix: `put the value in quotes: ${key}"${value instanceof Date ? isoDate(value) : typeof value === 'number' || typeof value === 'boolean' ? value : '...'}"`,
+          fix: `put the value in quotes: ${key}"${typeof value === 'number' || typeof value === 'boolean' ? value : '...'}"`,
         };
       }
       return { found, expected, fix: `write ${field} as ${expected}` };
@@ -129,11 +129,26 @@ function explain(issue: Issue, data: unknown, field: string): Explained {
 /** The schema's own words ("must list at least one item") as an expectation ("at least one item"). */
 const expectation = (message: string) => message.replace(/^must (be )?/, '');
 
-const block = (file: string, field: string, { found, expected, fix }: Explained) =>
-  `${file}\n  field:    ${field}\n  found:    ${found}\n  expected: ${expected}\n  fix:      ${fix}`;
+/** The 1-based line of a top-level frontmatter field in a file's text, if it has it. */
+function fieldLine(raw: string, key: PropertyKey | undefined): number | undefined {
+  const lines = raw.split(/\r?\n/);
+  const end = lines.indexOf('---', 1);
+  const at = lines.slice(0, end === -1 ? undefined : end).findIndex((l) => l.startsWith(`${String(key)}:`));
+  return at === -1 ? undefined : at + 1;
+}
 
-/** One readable block per problem in one file's frontmatter. */
-export function formatEntryIssues(file: string, data: unknown, issues: readonly Issue[]): string[] {
+/**
+ * Validates one file's frontmatter: one readable block per problem (none when it is valid), headed
+ * by the file and, given the file's text `raw`, the line of the field.
+ */
+export function checkEntryData(file: string, data: unknown, raw = ''): string[] {
+  const result = EntrySchema.safeParse(data);
+  if (result.success) return [];
+  const { issues } = result.error;
+  const block = (path: readonly PropertyKey[], { found, expected, fix }: Explained) => {
+    const line = path.length > 0 ? fieldLine(raw, path[0]) : undefined;
+    return `${file}${line ? `:${line}` : ''}\n  field:    ${fieldLabel(path)}\n  found:    ${found}\n  expected: ${expected}\n  fix:      ${fix}`;
+  };
   const kind = typeof (data as { kind?: unknown })?.kind === 'string' ? (data as { kind: string }).kind : undefined;
   const known = (kind && FIELDS_BY_KIND.get(kind)) || [];
   // A misspelt field also leaves its right name missing; the "did you mean" block says both.
@@ -154,7 +169,7 @@ export function formatEntryIssues(file: string, data: unknown, issues: readonly 
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
         const guess = nearest(key, known);
-        return block(file, fieldLabel([...issue.path, key]), {
+        return block([...issue.path, key], {
           found: `a field this kind (${kind ?? 'unknown'}) does not have`,
           expected: `only these fields: ${known.join(', ')}`,
           fix: guess
@@ -163,13 +178,6 @@ export function formatEntryIssues(file: string, data: unknown, issues: readonly 
         });
       });
     }
-    const field = fieldLabel(issue.path);
-    return [block(file, field, explain(issue, data, field))];
+    return [block(issue.path, explain(issue, data, fieldLabel(issue.path)))];
   });
-}
-
-/** Validates one file's frontmatter; returns the readable problems (none when it is valid). */
-export function checkEntryData(file: string, data: unknown): string[] {
-  const result = EntrySchema.safeParse(data);
-  return result.success ? [] : formatEntryIssues(file, data, result.error.issues);
 }

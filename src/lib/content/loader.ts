@@ -1,21 +1,19 @@
 /**
- * The content collection's loader, on Astro's documented loader API: checkContentFiles
- * (./content-check.ts) reads and checks every file, then each entry is parsed by the collection
- * schema and stored with its body. Astro renders no body: the site renders every body itself
- * (./render-markdown.ts: pages, twins and llms files share one markdown), and images in bodies are
- * imported by ./content-images.ts.
+ * The content collections' loaders, on Astro's documented loader API: every file is read and
+ * checked (./check.ts), then each .md entry is parsed by the collection schema and stored with its
+ * body. The site renders every body itself (src/lib/pages/render-markdown.ts).
  */
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { glob } from 'astro/loaders';
-import { checkContentFiles, hasMdxFiles, type ContentFile } from './check.ts';
+import { checkContentFiles, hasMdxFiles } from './check.ts';
 import { ContentError } from './error.ts';
 
 async function sync(base: string, context: LoaderContext): Promise<void> {
   const { config, store } = context;
   const root = fileURLToPath(config.root);
-  const files: ContentFile[] = checkContentFiles(base, fileURLToPath(config.publicDir));
+  const files = checkContentFiles(base, fileURLToPath(config.publicDir));
   const untouched = new Set(store.keys());
   // .mdx files are checked here and loaded by the `mdx` collection (src/content.config.ts).
   for (const file of files.filter((f) => !f.absolute.endsWith('.mdx'))) {
@@ -24,7 +22,7 @@ async function sync(base: string, context: LoaderContext): Promise<void> {
     if (store.get(file.id)?.digest === digest) continue;
     const data = await context.parseData({ id: file.id, data: file.data, filePath: file.absolute });
     const filePath = relative(root, file.absolute).split('\\').join('/');
-    store.set({ id: file.id, data, body: file.body, filePath, digest });
+    store.set({ id: file.id, data, body: file.body.trim(), filePath, digest });
   }
   for (const id of untouched) store.delete(id);
 }
