@@ -82,23 +82,24 @@ async function prepare(
     expandPlaceholders(text, site, (written, suggestion) =>
       problems.push(`${where}: "${written}" is not a placeholder; did you mean ${suggestion}?`),
     );
-  const publishLinks = (text: string, where: (line: number) => string, firstLine: number, images = new Map()) =>
+  // Images in the body, as written → as published.
+  const images = new Map<string, string>();
+  const publishLinks = (text: string, where: (line: number) => string, firstLine: number) =>
     rewriteLinks(text, firstLine, ({ kind, href, line }) => {
       if (kind === 'link') links.push({ where: where(line), href, context: '' });
-      const target: string = kind === 'image' ? (images.get(href) ?? href) : href;
+      const target = kind === 'image' ? (images.get(href) ?? href) : href;
       return isRootRelative(target) ? absolute(target) : target;
     });
 
   const firstLine = rawBody.trim() ? bodyFirstLine(readFileSync(path, 'utf8'), entry.body ?? '') : 1;
   const expandedBody = expand(rawBody, file);
-  const images = new Map<string, string>();
   for (const image of scanLinks(expandedBody, firstLine)) {
     if (image.kind === 'image' && !images.has(image.href) && !isOtherSite(image.href)) {
       images.set(image.href, await publishImage(image.href, entry.filePath ?? file, image.text));
     }
   }
   const before = links.length;
-  const body = publishLinks(expandedBody, (line) => `${file}:${line}`, firstLine, images).trim();
+  const body = publishLinks(expandedBody, (line) => `${file}:${line}`, firstLine).trim();
   const data = mapStrings(entry.data, '', (text, field) =>
     publishLinks(expand(text, `${file}: ${field}`), () => `${file}: ${field}`, 1),
   ) as EntryData;
