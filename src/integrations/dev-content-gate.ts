@@ -22,7 +22,7 @@ const RELOAD_TIMEOUT_MS = 10_000;
 const DATA_STORE_MODULE = '\0astro:data-layer-content';
 
 /** What the folder holds now: a change to any file, a new file or a removed one changes it. */
-export function contentFingerprint(dir: string): string {
+function contentFingerprint(dir: string): string {
   return globSync('**/*', { cwd: dir, withFileTypes: false })
     .sort()
     .map((path) => {
@@ -53,18 +53,13 @@ function dropContentModules(server: ViteDevServer): void {
   }
 }
 
-export interface ContentGate {
-  /** Resolves once the content layer and the modules built from it match the folder. */
-  current(): Promise<void>;
-}
-
+/** `current()` resolves once the content layer and the modules built from it match the folder; `onSynced` follows each sync. */
 export function contentGate(
   server: ViteDevServer,
   contentDir: string,
   refreshContent: ((options: { context?: Record<string, unknown> }) => Promise<void>) | undefined,
-  /** Called after each sync, whichever request or file event caused it. */
   onSynced: () => void,
-): ContentGate {
+) {
   let synced = contentFingerprint(contentDir);
   let syncing: Promise<void> | undefined;
 

@@ -2,8 +2,8 @@
  * The dev preview (`npm run dev`, scripts/dev.ts): Astro's dev server behind netlify dev. This
  * integration gives the dev server what production has beyond Astro's own routes: the published
  * paths of netlify.toml's rewrites, answers that always match the content on disk
- * (./dev-content-gate.ts), and the proposal function's `.generated/` data, rewritten whenever
- * content changes so the function answers from the content on screen.
+ * (./dev-content-gate.ts), and the proposal function's `.generated/` data, written at start and
+ * whenever content changes, so the function answers from the content on screen.
  */
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
 import { writeFunctionData } from './function-data.ts';
 import { contentGate } from './dev-content-gate.ts';
-import { DEV_KNOWLEDGE_PATH } from './handover.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
@@ -25,8 +24,7 @@ const SETTLE_MS = 50;
  * non-forced rewrite only when nothing answers the original path, and Astro's catch-all page
  * route answers every path, so the dev server applies them itself.
  */
-function netlifyRewrites(): Map<string, string> {
-  const toml = readFileSync(new URL('netlify.toml', ROOT), 'utf8');
+function netlifyRewrites(toml: string): Map<string, string> {
   const rewrites = new Map<string, string>();
   for (const block of toml.split('[[redirects]]').slice(1)) {
     const from = /from\s*=\s*"([^"]+)"/.exec(block)?.[1];
@@ -40,8 +38,7 @@ function netlifyRewrites(): Map<string, string> {
  * The site's Content-Security-Policy (netlify.toml) with inline styles allowed: Vite injects a
  * page's CSS as inline <style> in dev. netlify dev keeps a header the dev server sets itself.
  */
-function devContentSecurityPolicy(): string {
-  const toml = readFileSync(new URL('netlify.toml', ROOT), 'utf8');
+function devContentSecurityPolicy(toml: string): string {
   const csp = /Content-Security-Policy\s*=\s*"([^"]+)"/.exec(toml)?.[1];
   if (!csp) throw new Error('netlify.toml: no Content-Security-Policy header found for the dev preview');
   return csp.replace(/style-src ([^;]*)/, "style-src $1 'unsafe-inline'");
@@ -56,10 +53,10 @@ function functionDataNow(): string {
 }
 
 /**
- * Rewrites the function's data after a content change (scripts/dev.ts wrote it at start), from the
- * same modules the pages render with, so a content mistake is not reported again by a request of
- * our own: the page and the terminal report it once, and the function keeps answering from the
- * last content that loaded until it is fixed.
+ * Writes the function's data, at start and after a content change, from the same modules the
+ * pages render with, so a content mistake is not reported again by a request of our own: the page
+ * and the terminal report it once, and the function keeps answering from the last content that
+ * loaded until it is fixed.
  */
 async function refreshFunctionData(server: ViteDevServer, logger: AstroIntegrationLogger): Promise<void> {
   const environment = server.environments['ssr'];
@@ -87,30 +84,28 @@ export function devPreview(): AstroIntegration {
   return {
     name: 'dev-preview',
     hooks: {
-      'astro:config:setup': ({ command, injectRoute }) => {
-        if (command === 'dev')
-          injectRoute({
-            pattern: DEV_KNOWLEDGE_PATH,
-            entrypoint: new URL('./dev-knowledge-route.ts', import.meta.url),
-          });
-      },
       'astro:server:setup': ({ server, logger, refreshContent }) => {
-        const rewrites = netlifyRewrites();
-        const csp = devContentSecurityPolicy();
+        const toml = readFileSync(new URL('netlify.toml', ROOT), 'utf8');
+        const rewrites = netlifyRewrites(toml);
+        const csp = devContentSecurityPolicy(toml);
         const contentDir = fileURLToPath(new URL(`${process.env.CONTENT_DIR ?? './content'}/`, ROOT));
-        // After every sync: pages open in a browser reload, and the function's data follows, one
-        // rewrite after another, so the last one written is from the newest content.
+        // One write after another, so the last one written is from the newest content.
         let functionData = Promise.resolve();
+        const writeFunctionData = () => (functionData = functionData.then(() => refreshFunctionData(server, logger)));
+        // After every sync, pages open in a browser reload and the function's data follows.
         const gate = contentGate(server, contentDir, refreshContent, () => {
           server.environments.client.hot.send({ type: 'full-reload', path: '*' });
-          functionData = functionData.then(() => refreshFunctionData(server, logger));
+          void writeFunctionData();
         });
+        // The first request waits for the function's first data: scripts/dev.ts starts the function after it.
+        let firstData: Promise<void> | undefined;
         server.middlewares.use((req, res, next) => {
           res.setHeader('Content-Security-Policy', csp);
           const url = new URL(req.url ?? '/', 'http://dev');
           const to = rewrites.get(url.pathname);
           if (to && (req.method === 'GET' || req.method === 'HEAD')) req.url = `${to}${url.search}`;
-          gate.current().then(() => next(), next);
+          firstData ??= writeFunctionData();
+          firstData.then(() => gate.current()).then(() => next(), next);
         });
         // A save syncs once its file events settle, even when no request asks first.
         server.watcher.on('all', (_event, file) => {

@@ -1,8 +1,8 @@
 /**
  * What the proposal function reads from `.generated/`: the request schemas of the published
  * contract compiled into standalone ajv validators, and the knowledge the actions answer from.
- * Written when `astro build` is done (./function-data-integration.ts), and by the dev preview before the
- * function starts (scripts/dev.ts) and on every content change (src/integrations/dev-preview.ts), so the function validates exactly what GET
+ * Written when `astro build` is done (./build-outputs.ts), and by the dev preview at start and on
+ * every content change (./dev-preview.ts), so the function validates exactly what GET
  * /api/proposal publishes and compiles no schema at cold start.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -13,13 +13,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import { DOCUMENT_PATHS } from '../contract/paths.ts';
-import { DEV_KNOWLEDGE_PATH } from './handover.ts';
 
 export interface FunctionData {
   /** The published contract (GET /api/proposal), which the function also serves. */
   contract: { actions: Record<string, { request_schema: object }> };
   /** The function's knowledge (./handover.ts). */
-  knowledge: Record<string, unknown>;
+  knowledge: object;
   /** Site path of the hashed stylesheet the function's HTML replies reuse, when there is one. */
   stylesheet?: string | undefined;
 }
@@ -76,20 +75,6 @@ export function writeFunctionData(outDir: string, { contract, knowledge, stylesh
     `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`,
   );
   return Object.keys(exports);
-}
-
-async function fetchJson(origin: string, path: string): Promise<unknown> {
-  const res = await fetch(new URL(path, origin));
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
-  return res.json();
-}
-
-/** Writes the function's data from a running Astro dev server's own routes (the dev preview). */
-export async function writeFunctionDataFrom(origin: string, outDir: string): Promise<string[]> {
-  return writeFunctionData(outDir, {
-    contract: (await fetchJson(origin, `${DOCUMENT_PATHS.proposalApi}.json`)) as FunctionData['contract'],
-    knowledge: (await fetchJson(origin, DEV_KNOWLEDGE_PATH)) as FunctionData['knowledge'],
-  });
 }
 
 /** Writes the function's data from a finished build in `distDir` and the knowledge its pages computed. */
