@@ -49,8 +49,8 @@ export function buildOutputs(): AstroIntegration & { lastUpdated: (url: string) 
         updated = writeTwinFiles(distDir, takeOver('twins'));
         logger.info(`${updated.size} markdown twins written`);
         const outDir = process.env.FUNCTION_DATA_DIR ?? join(dirname(distDir), '.generated');
-        const actions = writeFunctionDataFromDist(distDir, outDir, takeOver('knowledge'));
-        logger.info(`${actions.length} validators and knowledge.json written`);
+        const written = writeFunctionDataFromDist(distDir, outDir, takeOver('knowledge'));
+        logger.info(`function data: ${written.length > 0 ? written.join(', ') : 'nothing'} changed in ${outDir}`);
       },
     },
     lastUpdated: (url) => {

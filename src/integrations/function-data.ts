@@ -39,42 +39,37 @@ function asEsm(code: string): string {
 /**
  * Writes a file whole or not at all, so a function reloading mid-write never reads half of it;
  * an unchanged file is left alone, so the dev server does not reload the function for nothing.
+ * Returns whether it wrote.
  */
-function writeAtomic(file: string, text: string): void {
-  if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
+function writeAtomic(file: string, text: string): boolean {
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return false;
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, text);
   renameSync(temp, file);
+  return true;
 }
 
-/** Writes validators.mjs, validators.d.mts, contract.json and knowledge.json into `outDir`; returns the action names. */
+/** Writes validators.mjs, validators.d.mts, contract.json and knowledge.json into `outDir`; returns those that changed. */
 export function writeFunctionData(outDir: string, { contract, knowledge, stylesheet }: FunctionData): string[] {
   const ajv = new Ajv2020({ allErrors: true, strict: true, code: { source: true, esm: true } });
   // ajv-formats' maintained address check (its regular expression is inlined into the validators).
   addFormats(ajv, ['email']);
-  const exports: Record<string, string> = {};
-  for (const [action, { request_schema }] of Object.entries(contract.actions)) {
-    ajv.addSchema(request_schema, action);
-    exports[action] = action;
-  }
-  mkdirSync(outDir, { recursive: true });
-  writeAtomic(join(outDir, 'validators.mjs'), asEsm(standaloneCode(ajv, exports)));
-  // Each validator is a type guard for its request type, which is read off the same schema. The
-  // declarations are read where the data ends up, the project's `.generated/` (a build writes to a
-  // temporary folder first).
-  writeAtomic(
-    join(outDir, 'validators.d.mts'),
-    `import type { Validators } from '../src/proposal/request-steps.ts';\n${Object.keys(exports)
+  const actions = Object.keys(contract.actions);
+  for (const action of actions) ajv.addSchema(contract.actions[action]!.request_schema, action);
+  const files = {
+    'validators.mjs': asEsm(standaloneCode(ajv, Object.fromEntries(actions.map((a) => [a, a])))),
+    // Each validator is a type guard for its request type, which is read off the same schema. The
+    // declarations are read where the data ends up, the project's `.generated/` (a build writes to
+    // a temporary folder first).
+    'validators.d.mts': `import type { Validators } from '../src/proposal/request-steps.ts';\n${actions
       .map((name) => `export declare const ${name}: Validators['${name}'];`)
       .join('\n')}\n`,
-  );
-  // GET /api/proposal: the function answers it (its path takes GET for /mcp's 405), with these bytes.
-  writeAtomic(join(outDir, 'contract.json'), `${JSON.stringify(contract, null, 2)}\n`);
-  writeAtomic(
-    join(outDir, 'knowledge.json'),
-    `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`,
-  );
-  return Object.keys(exports);
+    // GET /api/proposal: the function answers it (its path takes GET for /mcp's 405), with these bytes.
+    'contract.json': `${JSON.stringify(contract, null, 2)}\n`,
+    'knowledge.json': `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`,
+  };
+  mkdirSync(outDir, { recursive: true });
+  return Object.entries(files).flatMap(([name, text]) => (writeAtomic(join(outDir, name), text) ? [name] : []));
 }
 
 /** Writes the function's data from a finished build in `distDir` and the knowledge its pages computed. */
@@ -83,7 +78,6 @@ export function writeFunctionDataFromDist(
   outDir: string,
   knowledge: FunctionData['knowledge'],
 ): string[] {
-  const readJson = (file: string) => JSON.parse(readFileSync(join(distDir, file), 'utf8')) as unknown;
   // The function's HTML replies reuse the site's hashed stylesheet ...
   const stylesheet = readdirSync(join(distDir, '_astro')).find((f) => f.endsWith('.css'));
   // ... and the site's header and footer, so a reply page sits in the same frame as every page.
@@ -94,10 +88,11 @@ export function writeFunctionDataFromDist(
     throw new Error('function data: dist/proposal.html has no site header or footer to frame the reply pages');
   // The reply is not /proposal itself: no link marked as the current page.
   const frame = { header: header.replace(/ aria-current="page"/g, ''), footer };
-  const actions = writeFunctionData(outDir, {
-    contract: readJson(`${DOCUMENT_PATHS.proposalApi.slice(1)}.json`) as FunctionData['contract'],
+  return writeFunctionData(outDir, {
+    contract: JSON.parse(
+      readFileSync(join(distDir, `${DOCUMENT_PATHS.proposalApi}.json`), 'utf8'),
+    ) as FunctionData['contract'],
     knowledge: { ...knowledge, frame },
     stylesheet: stylesheet && `/_astro/${stylesheet}`,
   });
-  return actions;
 }

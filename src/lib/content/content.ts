@@ -7,8 +7,8 @@ import { relative, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import type { EntryData, KindData, PageData, SiteData } from './entry-schema.ts';
 import { PAGE_IDS, type PageId } from '../../contract/ids.ts';
-import { duplicateProblems, mdxProblems, ruleProblems } from './entry-checks.ts';
-import { markdownForm } from './mdx-components.ts';
+import { duplicateProblems, ruleProblems } from './entry-checks.ts';
+import { markdownForm, mdxProblems } from './mdx-components.ts';
 import { bodyFirstLine, isOtherSite, isRootRelative, rewriteLinks, scanLinks, type SourcedLink } from './links.ts';
 import { publishImage } from './images.ts';
 import { expandPlaceholders } from './placeholders.ts';
@@ -76,7 +76,7 @@ async function prepare(
   const path = resolve(entry.filePath ?? `content/${entry.id}`);
   const file = `content/${relative(CONTENT_DIR, path)}`;
   const mdx = entry.collection === 'mdx' ? entry : undefined;
-  if (mdx) problems.push(...mdxProblems([{ file, data: {}, body: mdx.body ?? '' }]));
+  problems.push(...mdxProblems(file, entry.body ?? ''));
   const rawBody = mdx ? markdownForm(mdx.body ?? '') : (entry.body ?? '');
   const expand = (text: string, where: string) =>
     expandPlaceholders(text, site, (written, suggestion) =>

@@ -5,7 +5,6 @@
  * them all at once and tests can call them directly.
  */
 import { findViolations, ruleHelp, type Identity } from './rules.ts';
-import { mdxUseProblems } from './mdx-components.ts';
 
 /** What the checks read of an entry: its frontmatter, its body, its file as editors name it. */
 export interface CheckedEntry {
@@ -34,17 +33,6 @@ export function ruleProblems(entries: CheckedEntry[], identity: Identity): strin
     }
   }
   return problems;
-}
-
-/**
- * Twins and llms files read an .mdx body in its markdown form (./mdx-components.ts), so it may use
- * the site's components only: an import, an export or another component would reach readers raw.
- * `entries` carry the body as written.
- */
-export function mdxProblems(entries: CheckedEntry[]): string[] {
-  return entries.flatMap((entry) =>
-    entry.file.endsWith('.mdx') ? mdxUseProblems(entry.body).map((problem) => `${entry.file}: body: ${problem}`) : [],
-  );
 }
 
 /** Each item whose key an earlier item has: the item, the earlier one and the key. */

@@ -54,75 +54,46 @@ const TYPE_NAMES: Record<string, string> = {
   object: 'a group of fields',
 };
 
-interface Explained {
-  found: string;
-  expected: string;
-  fix: string;
-}
-
-function explain(issue: Issue, data: unknown, field: string): Explained {
-  const value = valueAt(data, issue.path);
-  const found = describe(value);
+/** What a field should hold and how to fix it, for one schema issue at a field holding `value`. */
+function explain(issue: Issue, value: unknown, field: string): [expected: string, fix: string] {
   switch (issue.code) {
     case 'invalid_type': {
       const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
-      if (value instanceof Date) {
-        return {
-          found,
-          expected: 'a date written as text, YYYY-MM-DD',
-          fix: `put it in quotes: ${field}: "${isoDate(value)}"`,
-        };
-      }
-      if (value === undefined) return { found, expected, fix: `add the field: ${field}: ...` };
-      if (issue.expected === 'string') {
-        const key = typeof issue.path.at(-1) === 'number' ? '- ' : `${field}: `;
-        return {
-          found,
-          expected,
-          fix: `put the value in quotes: ${key}"${typeof value === 'number' || typeof value === 'boolean' ? value : '...'}"`,
-        };
-      }
-      return { found, expected, fix: `write ${field} as ${expected}` };
+      if (value instanceof Date)
+        return ['a date written as text, YYYY-MM-DD', `put it in quotes: ${field}: "${isoDate(value)}"`];
+      if (value === undefined) return [expected, `add the field: ${field}: ...`];
+      if (issue.expected !== 'string') return [expected, `write ${field} as ${expected}`];
+      const key = typeof issue.path.at(-1) === 'number' ? '- ' : `${field}: `;
+      const written = typeof value === 'number' || typeof value === 'boolean' ? value : '...';
+      return [expected, `put the value in quotes: ${key}"${written}"`];
     }
-    case 'invalid_value': {
-      const options = issue.values.map(String);
-      const guess = typeof value === 'string' ? nearest(value, options) : undefined;
-      return {
-        found,
-        expected: `one of: ${options.join(', ')}`,
-        fix: guess ? `did you mean "${guess}"?` : `use one of the values above`,
-      };
-    }
+    case 'invalid_value':
     case 'invalid_union': {
-      if (issue.path.at(-1) === 'kind') {
-        const guess = typeof value === 'string' ? nearest(value, KINDS) : undefined;
-        return {
-          found,
-          expected: `one of: ${KINDS.join(', ')}`,
-          fix: guess
-            ? `did you mean "${guess}"?`
-            : 'set kind to what this file is (see docs/editing.md, "What each file is")',
-        };
-      }
-      return { found, expected: issue.message, fix: 'see the field in src/lib/content/entry-schema.ts' };
+      // A union issue is a wrong `kind`: the union is chosen by it.
+      const kind = issue.code === 'invalid_union';
+      if (kind && issue.path.at(-1) !== 'kind')
+        return [issue.message, 'see the field in src/lib/content/entry-schema.ts'];
+      const options = kind ? KINDS : issue.values.map(String);
+      const guess = typeof value === 'string' ? nearest(value, options) : undefined;
+      const otherwise = kind
+        ? 'set kind to what this file is (see docs/editing.md, "What each file is")'
+        : 'use one of the values above';
+      return [`one of: ${options.join(', ')}`, guess ? `did you mean "${guess}"?` : otherwise];
     }
     case 'too_small':
-      return {
-        found,
-        expected: expectation(issue.message),
-        fix: issue.origin === 'array' ? 'add at least one "- item" line' : 'write a value',
-      };
+      return [
+        expectation(issue.message),
+        issue.origin === 'array' ? 'add at least one "- item" line' : 'write a value',
+      ];
     case 'invalid_format':
-      return {
-        found,
-        expected: expectation(issue.message),
-        fix:
-          issue.format === 'regex' && /YYYY-MM-DD/.test(issue.message)
-            ? `write the date as "YYYY-MM-DD", in quotes`
-            : 'correct the value',
-      };
+      return [
+        expectation(issue.message),
+        issue.format === 'regex' && /YYYY-MM-DD/.test(issue.message)
+          ? `write the date as "YYYY-MM-DD", in quotes`
+          : 'correct the value',
+      ];
     default:
-      return { found, expected: expectation(issue.message), fix: 'correct the value' };
+      return [expectation(issue.message), 'correct the value'];
   }
 }
 
@@ -145,7 +116,7 @@ export function checkEntryData(file: string, data: unknown, raw = ''): string[] 
   const result = EntrySchema.safeParse(data);
   if (result.success) return [];
   const { issues } = result.error;
-  const block = (path: readonly PropertyKey[], { found, expected, fix }: Explained) => {
+  const block = (path: readonly PropertyKey[], found: string, [expected, fix]: [string, string]) => {
     const line = path.length > 0 ? fieldLine(raw, path[0]) : undefined;
     return `${file}${line ? `:${line}` : ''}\n  field:    ${fieldLabel(path)}\n  found:    ${found}\n  expected: ${expected}\n  fix:      ${fix}`;
   };
@@ -169,15 +140,13 @@ export function checkEntryData(file: string, data: unknown, raw = ''): string[] 
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
         const guess = nearest(key, known);
-        return block([...issue.path, key], {
-          found: `a field this kind (${kind ?? 'unknown'}) does not have`,
-          expected: `only these fields: ${known.join(', ')}`,
-          fix: guess
-            ? `did you mean "${guess}"? Rename the field.`
-            : 'remove the field, or move its text into the body',
-        });
+        return block([...issue.path, key], `a field this kind (${kind ?? 'unknown'}) does not have`, [
+          `only these fields: ${known.join(', ')}`,
+          guess ? `did you mean "${guess}"? Rename the field.` : 'remove the field, or move its text into the body',
+        ]);
       });
     }
-    return [block(issue.path, explain(issue, data, fieldLabel(issue.path)))];
+    const value = valueAt(data, issue.path);
+    return [block(issue.path, describe(value), explain(issue, value, fieldLabel(issue.path)))];
   });
 }
