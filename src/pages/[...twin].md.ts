@@ -8,7 +8,7 @@ import { twinParam, twinPath } from '../contract/paths.ts';
 /**
  * The markdown twin of every page (`/index.md`, `/services.md`, `/blog/<slug>.md`, ...) as the dev
  * server serves it. In `astro build` this route hands every twin over instead, and
- * src/integrations/twin-files-integration.ts writes them in one pass: a route per twin would double the
+ * src/integrations/build-outputs.ts writes them in one pass: a route per twin would double the
  * routes of the build.
  */
 export const getStaticPaths = (async () => {

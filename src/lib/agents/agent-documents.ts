@@ -10,7 +10,7 @@ import { assertMatchesSchema } from './json-schema-validator.ts';
 import { buildContract, EXAMPLE_REQUESTS } from '../../contract/contract.ts';
 import { guide } from '../../proposal/guide.ts';
 import { summarize } from '../../proposal/summarize.ts';
-import { exampleSubmitReply } from '../../contract/example-submit-reply.ts';
+import { exampleSubmitReply } from '../../contract/submit-replies.ts';
 import { DOCUMENT_PATHS } from '../../contract/paths.ts';
 import { handOver } from '../../integrations/handover.ts';
 
