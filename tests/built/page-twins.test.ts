@@ -24,13 +24,13 @@ const normalise = (s: string) =>
 
 const textOf = (node: Node): string =>
   node.type === TEXT_NODE
-    ? (node.value as string)
+    ? node.value
     : node.type === ELEMENT_NODE && node.name === 'script'
       ? ''
       : (node.children ?? []).map(textOf).join(' ');
 
 const holdsUnit = (node: Node): boolean =>
-  (node.children ?? []).some((c: Node) => c.type === ELEMENT_NODE && (UNITS.has(c.name as string) || holdsUnit(c)));
+  (node.children ?? []).some((c: Node) => c.type === ELEMENT_NODE && (UNITS.has(c.name) || holdsUnit(c)));
 
 /** The innermost text units under `nodes`; `skip` says which elements (and all below them) do not count. */
 function units(nodes: Node[], skip: (node: Node) => boolean): string[] {
@@ -38,7 +38,7 @@ function units(nodes: Node[], skip: (node: Node) => boolean): string[] {
   const visit = (node: Node) => {
     if (node.type !== ELEMENT_NODE && node.type !== 0) return;
     if (node.type === ELEMENT_NODE && skip(node)) return;
-    if (node.type === ELEMENT_NODE && UNITS.has(node.name as string) && !holdsUnit(node)) {
+    if (node.type === ELEMENT_NODE && UNITS.has(node.name) && !holdsUnit(node)) {
       const text = normalise(textOf(node));
       if (text) found.push(text);
     }
@@ -48,8 +48,7 @@ function units(nodes: Node[], skip: (node: Node) => boolean): string[] {
   return found;
 }
 
-const headingLevel = (node: Node) =>
-  node.type === ELEMENT_NODE ? /^h([1-6])$/.exec(node.name as string)?.[1] : undefined;
+const headingLevel = (node: Node) => (node.type === ELEMENT_NODE ? /^h([1-6])$/.exec(node.name)?.[1] : undefined);
 
 /** The twin's body (after frontmatter, title and summary line) as top-level nodes, without the form's sections. */
 function twinNodes(twin: string, formSections: string[]): Node[] {
