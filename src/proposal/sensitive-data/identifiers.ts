@@ -56,6 +56,7 @@ const DIGIT_RUN = /(?<![\d.,/:+])\d{1,19}(?:[ -]\d{1,19}){0,18}(?!\d|[.,]\d)/g;
 export function paymentCardHits(text: string): Hit[] {
   const hits: Hit[] = [];
   for (const run of allMatches(DIGIT_RUN, text)) {
+    if (run[0].length < 13) continue; // too short for 13 digits, as most runs (years, amounts) are
     const groups = [...run[0].matchAll(/([ -]?)(\d+)/g)].map((group) => {
       const [, separator = '', digits = ''] = group;
       return { start: run.index + group.index + separator.length, digits, separator };

@@ -60,44 +60,15 @@ export async function secretlintHits(text: string): Promise<Hit[]> {
   }));
 }
 
-/**
- * Joins texts for one lint. No preset pattern matches across it: classes that admit a newline (the
- * private key body) reject NUL, and those that admit NUL reject `\n`. The texts hold no controls.
- */
+/** Joins texts for one lint; no preset pattern admits both a newline and NUL, so none matches across it. */
 const SEPARATOR = '\n\u0000\n';
 
 /**
- * Runs the preset over many texts at once (each lint indexes its text and runs every rule, so one
- * lint per request, not per field) and returns each text's hits in its own offsets. JSON objects are
- * linted alone, as `.json`, for the GCP service-account rule.
+ * The hits of each text. Each lint indexes its text and runs every rule, so a request costs one
+ * lint of all its texts; only when that finds something (or a text is a JSON object, linted as
+ * `.json`) does each text get its own, to place the hits.
  */
 export async function secretlintHitsEach(texts: readonly string[]): Promise<Hit[][]> {
-  const hitsEach: Hit[][] = texts.map(() => []);
-  const batched = texts.flatMap((text, index) => (looksLikeJsonObject(text) ? [] : [index]));
-  let offset = 0;
-  const starts = batched.map((index) => {
-    const start = offset;
-    offset += (texts[index] ?? '').length + SEPARATOR.length;
-    return start;
-  });
-  const jobs = texts.map(async (text, index) => {
-    if (looksLikeJsonObject(text)) hitsEach[index] = await secretlintHits(text);
-  });
-  const joined = batched.map((index) => texts[index] ?? '').join(SEPARATOR);
-  if (batched.length > 0) {
-    jobs.push(
-      secretlintHits(joined).then((hits) => {
-        for (const hit of hits) {
-          // The last text starting at or before the hit holds it.
-          const slot = starts.findLastIndex((start) => start <= hit.start);
-          const [index = 0, start = 0] = [batched[slot], starts[slot]];
-          const length = (texts[index] ?? '').length;
-          const [from, to] = [Math.min(hit.start - start, length), Math.min(hit.end - start, length)];
-          hitsEach[index]?.push({ kind: hit.kind, start: from, end: to });
-        }
-      }),
-    );
-  }
-  await Promise.all(jobs);
-  return hitsEach;
+  const any = texts.some(looksLikeJsonObject) || (await secretlintHits(texts.join(SEPARATOR))).length > 0;
+  return any ? Promise.all(texts.map(secretlintHits)) : texts.map(() => []);
 }
