@@ -1,7 +1,7 @@
 /**
  * What a reply of the proposal API says to a person, as a small tree of text nodes: the no-JS
  * HTML reply (html-reply.ts, rendered to escaped markup) and the workspace script
- * (scripts/workspace/render.ts, rendered to DOM nodes) both show these, so they say the same
+ * (client/workspace/view.ts, rendered to DOM nodes) both show these, so they say the same
  * things. Pure and browser-safe: no Node APIs, no knowledge beyond the reply itself.
  */
 import { labelOfField } from '../contract/fields.ts';

@@ -1,55 +1,52 @@
 /**
- * The workspace's state, apart from what the page shows: the draft and its Idempotency-Key
- * (kept in this tab, draft.ts), the last body sent per step (a retry resends exactly it), the
- * one scheduled resend, whether a request is in flight, and which flagged values the person
- * chose to send anyway.
+ * The draft of one proposal request, kept in sessionStorage (this tab only, gone when it closes):
+ * field values, the Idempotency-Key and when the form was first shown. A reload therefore resends
+ * with the same key, and the server never stores the request twice.
  */
-import { freshDraft, loadDraft, newKey, saveDraft, type Draft } from './draft.ts';
-import type { Action } from './output.ts';
+interface Draft {
+  key: string;
+  /** ms since the epoch when this draft's form was first shown (the server's fill-time check). */
+  started: number;
+  fields: Record<string, string>;
+}
 
-export type Body = Record<string, unknown>;
+const STORAGE_KEY = 'proposal-workspace-draft';
 
-export class Session {
-  draft: Draft = loadDraft();
-  busy = false;
-  readonly last: Partial<Record<Action, Body>> = {};
-  private retryTimer: number | undefined;
-  /** Flagged values the person chose to send anyway: the server's guard decides then. */
-  private acknowledged = '';
+export function newKey(): string {
+  // randomUUID needs a secure context; getRandomValues works everywhere.
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
-  /** Keeps the typed values in the tab's draft. */
-  save(fields: Record<string, string>): void {
-    this.draft.fields = fields;
-    saveDraft(this.draft);
+export const freshDraft = (): Draft => ({ key: newKey(), started: Date.now(), fields: {} });
+
+function isDraft(value: unknown): value is Draft {
+  const d = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  return (
+    typeof d['key'] === 'string' &&
+    d['key'] !== '' &&
+    typeof d['started'] === 'number' &&
+    typeof d['fields'] === 'object' &&
+    d['fields'] !== null &&
+    Object.values(d['fields']).every((v) => typeof v === 'string')
+  );
+}
+
+export function loadDraft(): Draft {
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null');
+    if (isDraft(stored)) return stored;
+  } catch {
+    // Storage blocked or corrupt: start over rather than fail.
   }
+  return saveDraft(freshDraft());
+}
 
-  /** Only after the person chose to send a reused draft as a new request. */
-  renewKey(): void {
-    this.draft.key = newKey();
-    saveDraft(this.draft);
+export function saveDraft(draft: Draft): Draft {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(draft));
+  } catch {
+    // Storage blocked (private mode, quota): the page still works, only reloads forget.
   }
-
-  /** Only here does a draft start over with a new key: after the person chose to. */
-  startOver(): void {
-    this.cancelRetry();
-    this.draft = saveDraft(freshDraft());
-    this.acknowledged = '';
-  }
-
-  /** The one scheduled resend; a new one replaces it. */
-  schedule(resend: () => void, seconds: number): void {
-    window.clearTimeout(this.retryTimer);
-    this.retryTimer = window.setTimeout(resend, seconds * 1000);
-  }
-
-  cancelRetry(): void {
-    window.clearTimeout(this.retryTimer);
-  }
-
-  /** True the first time these flagged values are seen (stop and ask); false once acknowledged. */
-  firstWarning(signature: string): boolean {
-    if (signature === this.acknowledged) return false;
-    this.acknowledged = signature;
-    return true;
-  }
+  return draft;
 }

@@ -5,7 +5,7 @@
  */
 import { credentialHits } from './credentials.ts';
 import { identifierHits, paymentCardHits } from './identifiers.ts';
-import { type Hit, SENSITIVE_KINDS, type SensitiveKind } from './kinds.ts';
+import { type Hit, SENSITIVE_KIND_LABELS, SENSITIVE_KINDS, type SensitiveKind } from './kinds.ts';
 
 /** Nothing we detect is shorter (a DNI is 9 characters), so enum-like fields ("1-10") skip the scan. */
 export const MIN_SCANNED_LENGTH = 8;
@@ -28,7 +28,7 @@ export const ALL_DETECTORS: readonly Detector[] = [credentialHits, identifierHit
  * What the page runs: national IDs and IBANs stay with the function, as ibantools' country tables
  * would double the page's script (at most 10 KB gzipped).
  */
-export const PAGE_DETECTORS: readonly Detector[] = [credentialHits, paymentCardHits];
+const PAGE_DETECTORS: readonly Detector[] = [credentialHits, paymentCardHits];
 
 /** The distinct kinds of the detectors' and `extra` (secretlint's) hits in one normalized text, in SENSITIVE_KINDS order. */
 export function kindsIn(text: string, extra: readonly Hit[], detectors: readonly Detector[]): SensitiveKind[] {
@@ -39,6 +39,11 @@ export function kindsIn(text: string, extra: readonly Hit[], detectors: readonly
   return SENSITIVE_KINDS.filter((kind) => kept.some((hit) => hit.kind === kind));
 }
 
-/** The kinds the detectors find in one field value, scanned as the function scans it. */
-export const detectKinds = (value: string, detectors: readonly Detector[]): SensitiveKind[] =>
-  value.length < MIN_SCANNED_LENGTH ? [] : kindsIn(normalize(value), [], detectors);
+/**
+ * The page's check, so people see a likely secret at its field before anything leaves the page:
+ * what one field value seems to hold ("a cloud access key"), scanned as the function scans it.
+ */
+export function findSecret(value: string): string | undefined {
+  const [kind] = value.length < MIN_SCANNED_LENGTH ? [] : kindsIn(normalize(value), [], PAGE_DETECTORS);
+  return kind && SENSITIVE_KIND_LABELS[kind];
+}
