@@ -1,8 +1,7 @@
 /**
- * The proposal workspace in the browser. It takes over the three step forms' buttons and posts
- * JSON with fetch, keeps the draft and its Idempotency-Key in this tab, shows errors at their
- * fields and results in place, and offers the steps as WebMCP tools where the browser has them.
- * Without it the same forms still post and the API answers with the workspace, filled in.
+ * The proposal workspace in the browser: posts the step forms as JSON, keeps the draft in this tab,
+ * shows errors at their fields and results in place, and offers the steps as WebMCP tools. Without
+ * it the same forms still post and the API answers with the workspace, filled in.
  */
 import {
   ACTIONS,

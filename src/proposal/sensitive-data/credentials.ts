@@ -1,8 +1,5 @@
 /**
- * Our own credential detectors, for what secretlint's recommended preset (13) misses or the page
- * needs without it: AWS example and in-prose keys, truncated private keys, JWTs, `password=`-style
- * assignments and headers, URLs with credentials in any scheme, ADO.NET / ODBC / Azure connection
- * strings, SAS signatures, passwords in sentences, and token formats outside the preset. Every
+ * Credential rules for what secretlint's preset (13) misses, or the page needs without it. Every
  * pattern is linear: bounded quantifiers, no nested repetition that can backtrack.
  */
 import { type Hit, type Rule, ruleHits, type SensitiveKind } from './kinds.ts';

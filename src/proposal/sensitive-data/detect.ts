@@ -1,7 +1,6 @@
 /**
- * Our own detectors, which need neither secretlint nor Node: one text in, the kinds it holds out.
- * The function runs them all and adds secretlint's hits; the page runs PAGE_DETECTORS through the
- * same code, so a field the page flags is one the function refuses.
+ * Our own detectors, without secretlint or Node. The function runs them all beside secretlint; the
+ * page runs PAGE_DETECTORS through the same code, so a field the page flags is one the function refuses.
  */
 import { credentialHits } from './credentials.ts';
 import { identifierHits, paymentCardHits } from './identifiers.ts';
@@ -10,8 +9,7 @@ import { type Hit, SENSITIVE_KIND_LABELS, SENSITIVE_KINDS, type SensitiveKind } 
 /** Nothing we detect is shorter (a DNI is 9 characters), so enum-like fields ("1-10") skip the scan. */
 export const MIN_SCANNED_LENGTH = 8;
 
-// Characters that would split a value so no pattern sees it whole: invisible format characters and
-// C0 controls other than tab, line feed and carriage return.
+// Invisible format characters and C0 controls (but tab, LF, CR) would split a value from its pattern.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u00AD\u180E\u200B-\u200F\u2060-\u2064\uFEFF]/g;
 
@@ -21,13 +19,9 @@ export const normalize = (text: string): string =>
 
 type Detector = (text: string) => Hit[];
 
-/** Everything the function runs besides secretlint. */
 export const ALL_DETECTORS: readonly Detector[] = [credentialHits, identifierHits];
 
-/**
- * What the page runs: national IDs and IBANs stay with the function, as ibantools' country tables
- * would double the page's script (at most 10 KB gzipped).
- */
+/** National IDs and IBANs stay with the function: ibantools would double the page's script (10 KB gzipped at most). */
 const PAGE_DETECTORS: readonly Detector[] = [credentialHits, paymentCardHits];
 
 /** The distinct kinds of the detectors' and `extra` (secretlint's) hits in one normalized text, in SENSITIVE_KINDS order. */

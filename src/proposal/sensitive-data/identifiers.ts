@@ -1,44 +1,29 @@
 /**
- * Payment card, bank account and national ID numbers, which secretlint has no rules for. Each needs
- * a checksum or strict structure on top of the digit shape, so budgets, phones, order ids and dates
- * pass.
+ * Payment card, bank account and national ID numbers (secretlint has no rules for them), each with
+ * a checksum or strict structure, so budgets, phones, order ids and dates pass.
  */
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { allMatches, type Hit, type Rule, ruleHits } from './kinds.ts';
 
-/** Luhn (mod 10) check over a string of digits. */
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
+const DOUBLED = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9];
 
-/** Issuer identification: a number prefix range (by leading digits) and the lengths it issues. */
-const ISSUERS: readonly { from: number; to: number; digits: number; lengths: readonly number[] }[] = [
-  { from: 4, to: 4, digits: 1, lengths: [13, 16, 19] }, // Visa
-  { from: 51, to: 55, digits: 2, lengths: [16] }, // Mastercard
-  { from: 2221, to: 2720, digits: 4, lengths: [16] }, // Mastercard 2-series
-  { from: 34, to: 34, digits: 2, lengths: [15] }, // American Express
-  { from: 37, to: 37, digits: 2, lengths: [15] }, // American Express
-  { from: 6011, to: 6011, digits: 4, lengths: [16, 17, 18, 19] }, // Discover
-  { from: 644, to: 649, digits: 3, lengths: [16, 17, 18, 19] }, // Discover
-  { from: 65, to: 65, digits: 2, lengths: [16, 17, 18, 19] }, // Discover
-  { from: 300, to: 305, digits: 3, lengths: [14, 15, 16, 17, 18, 19] }, // Diners Club
-  { from: 36, to: 36, digits: 2, lengths: [14, 15, 16, 17, 18, 19] }, // Diners Club
-  { from: 38, to: 39, digits: 2, lengths: [14, 15, 16, 17, 18, 19] }, // Diners Club
-  { from: 3528, to: 3589, digits: 4, lengths: [16, 17, 18, 19] }, // JCB
-  { from: 62, to: 62, digits: 2, lengths: [16, 17, 18, 19] }, // UnionPay
+/** Luhn (mod 10) check over a string of digits: every second digit from the right doubled. */
+export const luhnValid = (digits: string): boolean =>
+  [...digits].reverse().reduce((sum, d, i) => sum + (i % 2 ? (DOUBLED[+d] ?? 0) : +d), 0) % 10 === 0;
+
+/** Issuer identification: the number prefixes of each network and the lengths it issues. */
+const ISSUERS: readonly (readonly [RegExp, readonly number[]])[] = [
+  [/^4/, [13, 16, 19]], // Visa
+  [/^(?:5[1-5]|222[1-9]|22[3-9]|2[3-6]|27[01]|2720)/, [16]], // Mastercard, 2-series 2221-2720
+  [/^3[47]/, [15]], // American Express
+  [/^(?:6011|64[4-9]|65)/, [16, 17, 18, 19]], // Discover
+  [/^(?:30[0-5]|3[689])/, [14, 15, 16, 17, 18, 19]], // Diners Club
+  [/^35(?:2[89]|[3-8])/, [16, 17, 18, 19]], // JCB 3528-3589
+  [/^62/, [16, 17, 18, 19]], // UnionPay
 ];
 
 const hasIssuerPrefix = (digits: string) =>
-  ISSUERS.some(({ from, to, digits: width, lengths }) => {
-    const prefix = Number(digits.slice(0, width));
-    return prefix >= from && prefix <= to && lengths.includes(digits.length);
-  });
+  ISSUERS.some(([prefix, lengths]) => prefix.test(digits) && lengths.includes(digits.length));
 
 /** As cards are written: one run, fours with a shorter tail (4-4-4-4-3), or Amex / Diners 4-6-5 and 4-6-4. */
 function cardLayout(lengths: readonly number[]): boolean {

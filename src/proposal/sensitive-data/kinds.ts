@@ -15,11 +15,7 @@ export const SENSITIVE_KIND_LABELS = {
 export type SensitiveKind = keyof typeof SENSITIVE_KIND_LABELS;
 export const SENSITIVE_KINDS = Object.keys(SENSITIVE_KIND_LABELS) as readonly SensitiveKind[];
 
-/**
- * One match in one text, [start, end). Ranges only let a specific match win over a generic one
- * (an assignment, a bearer header) on the same characters: `aws_secret_access_key = ...` is a
- * cloud access key, not also a secret.
- */
+/** A match, [start, end): a specific one wins over a `generic` one (an assignment) on the same characters. */
 export interface Hit {
   kind: SensitiveKind;
   start: number;
@@ -37,10 +33,7 @@ export interface Rule {
 
 const NO_MATCHES: readonly RegExpExecArray[] = [];
 
-/**
- * Every match of a shared global regex. Most texts match none of the patterns, and that case
- * allocates nothing: per-request garbage makes the slow tail.
- */
+/** Every match of a shared global regex; none, the usual case, allocates nothing (garbage makes the slow tail). */
 export function allMatches(pattern: RegExp, text: string): readonly RegExpExecArray[] {
   pattern.lastIndex = 0;
   let match = pattern.exec(text);
