@@ -5,8 +5,10 @@
  * for what it leaves out (./sensitive-data/detect.ts). Each needs a value's shape, not a word, so
  * security talk ("our password policy requires 14 characters") passes.
  */
-import { ALL_DETECTORS, kindsIn, MIN_SCANNED_LENGTH, normalize } from './sensitive-data/detect.ts';
-import { type Hit, SENSITIVE_KIND_LABELS, type SensitiveKind } from './sensitive-data/kinds.ts';
+import { credentialHits } from './sensitive-data/credentials.ts';
+import { kindsIn, MIN_SCANNED_LENGTH, normalize } from './sensitive-data/detect.ts';
+import { identifierHits } from './sensitive-data/identifiers.ts';
+import { SENSITIVE_KIND_LABELS, type SensitiveKind } from './sensitive-data/kinds.ts';
 import { secretlintHitsEach } from './sensitive-data/secretlint.ts';
 
 export { SENSITIVE_KIND_LABELS, SENSITIVE_KINDS, type SensitiveKind } from './sensitive-data/kinds.ts';
@@ -58,24 +60,20 @@ function collectTargets(value: unknown, pointer: string, ancestors: readonly str
 }
 
 /**
- * Every sensitive value found in the string fields of a request body (walks nested objects and
- * arrays; ignores numbers, booleans and null). At most one finding per field and kind, in document
- * order. Never returns or logs the value: a finding is a pointer, a kind and the kind's words.
- *
- * A secret used as an object key is reported at that object's pointer, and so is everything found
- * beneath it, so that no pointer repeats the key.
+ * Every sensitive value in a body's strings and keys: at most one finding per field and kind, in
+ * document order, never the value. A secret used as a key is reported at its object, as is all
+ * beneath it, so no pointer repeats the key.
  */
 export async function findSensitiveData(body: Record<string, unknown>): Promise<SensitiveFinding[]> {
   const targets = collectTargets(body, '#', [], []);
   const texts = targets.map((target) => normalize(target.text));
-  let fromSecretlint: Hit[][];
-  try {
-    fromSecretlint = await secretlintHitsEach(texts);
-  } catch {
-    // Never let a detector's error (which might quote the input) reach a log or a reply.
+  // Never let a detector's error (which might quote the input) reach a log or a reply.
+  const fromSecretlint = await secretlintHitsEach(texts).catch(() => {
     throw new SensitiveDataScanError();
-  }
-  const kindsEach = texts.map((text, index) => kindsIn(text, fromSecretlint[index] ?? [], ALL_DETECTORS));
+  });
+  const kindsEach = texts.map((text, index) =>
+    kindsIn([...(fromSecretlint[index] ?? []), ...credentialHits(text), ...identifierHits(text)]),
+  );
   const sensitiveKeys = new Set(targets.filter((t, i) => t.keys && kindsEach[i]?.length).map((t) => t.pointer));
   const findings = new Map<string, SensitiveFinding>();
   targets.forEach((target, index) => {

@@ -71,31 +71,30 @@ const CONNECTION_KEY =
 const DATABASE_SCHEME =
   /^(?:amqps?|bolt|cassandra|clickhouse|cockroachdb|couchdb|db2|kafka|mariadb|memcached|mongodb(?:\+srv)?|mssql|mysqlx?|nats|neo4j(?:\+s)?|oracle|postgres(?:ql)?|rediss?|snowflake|sqlserver)$/i;
 
-/** Well-known token formats outside the preset. */
+/**
+ * Token formats outside the preset: Google (API key, OAuth secret, access token), Entra ID client
+ * secrets, `sk-` keys of any generation (secretlint wants newer markers), Twilio (key sid, and auth
+ * tokens by its name), Mailchimp, Mailgun, Stripe webhook secrets, DigitalOcean, Atlassian, PyPI,
+ * Square, Telegram bots, GitLab tokens other than glpat-, and Slack (workflows too) and Discord
+ * webhook URLs.
+ */
 const PREFIXED_TOKENS: readonly (readonly [RegExp, SensitiveKind])[] = [
-  // Google Cloud API key, OAuth client secret and access token.
   [/(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g, 'cloud-access-key'],
   [/(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g, 'secret'],
   [/(?<![A-Za-z0-9_-])ya29\.[0-9A-Za-z_-]{20,}/g, 'api-token'],
-  // Microsoft Entra ID (Azure AD) client secret: three characters, a digit, `Q~`, then 31-34.
   [/(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, 'secret'],
-  // OpenAI / Anthropic style `sk-...` keys of any generation (secretlint requires newer markers).
   [/(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|ant-[a-z0-9]{2,10}-)?[A-Za-z0-9_-]{40,}/g, 'api-token'],
-  // Twilio API key sid (the secret's other half) and auth tokens next to the word Twilio.
   [/(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])/g, 'api-token'],
   [/twilio[^\n]{0,60}?(?<![0-9a-fA-F])[0-9a-f]{32}(?![0-9a-fA-F])/gi, 'api-token'],
-  // Mailchimp, Mailgun, Stripe webhook signing secret (its API keys are in the preset).
   [/(?<![0-9a-f])[0-9a-f]{32}-us\d{1,2}(?![0-9])/g, 'api-token'],
   [/(?<![A-Za-z0-9])key-[0-9a-zA-Z]{32}(?![A-Za-z0-9])/g, 'api-token'],
   [/(?<![A-Za-z0-9_])whsec_[A-Za-z0-9+/]{24,}/g, 'secret'],
-  // DigitalOcean, Atlassian, PyPI, Square, Telegram bot, GitLab tokens other than glpat-.
   [/(?<![A-Za-z0-9_])do[opr]_v1_[a-f0-9]{64}(?![a-f0-9])/g, 'api-token'],
   [/(?<![A-Za-z0-9_])ATATT3[A-Za-z0-9_=-]{100,}/g, 'api-token'],
   [/(?<![A-Za-z0-9_-])pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}/g, 'api-token'],
   [/(?<![A-Za-z0-9_-])sq0(?:atp|csp)-[0-9A-Za-z_-]{22,43}/g, 'api-token'],
   [/(?<![0-9])\d{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])/g, 'api-token'],
   [/(?<![A-Za-z0-9_-])gl(?:ptt|dt|rt|soat|ffct|cbt|oas|imt|agent)-[A-Za-z0-9_-]{20,}/g, 'api-token'],
-  // Slack (workflows and triggers too) and Discord webhooks: the URL is the credential.
   [/https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,}/g, 'api-token'],
   [/https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{40,}/g, 'api-token'],
 ];

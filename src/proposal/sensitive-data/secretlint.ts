@@ -8,11 +8,9 @@ import type { Hit, SensitiveKind } from './kinds.ts';
 // never emptied: a leak in a long-lived function. (Core's own dependency, imported for this switch.)
 secretLintProfiler.setEnabled(false);
 
-type LintOptions = Parameters<typeof lintSource>[0]['options'];
-
 const AWS_RULE = '@secretlint/secretlint-rule-aws';
 
-const CONFIG: LintOptions['config'] = {
+const CONFIG: Parameters<typeof lintSource>[0]['options']['config'] = {
   rules: [
     {
       id: recommendedPreset.meta.id,
