@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { capabilitiesSchema, knowledge } from '../lib/agents/agent-documents.ts';
-import { jsonResponse } from '../lib/agents/json-response.ts';
+import { jsonResponse } from '../lib/agents/responses.ts';
 import { buildOpenApi } from '../lib/agents/openapi.ts';
 import { absolute } from '../lib/pages/urls.ts';
 import { DOCUMENT_PATHS } from '../contract/paths.ts';

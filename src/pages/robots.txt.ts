@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { siteModel } from '../lib/content/content.ts';
 import { robotsTxt } from '../lib/agents/robots.ts';
+import { textResponse } from '../lib/agents/responses.ts';
 
-export const GET: APIRoute = async () =>
-  new Response(robotsTxt((await siteModel()).site.data), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+export const GET: APIRoute = async () => textResponse(robotsTxt((await siteModel()).site.data));

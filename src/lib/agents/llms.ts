@@ -159,8 +159,9 @@ function sectionLinks(section: Section, docs: PageDocument[]): string[] {
   ];
 }
 
-export function llmsTxt(model: SiteModel, docs: PageDocument[]): string {
+export function llmsTxt(model: SiteModel): string {
   const site = model.site.data;
+  const docs = pageDocuments(model);
   const sections = SECTION_ORDER.map((section) => `## ${section}\n\n${sectionLinks(section, docs).join('\n')}`);
   const files = fullText(model).sections.map(
     (f) => `- [${fileLabel(f)}](${absolute(f.path)}): ${f.pages} ${f.pages === 1 ? 'page' : 'pages'} in full`,

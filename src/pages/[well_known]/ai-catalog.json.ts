@@ -2,7 +2,7 @@ import type { APIRoute, GetStaticPaths } from 'astro';
 import { knowledge } from '../../lib/agents/agent-documents.ts';
 import { aiCatalog } from '../../lib/agents/ai-catalog.ts';
 import { siteModel } from '../../lib/content/content.ts';
-import { jsonResponse } from '../../lib/agents/json-response.ts';
+import { jsonResponse } from '../../lib/agents/responses.ts';
 
 // Astro skips dot-folders under src/pages, so the folder name comes in as a parameter.
 export const getStaticPaths = (() => [{ params: { well_known: '.well-known' } }]) satisfies GetStaticPaths;

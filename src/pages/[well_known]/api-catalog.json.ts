@@ -1,5 +1,5 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { jsonResponse } from '../../lib/agents/json-response.ts';
+import { jsonResponse } from '../../lib/agents/responses.ts';
 import { apiCatalog } from '../../lib/agents/api-catalog.ts';
 
 // Astro skips dot-folders under src/pages, so the folder name comes in as a parameter. The file

@@ -1,6 +1,7 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { siteModel } from '../../lib/content/content.ts';
 import { fullText, type SectionFile } from '../../lib/agents/llms.ts';
+import { textResponse } from '../../lib/agents/responses.ts';
 import { LLMS_FULL_SECTIONS_PATH } from '../../contract/paths.ts';
 
 /** One section's full text, or one part of it (src/lib/agents/llms.ts keeps each within its size limit). */
@@ -12,7 +13,4 @@ export const getStaticPaths = (async () => {
   }));
 }) satisfies GetStaticPaths;
 
-export const GET: APIRoute = ({ props }) =>
-  new Response((props as { file: SectionFile }).file.text, {
-    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-  });
+export const GET: APIRoute = ({ props }) => textResponse((props as { file: SectionFile }).file.text);

@@ -1,7 +1,7 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { knowledge } from '../../../lib/agents/agent-documents.ts';
 import { publishedSkills, skillsIndex } from '../../../lib/agents/agent-skills.ts';
-import { jsonResponse } from '../../../lib/agents/json-response.ts';
+import { jsonResponse } from '../../../lib/agents/responses.ts';
 
 // Astro skips dot-folders under src/pages, so the folder name comes in as a parameter.
 export const getStaticPaths = (() => [{ params: { well_known: '.well-known' } }]) satisfies GetStaticPaths;

@@ -1,6 +1,6 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { knowledge } from '../../../lib/agents/agent-documents.ts';
-import { jsonResponse } from '../../../lib/agents/json-response.ts';
+import { jsonResponse } from '../../../lib/agents/responses.ts';
 import { mcpServerCard } from '../../../proposal/mcp/server-info.ts';
 
 export const getStaticPaths = (() => [{ params: { well_known: '.well-known' } }]) satisfies GetStaticPaths;
