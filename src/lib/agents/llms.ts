@@ -7,7 +7,7 @@
  */
 import type { SiteModel } from '../content/content.ts';
 import { partnerStatement } from '../../contract/partner-phrase.ts';
-import { partnerNames } from './knowledge.ts';
+import { partnerNames } from './agent-documents.ts';
 import { pageDocuments, twinMarkdown } from '../pages/documents.ts';
 import { oncePer } from '../memo.ts';
 import type { PageDocument } from '../pages/page-document.ts';

@@ -1,6 +1,6 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { knowledge } from '../../lib/agents/agent-documents.ts';
-import { aiCatalog } from '../../lib/agents/ai-catalog.ts';
+import { aiCatalog } from '../../lib/agents/catalogs.ts';
 import { siteModel } from '../../lib/content/content.ts';
 import { jsonResponse } from '../../lib/agents/responses.ts';
 

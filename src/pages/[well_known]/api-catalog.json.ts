@@ -1,6 +1,6 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { jsonResponse } from '../../lib/agents/responses.ts';
-import { apiCatalog } from '../../lib/agents/api-catalog.ts';
+import { apiCatalog } from '../../lib/agents/catalogs.ts';
 
 // Astro skips dot-folders under src/pages, so the folder name comes in as a parameter. The file
 // gets a .json extension (static servers type files by extension); netlify.toml rewrites the
