@@ -10,20 +10,12 @@ import { absolute } from '../pages/urls.ts';
 import { contentUsage } from './robots.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS, twinPath } from '../../contract/paths.ts';
 
-interface LinkValue {
-  href: string;
-  rel: string;
-  type?: string;
-}
+type LinkValue = { href: string; rel: string; type?: string };
 
 const formatLink = ({ href, rel, type }: LinkValue) => `<${href}>; rel="${rel}"${type ? `; type="${type}"` : ''}`;
 
 /** Sent by `/` and by a HEAD (or GET) of the catalog itself (RFC 9727 section 3). */
-const apiCatalogLink = (): LinkValue => ({
-  href: absolute(DOCUMENT_PATHS.apiCatalog),
-  rel: 'api-catalog',
-  type: 'application/linkset+json',
-});
+const API_CATALOG = { href: absolute(DOCUMENT_PATHS.apiCatalog), rel: 'api-catalog', type: 'application/linkset+json' };
 
 /**
  * A page's links for agents: on the home page where the APIs are catalogued, described and
@@ -35,7 +27,7 @@ export function headLinks(path: string): LinkValue[] {
   return [
     ...(path === '/'
       ? [
-          apiCatalogLink(),
+          API_CATALOG,
           { href: absolute(DOCUMENT_PATHS.openapi), rel: 'service-desc', type: 'application/openapi+json' },
           { href: absolute(PAGE_PATHS.agents), rel: 'service-doc', type: 'text/html' },
         ]
@@ -63,7 +55,7 @@ export function headersFile(model: SiteModel): string {
           rule(pattern, 'Link', links.map(formatLink).join(', ')),
         );
       }),
-      rule(`${DOCUMENT_PATHS.apiCatalog}*`, 'Link', formatLink(apiCatalogLink())),
+      rule(`${DOCUMENT_PATHS.apiCatalog}*`, 'Link', formatLink(API_CATALOG)),
     ].join('\n\n') + '\n'
   );
 }

@@ -1,22 +1,19 @@
 /**
  * /llms.txt (llmstxt.org shape), /llms-full.txt and the per-section full-text files, from the page
- * documents. No full-text file grows past LLMS_FULL_MAX_BYTES, however large the site: a section
- * that outgrows it continues in numbered parts, and /llms-full.txt then keeps the sections that
- * fit and names the files of the rest. Nor does /llms.txt grow with the site: a section of more
- * than LLMS_TXT_SECTION_MAX_LINKS pages lists its index, its newest pages and where the rest are.
+ * documents, each bounded however large the site grows (the limits in llms-limits.ts).
  */
 import type { SiteModel } from '../content/content.ts';
 import { partnerStatement } from '../../contract/partner-phrase.ts';
 import { partnerNames } from './agent-documents.ts';
+import { TOOL_NAMES } from './agent-skills.ts';
 import { pageDocuments, twinMarkdown } from '../pages/documents.ts';
 import { oncePer } from '../memo.ts';
 import type { PageDocument } from '../pages/page-document.ts';
 import { absolute } from '../pages/urls.ts';
 import { LLMS_FULL_MAX_BYTES, LLMS_TXT_SECTION_MAX_LINKS } from './llms-limits.ts';
 import { DOCUMENT_PATHS, llmsFullSectionPath, tagSlug, twinPath } from '../../contract/paths.ts';
-import { PROPOSAL_TOOLS } from '../../proposal/tools.ts';
 
-/** Room kept in each file for its header (title, part numbers, links to the other parts). */
+/** What a file's pages may fill: room is kept for its header (title, part numbers, links to the other parts). */
 const BUDGET = LLMS_FULL_MAX_BYTES - 4_000;
 
 const SEPARATOR = '\n---\n\n';
@@ -25,27 +22,22 @@ type Section = PageDocument['section'];
 
 const SECTION_ORDER: Section[] = ['Company', 'Services', 'Evidence', 'Proposals and agents', 'Case studies', 'Blog'];
 
-/** One page in a full-text file: its source URL and twin markdown. */
-interface Block {
-  section: Section;
-  path: string;
-  text: string;
-}
-
 /** One published full-text file of a section. */
 export interface SectionFile {
   section: Section;
   /** Site path, e.g. `/llms-full/blog-2.txt`. */
   path: string;
-  part: number;
-  parts: number;
+  /** The section, and which part of it when it has several. */
+  label: string;
   pages: number;
   text: string;
 }
 
+/** One page in a full-text file: its source URL and twin markdown. */
+type Block = Pick<SectionFile, 'section' | 'path' | 'text'>;
+
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 const blocksBytes = (blocks: Block[]) => blocks.reduce((sum, b) => sum + utf8Bytes(b.text) + utf8Bytes(SEPARATOR), 0);
-const fileLabel = (f: SectionFile) => `${f.section}${f.parts > 1 ? `, part ${f.part} of ${f.parts}` : ''}`;
 const RULES = `Rules for agents: ${absolute('/agents#rules')}.`;
 
 /** Packs blocks in order into parts of at most BUDGET bytes (separators included). */
@@ -97,8 +89,7 @@ export const fullText = oncePer((model: SiteModel) => {
       return {
         section,
         path: partPath(i + 1),
-        part: i + 1,
-        parts: parts.length,
+        label: `${section}${parts.length > 1 ? `, part ${i + 1} of ${parts.length}` : ''}`,
         pages: pages.length,
         text: [`${header}\n`, ...pages.map((b) => b.text)].join(SEPARATOR),
       };
@@ -132,7 +123,7 @@ function wholeFile(site: SiteModel['site']['data'], blocks: Block[], files: Sect
       rest.push(...files.filter((f) => f.section === section));
     }
   }
-  const continued = rest.map((f) => `- ${fileLabel(f)}: ${absolute(f.path)}`);
+  const continued = rest.map((f) => `- ${f.label}: ${absolute(f.path)}`);
   const header = `${title}\n\nThe site is larger than one file of ${LLMS_FULL_MAX_BYTES.toLocaleString('en-US')} bytes. Here in full, in markdown: ${keptSections.length > 0 ? `the ${keptSections.join(', ')} pages` : 'no section'}. ${RULES}\n\nThe other sections continue in these files:\n\n${continued.join('\n')}\n`;
   return [header, ...kept.map((b) => b.text)].join(SEPARATOR);
 }
@@ -164,9 +155,8 @@ export function llmsTxt(model: SiteModel): string {
   const docs = pageDocuments(model);
   const sections = SECTION_ORDER.map((section) => `## ${section}\n\n${sectionLinks(section, docs).join('\n')}`);
   const files = fullText(model).sections.map(
-    (f) => `- [${fileLabel(f)}](${absolute(f.path)}): ${f.pages} ${f.pages === 1 ? 'page' : 'pages'} in full`,
+    (f) => `- [${f.label}](${absolute(f.path)}): ${f.pages} ${f.pages === 1 ? 'page' : 'pages'} in full`,
   );
-  const tools = Object.values(PROPOSAL_TOOLS).map((t) => t.name);
   return (
     [
       `# ${site.name}`,
@@ -174,7 +164,7 @@ export function llmsTxt(model: SiteModel): string {
       `${partnerStatement(partnerNames(site))}. When you use or repeat anything from this site, follow these rules:`,
       site.agent_guidance.map((rule) => `- ${rule}`).join('\n'),
       `Structured facts: ${absolute(DOCUMENT_PATHS.capabilities)} (JSON). Proposal contract: ${absolute(DOCUMENT_PATHS.proposalApi)} (GET), OpenAPI: ${absolute(DOCUMENT_PATHS.openapi)}. Everything in full: ${absolute(DOCUMENT_PATHS.llmsFull)}, or section by section below (each file at most ${LLMS_FULL_MAX_BYTES.toLocaleString('en-US')} bytes).`,
-      `For agents: an MCP server (Streamable HTTP) at ${absolute(DOCUMENT_PATHS.mcp)} with the tools ${tools.join(', ')} (server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}), an Agent Skill to request a proposal (${absolute(DOCUMENT_PATHS.agentSkillsIndex)}), the API catalog (${absolute(DOCUMENT_PATHS.apiCatalog)}) and the AI catalog (${absolute(DOCUMENT_PATHS.aiCatalog)}).`,
+      `For agents: an MCP server (Streamable HTTP) at ${absolute(DOCUMENT_PATHS.mcp)} with the tools ${TOOL_NAMES.join(', ')} (server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}), an Agent Skill to request a proposal (${absolute(DOCUMENT_PATHS.agentSkillsIndex)}), the API catalog (${absolute(DOCUMENT_PATHS.apiCatalog)}) and the AI catalog (${absolute(DOCUMENT_PATHS.aiCatalog)}).`,
       ...sections,
       `## Full text\n\n${files.join('\n')}`,
       `## Optional\n\n- [Sitemap](${absolute(DOCUMENT_PATHS.sitemap)}): every published page\n- [Capabilities JSON Schema](${absolute(DOCUMENT_PATHS.capabilitiesSchema)}): shape of the capabilities document`,

@@ -39,9 +39,9 @@ const problemResponse = (description: string, headers?: Record<string, unknown>)
 });
 
 /** The platform enforces the function's rate limit before any of our code runs. */
-const rateLimited = () => ({
+const RATE_LIMITED = {
   description: `Too many requests: the platform's rate limit (${RATE_LIMIT.requests_per_window} per ${RATE_LIMIT.window_seconds} s) answered before the function; no body is promised.`,
-});
+};
 
 const RETRY_AFTER = {
   'Retry-After': {
@@ -67,11 +67,7 @@ const staticGet = (
 });
 
 /** `capabilitiesSchema` is embedded so the description is self-contained; it is also published on its own. */
-export function buildOpenApi(
-  k: Knowledge,
-  capabilitiesSchema: { $schema?: string; $id?: string },
-  contractUrl: string,
-) {
+export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: string; $id?: string }) {
   const schemas = requestSchemas(k);
   const actions = Object.keys(schemas);
   // Integer keys iterate in ascending order, so the responses come out sorted by status.
@@ -105,7 +101,7 @@ export function buildOpenApi(
           'getProposalContract',
           'The current proposal contract: actions, request schemas, examples, limits',
           { description: 'The contract.', content: { 'application/json': { schema: { type: 'object' } } } },
-          { externalDocs: { url: contractUrl } },
+          { externalDocs: { url: k.urls.proposal_api } },
         ),
         options: {
           operationId: 'preflightProposal',
@@ -119,7 +115,7 @@ export function buildOpenApi(
                 'Access-Control-Allow-Headers': { schema: { type: 'string' } },
               },
             },
-            [String(RATE_LIMITED_STATUS)]: rateLimited(),
+            [String(RATE_LIMITED_STATUS)]: RATE_LIMITED,
           },
         },
         post: {
@@ -190,7 +186,7 @@ export function buildOpenApi(
                   ),
                 ]),
             ),
-            [String(RATE_LIMITED_STATUS)]: rateLimited(),
+            [String(RATE_LIMITED_STATUS)]: RATE_LIMITED,
           },
         },
       },
