@@ -1,13 +1,11 @@
 /**
- * `dist/_headers` (Netlify's headers file, also honoured by `netlify serve`): the rules that
- * depend on content, so they are computed at build; fixed rules stay in netlify.toml. Each page's
- * RFC 8288 `Link` header points to its markdown twin, the llms.txt that describes it, and what its
- * <head> links to.
+ * `dist/_headers` (Netlify's headers file, also honoured by `netlify serve`): the rules that depend
+ * on content; fixed rules stay in netlify.toml. Each page's RFC 8288 `Link` header points to its
+ * markdown twin, the llms.txt that describes it, and what its <head> links to.
  */
 import type { SiteModel } from '../content/content.ts';
 import { pageDocuments } from '../pages/documents.ts';
 import { absolute } from '../pages/urls.ts';
-import { contentUsage } from './robots.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS, twinPath } from '../../contract/paths.ts';
 
 type LinkValue = { href: string; rel: string; type?: string };
@@ -19,9 +17,8 @@ const API_CATALOG = { href: absolute(DOCUMENT_PATHS.apiCatalog), rel: 'api-catal
 
 /**
  * A page's links for agents: on the home page where the APIs are catalogued, described and
- * documented; on every page the AI catalog (ARD, the media type netlify.toml serves it with).
- * That one is root-relative on purpose: it names this host's catalog on a deploy preview or
- * `npm start` too, where a link to the canonical host would send readers to production.
+ * documented; on every page the AI catalog (ARD), root-relative so that on a deploy preview or
+ * `npm start` it names that host's catalog, not production's.
  */
 export function headLinks(path: string): LinkValue[] {
   return [
@@ -39,11 +36,13 @@ export function headLinks(path: string): LinkValue[] {
 const rule = (path: string, name: string, value: string) => `${path}\n  ${name}: ${value}`;
 
 export function headersFile(model: SiteModel): string {
+  const signals = model.site.data.content_signals;
+  const yn = (v: 'yes' | 'no') => (v === 'yes' ? 'y' : 'n');
   return (
     [
       '# Generated at build from content/ (src/lib/agents/headers-file.ts); do not edit dist/_headers.',
-      // The aipref preference on every response, beside the robots.txt line.
-      rule('/*', 'Content-Usage', contentUsage(model.site.data.content_signals)),
+      // The aipref preference on every response, beside robots.txt's Content-Signal; aipref has no ai-input.
+      rule('/*', 'Content-Usage', `train-ai=${yn(signals.ai_train)}, search=${yn(signals.search)}`),
       ...pageDocuments(model).flatMap((doc) => {
         const links = [
           { href: absolute(twinPath(doc.path)), rel: 'alternate', type: 'text/markdown' },

@@ -32,12 +32,6 @@ function component<T extends { $schema?: string; $id?: string }>(schema: T): Omi
 const HTML_REPLY = { 'text/html': { schema: { type: 'string' } } };
 const SUBMIT_RESULT = { 'application/json': { schema: ref('SubmitResult') }, ...HTML_REPLY };
 
-const problemResponse = (description: string, headers?: Record<string, unknown>) => ({
-  description,
-  ...(headers ? { headers } : {}),
-  content: { 'application/problem+json': { schema: ref('Problem') }, ...HTML_REPLY },
-});
-
 /** The platform enforces the function's rate limit before any of our code runs. */
 const RATE_LIMITED = {
   description: `Too many requests: the platform's rate limit (${RATE_LIMIT.requests_per_window} per ${RATE_LIMIT.window_seconds} s) answered before the function; no body is promised.`,
@@ -178,13 +172,17 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
             ...Object.fromEntries(
               Object.entries(problemsByStatus)
                 .filter(([status]) => Number(status) !== RATE_LIMITED_STATUS)
-                .map(([status, types = []]) => [
-                  status,
-                  problemResponse(
-                    `Problem types: ${types.map(([id]) => id).join(', ')}.${Number(status) === STORE_UNAVAILABLE_STATUS ? ` ${problemMeaning('store-unavailable')}` : ''}`,
-                    [409, STORE_UNAVAILABLE_STATUS].includes(Number(status)) ? RETRY_AFTER : undefined,
-                  ),
-                ]),
+                .map(([status, types = []]) => {
+                  const unavailable = Number(status) === STORE_UNAVAILABLE_STATUS;
+                  return [
+                    status,
+                    {
+                      description: `Problem types: ${types.map(([id]) => id).join(', ')}.${unavailable ? ` ${problemMeaning('store-unavailable')}` : ''}`,
+                      ...(unavailable || status === '409' ? { headers: RETRY_AFTER } : {}),
+                      content: { 'application/problem+json': { schema: ref('Problem') }, ...HTML_REPLY },
+                    },
+                  ];
+                }),
             ),
             [String(RATE_LIMITED_STATUS)]: RATE_LIMITED,
           },

@@ -17,12 +17,6 @@ const AI_USER_AGENTS = {
   ai_train: ['GPTBot', 'ClaudeBot', 'Google-Extended', 'Applebot-Extended', 'CCBot', 'meta-externalagent'],
 } as const satisfies Record<keyof Signals, readonly string[]>;
 
-/** The aipref `Content-Usage` header: it has no category for ai-input, so that stays unstated. */
-export function contentUsage(signals: Signals): string {
-  const yn = (v: 'yes' | 'no') => (v === 'yes' ? 'y' : 'n');
-  return `train-ai=${yn(signals.ai_train)}, search=${yn(signals.search)}`;
-}
-
 export function robotsTxt(site: SiteData): string {
   const signals = site.content_signals;
   const group = (agents: readonly string[], allowed: boolean) =>
