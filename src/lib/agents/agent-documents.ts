@@ -6,6 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 // CommonJS whose `module.exports` is the plugin itself (with `.default` pointing back at it).
 import addFormats from 'ajv-formats';
 import { siteModel, type SiteModel } from '../content/content.ts';
+import { oncePer } from '../memo.ts';
 import { absolute } from '../pages/urls.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { AGENT_RESOURCE_PATHS, capabilitiesDocumentSchema } from '../../contract/capabilities-document.schema.ts';
@@ -121,10 +122,13 @@ function buildKnowledge(model: SiteModel): Knowledge {
 
 let knowledgeOnce: Promise<Knowledge> | undefined;
 
+/** The function's knowledge of a model, built once; the pages ask for it synchronously. */
+export const knowledgeOf = oncePer(buildKnowledge);
+
 /** The function's knowledge, built once per build and shared by every route that needs it. */
 export function knowledge(): Promise<Knowledge> {
   knowledgeOnce ??= siteModel().then((model) => {
-    const facts = buildKnowledge(model);
+    const facts = knowledgeOf(model);
     handOver('knowledge', facts);
     return facts;
   });
@@ -133,10 +137,13 @@ export function knowledge(): Promise<Knowledge> {
 
 /** The proposal contract, with example responses computed from the content by the real actions. */
 export async function proposalContract() {
-  const k = await knowledge();
-  return buildContract(k, {
+  return contractOf(await knowledge());
+}
+
+export const contractOf = oncePer((k: Knowledge) =>
+  buildContract(k, {
     guide: guide(k, EXAMPLE_REQUESTS.guide),
     summarize: summarize(k, EXAMPLE_REQUESTS.summarize),
     submit: exampleSubmitReply(k),
-  });
-}
+  }),
+);

@@ -1,6 +1,0 @@
-import type { APIRoute } from 'astro';
-import { siteModel } from '../lib/content/content.ts';
-import { fullText } from '../lib/agents/llms.ts';
-import { textResponse } from '../lib/agents/responses.ts';
-
-export const GET: APIRoute = async () => textResponse(fullText(await siteModel()).whole);
