@@ -1,35 +1,57 @@
 /**
- * The only code that talks to Netlify Blobs for the proposals store. Every call runs through
- * `call`, which bounds it in time (STORE_LIMITS), does the retrying itself, and turns every
- * answer a healthy store never gives into StoreUnavailable. The client's own retry loop never
- * runs: a failed attempt reaches it as a status it does not retry.
+ * The proposals store: the only code that talks to Netlify Blobs (for the submit pipeline, the
+ * sweep and the inbox script). Every call runs through `#call`, which bounds it in time
+ * (limits.ts), does the retrying itself, and turns every answer a healthy store never gives into
+ * StoreUnavailable. The client's own retry loop never runs: a failed attempt reaches it as a
+ * status it does not retry.
  *
  * Why not trust the client's results: @netlify/blobs 11.1.1 (`Store.setJSON`, dist/main.js)
  * reports any status other than 412 on a conditional write as `{ modified: true }`, with the ETag
  * header or '' when there is none, so a 503 after its retries reads as "written"; and it drops an
  * empty `onlyIfMatch`, so a write "with that ETag" becomes unconditional (netlify/primitives#741).
  */
-import { getStore, type Store } from '@netlify/blobs';
+import { getStore, type GetStoreOptions, type Store } from '@netlify/blobs';
+import { PROPOSALS_STORE } from '../submit/record.ts';
 import { STORE_LIMITS, timeBounds, type TimeBounds } from './limits.ts';
-import { StoreUnavailable, type StoreFailure } from './store-unavailable.ts';
 
-/** The version of a stored value, as read or written; only the storage module makes one. */
-export type Version = string & { readonly __brand: 'StoreVersion' };
+/**
+ * - `server-error`: 5xx after every attempt; `rate-limited`: 429 after every attempt;
+ * - `timeout`: no complete answer within the attempt or call bound;
+ * - `unreachable`: no connection, or the connection dropped;
+ * - `malformed`: an answer the store never gives when healthy (a write without an ETag, a status
+ *   it does not document, a body that is not the JSON written);
+ * - `contended`: a tally lost its conditional write more often than STORE_LIMITS allows;
+ * - `not-configured`: no Blobs context in this process.
+ */
+export type StoreFailure =
+  'server-error' | 'rate-limited' | 'timeout' | 'unreachable' | 'malformed' | 'contended' | 'not-configured';
 
-/** Where the store is when the invocation's Blobs context does not say (the inbox script). */
-export interface BlobsLocation {
-  siteID: string;
-  token: string;
-  edgeURL?: string;
-  uncachedEdgeURL?: string;
-  apiURL?: string;
+/** The one error the store throws when it did not answer as it must. */
+export class StoreUnavailable extends Error {
+  readonly operation: string;
+  readonly reason: StoreFailure;
+
+  constructor(operation: string, reason: StoreFailure, cause?: unknown) {
+    super(`The proposals store failed on ${operation}: ${reason}.`, cause === undefined ? undefined : { cause });
+    this.name = 'StoreUnavailable';
+    this.operation = operation;
+    this.reason = reason;
+  }
 }
+
+/** The version of a stored value, as read or written: only this module makes one, never empty. */
+export type Version = string & { readonly __brand: 'StoreVersion' };
 
 /** The condition of a write: the key is new, or still holds the version read. */
 export type WriteCondition = { ifNew: true } | { ifVersion: Version };
 
 /** A status the client passes through without retrying; it never leaves this module. */
 const GAVE_UP_STATUS = 424;
+/** Calls at once while scanning a prefix: gentle on the Blobs API's rate limit. */
+const SCAN_CONCURRENCY = 8;
+
+/** Where the store is when the invocation's Blobs context does not say (the inbox script). */
+type BlobsLocation = Pick<GetStoreOptions, 'siteID' | 'token' | 'edgeURL' | 'uncachedEdgeURL'>;
 
 interface Trace {
   failure?: StoreFailure;
@@ -38,8 +60,18 @@ interface Trace {
   etag?: string | null;
 }
 
+/**
+ * The site's proposals store, from the invocation's Blobs context by default, or at `location`
+ * (the inbox script on a deployed site). `name` other than the default: tests, each their own.
+ */
+export function openProposalsStore(
+  options: { name?: string; location?: BlobsLocation; bounds?: TimeBounds } = {},
+): ProposalsStore {
+  return new ProposalsStore(options.name ?? PROPOSALS_STORE, options.location, options.bounds);
+}
+
 /** A Blobs store of the site, opened with strong consistency, every call bounded. */
-export class BlobStore {
+export class ProposalsStore {
   readonly name: string;
   readonly #location: BlobsLocation | undefined;
   readonly #bounds: TimeBounds;
@@ -66,8 +98,6 @@ export class BlobStore {
    */
   async writeIf(key: string, value: unknown, condition: WriteCondition): Promise<Version | null> {
     const options = 'ifNew' in condition ? { onlyIfNew: true as const } : { onlyIfMatch: condition.ifVersion };
-    // An empty version would make the client drop the condition: never send one.
-    if ('ifVersion' in condition && !condition.ifVersion) throw new StoreUnavailable('write', 'malformed');
     return this.#call('write', this.#bounds.callBudgetMs, async (store, trace) => {
       const result = await store.setJSON(key, value, options);
       if (trace.status === 412 && !result.modified) return null;
@@ -91,7 +121,24 @@ export class BlobStore {
     });
   }
 
-  /** The one helper: a client whose fetch is bounded and traced, a deadline over the whole call. */
+  /**
+   * Runs `work` on every key under `prefix`, a few at a time, starting no more once `budgetMs`
+   * is spent; returns how many returned true.
+   */
+  async scan(prefix: string, work: (key: string) => Promise<boolean>, budgetMs = Infinity): Promise<number> {
+    const deadline = performance.now() + budgetMs;
+    const keys = await this.list(prefix);
+    let next = 0;
+    let done = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(SCAN_CONCURRENCY, keys.length) }, async () => {
+        while (next < keys.length && performance.now() < deadline) if (await work(keys[next++]!)) done++;
+      }),
+    );
+    return done;
+  }
+
+  /** A client whose fetch is bounded and traced, and a deadline over the whole call. */
   async #call<T>(operation: string, budgetMs: number, run: (store: Store, trace: Trace) => Promise<T>): Promise<T> {
     const trace: Trace = {};
     const deadline = performance.now() + budgetMs;

@@ -1,23 +1,21 @@
 /**
  * Tallies: events counted in order, once each, so an event knows its place ("the 5th request
  * from this address in 24 hours", "the 21st notice this hour") and a retry of the same event
- * gets the place it got before. counter.ts admits events up to a limit; a tally counts every
- * event, which the spam signals and the hourly digest need. Each tally is one blob changed only
- * by compare-and-swap (create-if-new / If-Match), so simultaneous invocations never share a place.
+ * gets the place it got before; with a limit, a tally admits events only up to it ("at most 500
+ * confirmation emails a day"). Each tally is one blob changed only by compare-and-swap
+ * (create-if-new / If-Match), so simultaneous invocations never share a place or pass a limit.
  */
+import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../submit/fingerprint.ts';
 import { isObject } from '../submit/record.ts';
-import type { BlobStore } from './blobs.ts';
+import { StoreUnavailable, type ProposalsStore } from './blobs.ts';
 import { STORE_LIMITS } from './limits.ts';
-import { StoreUnavailable } from './store-unavailable.ts';
 
-export const TALLIES_PREFIX = 'tallies/';
-
+const TALLIES_PREFIX = 'tallies/';
 /** Events remembered by id per tally; past this a tally only counts (places stay exact, a retry may count again). */
 const KEEP_IDS = 1_000;
-
 /** A tally whose newest event is older than this holds nothing any window still needs. */
-export const TALLY_KEEP_MS = 48 * 3_600_000;
+const TALLY_KEEP_MS = 48 * 3_600_000;
 
 interface TallyValue {
   /** Remembered events, oldest first. */
@@ -28,28 +26,28 @@ interface TallyValue {
 }
 
 /** Blob key of a tally: a hash, so an email address never appears in a key name. */
-export function tallyKey(name: string): string {
-  return `${TALLIES_PREFIX}${sha256Hex(name)}`;
-}
+const tallyKey = (name: string) => `${TALLIES_PREFIX}${sha256Hex(name)}`;
 
 export interface TallyOptions {
   /** A sliding window: events older than this are forgotten first. Omit it when `name` names its window (an hour). */
   windowMs?: number;
   /** Marks the event, so tallyOf can say how many flagged events there were. */
   flagged?: boolean;
+  /** Most events counted: a new event past it is not written and gets place `limit + 1`, `fresh` false. */
+  limit?: number;
   now?: Date;
 }
 
 /**
- * Counts `eventId` under `name` and returns its place, from 1. Counting the same event again
- * returns the same place and changes nothing. Throws StoreUnavailable when the store fails or
- * the tally stays contended for STORE_LIMITS.tallyMaxAttempts writes.
+ * Counts `eventId` under `name` and returns its place, from 1, and whether it was counted now.
+ * Counting the same event again returns the same place and changes nothing. Throws
+ * StoreUnavailable when the store fails or the tally stays contended for STORE_LIMITS.tallyMaxAttempts writes.
  *
  * @example
  *   const { place } = await tallyEvent(store, `address:${email}`, requestId, { windowMs: DAY_MS });
  */
 export async function tallyEvent(
-  store: BlobStore,
+  store: ProposalsStore,
   name: string,
   eventId: string,
   options: TallyOptions = {},
@@ -62,6 +60,7 @@ export async function tallyEvent(
     const index = value.events.findIndex((event) => event.id === eventId);
     if (index >= 0) return { place: value.more + index + 1, fresh: false };
     const place = value.more + value.events.length + 1;
+    if (options.limit !== undefined && place > options.limit) return { place, fresh: false };
     const events = [...value.events, { id: eventId, at: now.toISOString(), ...(options.flagged && { flagged: true }) }];
     const overflow = Math.max(0, events.length - KEEP_IDS);
     const next: TallyValue = {
@@ -78,12 +77,39 @@ export async function tallyEvent(
   throw new StoreUnavailable('count', 'contended');
 }
 
+export interface CountWindow {
+  /** Most events admitted per window. */
+  limit: number;
+  /** Length of a window; windows are aligned to multiples of it since the epoch (a UTC day for 86 400 000). */
+  windowMs: number;
+  /** The event's time (tests move it); now by default. */
+  now?: Date;
+}
+
+/**
+ * Counts one more event under `key` in the current window if fewer than `limit` are counted:
+ * a tally of the window, each call a new event. `count` includes this event when allowed.
+ *
+ * @example
+ *   const { allowed } = await countEventWithinLimit(store, 'confirmations:site', { limit: 500, windowMs: DAY_MS });
+ */
+export async function countEventWithinLimit(
+  store: ProposalsStore,
+  key: string,
+  { limit, windowMs, now = new Date() }: CountWindow,
+): Promise<{ allowed: boolean; count: number; resetAt: string }> {
+  const start = Math.floor(now.getTime() / windowMs) * windowMs;
+  const name = `${key}@${new Date(start).toISOString()}`;
+  const { place, fresh } = await tallyEvent(store, name, randomUUID(), { limit, now });
+  return { allowed: fresh, count: fresh ? place : place - 1, resetAt: new Date(start + windowMs).toISOString() };
+}
+
 /**
  * How many events the tally holds in its window, and how many of those after the first `skip`
  * were flagged (the digest's "of the requests past the limit, this many look suspect").
  */
 export async function tallyOf(
-  store: BlobStore,
+  store: ProposalsStore,
   name: string,
   options: { skip?: number; windowMs?: number; now?: Date } = {},
 ): Promise<{ count: number; flaggedAfter: number }> {
@@ -99,7 +125,7 @@ export async function tallyOf(
 }
 
 /** Deletes the tally `name` (erasure of a person's data: their address's tally goes with their requests). */
-export async function forgetTally(store: BlobStore, name: string): Promise<boolean> {
+export async function forgetTally(store: ProposalsStore, name: string): Promise<boolean> {
   const key = tallyKey(name);
   if ((await store.read(key)) === null) return false;
   await store.remove(key);
@@ -111,20 +137,19 @@ export async function forgetTally(store: BlobStore, name: string): Promise<boole
  * the store keeps no per-address trace longer than the limits need). An event counted between
  * the read and the delete goes with it: at most one extra email for that address.
  */
-export async function deleteStaleTallies(store: BlobStore, now: Date, budgetMs: number): Promise<number> {
-  const deadline = performance.now() + budgetMs;
-  let deleted = 0;
-  for (const key of await store.list(TALLIES_PREFIX)) {
-    if (performance.now() >= deadline) break;
-    const found = await store.read(key);
-    const times = readTally(found?.value)
-      .events.map((e) => Date.parse(e.at))
-      .filter((ms) => !Number.isNaN(ms));
-    if (now.getTime() - Math.max(0, ...times) < TALLY_KEEP_MS) continue;
-    await store.remove(key);
-    deleted++;
-  }
-  return deleted;
+export function deleteStaleTallies(store: ProposalsStore, now: Date, budgetMs: number): Promise<number> {
+  return store.scan(
+    TALLIES_PREFIX,
+    async (key) => {
+      const times = readTally((await store.read(key))?.value)
+        .events.map((e) => Date.parse(e.at))
+        .filter((ms) => !Number.isNaN(ms));
+      if (now.getTime() - Math.max(0, ...times) < TALLY_KEEP_MS) return false;
+      await store.remove(key);
+      return true;
+    },
+    budgetMs,
+  );
 }
 
 function readTally(value: unknown): TallyValue {

@@ -12,7 +12,8 @@ import { createMailer } from './mailer.ts';
 import { notifyConfigFromEnv } from './notification.ts';
 import { redeliveryPolicyFromEnv } from './redelivery-policy.ts';
 import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../../contract/send-limits.ts';
-import { MAX_TIME_FACTOR, openProposalsStore, timeBounds, type ProposalsStore } from '../store/index.ts';
+import { openProposalsStore, type ProposalsStore } from '../store/blobs.ts';
+import { MAX_TIME_FACTOR, timeBounds } from '../store/limits.ts';
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;

@@ -5,7 +5,7 @@ import type { NotifyConfig } from './notification.ts';
 import type { RedeliveryPolicy } from './redelivery-policy.ts';
 import type { ConsentText, Partner } from './partner.ts';
 import type { SendLimits } from '../../contract/send-limits.ts';
-import type { ProposalsStore } from '../store/index.ts';
+import type { ProposalsStore } from '../store/blobs.ts';
 
 export interface SubmitDeps {
   /** The proposals store (openProposalsStore); every call bounded, every failure StoreUnavailable. */

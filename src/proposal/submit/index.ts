@@ -10,7 +10,7 @@ import { problem, type Reply } from '../../contract/http.ts';
 import type { SubmitDeps } from './deps.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { claimKey, keyEntryKey, LeaseLostError, type KeyLease, type StoredReply } from '../store/key-entry.ts';
-import { StoreUnavailable } from '../store/index.ts';
+import { StoreUnavailable } from '../store/blobs.ts';
 import { initialNotification } from './notification.ts';
 import { completeOwedWork, settle } from './owed-work.ts';
 import { logEvent } from './log.ts';

@@ -9,7 +9,7 @@ import { json, type Reply } from '../../contract/http.ts';
 import { DEFAULT_CRM_TIMEOUT_MS, deliverWithin, type CrmOutcome } from './crm/adapter.ts';
 import type { SubmitDeps } from './deps.ts';
 import type { KeyLease, StoredReply } from '../store/key-entry.ts';
-import { StoreUnavailable } from '../store/index.ts';
+import { StoreUnavailable } from '../store/blobs.ts';
 import { markOpen, markSettled } from '../store/open-index.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { logEvent } from './log.ts';

@@ -10,9 +10,8 @@
  * demand) sends it. An hour with a flood is always followed by the invocation that sweeps it.
  */
 import { limitAddress, SEND_LIMIT_SPECS, type SendLimits } from '../../contract/send-limits.ts';
-import { countEventWithinLimit } from '../store/counter.ts';
-import { tallyEvent, tallyOf } from '../store/event-tally.ts';
-import type { ProposalsStore } from '../store/index.ts';
+import { countEventWithinLimit, tallyEvent, tallyOf } from '../store/event-tally.ts';
+import type { ProposalsStore } from '../store/blobs.ts';
 import type { ProposalRecord } from './record.ts';
 
 export const DEFAULT_SEND_LIMITS: SendLimits = {
@@ -24,7 +23,7 @@ export const DEFAULT_SEND_LIMITS: SendLimits = {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const ADDRESS_WINDOW_MS = SEND_LIMIT_SPECS.perAddress.windowHours * HOUR_MS;
-/** `2026-11-24`: the UTC day a confirmation counts against (counter.ts aligns day windows to UTC). */
+/** `2026-11-24`: the UTC day a confirmation counts against (countEventWithinLimit aligns day windows to UTC). */
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 /** `2026-11-24T14`: the UTC clock hour a notice counts against. */
 export const utcHour = (at: Date) => at.toISOString().slice(0, 13);
@@ -49,7 +48,7 @@ export type ConfirmationGate =
 /**
  * May this request's confirmation email go out? The address's place decides first (a tally, so
  * a retry keeps its place); only an email the address allows counts against the site's UTC day
- * (counter.ts, which never admits more than the limit). The day's alert is a counter of limit 1,
+ * (countEventWithinLimit, which never admits more than the limit). The day's alert is a counter of limit 1,
  * so exactly one stopped email a day owes it. A crash between counting and recording the outcome
  * counts that email twice against the day: the limit errs towards fewer emails, never more.
  */

@@ -6,11 +6,10 @@
  * runs it on demand. Each request is worked on under the same lease its sender's retries take.
  */
 import { claimForRequest, LeaseLostError } from '../store/key-entry.ts';
-import { listOpen, markSettled } from '../store/open-index.ts';
+import { claimSweep, listOpen, markSettled } from '../store/open-index.ts';
 import { readRecord } from '../store/record-store.ts';
 import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.ts';
-import { StoreUnavailable } from '../store/index.ts';
-import { claimSweep } from '../store/sweep-lock.ts';
+import { StoreUnavailable } from '../store/blobs.ts';
 import type { SubmitDeps } from './deps.ts';
 import { logEvent } from './log.ts';
 import { completeOwedWork, owes, RecordGoneError, settle } from './owed-work.ts';
@@ -18,7 +17,6 @@ import { isOwed } from './notification.ts';
 import type { ProposalRecord } from './record.ts';
 import { DEFAULT_REDELIVERY_POLICY } from './redelivery-policy.ts';
 import { deleteStaleTallies } from '../store/event-tally.ts';
-import { deleteEndedCounters } from '../store/counter.ts';
 
 export interface SweepLimits {
   /** Most open requests worked on in one sweep (oldest first). */
@@ -79,9 +77,7 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
   const now = deps.now ?? (() => new Date());
   const remaining = () => Math.max(0, deadline - performance.now());
   const entriesDeleted = await deleteExpiredEntries(deps.store, now, remaining());
-  const countersDeleted =
-    (await deleteStaleTallies(deps.store, now(), remaining())) +
-    (await deleteEndedCounters(deps.store, now(), remaining()));
+  const countersDeleted = await deleteStaleTallies(deps.store, now(), remaining());
   const requestsDeleted =
     policy.retentionMs === undefined
       ? 0
