@@ -1,27 +1,20 @@
 /**
- * The proposals store: the only code that talks to Netlify Blobs (for the submit pipeline, the
- * sweep and the inbox script). Every call runs through `#call`, which bounds it in time
- * (limits.ts), does the retrying itself, and turns every answer a healthy store never gives into
- * StoreUnavailable. The client's own retry loop never runs: a failed attempt reaches it as a
- * status it does not retry.
- *
- * Why not trust the client's results: @netlify/blobs 11.1.1 (`Store.setJSON`, dist/main.js)
- * reports any status other than 412 on a conditional write as `{ modified: true }`, with the ETag
- * header or '' when there is none, so a 503 after its retries reads as "written"; and it drops an
- * empty `onlyIfMatch`, so a write "with that ETag" becomes unconditional (netlify/primitives#741).
+ * The proposals store: the only code that talks to Netlify Blobs. Every call runs through `#call`,
+ * which bounds it in time (limits.ts), retries itself, and turns every answer a healthy store never
+ * gives into StoreUnavailable; the client's own retry loop never runs (a failed attempt reaches it
+ * as a status it does not retry). Its results are not trusted either: @netlify/blobs 11.1.1 reports
+ * any status but 412 on a conditional write as `{ modified: true }` (a 503 reads as "written"), and
+ * drops an empty `onlyIfMatch`, making the write unconditional (netlify/primitives#741).
  */
 import { getStore, type GetStoreOptions, type Store } from '@netlify/blobs';
 import { PROPOSALS_STORE } from '../submit/record.ts';
 import { STORE_LIMITS, timeBounds, type TimeBounds } from './limits.ts';
 
 /**
- * - `server-error`: 5xx after every attempt; `rate-limited`: 429 after every attempt;
- * - `timeout`: no complete answer within the attempt or call bound;
- * - `unreachable`: no connection, or the connection dropped;
- * - `malformed`: an answer the store never gives when healthy (a write without an ETag, a status
- *   it does not document, a body that is not the JSON written);
- * - `contended`: a tally lost its conditional write more often than STORE_LIMITS allows;
- * - `not-configured`: no Blobs context in this process.
+ * `server-error` / `rate-limited`: 5xx / 429 after every attempt; `timeout`: no complete answer in
+ * the attempt or call bound; `unreachable`: no connection, or it dropped; `malformed`: an answer a
+ * healthy store never gives (a write without an ETag, an undocumented status, a body not the JSON
+ * written); `contended`: a tally lost its conditional write too often; `not-configured`: no Blobs context.
  */
 export type StoreFailure =
   'server-error' | 'rate-limited' | 'timeout' | 'unreachable' | 'malformed' | 'contended' | 'not-configured';
@@ -121,11 +114,8 @@ export class ProposalsStore {
     });
   }
 
-  /**
-   * Runs `work` on every key under `prefix`, a few at a time, starting no more once `budgetMs`
-   * is spent; returns how many returned true.
-   */
-  async scan(prefix: string, work: (key: string) => Promise<boolean>, budgetMs = Infinity): Promise<number> {
+  /** Runs `work` on every key under `prefix`, a few at a time, until `budgetMs` is spent; counts the true results. */
+  async scan(prefix: string, budgetMs: number, work: (key: string) => Promise<boolean>): Promise<number> {
     const deadline = performance.now() + budgetMs;
     const keys = await this.list(prefix);
     let next = 0;
@@ -186,38 +176,27 @@ function boundedFetch(deadline: number, attemptTimeoutMs: number, trace: Trace):
       const left = deadline - performance.now();
       if (left <= 0) return gaveUp(trace, 'timeout');
       const signal = AbortSignal.timeout(Math.min(attemptTimeoutMs, left));
-      let answer: Response;
+      let answer: Response | undefined;
       try {
         const response = await globalThis.fetch(input, { ...init, signal });
         // Read inside the bound: a body that stalls or breaks off fails this attempt.
         const body = await response.arrayBuffer();
-        answer = new Response(body.byteLength === 0 && noBody(response.status) ? null : body, {
-          status: response.status,
-          statusText: response.statusText,
-          headers: response.headers,
-        });
+        answer = new Response(body.byteLength === 0 ? null : body, response);
       } catch {
         trace.failure = signal.aborted ? 'timeout' : 'unreachable';
-        if (isWrite || attempt >= STORE_LIMITS.maxAttempts) return gaveUp(trace);
-        if (!(await pause(attempt, undefined, deadline))) return gaveUp(trace);
-        continue;
+        if (isWrite) return gaveUp(trace);
       }
-      if (answer.status === 429 || answer.status >= 500) {
-        trace.failure = answer.status === 429 ? 'rate-limited' : 'server-error';
-        if (attempt >= STORE_LIMITS.maxAttempts) return gaveUp(trace);
-        if (!(await pause(attempt, answer.headers, deadline))) return gaveUp(trace);
-        continue;
+      if (answer && answer.status !== 429 && answer.status < 500) {
+        delete trace.failure;
+        trace.status = answer.status;
+        trace.etag = answer.headers.get('etag');
+        return answer;
       }
-      delete trace.failure;
-      trace.status = answer.status;
-      trace.etag = answer.headers.get('etag');
-      return answer;
+      if (answer) trace.failure = answer.status === 429 ? 'rate-limited' : 'server-error';
+      if (attempt >= STORE_LIMITS.maxAttempts || !(await pause(attempt, answer?.headers, deadline)))
+        return gaveUp(trace);
     }
   };
-}
-
-function noBody(status: number): boolean {
-  return status === 204 || status === 304 || (status >= 100 && status < 200);
 }
 
 function gaveUp(trace: Trace, failure?: StoreFailure): Response {

@@ -42,9 +42,6 @@ export interface TallyOptions {
  * Counts `eventId` under `name` and returns its place, from 1, and whether it was counted now.
  * Counting the same event again returns the same place and changes nothing. Throws
  * StoreUnavailable when the store fails or the tally stays contended for STORE_LIMITS.tallyMaxAttempts writes.
- *
- * @example
- *   const { place } = await tallyEvent(store, `address:${email}`, requestId, { windowMs: DAY_MS });
  */
 export async function tallyEvent(
   store: ProposalsStore,
@@ -77,26 +74,15 @@ export async function tallyEvent(
   throw new StoreUnavailable('count', 'contended');
 }
 
-export interface CountWindow {
-  /** Most events admitted per window. */
-  limit: number;
-  /** Length of a window; windows are aligned to multiples of it since the epoch (a UTC day for 86 400 000). */
-  windowMs: number;
-  /** The event's time (tests move it); now by default. */
-  now?: Date;
-}
-
 /**
- * Counts one more event under `key` in the current window if fewer than `limit` are counted:
- * a tally of the window, each call a new event. `count` includes this event when allowed.
- *
- * @example
- *   const { allowed } = await countEventWithinLimit(store, 'confirmations:site', { limit: 500, windowMs: DAY_MS });
+ * Counts one more event under `key` in the current window if fewer than `limit` are counted: a
+ * tally of the window (windows are aligned to multiples of `windowMs` since the epoch, so a UTC
+ * day for 86 400 000), each call a new event. `count` includes this event when allowed.
  */
 export async function countEventWithinLimit(
   store: ProposalsStore,
   key: string,
-  { limit, windowMs, now = new Date() }: CountWindow,
+  { limit, windowMs, now = new Date() }: { limit: number; windowMs: number; now?: Date },
 ): Promise<{ allowed: boolean; count: number; resetAt: string }> {
   const start = Math.floor(now.getTime() / windowMs) * windowMs;
   const name = `${key}@${new Date(start).toISOString()}`;
@@ -138,18 +124,14 @@ export async function forgetTally(store: ProposalsStore, name: string): Promise<
  * the read and the delete goes with it: at most one extra email for that address.
  */
 export function deleteStaleTallies(store: ProposalsStore, now: Date, budgetMs: number): Promise<number> {
-  return store.scan(
-    TALLIES_PREFIX,
-    async (key) => {
-      const times = readTally((await store.read(key))?.value)
-        .events.map((e) => Date.parse(e.at))
-        .filter((ms) => !Number.isNaN(ms));
-      if (now.getTime() - Math.max(0, ...times) < TALLY_KEEP_MS) return false;
-      await store.remove(key);
-      return true;
-    },
-    budgetMs,
-  );
+  return store.scan(TALLIES_PREFIX, budgetMs, async (key) => {
+    const times = readTally((await store.read(key))?.value)
+      .events.map((e) => Date.parse(e.at))
+      .filter((ms) => !Number.isNaN(ms));
+    if (now.getTime() - Math.max(0, ...times) < TALLY_KEEP_MS) return false;
+    await store.remove(key);
+    return true;
+  });
 }
 
 function readTally(value: unknown): TallyValue {

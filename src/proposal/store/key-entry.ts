@@ -67,6 +67,11 @@ async function take(
   return version === null ? null : new KeyLease(store, entryKey, entry, version, now);
 }
 
+/** A new entry, leased from `at`. */
+function opened(fingerprint: string, request_id: string, received_at: string, at: string): KeyEntry {
+  return { fingerprint, request_id, received_at, created_at: at, state: 'running', locked_at: at };
+}
+
 /** The entry leased again from `at`: work is owed (pending) or its holder died. */
 function rerun({ reply: _reply, ...entry }: KeyEntry, at: string): KeyEntry {
   return { ...entry, state: 'running', locked_at: at };
@@ -99,14 +104,7 @@ export async function claimForRequest(
       if (entry.state === 'running' && age(entry.locked_at, now()) < LEASE_STALE_MS) return { kind: 'busy' };
       lease = await take(store, entryKey, rerun(entry, at), { ifVersion: found.version }, now);
     } else if (entryKey === synthetic) {
-      const created: KeyEntry = {
-        fingerprint: '',
-        request_id: request.request_id,
-        received_at: request.received_at,
-        created_at: at,
-        state: 'running',
-        locked_at: at,
-      };
+      const created = opened('', request.request_id, request.received_at, at);
       lease = await take(store, entryKey, created, found ? { ifVersion: found.version } : { ifNew: true }, now);
     } else continue;
     return lease ? { kind: 'owner', lease } : { kind: 'busy' };
@@ -132,14 +130,7 @@ export async function claimKey(
   | { kind: 'reused' | 'busy' | 'lost' }
 > {
   const at = now().toISOString();
-  const newEntry = (): KeyEntry => ({
-    fingerprint,
-    request_id: randomUUID(),
-    received_at: at,
-    created_at: at,
-    state: 'running',
-    locked_at: at,
-  });
+  const newEntry = () => opened(fingerprint, randomUUID(), at, at);
   // Most keys are new: create the entry first and read only when it already exists.
   const created = tryCreate ? await take(store, entryKey, newEntry(), { ifNew: true }, now) : null;
   if (created) return { kind: 'owner', lease: created, fresh: true };

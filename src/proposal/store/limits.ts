@@ -20,11 +20,7 @@ export const STORE_LIMITS = {
   tallyMaxAttempts: 60,
 } as const;
 
-export interface TimeBounds {
-  attemptTimeoutMs: number;
-  callBudgetMs: number;
-  listBudgetMs: number;
-}
+export type TimeBounds = Record<'attemptTimeoutMs' | 'callBudgetMs' | 'listBudgetMs', number>;
 
 /** Most STORE_TIMEOUT_FACTOR may stretch the bounds. */
 export const MAX_TIME_FACTOR = 10;

@@ -65,7 +65,7 @@ export async function readRecord(store: ProposalsStore, requestId: string): Prom
 /** Every stored value under requests/, as read (the inbox script checks their shape). */
 export async function readAllRecords(store: ProposalsStore): Promise<unknown[]> {
   const values: unknown[] = [];
-  await store.scan(RECORDS_PREFIX, async (key) => {
+  await store.scan(RECORDS_PREFIX, Infinity, async (key) => {
     const found = await store.read(key);
     if (found) values.push(found.value);
     return true;

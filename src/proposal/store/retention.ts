@@ -17,23 +17,19 @@ const ENTRIES_PREFIX = 'idempotency/';
  * tombstone: a sender that reused the key in between wins that write, and its entry stays.
  */
 export function deleteExpiredEntries(store: ProposalsStore, now: () => Date, budgetMs: number): Promise<number> {
-  return store.scan(
-    ENTRIES_PREFIX,
-    async (key) => {
-      const found = await store.read(key);
-      if (!found) return false;
-      const data = found.value;
-      const tombstone = isObject(data) && data['state'] === 'expired';
-      if (!tombstone) {
-        if (isKeyEntry(data) && age(data.created_at, now()) < KEY_RETENTION_MS) return false;
-        if (isKeyEntry(data) && data.state === 'running' && age(data.locked_at, now()) < LEASE_STALE_MS) return false;
-        if ((await store.writeIf(key, { state: 'expired' }, { ifVersion: found.version })) === null) return false;
-      }
-      await store.remove(key);
-      return true;
-    },
-    budgetMs,
-  );
+  return store.scan(ENTRIES_PREFIX, budgetMs, async (key) => {
+    const found = await store.read(key);
+    if (!found) return false;
+    const data = found.value;
+    const tombstone = isObject(data) && data['state'] === 'expired';
+    if (!tombstone) {
+      if (isKeyEntry(data) && age(data.created_at, now()) < KEY_RETENTION_MS) return false;
+      if (isKeyEntry(data) && data.state === 'running' && age(data.locked_at, now()) < LEASE_STALE_MS) return false;
+      if ((await store.writeIf(key, { state: 'expired' }, { ifVersion: found.version })) === null) return false;
+    }
+    await store.remove(key);
+    return true;
+  });
 }
 
 /** Deletes stored requests received longer ago than `retentionMs`, with their entries and markers. */
@@ -43,16 +39,12 @@ export function deleteExpiredRequests(
   retentionMs: number,
   budgetMs: number,
 ): Promise<number> {
-  return store.scan(
-    RECORDS_PREFIX,
-    async (key) => {
-      const data = (await store.read(key))?.value;
-      if (!isProposalRecord(data) || age(data.received_at, now()) < retentionMs) return false;
-      await eraseRecord(store, data);
-      return true;
-    },
-    budgetMs,
-  );
+  return store.scan(RECORDS_PREFIX, budgetMs, async (key) => {
+    const data = (await store.read(key))?.value;
+    if (!isProposalRecord(data) || age(data.received_at, now()) < retentionMs) return false;
+    await eraseRecord(store, data);
+    return true;
+  });
 }
 
 /**
@@ -84,7 +76,7 @@ export async function eraseRecord(
 /** Idempotency entries that name one of `requestIds` (for records stored before they named their entry). */
 export async function entriesNaming(store: ProposalsStore, requestIds: Set<string>): Promise<Map<string, string[]>> {
   const found = new Map<string, string[]>();
-  await store.scan(ENTRIES_PREFIX, async (key) => {
+  await store.scan(ENTRIES_PREFIX, Infinity, async (key) => {
     const data = (await store.read(key))?.value;
     if (isKeyEntry(data) && requestIds.has(data.request_id))
       found.set(data.request_id, [...(found.get(data.request_id) ?? []), key]);
