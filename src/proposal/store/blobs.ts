@@ -53,10 +53,7 @@ interface Trace {
   etag?: string | null;
 }
 
-/**
- * The site's proposals store, from the invocation's Blobs context by default, or at `location`
- * (the inbox script on a deployed site). `name` other than the default: tests, each their own.
- */
+/** The site's proposals store: from the invocation's Blobs context, or at `location` (the inbox script); `name`: tests. */
 export function openProposalsStore(
   options: { name?: string; location?: BlobsLocation; bounds?: TimeBounds } = {},
 ): ProposalsStore {
@@ -164,10 +161,9 @@ export class ProposalsStore {
 }
 
 /**
- * A fetch for the Blobs client: each attempt bounded (the body read included), 5xx and 429
- * retried here within the call's deadline, and a read that cannot connect tried again. A write
- * whose connection failed is not repeated: it may have landed, and its condition would then
- * refuse the repeat, which says nothing.
+ * A fetch for the Blobs client: each attempt bounded (the body read included), 5xx and 429 retried
+ * within the call's deadline, and a read that cannot connect tried again. A write whose connection
+ * failed is not repeated: it may have landed, and its condition would then refuse the repeat.
  */
 function boundedFetch(deadline: number, attemptTimeoutMs: number, trace: Trace): typeof globalThis.fetch {
   return async (input, init) => {
@@ -206,8 +202,10 @@ function gaveUp(trace: Trace, failure?: StoreFailure): Response {
 
 /** Waits before the next attempt; false when the wait the store asks for does not fit the deadline. */
 async function pause(attempt: number, headers: Headers | undefined, deadline: number): Promise<boolean> {
-  const asked = askedDelayMs(headers);
-  const ms = Math.max(asked ?? 0, STORE_LIMITS.retryDelaysMs[attempt - 1] ?? STORE_LIMITS.retryDelaysMs.at(-1)!);
+  const ms = Math.max(
+    askedDelayMs(headers) ?? 0,
+    STORE_LIMITS.retryDelaysMs[attempt - 1] ?? STORE_LIMITS.retryDelaysMs.at(-1)!,
+  );
   if (performance.now() + ms >= deadline) return false;
   await new Promise((resolve) => setTimeout(resolve, ms));
   return true;

@@ -1,9 +1,8 @@
 /**
  * The blob that owns an Idempotency-Key: who is working on it, which request it created and,
- * once nothing is owed any more, the final answer to replay. Every write is conditional
- * (If-None-Match for a new key, If-Match with the ETag read for a change), so two invocations,
- * in one process or in many, can never both own a key. The local Blobs server is made atomic
- * for this by patches/@netlify+blobs+*.patch; Netlify Blobs is atomic in production.
+ * once nothing is owed, the answer to replay. Every write is conditional, so two invocations, in
+ * one process or in many, can never both own a key (the local Blobs server is made atomic for
+ * this by patches/@netlify+blobs+*.patch; Netlify Blobs is atomic in production).
  */
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../submit/fingerprint.ts';
@@ -11,11 +10,9 @@ import { isObject } from '../submit/record.ts';
 import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
 import type { ProposalsStore, Version, WriteCondition } from './blobs.ts';
 
-/**
- * A lease not renewed for this long belongs to an invocation that died; the next retry takes
- * it over. The holder renews it every LEASE_RENEW_MS while it works, however long the CRM takes.
- */
+/** A lease not renewed for this long belongs to a dead invocation: the next retry takes it over. */
 export const LEASE_STALE_MS = 8_000;
+/** How often the holder renews it while it works, however long the CRM takes. */
 const LEASE_RENEW_MS = 2_000;
 
 export interface StoredReply {
@@ -32,10 +29,7 @@ interface KeyEntry {
   received_at: string;
   /** Start of the 24 h retention. */
   created_at: string;
-  /**
-   * running: an invocation holds the lease; pending: work is owed (CRM delivery or the
-   * confirmation email) and the next retry does it; final: nothing is owed, `reply` is replayed.
-   */
+  /** running: leased; pending: work (CRM delivery, email) is owed to the next retry; final: `reply` is replayed. */
   state: 'running' | 'pending' | 'final';
   /** Last renewal of the lease (running only). */
   locked_at?: string;
@@ -228,11 +222,8 @@ export function age(iso: string | undefined, now: Date): number {
 export function isKeyEntry(value: unknown): value is KeyEntry {
   return (
     isObject(value) &&
-    typeof value['fingerprint'] === 'string' &&
-    typeof value['request_id'] === 'string' &&
-    typeof value['received_at'] === 'string' &&
-    typeof value['created_at'] === 'string' &&
-    (value['state'] === 'running' || value['state'] === 'pending' || value['state'] === 'final') &&
+    ['fingerprint', 'request_id', 'received_at', 'created_at'].every((field) => typeof value[field] === 'string') &&
+    ['running', 'pending', 'final'].some((state) => value['state'] === state) &&
     (value['reply'] === undefined || isStoredReply(value['reply']))
   );
 }
