@@ -1,11 +1,8 @@
 /**
  * The MCP side of POST /mcp: JSON-RPC 2.0 messages of MCP's Streamable HTTP transport, answered
  * statelessly with `application/json` (no session id, no event stream). Written here rather than
- * on the official SDK's server, whose zod and ajv would triple the shipped function (README,
- * "The MCP endpoint"); the SDK's client is what the tests talk to it with.
- *
- * A tool call becomes the same parsed action the HTTP API hands to the pipeline; a refused
- * request is a tool result with isError and the problem details.
+ * on the official SDK's server, whose zod and ajv would triple the shipped function (README, "The
+ * MCP endpoint"). A tool call becomes the parsed action the HTTP API hands to the pipeline.
  */
 import type { Knowledge } from '../../contract/knowledge.ts';
 import type { ProposalAction } from '../../contract/fields.ts';

@@ -1,9 +1,8 @@
 /**
- * Tallies: events counted in order, once each, so an event knows its place ("the 5th request
- * from this address in 24 hours", "the 21st notice this hour") and a retry of the same event
- * gets the place it got before; with a limit, a tally admits events only up to it ("at most 500
- * confirmation emails a day"). Each tally is one blob changed only by compare-and-swap
- * (create-if-new / If-Match), so simultaneous invocations never share a place or pass a limit.
+ * Tallies: events counted in order, once each, so an event knows its place ("the 5th request from
+ * this address in 24 hours") and a retry of the same event gets the place it got before; with a
+ * limit, only up to it ("at most 500 confirmation emails a day"). Each tally is one blob changed
+ * only by compare-and-swap, so simultaneous invocations never share a place or pass a limit.
  */
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../submit/fingerprint.ts';
@@ -53,7 +52,7 @@ export async function tallyEvent(
   const key = tallyKey(name);
   for (let attempt = 1; attempt <= STORE_LIMITS.tallyMaxAttempts; attempt++) {
     const found = await store.read(key);
-    const value = pruned(readTally(found?.value), now, options.windowMs);
+    const value = readTally(found?.value, now, options.windowMs);
     const index = value.events.findIndex((event) => event.id === eventId);
     if (index >= 0) return { place: value.more + index + 1, fresh: false };
     const place = value.more + value.events.length + 1;
@@ -101,7 +100,7 @@ export async function tallyOf(
 ): Promise<{ count: number; flaggedAfter: number }> {
   const skip = options.skip ?? 0;
   const found = await store.read(tallyKey(name));
-  const value = pruned(readTally(found?.value), options.now ?? new Date(), options.windowMs);
+  const value = readTally(found?.value, options.now ?? new Date(), options.windowMs);
   // Events no longer remembered by id come first; their flags are known only as a total.
   const remembered = value.events.slice(Math.max(0, skip - value.more)).filter((e) => e.flagged === true).length;
   return {
@@ -125,7 +124,7 @@ export async function forgetTally(store: ProposalsStore, name: string): Promise<
  */
 export function deleteStaleTallies(store: ProposalsStore, now: Date, budgetMs: number): Promise<number> {
   return store.scan(TALLIES_PREFIX, budgetMs, async (key) => {
-    const times = readTally((await store.read(key))?.value)
+    const times = readTally((await store.read(key))?.value, now)
       .events.map((e) => Date.parse(e.at))
       .filter((ms) => !Number.isNaN(ms));
     if (now.getTime() - Math.max(0, ...times) < TALLY_KEEP_MS) return false;
@@ -134,22 +133,19 @@ export function deleteStaleTallies(store: ProposalsStore, now: Date, budgetMs: n
   });
 }
 
-function readTally(value: unknown): TallyValue {
+/**
+ * The stored tally, less the events older than a sliding `windowMs`; once remembered events age
+ * out, so have the older uncounted ones.
+ */
+function readTally(value: unknown, now: Date, windowMs?: number): TallyValue {
   if (!isObject(value) || !Array.isArray(value['events'])) return { events: [], more: 0, more_flagged: 0 };
-  const events = (value['events'] as unknown[]).flatMap((e) =>
+  const stored = (value['events'] as unknown[]).flatMap((e) =>
     isObject(e) && typeof e['id'] === 'string' && typeof e['at'] === 'string'
       ? [{ id: e['id'], at: e['at'], ...(e['flagged'] === true && { flagged: true }) }]
       : [],
   );
-  const count = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
+  const events = stored.filter((e) => windowMs === undefined || Date.parse(e.at) > now.getTime() - windowMs);
+  const count = (n: unknown) =>
+    events.length === stored.length && typeof n === 'number' && Number.isFinite(n) ? n : 0;
   return { events, more: count(value['more']), more_flagged: count(value['more_flagged']) };
-}
-
-/** Drops events older than a sliding window; once remembered events age out, so have the older uncounted ones. */
-function pruned(value: TallyValue, now: Date, windowMs: number | undefined): TallyValue {
-  if (windowMs === undefined) return value;
-  const since = now.getTime() - windowMs;
-  const events = value.events.filter((e) => Date.parse(e.at) > since);
-  const aged = events.length < value.events.length;
-  return { events, more: aged ? 0 : value.more, more_flagged: aged ? 0 : value.more_flagged };
 }
