@@ -9,8 +9,7 @@ import { parseFrontmatter } from 'astro/markdown';
 import { devPreview } from './src/integrations/dev-preview.ts';
 import { mdxPlaceholders } from './src/integrations/mdx-placeholders.ts';
 import { siteUrl } from './src/integrations/site-url.ts';
-import { functionData } from './src/integrations/function-data-integration.ts';
-import { twinFilesIntegration } from './src/integrations/twin-files-integration.ts';
+import { buildOutputs } from './src/integrations/build-outputs.ts';
 
 /** The content folder; CONTENT_DIR lets tests and benchmarks build a changed copy. */
 const contentDir = fileURLToPath(
@@ -29,7 +28,7 @@ function canonicalUrl() {
   return url;
 }
 
-const twins = twinFilesIntegration();
+const outputs = buildOutputs();
 
 export default defineConfig({
   // The build's own origin: canonical in production, its own address in previews and locally.
@@ -43,18 +42,17 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'never', concurrency: 4 },
   // Pages ship zero client JS; the one script of the proposal workspace is bundled by Vite.
   // mdxPlaceholders fills {partner} and the rest in .mdx sources before mdx() compiles them.
-  // When the build is done, twins writes the markdown twins, sitemap the sitemap with each page's
-  // date from its twin (so it runs after twins), functionData the function's .generated/ data.
+  // When the build is done, outputs writes the markdown twins and the function's .generated/ data,
+  // then sitemap the sitemap with each page's date from its twin.
   integrations: [
     mdxPlaceholders(site, contentDir),
     mdx(),
     devPreview(),
-    twins,
+    outputs,
     sitemap({
-      serialize: (item) => ({ ...item, lastmod: twins.lastUpdated(item.url) }),
+      serialize: (item) => ({ ...item, lastmod: outputs.lastUpdated(item.url) }),
       namespaces: { news: false, xhtml: false, image: false, video: false },
     }),
-    functionData(),
   ],
   devToolbar: { enabled: false },
   // Images in content bodies are imported from here (src/lib/content/images.ts).

@@ -2,9 +2,9 @@
  * `npm run dev`: the live preview for editors, on PORT (default 8888).
  *
  * 1. Astro's dev server starts on a free loopback port and hot-reloads content.
- * 2. The proposal function's data (.generated/) is written from it, before the function loads:
- *    netlify dev bundles the function as soon as the dev server's port opens, and would
- *    otherwise keep data from an earlier run. src/integrations/dev-preview.ts rewrites it on every edit.
+ * 2. The dev server writes the proposal function's data (.generated/) before it answers its first
+ *    request, and again on every edit (src/integrations/dev-preview.ts): netlify dev bundles the
+ *    function as soon as the dev server's port opens, and would otherwise keep data from an earlier run.
  * 3. netlify dev (offline) serves PORT: the function, netlify.toml's redirects and headers, and
  *    Astro's pages behind them. Its framework command only attaches to the running Astro server.
  *
@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { writeFunctionDataFrom } from '../src/integrations/function-data.ts';
+import { DOCUMENT_PATHS } from '../src/contract/paths.ts';
 import { freePort } from './free-port.ts';
 import { createInterface } from 'node:readline';
 import { errorsOnce } from './dev/errors-once.ts';
@@ -69,11 +69,13 @@ start(
   true,
 );
 
+// The dev server answers its first request once it has written the function's data (src/integrations/dev-preview.ts).
 const deadline = Date.now() + STARTUP_MS;
 for (;;) {
   try {
-    await writeFunctionDataFrom(astroOrigin, `${root}.generated`);
-    break;
+    const res = await fetch(`${astroOrigin}${DOCUMENT_PATHS.proposalApi}.json`);
+    if (res.ok) break;
+    throw new Error(`${DOCUMENT_PATHS.proposalApi}.json answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
   } catch (error) {
     if (Date.now() > deadline) {
       console.error(

@@ -1,5 +1,5 @@
 /**
- * Generated blog posts for the build benchmark: valid PostSchema frontmatter and a few paragraphs
+ * Generated blog posts for the build benchmark: valid post frontmatter and a few paragraphs
  * of plain prose that obey the content rules (no launches figures, no company counts, no promises
  * of funding or credits, the partner never called the cloud provider). Deterministic: the same
  * index always gives the same post.

@@ -1,32 +1,36 @@
 /**
  * The dev preview (`npm run dev`, scripts/dev.ts): Astro's dev server behind netlify dev. This
  * integration gives the dev server what production has beyond Astro's own routes: the published
- * paths of netlify.toml's rewrites, answers that always match the content on disk
- * (./dev-content-gate.ts), and the proposal function's `.generated/` data, rewritten whenever
- * content changes so the function answers from the content on screen.
+ * paths of netlify.toml's rewrites, answers that always match the content on disk, and the
+ * proposal function's `.generated/` data, written at start and whenever content changes, so the
+ * function answers from the content on screen.
  */
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
-import { readdirSync, readFileSync } from 'node:fs';
+import { globSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
 import { writeFunctionData } from './function-data.ts';
-import { contentGate } from './dev-content-gate.ts';
-import { DEV_KNOWLEDGE_PATH } from './handover.ts';
+import { LOAD_STARTED } from '../lib/content/loader.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
 const AGENT_DOCUMENTS = fileURLToPath(new URL('../lib/agents/agent-documents.ts', import.meta.url));
 /** A save often arrives as several file events; the preview reloads once they stop. */
 const SETTLE_MS = 50;
+/** Astro reloads its content config after every markdown change and skips a refresh meanwhile: a few tens of milliseconds. */
+const RELOAD_RETRY_MS = 20;
+const RELOAD_TIMEOUT_MS = 10_000;
+/** The module Astro's content runtime reads the content store from. */
+const DATA_STORE_MODULE = '\0astro:data-layer-content';
 
 /**
  * The 200-rewrites of netlify.toml (published path → emitted file). netlify dev applies a
  * non-forced rewrite only when nothing answers the original path, and Astro's catch-all page
  * route answers every path, so the dev server applies them itself.
  */
-function netlifyRewrites(): Map<string, string> {
-  const toml = readFileSync(new URL('netlify.toml', ROOT), 'utf8');
+function netlifyRewrites(toml: string): Map<string, string> {
   const rewrites = new Map<string, string>();
   for (const block of toml.split('[[redirects]]').slice(1)) {
     const from = /from\s*=\s*"([^"]+)"/.exec(block)?.[1];
@@ -40,37 +44,28 @@ function netlifyRewrites(): Map<string, string> {
  * The site's Content-Security-Policy (netlify.toml) with inline styles allowed: Vite injects a
  * page's CSS as inline <style> in dev. netlify dev keeps a header the dev server sets itself.
  */
-function devContentSecurityPolicy(): string {
-  const toml = readFileSync(new URL('netlify.toml', ROOT), 'utf8');
+function devContentSecurityPolicy(toml: string): string {
   const csp = /Content-Security-Policy\s*=\s*"([^"]+)"/.exec(toml)?.[1];
   if (!csp) throw new Error('netlify.toml: no Content-Security-Policy header found for the dev preview');
   return csp.replace(/style-src ([^;]*)/, "style-src $1 'unsafe-inline'");
 }
 
-/** The function's data as it stands, to tell a rewrite from a check that found nothing to change. */
-function functionDataNow(): string {
-  return readdirSync(GENERATED_DIR)
-    .sort()
-    .map((file) => readFileSync(join(GENERATED_DIR, file), 'utf8'))
-    .join('\0');
-}
-
 /**
- * Rewrites the function's data after a content change (scripts/dev.ts wrote it at start), from the
- * same modules the pages render with, so a content mistake is not reported again by a request of
- * our own: the page and the terminal report it once, and the function keeps answering from the
- * last content that loaded until it is fixed.
+ * Writes the function's data, at start and after a content change, from the same modules the
+ * pages render with, so a content mistake is not reported again by a request of our own: the page
+ * and the terminal report it once, and the function keeps answering from the last content that
+ * loaded until it is fixed.
  */
 async function refreshFunctionData(server: ViteDevServer, logger: AstroIntegrationLogger): Promise<void> {
   const environment = server.environments['ssr'];
   if (!environment || !isRunnableDevEnvironment(environment)) return;
-  const before = functionDataNow();
+  let written: string[];
   try {
     const documents =
       await environment.runner.import<typeof import('../lib/agents/agent-documents.ts')>(AGENT_DOCUMENTS);
     // As the published JSON reads: what the function receives is what GET /api/proposal answers.
     const asPublished = (value: unknown) => JSON.parse(JSON.stringify(value)) as never;
-    writeFunctionData(GENERATED_DIR, {
+    written = writeFunctionData(GENERATED_DIR, {
       contract: asPublished(await documents.proposalContract()),
       knowledge: asPublished(await documents.knowledge()),
     });
@@ -78,7 +73,90 @@ async function refreshFunctionData(server: ViteDevServer, logger: AstroIntegrati
     logger.info('proposal function kept the last content that loaded; it follows once the mistake is fixed');
     return;
   }
-  if (functionDataNow() !== before) logger.info('proposal function data rewritten (.generated/)');
+  if (written.length > 0) logger.info('proposal function data rewritten (.generated/)');
+}
+
+/** What the folder holds now: a change to any file, a new file or a removed one changes it. */
+function contentFingerprint(dir: string): string {
+  return globSync('**/*', { cwd: dir, withFileTypes: false })
+    .sort()
+    .map((path) => {
+      try {
+        const stat = statSync(join(dir, path));
+        return stat.isFile() ? `${path}\t${stat.size}\t${stat.mtimeMs}` : '';
+      } catch {
+        return `${path}\tgone`; // removed between the listing and the stat
+      }
+    })
+    .join('\n');
+}
+
+/** Drops every module that imports the content store, directly or not, so the next import evaluates it afresh. */
+function dropContentModules(server: ViteDevServer): void {
+  for (const environment of Object.values(server.environments)) {
+    if (!isRunnableDevEnvironment(environment)) continue;
+    const modules = environment.runner.evaluatedModules;
+    const pending = [DATA_STORE_MODULE];
+    const seen = new Set<string>();
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+      const node = modules.getModuleById(id);
+      if (!node || seen.has(id)) continue;
+      seen.add(id);
+      pending.push(...node.importers);
+      modules.invalidateModule(node);
+    }
+  }
+}
+
+/**
+ * Keeps the preview's answers equal to the content on disk. An editor's save can arrive as several
+ * file events, and a read between them sees half a file, which the content store then keeps; and
+ * module-level results built from the content (the site model, getStaticPaths props) outlive a
+ * reload. So before a request is answered, the content folder is compared with what the content
+ * layer last read and, when they differ, every file is read again and every module that depends on
+ * the content is dropped. `current()` resolves once they match; `onSynced` follows each sync.
+ */
+function contentGate(
+  server: ViteDevServer,
+  contentDir: string,
+  refreshContent: ((options: { context?: Record<string, unknown> }) => Promise<void>) | undefined,
+  onSynced: () => void,
+): () => Promise<void> {
+  let synced = contentFingerprint(contentDir);
+  let syncing: Promise<void> | undefined;
+
+  /** Has the content layer read every file; true once a load ran (Astro skips one while it reloads its config). */
+  async function reload(): Promise<boolean> {
+    let ran = false;
+    try {
+      await refreshContent?.({ context: { [LOAD_STARTED]: () => (ran = true) } });
+    } catch {
+      // Content that does not load keeps the last good store; the site model reports the mistake
+      // on the page and in the terminal (src/lib/content/content.ts), so it is not repeated here.
+    }
+    return ran || !refreshContent;
+  }
+
+  async function sync(fingerprint: string): Promise<void> {
+    const deadline = Date.now() + RELOAD_TIMEOUT_MS;
+    while (!(await reload()) && Date.now() < deadline) await sleep(RELOAD_RETRY_MS);
+    synced = fingerprint;
+    dropContentModules(server);
+    onSynced();
+  }
+
+  return async function current() {
+    for (;;) {
+      if (syncing) {
+        await syncing;
+        continue;
+      }
+      // Taken before the read, so a save during the sync is seen by the next request.
+      const now = contentFingerprint(contentDir);
+      if (now === synced) return;
+      syncing = sync(now).finally(() => (syncing = undefined));
+    }
+  };
 }
 
 export function devPreview(): AstroIntegration {
@@ -87,36 +165,34 @@ export function devPreview(): AstroIntegration {
   return {
     name: 'dev-preview',
     hooks: {
-      'astro:config:setup': ({ command, injectRoute }) => {
-        if (command === 'dev')
-          injectRoute({
-            pattern: DEV_KNOWLEDGE_PATH,
-            entrypoint: new URL('./dev-knowledge-route.ts', import.meta.url),
-          });
-      },
       'astro:server:setup': ({ server, logger, refreshContent }) => {
-        const rewrites = netlifyRewrites();
-        const csp = devContentSecurityPolicy();
+        const toml = readFileSync(new URL('netlify.toml', ROOT), 'utf8');
+        const rewrites = netlifyRewrites(toml);
+        const csp = devContentSecurityPolicy(toml);
         const contentDir = fileURLToPath(new URL(`${process.env.CONTENT_DIR ?? './content'}/`, ROOT));
-        // After every sync: pages open in a browser reload, and the function's data follows, one
-        // rewrite after another, so the last one written is from the newest content.
+        // One write after another, so the last one written is from the newest content.
         let functionData = Promise.resolve();
-        const gate = contentGate(server, contentDir, refreshContent, () => {
+        const followContent = () => (functionData = functionData.then(() => refreshFunctionData(server, logger)));
+        // After every sync, pages open in a browser reload and the function's data follows.
+        const current = contentGate(server, contentDir, refreshContent, () => {
           server.environments.client.hot.send({ type: 'full-reload', path: '*' });
-          functionData = functionData.then(() => refreshFunctionData(server, logger));
+          void followContent();
         });
+        // The first request waits for the function's first data: scripts/dev.ts starts the function after it.
+        let firstData: Promise<void> | undefined;
         server.middlewares.use((req, res, next) => {
           res.setHeader('Content-Security-Policy', csp);
           const url = new URL(req.url ?? '/', 'http://dev');
           const to = rewrites.get(url.pathname);
           if (to && (req.method === 'GET' || req.method === 'HEAD')) req.url = `${to}${url.search}`;
-          gate.current().then(() => next(), next);
+          firstData ??= followContent();
+          firstData.then(current).then(() => next(), next);
         });
         // A save syncs once its file events settle, even when no request asks first.
         server.watcher.on('all', (_event, file) => {
           if (!started || !file.startsWith(contentDir)) return;
           clearTimeout(timer);
-          timer = setTimeout(() => void gate.current(), SETTLE_MS);
+          timer = setTimeout(() => void current(), SETTLE_MS);
         });
       },
       'astro:server:start': () => {

@@ -1,8 +1,8 @@
 /**
  * What the proposal function reads from `.generated/`: the request schemas of the published
  * contract compiled into standalone ajv validators, and the knowledge the actions answer from.
- * Written when `astro build` is done (./function-data-integration.ts), and by the dev preview before the
- * function starts (scripts/dev.ts) and on every content change (src/integrations/dev-preview.ts), so the function validates exactly what GET
+ * Written when `astro build` is done (./build-outputs.ts), and by the dev preview at start and on
+ * every content change (./dev-preview.ts), so the function validates exactly what GET
  * /api/proposal publishes and compiles no schema at cold start.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -13,13 +13,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import { DOCUMENT_PATHS } from '../contract/paths.ts';
-import { DEV_KNOWLEDGE_PATH } from './handover.ts';
 
 export interface FunctionData {
   /** The published contract (GET /api/proposal), which the function also serves. */
   contract: { actions: Record<string, { request_schema: object }> };
   /** The function's knowledge (./handover.ts). */
-  knowledge: Record<string, unknown>;
+  knowledge: object;
   /** Site path of the hashed stylesheet the function's HTML replies reuse, when there is one. */
   stylesheet?: string | undefined;
 }
@@ -40,56 +39,37 @@ function asEsm(code: string): string {
 /**
  * Writes a file whole or not at all, so a function reloading mid-write never reads half of it;
  * an unchanged file is left alone, so the dev server does not reload the function for nothing.
+ * Returns whether it wrote.
  */
-function writeAtomic(file: string, text: string): void {
-  if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
+function writeAtomic(file: string, text: string): boolean {
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return false;
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, text);
   renameSync(temp, file);
+  return true;
 }
 
-/** Writes validators.mjs, validators.d.mts, contract.json and knowledge.json into `outDir`; returns the action names. */
+/** Writes validators.mjs, validators.d.mts, contract.json and knowledge.json into `outDir`; returns those that changed. */
 export function writeFunctionData(outDir: string, { contract, knowledge, stylesheet }: FunctionData): string[] {
   const ajv = new Ajv2020({ allErrors: true, strict: true, code: { source: true, esm: true } });
   // ajv-formats' maintained address check (its regular expression is inlined into the validators).
   addFormats(ajv, ['email']);
-  const exports: Record<string, string> = {};
-  for (const [action, { request_schema }] of Object.entries(contract.actions)) {
-    ajv.addSchema(request_schema, action);
-    exports[action] = action;
-  }
-  mkdirSync(outDir, { recursive: true });
-  writeAtomic(join(outDir, 'validators.mjs'), asEsm(standaloneCode(ajv, exports)));
-  // Each validator is a type guard for its request type, which is read off the same schema. The
-  // declarations are read where the data ends up, the project's `.generated/` (a build writes to a
-  // temporary folder first).
-  writeAtomic(
-    join(outDir, 'validators.d.mts'),
-    `import type { Validators } from '../src/proposal/request-steps.ts';\n${Object.keys(exports)
+  const actions = Object.keys(contract.actions);
+  for (const action of actions) ajv.addSchema(contract.actions[action]!.request_schema, action);
+  const files = {
+    'validators.mjs': asEsm(standaloneCode(ajv, Object.fromEntries(actions.map((a) => [a, a])))),
+    // Each validator is a type guard for its request type, which is read off the same schema. The
+    // declarations are read where the data ends up, the project's `.generated/` (a build writes to
+    // a temporary folder first).
+    'validators.d.mts': `import type { Validators } from '../src/contract/requests.ts';\n${actions
       .map((name) => `export declare const ${name}: Validators['${name}'];`)
       .join('\n')}\n`,
-  );
-  // GET /api/proposal: the function answers it (its path takes GET for /mcp's 405), with these bytes.
-  writeAtomic(join(outDir, 'contract.json'), `${JSON.stringify(contract, null, 2)}\n`);
-  writeAtomic(
-    join(outDir, 'knowledge.json'),
-    `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`,
-  );
-  return Object.keys(exports);
-}
-
-async function fetchJson(origin: string, path: string): Promise<unknown> {
-  const res = await fetch(new URL(path, origin));
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
-  return res.json();
-}
-
-/** Writes the function's data from a running Astro dev server's own routes (the dev preview). */
-export async function writeFunctionDataFrom(origin: string, outDir: string): Promise<string[]> {
-  return writeFunctionData(outDir, {
-    contract: (await fetchJson(origin, `${DOCUMENT_PATHS.proposalApi}.json`)) as FunctionData['contract'],
-    knowledge: (await fetchJson(origin, DEV_KNOWLEDGE_PATH)) as FunctionData['knowledge'],
-  });
+    // GET /api/proposal: the function answers it (its path takes GET for /mcp's 405), with these bytes.
+    'contract.json': `${JSON.stringify(contract, null, 2)}\n`,
+    'knowledge.json': `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`,
+  };
+  mkdirSync(outDir, { recursive: true });
+  return Object.entries(files).flatMap(([name, text]) => (writeAtomic(join(outDir, name), text) ? [name] : []));
 }
 
 /** Writes the function's data from a finished build in `distDir` and the knowledge its pages computed. */
@@ -98,7 +78,6 @@ export function writeFunctionDataFromDist(
   outDir: string,
   knowledge: FunctionData['knowledge'],
 ): string[] {
-  const readJson = (file: string) => JSON.parse(readFileSync(join(distDir, file), 'utf8')) as unknown;
   // The function's HTML replies reuse the site's hashed stylesheet ...
   const stylesheet = readdirSync(join(distDir, '_astro')).find((f) => f.endsWith('.css'));
   // ... and the site's header and footer, so a reply page sits in the same frame as every page.
@@ -109,10 +88,11 @@ export function writeFunctionDataFromDist(
     throw new Error('function data: dist/proposal.html has no site header or footer to frame the reply pages');
   // The reply is not /proposal itself: no link marked as the current page.
   const frame = { header: header.replace(/ aria-current="page"/g, ''), footer };
-  const actions = writeFunctionData(outDir, {
-    contract: readJson(`${DOCUMENT_PATHS.proposalApi.slice(1)}.json`) as FunctionData['contract'],
+  return writeFunctionData(outDir, {
+    contract: JSON.parse(
+      readFileSync(join(distDir, `${DOCUMENT_PATHS.proposalApi}.json`), 'utf8'),
+    ) as FunctionData['contract'],
     knowledge: { ...knowledge, frame },
     stylesheet: stylesheet && `/_astro/${stylesheet}`,
   });
-  return actions;
 }

@@ -1,9 +1,8 @@
 /**
  * What only the site's pages can compute (they alone read the content collection) travels to the
- * integrations that write it when `astro build` is done: the function's facts (its knowledge,
- * ./function-data-integration.ts) and every markdown twin (./twin-files-integration.ts). Astro
- * prerenders the pages in the build's own process, so they are handed over in memory, not
- * through a page of the site.
+ * integration that writes them when `astro build` is done (./build-outputs.ts): the function's
+ * knowledge and every markdown twin. Astro prerenders the pages in the build's own process, so
+ * they are handed over in memory, not through a page of the site.
  */
 import type { Knowledge } from '../contract/knowledge.ts';
 
@@ -31,9 +30,3 @@ export function takeOver<K extends keyof Handover>(what: K): Handover[K] {
   delete slot![what];
   return value;
 }
-
-/**
- * The dev preview's route for the function's facts (./dev-knowledge-route.ts), which `npm run dev`
- * fetches from the Astro dev server before the function loads; `astro build` has no such route.
- */
-export const DEV_KNOWLEDGE_PATH = '/_dev/function-knowledge.json';

@@ -22,7 +22,7 @@ export function mdxPlaceholders(site: SiteData, contentDir: string): AstroIntegr
                 transform(code, id) {
                   const file = id.split('?')[0] ?? id;
                   if (!file.endsWith('.mdx') || !file.startsWith(contentDir)) return undefined;
-                  return { code: expandPlaceholders(code, site).text, map: null };
+                  return { code: expandPlaceholders(code, site), map: null };
                 },
               },
             ],

@@ -3,8 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkContentFiles } from '../../src/lib/content/check.ts';
-import { duplicateProblems, mdxProblems, ruleProblems } from '../../src/lib/content/entry-checks.ts';
-import { markdownForm } from '../../src/lib/content/mdx-components.ts';
+import { duplicateProblems, ruleProblems } from '../../src/lib/content/entry-checks.ts';
+import { markdownForm, mdxProblems } from '../../src/lib/content/mdx-components.ts';
 import type { PageDocument } from '../../src/lib/pages/page-document.ts';
 
 // The checkers the build runs, called directly with fixture inputs; tests/built/content-errors.test.ts
@@ -179,24 +179,22 @@ describe('the entry checks (after placeholders are filled in)', () => {
   });
 
   it('refuses an .mdx body that uses another component, an import or an export, naming the file', () => {
-    expect(mdxProblems([entry('content/blog/x.mdx', {}, 'Text.\n\n<Chart data="x" />\n')])).toEqual([
+    expect(mdxProblems('content/blog/x.mdx', 'Text.\n\n<Chart data="x" />\n')).toEqual([
       'content/blog/x.mdx: body: "<Chart data="x" />": the only components are <Figure caption="..."> and <Callout type="note|tip|warning">',
     ]);
-    expect(mdxProblems([entry('content/blog/y.mdx', {}, "import Chart from './chart.astro';\n")])).toHaveLength(1);
-    expect(mdxProblems([entry('content/blog/z.mdx', {}, 'Just **markdown**.')])).toEqual([]);
+    expect(mdxProblems('content/blog/y.mdx', "import Chart from './chart.astro';\n")).toHaveLength(1);
+    expect(mdxProblems('content/blog/z.mdx', 'Just **markdown**.')).toEqual([]);
     expect(
-      mdxProblems([
-        entry('content/blog/f.mdx', {}, '<Figure>\n![A](./a.png)\n</Figure>\n\n<Callout type="danger">x</Callout>'),
-      ]),
+      mdxProblems('content/blog/f.mdx', '<Figure>\n![A](./a.png)\n</Figure>\n\n<Callout type="danger">x</Callout>'),
     ).toEqual([
       'content/blog/f.mdx: body: "<Figure>": a figure needs its caption: <Figure caption="What it shows">',
       'content/blog/f.mdx: body: "<Callout type="danger">": a call-out\'s type is one of note, tip, warning',
     ]);
-    expect(mdxProblems([entry('content/blog/g.mdx', {}, 'Inline <Callout>x</Callout> here.')])).toEqual([
+    expect(mdxProblems('content/blog/g.mdx', 'Inline <Callout>x</Callout> here.')).toEqual([
       'content/blog/g.mdx: body: "<Callout>": put each <Figure> and <Callout> tag on a line of its own',
     ]);
     // The same text in a .md file is markdown's own business (raw HTML), not MDX's.
-    expect(mdxProblems([entry('content/blog/w.md', {}, '<Chart data="x" />')])).toEqual([]);
+    expect(mdxProblems('content/blog/w.md', '<Chart data="x" />')).toEqual([]);
   });
 
   it('names both files when two capabilities claim the same id', () => {
@@ -224,6 +222,8 @@ describe('the link check (every internal link against the published pages)', () 
     path,
     title: path,
     description: '',
+    blocks: [{ type: 'md', markdown }],
+    updated: '2026-01-01',
     markdown,
     section: 'Company',
   });

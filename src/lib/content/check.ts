@@ -1,18 +1,16 @@
 /**
  * A check of every content file that reports all problems at once, in words an editor can act
  * on: two files that would publish at the same URL, frontmatter that does not match its schema
- * (src/lib/content/entry-errors.ts), and images that are missing or have no alt text.
+ * (./entry-errors.ts), and images that are missing or have no alt text.
  */
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseFrontmatter } from 'astro/markdown';
 import { checkEntryData } from './entry-errors.ts';
-import { bodyFirstLine, isRootRelative, scanLinks } from './links.ts';
+import { duplicates } from './entry-checks.ts';
+import { bodyFirstLine, isOtherSite, isRootRelative, scanLinks } from './links.ts';
 import { nearest } from '../../text/nearest.ts';
 import { ContentError } from './error.ts';
-
-/** Every content file, as the collection's loader globs them. */
-const PATTERN = '**/*.{md,mdx}';
 
 /** The entry id Astro's glob loader derives from a file path: each segment lower-cased and slugged, no extension. */
 const entryId = (path: string) =>
@@ -28,73 +26,34 @@ const entryId = (path: string) =>
     )
     .join('/');
 
-interface SourceFile {
-  /** Path shown to editors, relative to the project root, e.g. `content/blog/x.md`. */
-  shown: string;
-  absolute: string;
-  raw: string;
-}
-
-function duplicateIds(files: { path: string; shown: string }[]): string[] {
-  const byId = new Map<string, string>();
-  const problems: string[] = [];
-  for (const { path, shown } of files) {
-    const id = entryId(path);
-    const other = byId.get(id);
-    if (other) {
-      problems.push(
-        `${shown} and ${other} would both publish as "${id}" (file names differ only in case or punctuation); rename or remove one`,
-      );
-    } else byId.set(id, shown);
-  }
-  return problems;
-}
-
 /**
  * Frontmatter read by Astro's own reader, the one its glob loader uses (so an unquoted date is a
  * date here too), with the body after it; a YAML error becomes a problem naming its line.
  */
-function readFile(file: SourceFile): { data: Record<string, unknown>; body: string } | string {
+function readFile(shown: string, raw: string): { data: Record<string, unknown>; body: string } | string {
   try {
-    const { frontmatter, rawFrontmatter, content } = parseFrontmatter(file.raw);
+    const { frontmatter, rawFrontmatter, content } = parseFrontmatter(raw);
     if (rawFrontmatter === '')
-      return `${file.shown}: no frontmatter; start the file with a --- line, the fields, then another --- line`;
+      return `${shown}: no frontmatter; start the file with a --- line, the fields, then another --- line`;
     return { data: frontmatter, body: content };
   } catch (error) {
     // The raw frontmatter starts on the line of the opening ---: its line 0 is the file's line 1.
     const mark = (error as { mark?: { line: number } }).mark;
     const line = mark ? `:${mark.line + 1}` : '';
-    return `${file.shown}${line}: the frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}. Text with a colon needs quotes.`;
+    return `${shown}${line}: the frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}. Text with a colon needs quotes.`;
   }
-}
-
-/** The 1-based line of a top-level frontmatter field, if the file has it. */
-function fieldLine(raw: string, field: string): number | undefined {
-  const key = field.split(/[.,]/)[0]!;
-  const lines = raw.split(/\r?\n/);
-  const end = lines.indexOf('---', 1);
-  const at = lines.slice(0, end === -1 ? undefined : end).findIndex((l) => l.startsWith(`${key}:`));
-  return at === -1 ? undefined : at + 1;
-}
-
-/** Each block starts "<file>\n  field:    <field>"; the file gains the field's line where it has one. */
-function withFieldLines(file: SourceFile, blocks: string[]): string[] {
-  return blocks.map((block) => {
-    const line = fieldLine(file.raw, /\n {2}field: +(.+)/.exec(block)?.[1] ?? '');
-    return line === undefined ? block : block.replace(file.shown, `${file.shown}:${line}`);
-  });
 }
 
 /** Files that exist under `dir` (for a suggestion), relative to it. */
 const filesUnder = (dir: string) => (existsSync(dir) ? globSync('**/*', { cwd: dir }) : []);
 
-function imageProblems(file: SourceFile, body: string, publicDir: string): string[] {
+function imageProblems(shown: string, file: ContentFile, publicDir: string): string[] {
   const problems: string[] = [];
-  for (const image of scanLinks(body, bodyFirstLine(file.raw, body)).filter((l) => l.kind === 'image')) {
-    const at = `${file.shown}:${image.line}: image "${image.href}"`;
+  for (const image of scanLinks(file.body, bodyFirstLine(file.raw, file.body)).filter((l) => l.kind === 'image')) {
+    const at = `${shown}:${image.line}: image "${image.href}"`;
     if (image.text.trim() === '')
       problems.push(`${at} has no alt text; describe what it shows: ![A diagram of ...](${image.href})`);
-    if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(image.href)) {
+    if (isOtherSite(image.href)) {
       problems.push(
         `${at} is on another site, which the site's Content-Security-Policy blocks; save it beside the content file or under public/`,
       );
@@ -104,7 +63,7 @@ function imageProblems(file: SourceFile, body: string, publicDir: string): strin
     const [dir, target] = isRootRelative(path) ? [publicDir, path.slice(1)] : [dirname(file.absolute), path];
     if (existsSync(resolve(dir, target))) continue;
     const guess = nearest(target.replace(/^\.\//, ''), filesUnder(dir));
-    const where = isRootRelative(path) ? `public/${target}` : join(dirname(file.shown), target);
+    const where = isRootRelative(path) ? `public/${target}` : join(dirname(shown), target);
     problems.push(
       `${at} does not exist (looked for ${where})${guess ? `; did you mean ${isRootRelative(path) ? `/${guess}` : `./${guess}`}?` : ''}`,
     );
@@ -115,7 +74,7 @@ function imageProblems(file: SourceFile, body: string, publicDir: string): strin
 /** Whether the content folder has any .mdx file (a build without one reads no `mdx` collection). */
 export const hasMdxFiles = (dir: string) => globSync('**/*.mdx', { cwd: dir }).length > 0;
 
-/** A content file as read and checked: its entry id, frontmatter and body (trimmed, as Astro stores it). */
+/** A content file as read and checked: its entry id, frontmatter and body. */
 export interface ContentFile {
   id: string;
   absolute: string;
@@ -126,26 +85,27 @@ export interface ContentFile {
 
 /** Checks every content file under `base`; throws one error listing every problem, or returns the files. */
 export function checkContentFiles(base: string, publicDir: string): ContentFile[] {
-  const paths = globSync(PATTERN, { cwd: base }).sort();
+  const paths = globSync('**/*.{md,mdx}', { cwd: base }).sort();
   // Named as editors know them, whichever folder was built (fixtures build copies of content/).
   const shown = (path: string) => `content/${path}`;
-  const problems = duplicateIds(paths.map((path) => ({ path, shown: shown(path) })));
+  const problems = duplicates(paths, entryId).map(
+    ([path, other, id]) =>
+      `${shown(path)} and ${shown(other)} would both publish as "${id}" (file names differ only in case or punctuation); rename or remove one`,
+  );
   const files: ContentFile[] = [];
   for (const path of paths) {
     const absolute = join(base, path);
-    const file = { shown: shown(path), absolute, raw: readFileSync(absolute, 'utf8') };
-    const read = readFile(file);
+    const raw = readFileSync(absolute, 'utf8');
+    const read = readFile(shown(path), raw);
     if (typeof read === 'string') {
       problems.push(read);
       continue;
     }
-    problems.push(
-      ...withFieldLines(file, checkEntryData(file.shown, read.data)),
-      ...imageProblems(file, read.body, publicDir),
-    );
-    files.push({ id: entryId(path), absolute, raw: file.raw, data: read.data, body: read.body.trim() });
+    const file = { id: entryId(path), absolute, raw, ...read };
+    problems.push(...checkEntryData(shown(path), read.data, raw), ...imageProblems(shown(path), file, publicDir));
+    files.push(file);
   }
-  // Located at the first file it names (./content-error.ts), where Astro's overlay points.
+  // Located at the first file it names (./error.ts), where Astro's overlay points.
   if (problems.length > 0)
     throw new ContentError(
       `Content needs fixing (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n\n${problems.join('\n\n')}\n`,

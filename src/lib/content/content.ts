@@ -5,29 +5,17 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
-import type {
-  AudienceData,
-  CapabilityData,
-  CaseStudyData,
-  EngagementModelData,
-  EntryData,
-  EvidenceData,
-  PageData,
-  PostData,
-  ProgramSupportData,
-  SiteData,
-} from './entry-schema.ts';
+import type { EntryData, KindData, PageData, SiteData } from './entry-schema.ts';
 import { PAGE_IDS, type PageId } from '../../contract/ids.ts';
-import type { Identity } from './rules.ts';
-import { duplicateProblems, mdxProblems, ruleProblems, throwIfProblems } from './entry-checks.ts';
-import { markdownForm } from './mdx-components.ts';
-import { bodyFirstLine, isRootRelative, rewriteLinks, scanLinks, type SourcedLink } from './links.ts';
+import { duplicateProblems, ruleProblems } from './entry-checks.ts';
+import { markdownForm, mdxProblems } from './mdx-components.ts';
+import { bodyFirstLine, isOtherSite, isRootRelative, rewriteLinks, scanLinks, type SourcedLink } from './links.ts';
 import { publishImage } from './images.ts';
 import { expandPlaceholders } from './placeholders.ts';
 import { absolute } from '../pages/urls.ts';
 import { CONTENT_DIR, PUBLIC_DIR } from './project-dirs.ts';
 import { checkContentFiles, hasMdxFiles } from './check.ts';
-import { ContentError } from './error.ts';
+import { ContentError, throwIfProblems } from './error.ts';
 
 /** An entry's data with its markdown body and where it came from. */
 export interface Sourced<T> {
@@ -41,26 +29,23 @@ export interface Sourced<T> {
   mdx?: CollectionEntry<'mdx'>;
 }
 
+type Of<K extends EntryData['kind']> = Sourced<KindData<K>>;
+
 export interface SiteModel {
-  site: Sourced<SiteData>;
+  site: Of<'site'>;
   pages: Record<PageId, Sourced<PageData>>;
-  audiences: Sourced<AudienceData>[];
-  capabilities: Sourced<CapabilityData>[];
-  engagementModels: Sourced<EngagementModelData>[];
-  programSupport: Sourced<ProgramSupportData>;
+  audiences: Of<'audience'>[];
+  capabilities: Of<'capability'>[];
+  engagementModels: Of<'engagement-model'>[];
+  programSupport: Of<'program-support'>;
   /** `selected_client_experience`: every case study's client, newest first, then `other_clients`. */
-  evidence: Sourced<EvidenceData & { selected_client_experience: string[] }>;
+  evidence: Sourced<KindData<'evidence'> & { selected_client_experience: string[] }>;
   /** Newest first. */
-  caseStudies: Sourced<CaseStudyData>[];
+  caseStudies: Of<'case-study'>[];
   /** Newest first. */
-  posts: Sourced<PostData>[];
+  posts: Of<'post'>[];
   /** Every link written in content, for the build's link check (src/lib/content/link-check.ts). */
   links: SourcedLink[];
-}
-
-/** A build error that names the content file and what to change. */
-function contentError(file: string, message: string): ContentError {
-  return new ContentError(`${file}: ${message}`);
 }
 
 type Entry = CollectionEntry<'entries'> | CollectionEntry<'mdx'>;
@@ -91,20 +76,15 @@ async function prepare(
   const path = resolve(entry.filePath ?? `content/${entry.id}`);
   const file = `content/${relative(CONTENT_DIR, path)}`;
   const mdx = entry.collection === 'mdx' ? entry : undefined;
-  if (mdx) problems.push(...mdxProblems([{ file, data: {}, body: mdx.body ?? '' }]));
+  problems.push(...mdxProblems(file, entry.body ?? ''));
   const rawBody = mdx ? markdownForm(mdx.body ?? '') : (entry.body ?? '');
-  const expand = (text: string, where: string) => {
-    const { text: expanded, misspelt } = expandPlaceholders(text, site);
-    for (const m of misspelt)
-      problems.push(`${where}: "${m.written}" is not a placeholder; did you mean ${m.suggestion}?`);
-    return expanded;
-  };
-  const publishLinks = (
-    text: string,
-    where: (line: number) => string,
-    firstLine: number,
-    images: Map<string, string>,
-  ) =>
+  const expand = (text: string, where: string) =>
+    expandPlaceholders(text, site, (written, suggestion) =>
+      problems.push(`${where}: "${written}" is not a placeholder; did you mean ${suggestion}?`),
+    );
+  // Images in the body, as written → as published.
+  const images = new Map<string, string>();
+  const publishLinks = (text: string, where: (line: number) => string, firstLine: number) =>
     rewriteLinks(text, firstLine, ({ kind, href, line }) => {
       if (kind === 'link') links.push({ where: where(line), href, context: '' });
       const target = kind === 'image' ? (images.get(href) ?? href) : href;
@@ -113,34 +93,30 @@ async function prepare(
 
   const firstLine = rawBody.trim() ? bodyFirstLine(readFileSync(path, 'utf8'), entry.body ?? '') : 1;
   const expandedBody = expand(rawBody, file);
-  const images = new Map<string, string>();
   for (const image of scanLinks(expandedBody, firstLine)) {
-    if (image.kind === 'image' && !images.has(image.href) && !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(image.href)) {
+    if (image.kind === 'image' && !images.has(image.href) && !isOtherSite(image.href)) {
       images.set(image.href, await publishImage(image.href, entry.filePath ?? file, image.text));
     }
   }
   const before = links.length;
-  const body = publishLinks(expandedBody, (line) => `${file}:${line}`, firstLine, images).trim();
+  const body = publishLinks(expandedBody, (line) => `${file}:${line}`, firstLine).trim();
   const data = mapStrings(entry.data, '', (text, field) =>
-    publishLinks(expand(text, `${file}: ${field}`), () => `${file}: ${field}`, 1, new Map()),
+    publishLinks(expand(text, `${file}: ${field}`), () => `${file}: ${field}`, 1),
   ) as EntryData;
   // `#heading` links resolve on the page that shows this entry's body.
   for (const link of links.slice(before)) link.context = body;
-  return { data, body, file, slug: entry.id.split('/').pop() ?? entry.id, ...(mdx ? { mdx } : {}) };
+  return { data, body, file, slug: entry.id.split('/').pop()!, ...(mdx ? { mdx } : {}) };
 }
 
-function ofKind<K extends EntryData['kind']>(
-  entries: Sourced<EntryData>[],
-  kind: K,
-): Sourced<Extract<EntryData, { kind: K }>>[] {
-  return entries.filter((e): e is Sourced<Extract<EntryData, { kind: K }>> => e.data.kind === kind);
+function ofKind<K extends EntryData['kind']>(entries: Sourced<EntryData>[], kind: K): Of<K>[] {
+  return entries.filter((e): e is Of<K> => e.data.kind === kind);
 }
 
-function single<T>(items: Sourced<T>[], kind: string): Sourced<T> {
+function single<T extends { file: string }>(items: T[], kind: string): T {
   const [first, second] = items;
-  if (!first) throw contentError('content/', `no published entry of kind "${kind}"; add exactly one`);
+  if (!first) throw new ContentError(`content/: no published entry of kind "${kind}"; add exactly one`);
   if (second)
-    throw contentError(second.file, `a second entry of kind "${kind}" (the first is ${first.file}); keep one`);
+    throw new ContentError(`${second.file}: a second entry of kind "${kind}" (the first is ${first.file}); keep one`);
   return first;
 }
 
@@ -153,16 +129,15 @@ async function load(): Promise<SiteModel> {
   const mdx = import.meta.env.DEV || hasMdxFiles(CONTENT_DIR) ? await getCollection('mdx') : [];
   const entries = [...(await getCollection('entries')), ...mdx].filter((e) => !e.data.draft);
 
-  const siteEntries = entries.filter((e): e is Entry & { data: SiteData } => e.data.kind === 'site');
   const rawSite = single(
-    siteEntries.map((e) => ({ data: e.data, body: '', file: e.filePath ?? 'content/site.md', slug: 'site' })),
+    entries.flatMap((e) => (e.data.kind === 'site' ? [{ data: e.data, file: e.filePath ?? 'content/site.md' }] : [])),
     'site',
   ).data;
   const links: SourcedLink[] = [];
   const problems: string[] = [];
   const all = await Promise.all(entries.map((e) => prepare(e, rawSite, links, problems)));
   const site = single(ofKind(all, 'site'), 'site');
-  const identity: Identity = {
+  const identity = {
     name: site.data.name,
     cloudProvider: site.data.cloud_provider,
     cloudProviderFullName: site.data.cloud_provider_full_name,
@@ -180,10 +155,10 @@ async function load(): Promise<SiteModel> {
   );
   throwIfProblems('Content needs fixing', problems);
 
-  const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Partial<Record<PageId, Sourced<PageData>>>;
+  const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Record<PageId, Sourced<PageData>>;
   const missing = PAGE_IDS.filter((id) => !pages[id]);
   if (missing.length > 0) {
-    throw contentError('content/pages/', `missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`);
+    throw new ContentError(`content/pages/: missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`);
   }
 
   const caseStudies = ofKind(all, 'case-study').sort(newestFirst);
@@ -192,7 +167,7 @@ async function load(): Promise<SiteModel> {
 
   return {
     site,
-    pages: pages as Record<PageId, Sourced<PageData>>,
+    pages,
     audiences,
     capabilities,
     engagementModels,
@@ -207,16 +182,9 @@ async function load(): Promise<SiteModel> {
 let cached: Promise<SiteModel> | undefined;
 
 /** The site model, loaded once per build. */
-export function siteModel(): Promise<SiteModel> {
-  if (import.meta.env.DEV) {
-    // In the dev preview Astro keeps a file's old data when it cannot reload it, and says so only
-    // in the terminal; checking the files on every page shows the problem where the editor looks.
-    try {
-      checkContentFiles(CONTENT_DIR, PUBLIC_DIR);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-  cached ??= load();
-  return cached;
+export async function siteModel(): Promise<SiteModel> {
+  // In the dev preview Astro keeps a file's old data when it cannot reload it, and says so only
+  // in the terminal; checking the files on every page shows the problem where the editor looks.
+  if (import.meta.env.DEV) checkContentFiles(CONTENT_DIR, PUBLIC_DIR);
+  return (cached ??= load());
 }

@@ -1,12 +1,10 @@
 /**
  * Checks over the prepared entries (placeholders filled in, links published) that the file checks
- * (./content-check.ts) cannot make: the content rules, .mdx bodies, ids used twice. Pure: each
+ * (./check.ts) cannot make: the content rules, .mdx bodies, ids used twice. Pure: each
  * returns problems as `content/<file>: <field>: <what to change>` lines, so the build can report
  * them all at once and tests can call them directly.
  */
 import { findViolations, ruleHelp, type Identity } from './rules.ts';
-import { mdxUseProblems } from './mdx-components.ts';
-import { ContentError } from './error.ts';
 
 /** What the checks read of an entry: its frontmatter, its body, its file as editors name it. */
 export interface CheckedEntry {
@@ -23,7 +21,7 @@ function* stringFields(value: unknown, path: string): Generator<[string, string]
     for (const [k, v] of Object.entries(value)) yield* stringFields(v, path ? `${path}.${k}` : k);
 }
 
-/** Every passage, in frontmatter or body, that breaks a content rule (./content-rules.ts). */
+/** Every passage, in frontmatter or body, that breaks a content rule (./rules.ts). */
 export function ruleProblems(entries: CheckedEntry[], identity: Identity): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
@@ -37,36 +35,20 @@ export function ruleProblems(entries: CheckedEntry[], identity: Identity): strin
   return problems;
 }
 
-/**
- * Twins and llms files read an .mdx body in its markdown form (./mdx-components.ts), so it may use
- * the site's components only: an import, an export or another component would reach readers raw.
- * `entries` carry the body as written.
- */
-export function mdxProblems(entries: CheckedEntry[]): string[] {
-  return entries.flatMap((entry) =>
-    entry.file.endsWith('.mdx') ? mdxUseProblems(entry.body).map((problem) => `${entry.file}: body: ${problem}`) : [],
-  );
+/** Each item whose key an earlier item has: the item, the earlier one and the key. */
+export function duplicates<T>(items: T[], key: (item: T) => string): [T, T, string][] {
+  const seen = new Map<string, T>();
+  return items.flatMap((item): [T, T, string][] => {
+    const k = key(item);
+    const other = seen.get(k);
+    if (!other) seen.set(k, item);
+    return other ? [[item, other, k]] : [];
+  });
 }
 
 /** Two entries of one kind that claim the same id (`field` names it for the editor). */
-export function duplicateProblems<T extends CheckedEntry>(
-  items: T[],
-  key: (item: T) => string,
-  field: string,
-): string[] {
-  const seen = new Map<string, string>();
-  const problems: string[] = [];
-  for (const item of items) {
-    const k = key(item);
-    const other = seen.get(k);
-    if (other) problems.push(`${item.file}: ${field} "${k}" is already used by ${other}`);
-    else seen.set(k, item.file);
-  }
-  return problems;
-}
-
-/** Throws one error listing every problem; returns quietly when there is none. */
-export function throwIfProblems(heading: string, problems: string[]): void {
-  if (problems.length === 0) return;
-  throw new ContentError(`${heading} (${problems.length}):\n  ${problems.join('\n  ')}`);
+export function duplicateProblems<T extends CheckedEntry>(items: T[], key: (item: T) => string, field: string) {
+  return duplicates(items, key).map(
+    ([item, other, k]) => `${item.file}: ${field} "${k}" is already used by ${other.file}`,
+  );
 }

@@ -54,86 +54,72 @@ const TYPE_NAMES: Record<string, string> = {
   object: 'a group of fields',
 };
 
-interface Explained {
-  found: string;
-  expected: string;
-  fix: string;
-}
-
-function explain(issue: Issue, data: unknown, field: string): Explained {
-  const value = valueAt(data, issue.path);
-  const found = describe(value);
+/** What a field should hold and how to fix it, for one schema issue at a field holding `value`. */
+function explain(issue: Issue, value: unknown, field: string): [expected: string, fix: string] {
   switch (issue.code) {
     case 'invalid_type': {
       const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
-      if (value instanceof Date) {
-        return {
-          found,
-          expected: 'a date written as text, YYYY-MM-DD',
-          fix: `put it in quotes: ${field}: "${isoDate(value)}"`,
-        };
-      }
-      if (value === undefined) return { found, expected, fix: `add the field: ${field}: ...` };
-      if (issue.expected === 'string') {
-        const key = typeof issue.path.at(-1) === 'number' ? '- ' : `${field}: `;
-        return {
-          found,
-          expected,
-          fix: `put the value in quotes: ${key}"${value instanceof Date ? isoDate(value) : typeof value === 'number' || typeof value === 'boolean' ? value : '...'}"`,
-        };
-      }
-      return { found, expected, fix: `write ${field} as ${expected}` };
+      if (value instanceof Date)
+        return ['a date written as text, YYYY-MM-DD', `put it in quotes: ${field}: "${isoDate(value)}"`];
+      if (value === undefined) return [expected, `add the field: ${field}: ...`];
+      if (issue.expected !== 'string') return [expected, `write ${field} as ${expected}`];
+      const key = typeof issue.path.at(-1) === 'number' ? '- ' : `${field}: `;
+      const written = typeof value === 'number' || typeof value === 'boolean' ? value : '...';
+      return [expected, `put the value in quotes: ${key}"${written}"`];
     }
-    case 'invalid_value': {
-      const options = issue.values.map(String);
-      const guess = typeof value === 'string' ? nearest(value, options) : undefined;
-      return {
-        found,
-        expected: `one of: ${options.join(', ')}`,
-        fix: guess ? `did you mean "${guess}"?` : `use one of the values above`,
-      };
-    }
+    case 'invalid_value':
     case 'invalid_union': {
-      if (issue.path.at(-1) === 'kind') {
-        const guess = typeof value === 'string' ? nearest(value, KINDS) : undefined;
-        return {
-          found,
-          expected: `one of: ${KINDS.join(', ')}`,
-          fix: guess
-            ? `did you mean "${guess}"?`
-            : 'set kind to what this file is (see docs/editing.md, "What each file is")',
-        };
-      }
-      return { found, expected: issue.message, fix: 'see the field in src/lib/content/entry-schema.ts' };
+      // A union issue is a wrong `kind`: the union is chosen by it.
+      const kind = issue.code === 'invalid_union';
+      if (kind && issue.path.at(-1) !== 'kind')
+        return [issue.message, 'see the field in src/lib/content/entry-schema.ts'];
+      const options = kind ? KINDS : issue.values.map(String);
+      const guess = typeof value === 'string' ? nearest(value, options) : undefined;
+      const otherwise = kind
+        ? 'set kind to what this file is (see docs/editing.md, "What each file is")'
+        : 'use one of the values above';
+      return [`one of: ${options.join(', ')}`, guess ? `did you mean "${guess}"?` : otherwise];
     }
     case 'too_small':
-      return {
-        found,
-        expected: expectation(issue.message),
-        fix: issue.origin === 'array' ? 'add at least one "- item" line' : 'write a value',
-      };
+      return [
+        expectation(issue.message),
+        issue.origin === 'array' ? 'add at least one "- item" line' : 'write a value',
+      ];
     case 'invalid_format':
-      return {
-        found,
-        expected: expectation(issue.message),
-        fix:
-          issue.format === 'regex' && /YYYY-MM-DD/.test(issue.message)
-            ? `write the date as "YYYY-MM-DD", in quotes`
-            : 'correct the value',
-      };
+      return [
+        expectation(issue.message),
+        issue.format === 'regex' && /YYYY-MM-DD/.test(issue.message)
+          ? `write the date as "YYYY-MM-DD", in quotes`
+          : 'correct the value',
+      ];
     default:
-      return { found, expected: expectation(issue.message), fix: 'correct the value' };
+      return [expectation(issue.message), 'correct the value'];
   }
 }
 
 /** The schema's own words ("must list at least one item") as an expectation ("at least one item"). */
 const expectation = (message: string) => message.replace(/^must (be )?/, '');
 
-const block = (file: string, field: string, { found, expected, fix }: Explained) =>
-  `${file}\n  field:    ${field}\n  found:    ${found}\n  expected: ${expected}\n  fix:      ${fix}`;
+/** The 1-based line of a top-level frontmatter field in a file's text, if it has it. */
+function fieldLine(raw: string, key: PropertyKey | undefined): number | undefined {
+  const lines = raw.split(/\r?\n/);
+  const end = lines.indexOf('---', 1);
+  const at = lines.slice(0, end === -1 ? undefined : end).findIndex((l) => l.startsWith(`${String(key)}:`));
+  return at === -1 ? undefined : at + 1;
+}
 
-/** One readable block per problem in one file's frontmatter. */
-export function formatEntryIssues(file: string, data: unknown, issues: readonly Issue[]): string[] {
+/**
+ * Validates one file's frontmatter: one readable block per problem (none when it is valid), headed
+ * by the file and, given the file's text `raw`, the line of the field.
+ */
+export function checkEntryData(file: string, data: unknown, raw = ''): string[] {
+  const result = EntrySchema.safeParse(data);
+  if (result.success) return [];
+  const { issues } = result.error;
+  const block = (path: readonly PropertyKey[], found: string, [expected, fix]: [string, string]) => {
+    const line = path.length > 0 ? fieldLine(raw, path[0]) : undefined;
+    return `${file}${line ? `:${line}` : ''}\n  field:    ${fieldLabel(path)}\n  found:    ${found}\n  expected: ${expected}\n  fix:      ${fix}`;
+  };
   const kind = typeof (data as { kind?: unknown })?.kind === 'string' ? (data as { kind: string }).kind : undefined;
   const known = (kind && FIELDS_BY_KIND.get(kind)) || [];
   // A misspelt field also leaves its right name missing; the "did you mean" block says both.
@@ -154,22 +140,13 @@ export function formatEntryIssues(file: string, data: unknown, issues: readonly 
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
         const guess = nearest(key, known);
-        return block(file, fieldLabel([...issue.path, key]), {
-          found: `a field this kind (${kind ?? 'unknown'}) does not have`,
-          expected: `only these fields: ${known.join(', ')}`,
-          fix: guess
-            ? `did you mean "${guess}"? Rename the field.`
-            : 'remove the field, or move its text into the body',
-        });
+        return block([...issue.path, key], `a field this kind (${kind ?? 'unknown'}) does not have`, [
+          `only these fields: ${known.join(', ')}`,
+          guess ? `did you mean "${guess}"? Rename the field.` : 'remove the field, or move its text into the body',
+        ]);
       });
     }
-    const field = fieldLabel(issue.path);
-    return [block(file, field, explain(issue, data, field))];
+    const value = valueAt(data, issue.path);
+    return [block(issue.path, describe(value), explain(issue, value, fieldLabel(issue.path)))];
   });
-}
-
-/** Validates one file's frontmatter; returns the readable problems (none when it is valid). */
-export function checkEntryData(file: string, data: unknown): string[] {
-  const result = EntrySchema.safeParse(data);
-  return result.success ? [] : formatEntryIssues(file, data, result.error.issues);
 }

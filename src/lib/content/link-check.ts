@@ -5,35 +5,28 @@
  */
 import { existsSync, globSync } from 'node:fs';
 import type { PageDocument } from '../pages/page-document.ts';
-import type { SourcedLink } from './links.ts';
+import { isOtherSite, type SourcedLink } from './links.ts';
 import { headingAnchors } from '../pages/render-markdown.ts';
 import { nearest } from '../../text/nearest.ts';
 import { base } from '../pages/urls.ts';
 import { DOCUMENT_PATHS, twinPath } from '../../contract/paths.ts';
 import { PUBLIC_DIR } from './project-dirs.ts';
-import { ContentError } from './error.ts';
+import { throwIfProblems } from './error.ts';
 
 const publicPaths = () => (existsSync(PUBLIC_DIR) ? globSync('**/*', { cwd: PUBLIC_DIR }).map((f) => `/${f}`) : []);
 
 /** `/services/` → `/services`; `/` stays. */
 const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
 
-const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
-
 /** Throws one error listing every broken internal link; returns quietly when all resolve. */
 export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
   // Headings are read only from pages some link points into: most pages are never a link's target.
   const byPath = new Map(docs.map((doc) => [doc.path, doc]));
-  const anchorCache = new Map<string, Set<string>>();
+  const anchors = new Map<string, Set<string>>();
   const anchorsOf = (path: string): Set<string> | undefined => {
     const doc = byPath.get(path);
-    if (!doc) return undefined;
-    let ids = anchorCache.get(path);
-    if (!ids) {
-      ids = new Set(headingAnchors(doc.markdown));
-      anchorCache.set(path, ids);
-    }
-    return ids;
+    if (doc && !anchors.has(path)) anchors.set(path, new Set(headingAnchors(doc.markdown)));
+    return anchors.get(path);
   };
   const paths = new Set([
     ...docs.flatMap((d) => [d.path, twinPath(d.path)]),
@@ -56,7 +49,7 @@ export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
       continue;
     }
     let url: URL;
-    if (SCHEME.test(href) || href.startsWith('//')) {
+    if (isOtherSite(href)) {
       if (!URL.canParse(href, base)) continue;
       url = new URL(href, base);
       if (url.origin !== base.origin) continue; // mailto:, other sites
@@ -80,7 +73,5 @@ export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
       problem(`${path} has no heading "#${id}"${guess ? `; did you mean ${path}#${guess}?` : ''}`);
     }
   }
-  if (problems.length > 0) {
-    throw new ContentError(`Broken links in content (${problems.length}):\n  ${problems.join('\n  ')}`);
-  }
+  throwIfProblems('Broken links in content', problems);
 }

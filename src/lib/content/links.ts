@@ -86,3 +86,6 @@ export function bodyFirstLine(raw: string, body: string): number {
 
 /** Site-internal targets are root-relative: `/services`, `/blog/x#id`, not `//host/...`. */
 export const isRootRelative = (href: string) => href.startsWith('/') && !href.startsWith('//');
+
+/** A target on another site, or another scheme: `https://…`, `//host/…`, `mailto:…`. */
+export const isOtherSite = (href: string) => /^[a-z][a-z0-9+.-]*:|^\/\//i.test(href);

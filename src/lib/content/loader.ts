@@ -1,33 +1,13 @@
 /**
- * The content collection's loader, on Astro's documented loader API: checkContentFiles
- * (./content-check.ts) reads and checks every file, then each entry is parsed by the collection
- * schema and stored with its body. Astro renders no body: the site renders every body itself
- * (./render-markdown.ts: pages, twins and llms files share one markdown), and images in bodies are
- * imported by ./content-images.ts.
+ * The content collections' loaders, on Astro's documented loader API: every file is read and
+ * checked (./check.ts), then each .md entry is parsed by the collection schema and stored with its
+ * body. The site renders every body itself (src/lib/pages/render-markdown.ts).
  */
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Loader, LoaderContext } from 'astro/loaders';
+import type { Loader } from 'astro/loaders';
 import { glob } from 'astro/loaders';
-import { checkContentFiles, hasMdxFiles, type ContentFile } from './check.ts';
-import { ContentError } from './error.ts';
-
-async function sync(base: string, context: LoaderContext): Promise<void> {
-  const { config, store } = context;
-  const root = fileURLToPath(config.root);
-  const files: ContentFile[] = checkContentFiles(base, fileURLToPath(config.publicDir));
-  const untouched = new Set(store.keys());
-  // .mdx files are checked here and loaded by the `mdx` collection (src/content.config.ts).
-  for (const file of files.filter((f) => !f.absolute.endsWith('.mdx'))) {
-    untouched.delete(file.id);
-    const digest = context.generateDigest(file.raw);
-    if (store.get(file.id)?.digest === digest) continue;
-    const data = await context.parseData({ id: file.id, data: file.data, filePath: file.absolute });
-    const filePath = relative(root, file.absolute).split('\\').join('/');
-    store.set({ id: file.id, data, body: file.body, filePath, digest });
-  }
-  for (const id of untouched) store.delete(id);
-}
+import { checkContentFiles, hasMdxFiles } from './check.ts';
 
 /**
  * A function an integration may pass in `refreshContent({ context })`: called as the load begins,
@@ -37,27 +17,27 @@ export const LOAD_STARTED = 'onLoadStarted';
 
 /** Every content file under `base` (relative to the project root), checked, as one collection. */
 export function contentLoader(base: string): Loader {
-  const watched = new WeakSet<object>();
   return {
     name: 'content',
     load: async (context) => {
-      const started = context.refreshContextData?.[LOAD_STARTED];
+      const { config, store, refreshContextData, watcher } = context;
+      const started = refreshContextData?.[LOAD_STARTED];
       if (typeof started === 'function') (started as () => void)();
-      const dir = resolve(fileURLToPath(context.config.root), base);
-      await sync(dir, context);
-      // The dev preview: any change under the folder reloads the collection (unchanged files are
-      // skipped by digest); one listener per watcher, however often Astro loads again.
-      if (!context.watcher || watched.has(context.watcher)) return;
-      watched.add(context.watcher);
-      context.watcher.add(dir);
-      context.watcher.on('all', (_event, path) => {
-        if (path.startsWith(dir) && /\.mdx?$/.test(path)) {
-          // A content mistake is reported once, by the page and the terminal (src/lib/content/content.ts).
-          sync(dir, context).catch((error: unknown) => {
-            if (!(error instanceof ContentError)) context.logger.error((error as Error).message);
-          });
-        }
-      });
+      const dir = resolve(fileURLToPath(config.root), base);
+      // The dev preview reloads the collection when a file under the folder changes (src/integrations/dev-preview.ts).
+      watcher?.add(dir);
+      const untouched = new Set(store.keys());
+      // .mdx files are checked here and loaded by the `mdx` collection (src/content.config.ts).
+      for (const file of checkContentFiles(dir, fileURLToPath(config.publicDir))) {
+        if (file.absolute.endsWith('.mdx')) continue;
+        untouched.delete(file.id);
+        const digest = context.generateDigest(file.raw);
+        if (store.get(file.id)?.digest === digest) continue;
+        const data = await context.parseData({ id: file.id, data: file.data, filePath: file.absolute });
+        const filePath = relative(fileURLToPath(config.root), file.absolute).split('\\').join('/');
+        store.set({ id: file.id, data, body: file.body.trim(), filePath, digest });
+      }
+      for (const id of untouched) store.delete(id);
     },
   };
 }

@@ -36,8 +36,12 @@ export function markdownForm(body: string): string {
     });
 }
 
-/** What an .mdx body does that its markdown form could not carry, each as a sentence for the editor. */
-export function mdxUseProblems(body: string): string[] {
+/**
+ * What the body of `file` does that its markdown form could not carry, each as a problem for the
+ * editor: an import, an export or another component would reach readers raw. Only an .mdx file has any.
+ */
+export function mdxProblems(file: string, body: string): string[] {
+  if (!file.endsWith('.mdx')) return [];
   const problems: string[] = [];
   const statement = /^(?:import|export)\s.*$/m.exec(body);
   if (statement) problems.push(`"${statement[0].trim()}": imports and exports are not supported`);
@@ -57,5 +61,5 @@ export function mdxUseProblems(body: string): string[] {
   const left = /<\/?(?:Figure|Callout)\b[^>]*>/.exec(markdownForm(body));
   if (left && problems.length === 0)
     problems.push(`"${left[0]}": put each <Figure> and <Callout> tag on a line of its own`);
-  return problems;
+  return problems.map((problem) => `${file}: body: ${problem}`);
 }

@@ -1,13 +1,18 @@
 /**
- * Writes every page's markdown twin when `astro build` is done, as the twin route handed them over
- * (./handover.ts). One loop of file writes costs a fraction of a route per twin, which Astro
- * renders, logs and writes one at a time.
+ * Writes what the pages handed over (./handover.ts) when `astro build` is done: every page's
+ * markdown twin, in one loop of file writes (a route per twin costs far more: Astro renders, logs
+ * and writes them one at a time), and the proposal function's data (./function-data.ts), as
+ * Starlight runs Pagefind over a finished build. The function's data goes beside the site it was
+ * built from (`dist/` → `.generated/`), so a fixture build elsewhere never touches the project's
+ * own; `npm run build` (scripts/build.ts) points FUNCTION_DATA_DIR at its temporary folder, so a
+ * failed build never replaces the last good `.generated/`.
  */
 import type { AstroIntegration } from 'astro';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFrontmatter } from 'astro/markdown';
+import { writeFunctionDataFromDist } from './function-data.ts';
 import { takeOver } from './handover.ts';
 
 /** Writes `files` under `distDir`; returns each page's canonical URL and last update. */
@@ -34,14 +39,18 @@ export function writeTwinFiles(distDir: string, files: [string, string][]): Map<
  * The integration, and the date each page last changed as its twin states it (`last_updated`),
  * for the sitemap: @astrojs/sitemap, listed after this integration, asks once the twins are written.
  */
-export function twinFilesIntegration(): AstroIntegration & { lastUpdated: (url: string) => string } {
+export function buildOutputs(): AstroIntegration & { lastUpdated: (url: string) => string } {
   let updated = new Map<string, string>();
   return {
-    name: 'twin-files',
+    name: 'build-outputs',
     hooks: {
       'astro:build:done': ({ dir, logger }) => {
-        updated = writeTwinFiles(fileURLToPath(dir), takeOver('twins'));
+        const distDir = fileURLToPath(dir);
+        updated = writeTwinFiles(distDir, takeOver('twins'));
         logger.info(`${updated.size} markdown twins written`);
+        const outDir = process.env.FUNCTION_DATA_DIR ?? join(dirname(distDir), '.generated');
+        const written = writeFunctionDataFromDist(distDir, outDir, takeOver('knowledge'));
+        logger.info(`function data: ${written.length > 0 ? written.join(', ') : 'nothing'} changed in ${outDir}`);
       },
     },
     lastUpdated: (url) => {
