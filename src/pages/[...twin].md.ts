@@ -1,11 +1,9 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { siteModel } from '../lib/content/content.ts';
-import { pageDocuments } from '../lib/pages/documents.ts';
+import { pageDocuments, twinFile } from '../lib/pages/documents.ts';
 import type { PageDocument } from '../lib/pages/page-document.ts';
-import { lastUpdated } from '../lib/pages/page-dates.ts';
-import { twinFile, twinFiles } from '../lib/pages/twin-file.ts';
 import { handOver } from '../integrations/handover.ts';
-import { twinParam } from '../contract/paths.ts';
+import { twinParam, twinPath } from '../contract/paths.ts';
 
 /**
  * The markdown twin of every page (`/index.md`, `/services.md`, `/blog/<slug>.md`, ...) as the dev
@@ -14,20 +12,17 @@ import { twinParam } from '../contract/paths.ts';
  * routes of the build.
  */
 export const getStaticPaths = (async () => {
-  const model = await siteModel();
+  const docs = pageDocuments(await siteModel());
   // Always: a build under NODE_ENV=test (the tests') runs with import.meta.env.DEV set.
   handOver(
     'twins',
-    twinFiles(pageDocuments(model), (doc) => lastUpdated(doc, model)),
+    docs.map((doc) => [twinPath(doc.path).slice(1), twinFile(doc)]),
   );
   if (!import.meta.env.DEV) return [];
-  return pageDocuments(model).map((doc) => ({
-    params: { twin: twinParam(doc.path) },
-    props: { doc, updated: lastUpdated(doc, model) },
-  }));
+  return docs.map((doc) => ({ params: { twin: twinParam(doc.path) }, props: { doc } }));
 }) satisfies GetStaticPaths;
 
-export const GET: APIRoute = ({ props }) => {
-  const { doc, updated } = props as { doc: PageDocument; updated: string };
-  return new Response(twinFile(doc, updated), { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
-};
+export const GET: APIRoute = ({ props }) =>
+  new Response(twinFile((props as { doc: PageDocument }).doc), {
+    headers: { 'Content-Type': 'text/markdown; charset=utf-8' },
+  });

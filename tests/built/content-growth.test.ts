@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { buildFixture, removeFixtures, type FixtureBuild } from '../helpers/fixture-build.ts';
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
 import type { SiteData } from '../../src/lib/content/entry-schema.ts';
-import { INDEX_PAGE_SIZE } from '../../src/lib/pages/index-page-size.ts';
+import { INDEX_PAGE_SIZE } from '../../src/lib/pages/documents.ts';
 import { LLMS_FULL_MAX_BYTES, LLMS_TXT_SECTION_MAX_LINKS } from '../../src/lib/agents/llms-limits.ts';
 
 // A site run for years grows: 120 more posts must still give index pages within the budget, and

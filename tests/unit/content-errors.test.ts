@@ -222,6 +222,8 @@ describe('the link check (every internal link against the published pages)', () 
     path,
     title: path,
     description: '',
+    blocks: [{ type: 'md', markdown }],
+    updated: '2026-01-01',
     markdown,
     section: 'Company',
   });

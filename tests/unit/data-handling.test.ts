@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dataHandlingFromEnv, retentionDays } from '../../src/contract/data-handling.ts';
-import { redeliveryPolicyFromEnv } from '../../src/proposal/submit/redelivery-policy.ts';
+import { redeliveryPolicyFromEnv } from '../../src/proposal/submit/config.ts';
 
 const partner = { name: 'Kestrel Cloud', email: 'proposals@kestrel.example' };
 

@@ -1,5 +1,6 @@
 /** The JSON documents agents fetch, each built once from the site model and validated where a schema exists. */
-import { siteModel } from '../content/content.ts';
+import { siteModel, type SiteModel } from '../content/content.ts';
+import { oncePer } from '../memo.ts';
 import { absolute } from '../pages/urls.ts';
 import { buildCapabilitiesDocument } from './capabilities-document.ts';
 import { buildKnowledge } from './knowledge.ts';
@@ -9,7 +10,7 @@ import { assertMatchesSchema } from './json-schema-validator.ts';
 import { buildContract, EXAMPLE_REQUESTS } from '../../contract/contract.ts';
 import { guide } from '../../proposal/guide.ts';
 import { summarize } from '../../proposal/summarize.ts';
-import { exampleSubmitReply } from '../../contract/example-submit-reply.ts';
+import { exampleSubmitReply } from '../../contract/submit-replies.ts';
 import { DOCUMENT_PATHS } from '../../contract/paths.ts';
 import { handOver } from '../../integrations/handover.ts';
 
@@ -28,10 +29,13 @@ export async function capabilitiesDocument() {
 
 let knowledgeOnce: Promise<Knowledge> | undefined;
 
+/** The function's knowledge of a model, built once; the pages ask for it synchronously. */
+export const knowledgeOf = oncePer((model: SiteModel) => buildKnowledge(model, absolute));
+
 /** The function's knowledge, built once per build and shared by every route that needs it. */
 export function knowledge(): Promise<Knowledge> {
   knowledgeOnce ??= siteModel().then((model) => {
-    const facts = buildKnowledge(model, absolute);
+    const facts = knowledgeOf(model);
     handOver('knowledge', facts);
     return facts;
   });
@@ -40,10 +44,13 @@ export function knowledge(): Promise<Knowledge> {
 
 /** The proposal contract, with example responses computed from the content by the real actions. */
 export async function proposalContract() {
-  const k = await knowledge();
-  return buildContract(k, {
+  return contractOf(await knowledge());
+}
+
+export const contractOf = oncePer((k: Knowledge) =>
+  buildContract(k, {
     guide: guide(k, EXAMPLE_REQUESTS.guide),
     summarize: summarize(k, EXAMPLE_REQUESTS.summarize),
     submit: exampleSubmitReply(k),
-  });
-}
+  }),
+);

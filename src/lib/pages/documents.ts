@@ -1,103 +1,258 @@
 /**
- * Every published page as one markdown document built from the site model. The HTML page, its
- * markdown twin, /llms.txt and /llms-full.txt all render from these, so they cannot disagree.
+ * Every published page as blocks built from the site model. The HTML page, its markdown twin,
+ * /llms.txt and /llms-full.txt all render from these, so they cannot disagree.
  */
 import type { Sourced, SiteModel } from '../content/content.ts';
-import { ContentError } from '../content/error.ts';
 import type { PageData } from '../content/entry-schema.ts';
 import { oncePer } from '../memo.ts';
-import { caseStudyPath, DOCUMENT_PATHS, indexPagePath, PAGE_PATHS, postPath, tagPath } from '../../contract/paths.ts';
-import { AGENT_RESOURCE_PATHS } from '../../contract/capabilities-document.schema.ts';
+import {
+  caseStudyPath,
+  DOCUMENT_PATHS,
+  indexPagePath,
+  PAGE_PATHS,
+  postPath,
+  tagPath,
+  twinPath,
+} from '../../contract/paths.ts';
 import { PROBLEM_TYPES, problemMeaning, type ProblemType } from '../../contract/http.ts';
-import { problemTypeUri } from '../../contract/problem-type.ts';
-import { EMAIL_MEANINGS, STATUS_MEANINGS, workflowTexts } from '../../contract/contract.ts';
-import { dataHandlingFromEnv } from '../../contract/data-handling.ts';
+import { problemAnchor } from '../../contract/problem-type.ts';
+import { EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/contract.ts';
+import { contractOf, knowledgeOf } from '../agents/agent-documents.ts';
+import { apiExamples } from '../agents/api-examples.ts';
+import { askFormHtml, neverSendRule, workspaceFormsHtml } from '../../proposal/workspace-form.ts';
+import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS, webmcpTools } from '../../proposal/tools.ts';
+import { MCP_TRANSPORT, mcpServerInfo } from '../../proposal/mcp/server-info.ts';
+import { PROTOCOL_VERSIONS } from '../../proposal/mcp/protocol-versions.ts';
 import { absolute } from './urls.ts';
-import { INDEX_PAGE_SIZE } from './index-page-size.ts';
 import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';
-import { bodySections } from '../content/body-sections.ts';
-import type { PageDocument } from './page-document.ts';
+import { bodySections, paragraphs } from '../content/body-sections.ts';
+import { blocksMarkdown, type Block, type Card, type Link, type PageDocument } from './page-document.ts';
 
-const list = (items: readonly string[]) => items.map((i) => `- ${i}`).join('\n');
-const join = (...parts: (string | false | undefined)[]) =>
-  parts.filter((p): p is string => !!p && p.trim() !== '').join('\n\n');
+/** Entries per index page (/blog, /case-studies): keeps every index within the 14 KB first-flight budget as content grows. */
+export const INDEX_PAGE_SIZE = 20;
+
+type Post = SiteModel['posts'][number];
+type CaseStudy = SiteModel['caseStudies'][number];
+
+const list = (items: string[], cls?: string): Block => ({ type: 'list', items, class: cls });
+const h = (text: string, id?: string, level: 2 | 3 = 2): Block => ({ type: 'heading', text, id, level });
+const p = (text: string, cls?: string): Block => ({ type: 'p', text, class: cls });
+const md = (markdown: string, cls?: string): Block => ({ type: 'md', markdown, class: cls });
+const group = (blocks: Block[], more: { tag?: 'nav' | 'div'; class?: string; label?: string } = {}): Block => ({
+  type: 'group',
+  blocks,
+  ...more,
+});
+const cta = (heading: string, text?: string, secondary?: Link): Block => ({ type: 'cta', heading, text, secondary });
 const link = (title: string, path: string) => `[${title}](${absolute(path)})`;
+const code = (text: string) => `\`${text}\``;
+const join = (...parts: (string | false | undefined)[]) =>
+  parts.filter((x): x is string => !!x && x.trim() !== '').join('\n\n');
 
-function pageDoc(
-  page: Sourced<PageData>,
+const table = (head: string[], rows: string[][], more: { label?: string; rowIds?: string[] } = {}): Block => ({
+  type: 'table',
+  head,
+  rows,
+  ...more,
+});
+
+type Head = Pick<PageDocument, 'path' | 'title' | 'description' | 'section' | 'updated'> & Partial<PageDocument>;
+
+function doc(head: Head, blocks: Block[]): PageDocument {
+  return { ...head, blocks, markdown: blocksMarkdown(blocks) };
+}
+
+const entry = (
   path: string,
-  section: PageDocument['section'],
-  markdown: string,
-): PageDocument {
-  return { path, title: page.data.title, description: page.data.description, section, markdown };
-}
+  title: string,
+  description: string,
+  section: Head['section'],
+  published: string,
+  blocks: Block[],
+) => doc({ path, title, description, section, published, updated: published }, blocks);
 
-const highlights = (model: SiteModel): string[] => proofFigures(model).map((f) => `${f.value} ${f.label}`);
+const pageHead = (page: Sourced<PageData>, path: string, section: PageDocument['section'], updated: string): Head => ({
+  path,
+  title: page.data.title,
+  description: page.data.description,
+  section,
+  updated,
+});
 
-function home(model: SiteModel): string {
-  const { site, pages, capabilities, audiences } = model;
-  return join(
-    `**${site.data.positioning}**`,
-    site.body,
-    pages.home.body,
-    `## Why ${site.data.name}`,
-    list(site.data.reasons),
-    '## What we deliver',
-    list(capabilities.map((c) => `${link(c.data.name, `/services#${c.data.id}`)}: ${c.data.summary}`)),
-    '## Who we work with',
-    list(audiences.map((a) => `**${a.data.title}**: ${a.data.outcomes.join('; ')}`)),
-    '## Evidence',
-    `${list(highlights(model))}\n\nSource: ${link(`${site.data.name} partner profile`, model.evidence.data.source)}`,
-    '## Start here',
-    list([
-      `${link('Request a proposal', PAGE_PATHS.proposal)} or write to [${site.data.email}](mailto:${site.data.email}).`,
-      `Agents: ${link('agent directory', PAGE_PATHS.agents)}, ${link('llms.txt', DOCUMENT_PATHS.llmsTxt)}, ${link('capabilities JSON', DOCUMENT_PATHS.capabilities)}.`,
-    ]),
-  );
-}
+const newest = (dates: string[]) => dates.reduce((a, b) => (b > a ? b : a));
 
-function agents(model: SiteModel): string {
+const highlights = (model: SiteModel): string[] => proofFigures(model).map((f) => `**${f.value}** ${f.label}`);
+
+function home(model: SiteModel): Block[] {
   const { site, pages } = model;
-  const workflow = workflowTexts(absolute);
-  const resources = Object.entries(AGENT_RESOURCE_PATHS).map(([key, path]) => `\`${key}\`: ${absolute(path)}`);
-  return join(
-    pages.agents.body,
-    '## Machine-readable resources {#resources}',
-    list([
-      `Capabilities document (JSON): ${absolute(DOCUMENT_PATHS.capabilities)}, described by the JSON Schema ${absolute(DOCUMENT_PATHS.capabilitiesSchema)}`,
-      `Proposal contract (JSON): ${absolute(DOCUMENT_PATHS.proposalApi)}`,
-      `OpenAPI 3.1: ${absolute(DOCUMENT_PATHS.openapi)}; API catalog (RFC 9727): ${absolute(DOCUMENT_PATHS.apiCatalog)}`,
-      ...resources,
-    ]),
-    'Every page has a markdown twin: add `.md` to its path (the home page is `/index.md`).',
-    '## Rules for agents {#rules}',
-    list(site.data.agent_guidance),
-    '## Proposal API {#proposal-api}',
-    list(Object.entries(workflow).map(([key, text]) => `**${key}**: ${text}`)),
-    submitOutcomesSection(),
-    dataHandlingSection(model),
-    '## Problem types {#problem-types}',
-    'Errors are RFC 9457 problem details (`application/problem+json`). Field errors carry `errors[]` with a JSON pointer; values you sent are never echoed.',
-    [
-      '| Type | Status | Meaning |',
-      '|---|---|---|',
-      ...Object.entries(PROBLEM_TYPES).map(
-        ([id, p]) =>
-          `| [${id}](${problemTypeUri(absolute(PAGE_PATHS.agents), id)}) | ${p.status} | ${problemMeaning(id as ProblemType)} |`,
-      ),
-    ].join('\n'),
-  );
+  const agentsLink = { label: 'Talk to us as an agent', href: absolute(PAGE_PATHS.agents) };
+  const proposalLink = { label: 'Request a proposal', href: absolute(PAGE_PATHS.proposal), primary: true };
+  const capabilityCard = (c: SiteModel['capabilities'][number]): Card => ({
+    title: c.data.name,
+    href: absolute(`/services#${c.data.id}`),
+    text: c.data.summary,
+    meta: '',
+  });
+  const audience = (a: SiteModel['audiences'][number]) => [
+    h(link(a.data.title, `/about#${a.data.id}`), undefined, 3),
+    list(a.data.outcomes),
+  ];
+  const source = link(`${site.data.name} partner profile`, model.evidence.data.source);
+  return [
+    {
+      type: 'hero',
+      title: pages.home.data.title,
+      lead: pages.home.data.description,
+      links: [proposalLink, agentsLink],
+    },
+    group(
+      [
+        h('Ask a question', 'ask-h'),
+        p('Tell us what you want to achieve and get non-binding guidance on where to start.'),
+        { type: 'form', html: askFormHtml(knowledgeOf(model)), twin: [] },
+      ],
+      { class: 'ask-block' },
+    ),
+    group(
+      [list(highlights(model)), p(`Source: ${source} · ${link('Our credentials', PAGE_PATHS['aws-credentials'])}`)],
+      {
+        class: 'band',
+        label: 'Partner record',
+      },
+    ),
+    h('What we deliver'),
+    { type: 'cards', level: 3, cards: model.capabilities.map(capabilityCard) },
+    h('Recent work'),
+    { type: 'cards', level: 3, cards: model.caseStudies.slice(0, 3).map(caseStudyCard) },
+    p(link('All case studies', PAGE_PATHS['case-studies'])),
+    {
+      type: 'split',
+      blocks: [
+        group([h(`Why ${site.data.name}`, 'why'), list(site.data.reasons)]),
+        group([h('Who we work with', 'who'), ...model.audiences.flatMap(audience)]),
+      ],
+    },
+    cta('Start with a proposal', paragraphs(site.body).at(-1), agentsLink),
+    md(pages.home.body, 'prose meta'),
+  ];
 }
 
-function services(model: SiteModel): string {
-  return join(
-    model.pages.services.body,
-    ...model.capabilities.map((c) =>
-      join(`## ${c.data.name} {#${c.data.id}}`, `*${c.data.summary}*`, c.body, '**Includes:**', list(c.data.includes)),
+function agents(model: SiteModel): Block[] {
+  const k = knowledgeOf(model);
+  const json = 'application/json';
+  const get = (path: string, what: string, type = json) => ['GET', link(code(path), path), what, code(type)];
+  const post = (path: string, what: string) => ['POST', code(path), what, code(json)];
+  const config = { mcpServers: { [mcpServerInfo(k).name]: { type: 'http', url: k.urls.mcp } } };
+  const problems = Object.entries(PROBLEM_TYPES);
+  const D = DOCUMENT_PATHS;
+  const exchange = (label: string, text: string) => group([p(label, 'meta'), { type: 'code', text }], { tag: 'div' });
+  return [
+    md(model.pages.agents.body, 'prose'),
+    h('Endpoints', 'resources'),
+    table(
+      ['Method', 'Path', 'What it returns', 'Type'],
+      [
+        get(
+          D.capabilities,
+          `Services, engagement models, program support, evidence and rules (JSON Schema: ${D.capabilitiesSchema})`,
+        ),
+        get(D.proposalApi, 'The proposal contract: request schemas, examples, limits, idempotency, errors'),
+        post(D.proposalApi, 'guide, summarize or submit, chosen by "action"'),
+        post(D.mcp, 'MCP (Streamable HTTP, stateless): the same three steps as tools'),
+        get(D.mcpServerCard, 'MCP server card: name, version, endpoint, protocol versions'),
+        get(D.openapi, 'OpenAPI 3.1 description of the API'),
+        get(D.apiCatalog, 'API catalog (RFC 9727)', 'application/linkset+json'),
+        get(D.llmsTxt, 'Overview of the site for language models; /llms-full.txt has every page', 'text/plain'),
+        get(twinPath(PAGE_PATHS.home), 'Markdown twin of the home page; add .md to any page path', 'text/markdown'),
+        get(D.sitemap, 'Every page', 'application/xml'),
+      ],
     ),
-    `Not sure which fits? ${link('Ask for guidance', PAGE_PATHS.proposal)}.`,
-  );
+    h('Rules for agents', 'rules'),
+    list(model.site.data.agent_guidance, 'prose'),
+    h('MCP server', 'mcp'),
+    md(
+      join(
+        `The same function answers MCP at ${code(k.urls.mcp)} (${MCP_TRANSPORT}, stateless: no session, JSON replies, protocol versions ${PROTOCOL_VERSIONS.join(', ')}). Its tools carry the names of the workspace's WebMCP tools, take the contract's request schemas as input, and hold to every rule of the API: consent, the sensitive-data check, the limits and one stored request per key. Submit takes the Idempotency-Key as the argument ${code(IDEMPOTENCY_KEY_ARGUMENT)}. A refused request is a result with ${code('isError')} and the problem details below. Browsers may call it only from this site.`,
+        'Add it to a client that speaks MCP over HTTP:',
+      ),
+      'prose',
+    ),
+    { type: 'code', text: JSON.stringify(config, null, 2) },
+    table(
+      ['Tool', 'What it does', 'Effect'],
+      Object.values(PROPOSAL_TOOLS).map((t) => [
+        code(t.name),
+        t.description,
+        t.annotations.readOnlyHint ? 'Read-only' : 'Stores and sends; idempotent per key',
+      ]),
+      { label: 'MCP tools' },
+    ),
+    h('Proposal API examples', 'proposal-api'),
+    p(
+      `POST one JSON object to ${code(D.proposalApi)}; ${code('action')} selects the step. These exchanges are generated from the ${link('contract', D.proposalApi)} at build time.`,
+      'prose',
+    ),
+    ...apiExamples(contractOf(k), k).map((x) =>
+      group([
+        h(x.title, x.id, 3),
+        p(x.note),
+        { type: 'split', blocks: [exchange('Request', x.request), exchange('Response', x.response)] },
+      ]),
+    ),
+    ...submitOutcomes(),
+    ...yourData(model),
+    h('Problem types', 'problem-types'),
+    p(
+      `Each problem's ${code('type')} is this page's address with the anchor below, e.g. ${code('#problem-invalid-request')}.`,
+      'prose',
+    ),
+    table(
+      ['Type', 'Status', 'Meaning'],
+      problems.map(([id, x]) => [
+        link(code(id), `${PAGE_PATHS.agents}#${problemAnchor(id)}`),
+        String(x.status),
+        problemMeaning(id as ProblemType),
+      ]),
+      { rowIds: problems.map(([id]) => problemAnchor(id)) },
+    ),
+    cta('Prefer a person?', 'The proposal workspace takes the same steps in a browser, with or without an agent.'),
+  ];
+}
+
+function services(model: SiteModel): Block[] {
+  const service = (c: SiteModel['capabilities'][number]): Block => {
+    const models = model.engagementModels.filter((m) => m.data.suggested_for.includes(c.data.id));
+    const includes: Block[] = [
+      h('What it includes', undefined, 3),
+      list(c.data.includes),
+      ...(models.length > 0
+        ? [
+            h('Engagement models that fit', undefined, 3),
+            list(models.map((m) => link(m.data.name, `/delivery-models#${m.data.id}`))),
+          ]
+        : []),
+      { type: 'actions', links: [{ label: `Ask about ${c.data.name}`, href: absolute(PAGE_PATHS.proposal) }] },
+    ];
+    return group(
+      [
+        h(c.data.name, c.data.id),
+        p(c.data.summary, 'summary'),
+        { type: 'split', blocks: [md(c.body, 'prose'), group(includes, { tag: 'div' })] },
+      ],
+      { class: 'service' },
+    );
+  };
+  const toc = model.capabilities.map((c) => link(c.data.name, `${PAGE_PATHS.services}#${c.data.id}`));
+  return [
+    md(model.pages.services.body, 'prose'),
+    group([list(toc, 'toc')], { tag: 'nav', label: 'Capabilities' }),
+    ...model.capabilities.map(service),
+    cta(
+      'Not sure which fits?',
+      'Describe the outcome you want; the proposal workspace gives non-binding guidance before you share any contact details.',
+    ),
+  ];
 }
 
 function deliveryModels(model: SiteModel): string {
@@ -118,210 +273,186 @@ function deliveryModels(model: SiteModel): string {
 }
 
 function partners(model: SiteModel): string {
-  const p = model.programSupport;
+  const x = model.programSupport;
   return join(
     // The program summary restates the page intro; the capabilities document carries it.
     model.pages.partners.body,
     '## Startup support',
-    list(p.data.startup_support),
+    x.data.startup_support.map((i) => `- ${i}`).join('\n'),
     '## Partner program support',
-    list(p.data.partner_program_support),
+    x.data.partner_program_support.map((i) => `- ${i}`).join('\n'),
     '## Who decides {#disclaimer}',
-    `> ${p.data.disclaimer}`,
-    p.body,
+    `> ${x.data.disclaimer}`,
+    x.body,
   );
 }
 
-function about(model: SiteModel): string {
+function about(model: SiteModel): Block[] {
   const { site } = model;
-  return join(
-    site.data.summary,
-    model.pages.about.body,
-    `## Why ${site.data.name}`,
+  return [
+    p(site.data.summary),
+    md(model.pages.about.body),
+    h(`Why ${site.data.name}`),
     list(site.data.reasons),
-    ...model.audiences.map((a) =>
-      join(
-        `## ${a.data.title} {#${a.data.id}}`,
-        a.body,
-        '**Needs:**',
-        list(a.data.needs),
-        '**Outcomes:**',
-        list(a.data.outcomes),
-      ),
-    ),
-    '## Where we deliver',
+    ...model.audiences.flatMap((a) => [
+      h(a.data.title, a.data.id),
+      md(a.body),
+      p('**Needs:**'),
+      list(a.data.needs),
+      p('**Outcomes:**'),
+      list(a.data.outcomes),
+    ]),
+    h('Where we deliver'),
     list(site.data.delivery_regions),
-    '## Contact',
-    `[${site.data.email}](mailto:${site.data.email}) or ${link('the proposal workspace', PAGE_PATHS.proposal)}.`,
-  );
+    h('Contact'),
+    p(`[${site.data.email}](mailto:${site.data.email}) or ${link('the proposal workspace', PAGE_PATHS.proposal)}.`),
+  ];
 }
 
-function credentials(model: SiteModel): string {
+function credentials(model: SiteModel): Block[] {
   const e = model.evidence;
-  return join(
-    model.pages['aws-credentials'].body,
-    '## Partner highlights',
-    list(highlights(model)),
-    `Source: [${model.site.data.name} partner profile](${e.data.source}).`,
-    e.body,
-    '## Selected client experience',
+  return [
+    md(model.pages['aws-credentials'].body),
+    h('Partner highlights'),
+    list(proofFigures(model).map((f) => `${f.value} ${f.label}`)),
+    p(`Source: [${model.site.data.name} partner profile](${e.data.source}).`),
+    md(e.body),
+    h('Selected client experience'),
     list(e.data.selected_client_experience),
-  );
+  ];
 }
 
-const caseStudyItem = (c: SiteModel['caseStudies'][number]) =>
-  join(`## ${link(c.data.title, caseStudyPath(c.slug))}`, `*${c.data.industry}.* ${c.data.summary}`);
+const caseStudyCard = (c: CaseStudy): Card => ({
+  title: c.data.title,
+  href: absolute(caseStudyPath(c.slug)),
+  text: c.data.summary,
+  meta: `${c.data.client} · ${c.data.industry}`,
+});
 
-function caseStudy(model: SiteModel, c: SiteModel['caseStudies'][number]): string {
+function caseStudy(model: SiteModel, c: CaseStudy): Block[] {
   const caps = new Map(model.capabilities.map((x) => [x.data.id, x.data.name]));
-  const em = model.engagementModels.find((m) => m.data.id === c.data.engagement_model);
   // Challenge → approach → outcomes (the facts, once) → what came next.
   const { intro, sections } = bodySections(c.body);
   const approach = sections.findIndex((s) => /^approach/i.test(s.heading));
   const cut = approach === -1 ? sections.length : approach + 1;
-  const section = (s: { heading: string; markdown: string }) => join(`## ${s.heading}`, s.markdown);
-  return join(
-    `*${c.data.summary}*`,
-    list([
-      `**Client:** ${c.data.client}`,
-      `**Industry:** ${c.data.industry}`,
-      `**Capabilities:** ${c.data.capabilities.map((id) => link(caps.get(id) ?? id, `/services#${id}`)).join(', ')}`,
-      `**Engagement model:** ${link(em?.data.name ?? c.data.engagement_model, `/delivery-models#${c.data.engagement_model}`)}`,
-      `**Published:** ${c.data.published}`,
-    ]),
-    intro,
-    ...sections.slice(0, cut).map(section),
-    '## Outcomes',
-    list(c.data.outcomes),
-    ...sections.slice(cut).map(section),
-  );
+  const bodySection = (s: { heading: string; markdown: string }) => group([h(s.heading), md(s.markdown)]);
+  const em = model.engagementModels.find((m) => m.data.id === c.data.engagement_model)?.data.name;
+  return [
+    p(c.data.summary, 'lead'),
+    {
+      type: 'facts',
+      facts: [
+        ['Client', `${c.data.client} (${c.data.industry})`],
+        ['Capabilities', c.data.capabilities.map((id) => link(caps.get(id) ?? id, `/services#${id}`)).join(', ')],
+        ['Engagement model', link(em ?? c.data.engagement_model, `/delivery-models#${c.data.engagement_model}`)],
+        ['Published', c.data.published],
+      ],
+    },
+    md(intro),
+    ...sections.slice(0, cut).map(bodySection),
+    group([h('Outcomes'), list(c.data.outcomes, 'outcomes')]),
+    ...sections.slice(cut).map(bodySection),
+    cta(
+      'Facing something similar?',
+      `Tell us where you stand; we suggest a scope and an engagement model, as we did for ${c.data.client}.`,
+      { href: absolute(PAGE_PATHS['case-studies']), label: 'More case studies' },
+    ),
+  ];
 }
 
-const postItem = (p: SiteModel['posts'][number]) =>
-  join(`## ${link(p.data.title, postPath(p.slug))}`, `*${p.data.published}, ${p.data.author}.* ${p.data.description}`);
-
-/** What heads a paginated index: its title and description, the lead of page 1, a line after every page. */
-interface IndexHead {
-  title: string;
-  description: string;
-  lead?: string;
-  footer?: string;
-}
+const postCard = (x: Post): Card => ({
+  title: x.data.title,
+  href: absolute(postPath(x.slug)),
+  text: x.data.description,
+  date: x.data.published,
+  meta: x.data.author,
+  tags: x.data.tags.map((t) => ({ label: t, href: absolute(tagPath(t)) })),
+});
 
 /**
  * A listing split into pages: `/blog`, then `/blog/archive/2`, ... (two segments, so no entry
- * slug can collide). Page 1 carries the intro; every page links its neighbours.
+ * slug can collide). Page 1 carries the lead; every page links its neighbours.
  */
-
 function paginatedIndex<T>(
-  head: IndexHead,
-  basePath: string,
-  section: PageDocument['section'],
+  head: Head,
   items: T[],
-  render: (item: T) => string,
+  card: (item: T) => Card,
   older: string,
+  lead: Block[],
+  after: Block[],
 ): PageDocument[] {
   const count = Math.max(1, Math.ceil(items.length / INDEX_PAGE_SIZE));
-  const pathOf = (n: number) => indexPagePath(basePath, n);
+  const pathOf = (n: number) => absolute(indexPagePath(head.path, n));
   return Array.from({ length: count }, (_, i) => {
     const n = i + 1;
-    const nav = [
-      n > 1 && link(n === 2 ? 'Newer' : `Newer (page ${n - 1})`, pathOf(n - 1)),
-      n < count && link(`${older} (page ${n + 1} of ${count})`, pathOf(n + 1)),
-    ].filter((x): x is string => typeof x === 'string');
-    return {
-      path: pathOf(n),
-      title: n === 1 ? head.title : `${head.title}, page ${n}`,
-      description: n === 1 ? head.description : `${head.description} Page ${n} of ${count}.`,
-      section,
-      markdown: join(
-        n === 1 && head.lead,
-        ...items.slice(i * INDEX_PAGE_SIZE, n * INDEX_PAGE_SIZE).map(render),
-        nav.join(' · '),
-        head.footer,
-      ),
-    };
+    const pager = [
+      ...(n > 1 ? [{ label: n === 2 ? 'Newer' : `Newer (page ${n - 1})`, href: pathOf(n - 1) }] : []),
+      ...(n < count ? [{ label: `${older} (page ${n + 1} of ${count})`, href: pathOf(n + 1) }] : []),
+    ];
+    const blocks: Block[] = [
+      ...(n === 1 ? lead : []),
+      { type: 'cards', cards: items.slice(i * INDEX_PAGE_SIZE, n * INDEX_PAGE_SIZE).map(card) },
+      { type: 'pager', links: pager },
+      ...after,
+    ];
+    return doc(
+      {
+        ...head,
+        path: indexPagePath(head.path, n),
+        title: n === 1 ? head.title : `${head.title}, page ${n}`,
+        description: n === 1 ? head.description : `${head.description} Page ${n} of ${count}.`,
+        wide: true,
+      },
+      blocks,
+    );
   });
 }
 
-const pageHead = (page: Sourced<PageData>): IndexHead => ({
-  title: page.data.title,
-  description: page.data.description,
-  lead: page.body,
-});
-
-function post(p: SiteModel['posts'][number]): string {
-  return join(
-    `*${p.data.published}, by ${p.data.author}.*`,
-    p.body,
-    p.data.tags.length > 0 && `Tags: ${p.data.tags.map((t) => link(t, tagPath(t))).join(', ')}`,
-  );
+function post(x: Post): Block[] {
+  return [
+    p(`*${x.data.published}, by ${x.data.author}.*`),
+    { type: 'md', markdown: x.body, mdx: x.mdx },
+    p(x.data.tags.length > 0 ? `Tags: ${x.data.tags.map((t) => link(t, tagPath(t))).join(', ')}` : ''),
+  ];
 }
 
 /** Every tag of the published posts, with its posts (newest first), in alphabetical order. */
-export function postsByTag(model: SiteModel): [string, SiteModel['posts']][] {
-  const tags = new Map<string, SiteModel['posts']>();
-  for (const p of model.posts) {
-    for (const t of p.data.tags) {
-      const posts = tags.get(t);
-      if (posts) posts.push(p);
-      else tags.set(t, [p]);
-    }
-  }
-  return [...tags.entries()].sort(([a], [b]) => a.localeCompare(b));
-}
-
-/** A tag's pages: its posts as a listing, paginated like the blog so no page grows with the blog. */
-function tagDocs(model: SiteModel, tag: string, posts: SiteModel['posts']): PageDocument[] {
-  const head: IndexHead = {
-    title: `Posts tagged “${tag}”`,
-    description: `${posts.length} ${posts.length === 1 ? 'post' : 'posts'} from the ${model.site.data.name} blog tagged “${tag}”.`,
-    footer: link('All posts', PAGE_PATHS.blog),
-  };
-  return paginatedIndex(head, tagPath(tag), 'Blog', posts, postItem, 'Older posts');
-}
-
-/** The agent rule on what never to send through a public form; the workspace shows it too. */
-export function neverSendRule(model: SiteModel): string {
-  const rule = model.site.data.agent_guidance.find((g) => /^never send credentials/i.test(g));
-  if (!rule) {
-    throw new ContentError(
-      `${model.site.file}: agent_guidance needs the rule that starts "Never send credentials"; /proposal and its workspace show it`,
-    );
-  }
-  return rule;
+function postsByTag(model: SiteModel): [string, Post[]][] {
+  const tagged = Map.groupBy(
+    model.posts.flatMap((x) => x.data.tags.map((tag) => ({ tag, x }))),
+    (e) => e.tag,
+  );
+  return [...tagged]
+    .map(([tag, es]): [string, Post[]] => [tag, es.map((e) => e.x)])
+    .sort(([a], [b]) => a.localeCompare(b));
 }
 
 /** What a submit reply's `status` and `confirmation_email` mean, from the contract's own lists. */
-export function submitOutcomesSection(): string {
+function submitOutcomes(): Block[] {
   const item =
     (name: string) =>
     ([value, meaning]: [string, string]) =>
       `\`${name}: "${value}"\`: ${meaning}`;
-  return join(
-    '## What a submit answer means {#submit-outcomes}',
-    list(Object.entries(STATUS_MEANINGS).map(item('status'))),
-    list(Object.entries(EMAIL_MEANINGS).map(item('confirmation_email'))),
-  );
+  return [
+    h('What a submit answer means', 'submit-outcomes'),
+    list(Object.entries(STATUS_MEANINGS).map(item('status')), 'prose'),
+    list(Object.entries(EMAIL_MEANINGS).map(item('confirmation_email')), 'prose'),
+  ];
 }
 
-/** The data_handling facts of the build's environment, with the privacy notice's address. */
-const dataHandlingOf = (model: SiteModel) =>
-  dataHandlingFromEnv(model.site.data, process.env, absolute(PAGE_PATHS.privacy));
-
 /** What is stored, for how long, how to have it deleted: on /agents, /proposal and their twins. */
-export function dataHandlingSection(model: SiteModel): string {
-  const d = dataHandlingOf(model);
-  return join(
-    '## Your data {#your-data}',
-    list([d.stored, d.retention, d.erasure]),
-    `The ${link('privacy notice', PAGE_PATHS.privacy)} says where it is kept and what is sent.`,
-  );
+function yourData(model: SiteModel): Block[] {
+  const d = knowledgeOf(model).data_handling;
+  return [
+    h('Your data', 'your-data'),
+    list([d.stored, d.retention, d.erasure], 'prose'),
+    p(`The ${link('privacy notice', PAGE_PATHS.privacy)} says where it is kept and what is sent.`, 'prose'),
+  ];
 }
 
 /** The privacy notice: the page's own words, then every data_handling fact, as the contract states them. */
 function privacy(model: SiteModel): string {
-  const d = dataHandlingOf(model);
+  const d = knowledgeOf(model).data_handling;
   const { site } = model;
   return join(
     model.pages.privacy.body,
@@ -334,51 +465,55 @@ function privacy(model: SiteModel): string {
     d.retention,
     '## What is sent, and how often {#sending}',
     d.sending,
-    list([
+    [
       `Confirmation emails to one address in 24 hours: at most ${d.limits.confirmation_emails_per_address_per_day}.`,
       `Confirmation emails from the whole site in a day: at most ${d.limits.confirmation_emails_per_day}.`,
       `Individual notices to ${site.data.name}'s sales team in an hour: at most ${d.limits.sales_notices_per_hour}; past that, one summary for the hour.`,
-    ]),
+    ]
+      .map((i) => `- ${i}`)
+      .join('\n'),
     '## Deletion {#deletion}',
     d.erasure,
     `Agents and developers find the same facts as \`data_handling\` in the ${link('proposal contract', DOCUMENT_PATHS.proposalApi)}.`,
   );
 }
 
-/** The intro above the workspace form. */
-export const proposalIntro = (model: SiteModel): string => model.pages.proposal.body;
-
-/** The note for agents and developers below the workspace form. */
-export function proposalApiNote(model: SiteModel): string {
+/** The workspace: the form for people, and for agents what it asks (the twin's sections). */
+function proposal(model: SiteModel): Block[] {
   const { site } = model;
-  const api = absolute(DOCUMENT_PATHS.proposalApi);
-  return join(
-    '## For agents and developers {#api}',
-    `POST JSON to ${api}; the contract with schemas and examples is at ${api} (GET), the OpenAPI description at ${absolute(DOCUMENT_PATHS.openapi)}. Submissions need an \`Idempotency-Key\` header.`,
-    `Prefer email? Write to [${site.data.email}](mailto:${site.data.email}).`,
-  );
-}
-
-/** The whole proposal page for agents; the HTML page shows the intro and API note around its form. */
-function proposal(model: SiteModel): string {
-  const { site } = model;
-  return join(
-    proposalIntro(model),
-    '## What to prepare {#prepare}',
-    list(site.data.useful_intake_fields),
-    '## Never send {#never-send}',
-    `${neverSendRule(model)} Requests that contain them are refused.`,
-    '## How it works {#how}',
-    list([
-      `**Guide**: describe your question, industry, company size and primary need; you get non-binding guidance.`,
-      `**Summarize**: review an overview of your request and what is still missing. Nothing is sent.`,
-      `**Submit**: with your consent, the request goes to our customer-relationship system. "Received" means it was accepted; we say an email was sent only when it was.`,
-    ]),
-    '## Consent {#consent}',
-    `Submitting means agreeing to this text (version ${site.data.consent_version}):\n\n> ${site.data.consent_text}`,
-    dataHandlingSection(model),
-    proposalApiNote(model),
-  );
+  const k = knowledgeOf(model);
+  const api = DOCUMENT_PATHS.proposalApi;
+  return [
+    md(model.pages.proposal.body, 'prose lead-block'),
+    {
+      type: 'form',
+      html: workspaceFormsHtml(k),
+      // The WebMCP tools' definitions, for the script to register at once; `<` escaped inside the element.
+      tools: JSON.stringify(webmcpTools(k)).replace(/</g, '\\u003c'),
+      twin: [
+        h('What to prepare', 'prepare'),
+        list(site.data.useful_intake_fields),
+        h('Never send', 'never-send'),
+        p(`${neverSendRule(k)} Requests that contain them are refused.`),
+        h('How it works', 'how'),
+        list([
+          `**Guide**: describe your question, industry, company size and primary need; you get non-binding guidance.`,
+          `**Summarize**: review an overview of your request and what is still missing. Nothing is sent.`,
+          `**Submit**: with your consent, the request goes to our customer-relationship system. "Received" means it was accepted; we say an email was sent only when it was.`,
+        ]),
+        h('Consent', 'consent'),
+        md(
+          `Submitting means agreeing to this text (version ${site.data.consent_version}):\n\n> ${site.data.consent_text}`,
+        ),
+      ],
+    },
+    ...yourData(model),
+    h('For agents and developers', 'api'),
+    p(
+      `The same steps are an API: see the ${link('developer page', PAGE_PATHS.agents)} and the ${link('proposal contract', api)} (POST JSON to ${code(api)}, with an ${code('Idempotency-Key')} header to submit; the ${link('OpenAPI description', DOCUMENT_PATHS.openapi)} says the same). Prefer email? Write to [${site.data.email}](mailto:${site.data.email}).`,
+      'prose',
+    ),
+  ];
 }
 
 /** All published pages (built once per model): fixed pages in site order, index archive pages, then every entry. */
@@ -397,58 +532,89 @@ export function documentAt(model: SiteModel, path: string): PageDocument | undef
 }
 
 function buildPageDocuments(model: SiteModel): PageDocument[] {
-  const p = model.pages;
+  const x = model.pages;
+  const reviewed = model.site.data.last_updated;
+  const fixed = (id: keyof typeof PAGE_PATHS, section: PageDocument['section'], blocks: Block[], more = {}) =>
+    doc({ ...pageHead(x[id], PAGE_PATHS[id], section, reviewed), ...more }, blocks);
+  const blogUpdated = newest([reviewed, ...model.posts.map((y) => y.data.published)]);
+  const wide = { wide: true };
   const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(
-    pageHead(p['case-studies']),
-    PAGE_PATHS['case-studies'],
-    'Case studies',
+    pageHead(
+      x['case-studies'],
+      PAGE_PATHS['case-studies'],
+      'Case studies',
+      newest([reviewed, ...model.caseStudies.map((c) => c.data.published)]),
+    ),
     model.caseStudies,
-    caseStudyItem,
+    caseStudyCard,
     'Older case studies',
+    [md(x['case-studies'].body, 'prose lead')],
+    [
+      cta(
+        'Have a similar problem?',
+        'Tell us the outcome you want; we reply with a suggested scope and engagement model.',
+      ),
+    ],
   );
   const [blogIndex, ...blogArchive] = paginatedIndex(
-    pageHead(p.blog),
-    PAGE_PATHS.blog,
-    'Blog',
+    pageHead(x.blog, PAGE_PATHS.blog, 'Blog', blogUpdated),
     model.posts,
-    postItem,
+    postCard,
     'Older posts',
+    [md(x.blog.body, 'prose lead')],
+    [],
   );
   return [
-    pageDoc(p.home, '/', 'Company', home(model)),
-    pageDoc(p.services, PAGE_PATHS.services, 'Services', services(model)),
-    pageDoc(p['delivery-models'], PAGE_PATHS['delivery-models'], 'Services', deliveryModels(model)),
-    pageDoc(p.partners, PAGE_PATHS.partners, 'Services', partners(model)),
-    pageDoc(p['aws-credentials'], PAGE_PATHS['aws-credentials'], 'Evidence', credentials(model)),
+    fixed('home', 'Company', home(model), wide),
+    fixed('services', 'Services', services(model), wide),
+    fixed('delivery-models', 'Services', [md(deliveryModels(model))]),
+    fixed('partners', 'Services', [md(partners(model))]),
+    fixed('aws-credentials', 'Evidence', credentials(model)),
     caseStudyIndex!,
     blogIndex!,
-    pageDoc(p.about, PAGE_PATHS.about, 'Company', about(model)),
-    pageDoc(p.agents, PAGE_PATHS.agents, 'Proposals and agents', agents(model)),
-    pageDoc(p.proposal, PAGE_PATHS.proposal, 'Proposals and agents', proposal(model)),
-    pageDoc(p.privacy, PAGE_PATHS.privacy, 'Proposals and agents', privacy(model)),
+    fixed('about', 'Company', about(model)),
+    fixed('agents', 'Proposals and agents', agents(model), wide),
+    fixed('proposal', 'Proposals and agents', proposal(model), wide),
+    fixed('privacy', 'Proposals and agents', [md(privacy(model))]),
     ...caseStudyArchive,
     ...blogArchive,
-    ...model.caseStudies.map((c) => ({
-      path: caseStudyPath(c.slug),
-      title: c.data.title,
-      description: c.data.summary,
-      section: 'Case studies' as const,
-      markdown: caseStudy(model, c),
-      published: c.data.published,
-    })),
-    ...postsByTag(model).flatMap(([tag, posts]) => tagDocs(model, tag, posts)),
-    ...model.posts.map((x) => ({
-      path: postPath(x.slug),
-      title: x.data.title,
-      description: x.data.description,
-      section: 'Blog' as const,
-      markdown: post(x),
-      published: x.data.published,
-    })),
+    ...model.caseStudies.map((c) =>
+      entry(caseStudyPath(c.slug), c.data.title, c.data.summary, 'Case studies', c.data.published, caseStudy(model, c)),
+    ),
+    ...postsByTag(model).flatMap(([tag, posts]) =>
+      paginatedIndex(
+        {
+          path: tagPath(tag),
+          title: `Posts tagged “${tag}”`,
+          description: `${posts.length} ${posts.length === 1 ? 'post' : 'posts'} from the ${model.site.data.name} blog tagged “${tag}”.`,
+          section: 'Blog',
+          updated: blogUpdated,
+        },
+        posts,
+        postCard,
+        'Older posts',
+        [],
+        [p(link('All posts', PAGE_PATHS.blog))],
+      ),
+    ),
+    ...model.posts.map((x) =>
+      entry(postPath(x.slug), x.data.title, x.data.description, 'Blog', x.data.published, post(x)),
+    ),
   ];
 }
 
 /** The markdown twin of a page: title, summary line, then the body. */
 export function twinMarkdown(doc: PageDocument): string {
   return `# ${doc.title}\n\n> ${doc.description}\n\n${doc.markdown.replace(/ \{#[\w-]+\}$/gm, '')}\n`;
+}
+
+/** A page's markdown twin as served: a short YAML frontmatter (JSON strings are valid YAML scalars), then the page. */
+export function twinFile(doc: PageDocument): string {
+  const frontmatter = [
+    `title: ${JSON.stringify(doc.title)}`,
+    `description: ${JSON.stringify(doc.description)}`,
+    `canonical_url: ${absolute(doc.path)}`,
+    `last_updated: "${doc.updated}"`,
+  ].join('\n');
+  return `---\n${frontmatter}\n---\n\n${twinMarkdown(doc)}`;
 }

@@ -10,7 +10,6 @@ import type { PageDocument } from './page-document.ts';
 import { findViolations, ruleHelp } from '../content/rules.ts';
 import { documentAt } from './documents.ts';
 import { oncePer } from '../memo.ts';
-import { lastUpdated } from './page-dates.ts';
 import { absolute } from './urls.ts';
 import { PAGE_PATHS, postPath } from '../../contract/paths.ts';
 
@@ -55,7 +54,7 @@ function article(model: SiteModel, doc: PageDocument & { published: string }): A
     url: absolute(doc.path),
     mainEntityOfPage: absolute(doc.path),
     datePublished: doc.published,
-    dateModified: lastUpdated(doc, model),
+    dateModified: doc.updated,
     author: post ? { '@type': 'Person', name: post.data.author } : { '@id': organizationId() },
     publisher: { '@id': organizationId() },
     ...(post && post.data.tags.length > 0 ? { keywords: post.data.tags.join(', ') } : {}),

@@ -19,7 +19,7 @@ function headingId(text: string, inner: string): string {
 }
 
 /** Own-site URLs become root-relative so the pages work on any host (previews, local serve). */
-function siteRelative(href: string): string {
+export function siteRelative(href: string): string {
   const url = URL.canParse(href) ? new URL(href) : undefined;
   return url?.origin === base.origin ? `${url.pathname}${url.search}${url.hash}` : href;
 }
@@ -49,10 +49,17 @@ const marked = new Marked({
   },
 });
 
-export function renderMarkdown(markdown: string): string {
-  slugger = new GithubSlugger();
+/** `page` is the slugger of the whole page when it is rendered in parts, so its anchors stay unique. */
+export function renderMarkdown(markdown: string, page = new GithubSlugger()): string {
+  slugger = page;
   return marked.parse(markdown, { async: false });
 }
+
+/** One line of markdown (a list item, a table cell) as HTML. */
+export const renderInline = (markdown: string): string => marked.parseInline(markdown, { async: false });
+
+/** The anchor of a heading block on a page: its own id, or its text slugged, as in markdown. */
+export const blockAnchor = (page: GithubSlugger, html: string, id?: string): string => page.slug(id ?? tagless(html));
 
 /** The anchor of every heading in a markdown document, as the rendered page gives them. */
 export function headingAnchors(markdown: string): string[] {

@@ -1,21 +1,23 @@
 /** Builds SubmitDeps from configuration variables; the names are documented in .env.example. */
 import { DEFAULT_CRM_TIMEOUT_MS, type CrmAdapter } from './crm/adapter.ts';
-import { hubSpotAdapterFromEnv } from './crm/hubspot.ts';
-import { inboxAdapter } from './crm/inbox.ts';
-import { misconfiguredAdapter } from './crm/misconfigured.ts';
-import { webhookAdapterFromEnv } from './crm/webhook.ts';
+import { hubSpotAdapter } from './crm/hubspot.ts';
+import { isAllowedEndpoint } from './crm/http.ts';
+import { webhookAdapter } from './crm/webhook.ts';
 import type { SubmitDeps } from './deps.ts';
 import type { EnvReader } from './env.ts';
 import type { ConsentText, Partner } from './partner.ts';
 import { logEvent } from './log.ts';
 import { createMailer } from './mailer.ts';
-import { notifyConfigFromEnv } from './notification.ts';
-import { redeliveryPolicyFromEnv } from './redelivery-policy.ts';
-import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../../contract/send-limits.ts';
+import type { NotifyConfig } from './notification.ts';
+import type { CrmName } from '../../contract/submit-replies.ts';
+import { DEFAULT_REDELIVERY_POLICY as D, type RedeliveryPolicy } from './redelivery-policy.ts';
+import { RETENTION_DAYS_RANGE } from '../../contract/data-handling.ts';
+import { SEND_LIMIT_RANGE, sendLimitsFromEnv } from '../../contract/send-limits.ts';
 import { MAX_TIME_FACTOR, openProposalsStore, timeBounds, type ProposalsStore } from '../store/index.ts';
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;
+const ENDPOINT_RULE = 'must be an https: URL (http: only on loopback)';
 
 /** `store`: an opened store (the inbox script's); by default the site's, from the invocation's context. */
 export function submitDepsFromEnv(
@@ -24,21 +26,6 @@ export function submitDepsFromEnv(
   consent: ConsentText,
   store?: ProposalsStore,
 ): SubmitDeps {
-  return {
-    store: store ?? openProposalsStore({ bounds: timeBounds(storeTimeFactorFromEnv(readEnv)) }),
-    crm: crmAdapterFromEnv(readEnv, partner),
-    mailer: createMailer(readEnv),
-    partner,
-    consent,
-    crmTimeoutMs: crmTimeoutFromEnv(readEnv),
-    notify: notifyConfigFromEnv(readEnv, partner),
-    redelivery: redeliveryPolicyFromEnv(readEnv),
-    limits: sendLimitsFromEnvLogged(readEnv),
-  };
-}
-
-/** The send limits in force; an unusable value is logged and its default applies. */
-export function sendLimitsFromEnvLogged(readEnv: EnvReader): SendLimits {
   const { limits, invalid } = sendLimitsFromEnv(readEnv);
   for (const variable of invalid) {
     logEvent('config_invalid', {
@@ -46,7 +33,78 @@ export function sendLimitsFromEnvLogged(readEnv: EnvReader): SendLimits {
       reason: `must be an integer from ${SEND_LIMIT_RANGE.min} to ${SEND_LIMIT_RANGE.max}`,
     });
   }
-  return limits;
+  const timeFactor = numberFromEnv(readEnv, 'STORE_TIMEOUT_FACTOR', 1, MAX_TIME_FACTOR, true) ?? 1;
+  return {
+    store: store ?? openProposalsStore({ bounds: timeBounds(timeFactor) }),
+    crm: crmAdapterFromEnv(readEnv, partner),
+    mailer: createMailer(readEnv),
+    partner,
+    consent,
+    crmTimeoutMs: crmTimeoutFromEnv(readEnv),
+    notify: notifyConfigFromEnv(readEnv, partner),
+    redelivery: redeliveryPolicyFromEnv(readEnv),
+    limits,
+  };
+}
+
+/** A variable from `min` to `max`; unset or unusable (logged) gives undefined. */
+function numberFromEnv(readEnv: EnvReader, name: string, min: number, max: number, integer = false) {
+  const raw = readEnv(name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if ((integer ? Number.isInteger(value) : Number.isFinite(value)) && value >= min && value <= max) return value;
+  logEvent('config_invalid', {
+    variable: name,
+    reason: `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
+  });
+  return undefined;
+}
+
+export function crmTimeoutFromEnv(readEnv: EnvReader): number {
+  return numberFromEnv(readEnv, 'CRM_TIMEOUT_MS', 1, MAX_CRM_TIMEOUT_MS, true) ?? DEFAULT_CRM_TIMEOUT_MS;
+}
+
+export function redeliveryPolicyFromEnv(readEnv: EnvReader): RedeliveryPolicy {
+  const range = RETENTION_DAYS_RANGE;
+  const ms = (name: string, unit: number, min: number, max: number) => {
+    const value = numberFromEnv(readEnv, name, min, max);
+    return value === undefined ? undefined : value * unit;
+  };
+  const retentionMs = ms('RETENTION_DAYS', 86_400_000, range.min, range.max);
+  return {
+    intervalMs: ms('REDELIVERY_INTERVAL_SECONDS', 1000, 0.1, 86_400) ?? D.intervalMs,
+    backoffBaseMs: ms('REDELIVERY_BACKOFF_SECONDS', 1000, 0.1, 3_600) ?? D.backoffBaseMs,
+    backoffCapMs: D.backoffCapMs,
+    maxAgeMs: ms('REDELIVERY_MAX_HOURS', 3_600_000, 0.0001, 8_760) ?? D.maxAgeMs,
+    ...(retentionMs !== undefined && { retentionMs }),
+  };
+}
+
+/** NOTIFY_EMAIL (comma-separated; default: the partner's contact email) and NOTIFY_WEBHOOK_URL. */
+function notifyConfigFromEnv(readEnv: EnvReader, partner: Pick<Partner, 'email'>): NotifyConfig {
+  const emailTo = (readEnv('NOTIFY_EMAIL') ?? partner.email)
+    .split(',')
+    .map((address) => address.trim())
+    .filter((address) => address !== '');
+  const chatUrl = readEnv('NOTIFY_WEBHOOK_URL');
+  if (chatUrl === undefined) return { emailTo };
+  if (isAllowedEndpoint(chatUrl)) return { emailTo, chatUrl };
+  logEvent('config_invalid', { variable: 'NOTIFY_WEBHOOK_URL', reason: ENDPOINT_RULE });
+  return { emailTo };
+}
+
+/**
+ * Stands in for a CRM whose settings are missing or invalid. Requests stay stored as pending
+ * (nothing is lost) and every attempt logs which variable to fix, never any request data.
+ */
+function misconfigured(name: CrmName, variable: string, reason: string): CrmAdapter {
+  return {
+    name,
+    deliver: async () => {
+      logEvent('crm_misconfigured', { crm: name, variable, reason });
+      return { ok: false, kind: 'misconfigured' };
+    },
+  };
 }
 
 /** CRM_PROVIDER: unset or "inbox" (default), "webhook" or "hubspot". */
@@ -54,42 +112,46 @@ export function crmAdapterFromEnv(readEnv: EnvReader, partner: Partner): CrmAdap
   const provider = readEnv('CRM_PROVIDER')?.trim().toLowerCase() ?? 'inbox';
   switch (provider) {
     case 'inbox':
-      return inboxAdapter();
+      // The Blobs record itself is the system of record: the write that stores it delivers it.
+      return { name: 'inbox', storesRecord: true, deliver: async () => ({ ok: true }) };
     case 'webhook':
-      return webhookAdapterFromEnv(readEnv);
+      return webhookFromEnv(readEnv);
     case 'hubspot':
-      return hubSpotAdapterFromEnv(readEnv, partner);
+      return hubSpotFromEnv(readEnv, partner);
     default:
       // Keep requests (as pending, in the inbox) rather than accept them into a CRM nobody chose.
-      return misconfiguredAdapter('inbox', 'CRM_PROVIDER', 'must be inbox, webhook or hubspot');
+      return misconfigured('inbox', 'CRM_PROVIDER', 'must be inbox, webhook or hubspot');
   }
 }
 
-/** STORE_TIMEOUT_FACTOR: an integer from 1 (default) to MAX_TIME_FACTOR stretching the store's time bounds. */
-export function storeTimeFactorFromEnv(readEnv: EnvReader): number {
-  const raw = readEnv('STORE_TIMEOUT_FACTOR');
-  if (raw === undefined) return 1;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > MAX_TIME_FACTOR) {
-    logEvent('config_invalid', {
-      variable: 'STORE_TIMEOUT_FACTOR',
-      reason: `must be an integer from 1 to ${MAX_TIME_FACTOR}`,
-    });
-    return 1;
+function webhookFromEnv(env: EnvReader): CrmAdapter {
+  const url = env('CRM_WEBHOOK_URL');
+  if (url === undefined) return misconfigured('webhook', 'CRM_WEBHOOK_URL', 'missing');
+  if (!isAllowedEndpoint(url)) return misconfigured('webhook', 'CRM_WEBHOOK_URL', ENDPOINT_RULE);
+  const secret = env('CRM_WEBHOOK_SECRET');
+  if (secret === undefined) return misconfigured('webhook', 'CRM_WEBHOOK_SECRET', 'missing');
+  if (!secret.startsWith('whsec_')) {
+    return misconfigured('webhook', 'CRM_WEBHOOK_SECRET', 'must have the form whsec_<base64>');
   }
-  return value;
+  try {
+    return webhookAdapter({ url, secret });
+  } catch {
+    return misconfigured('webhook', 'CRM_WEBHOOK_SECRET', 'the part after whsec_ is not valid base64');
+  }
 }
 
-export function crmTimeoutFromEnv(readEnv: EnvReader): number {
-  const raw = readEnv('CRM_TIMEOUT_MS');
-  if (raw === undefined) return DEFAULT_CRM_TIMEOUT_MS;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > MAX_CRM_TIMEOUT_MS) {
-    logEvent('config_invalid', {
-      variable: 'CRM_TIMEOUT_MS',
-      reason: `must be an integer from 1 to ${MAX_CRM_TIMEOUT_MS}`,
-    });
-    return DEFAULT_CRM_TIMEOUT_MS;
+function hubSpotFromEnv(env: EnvReader, partner: Partner): CrmAdapter {
+  const portalId = env('HUBSPOT_PORTAL_ID');
+  if (portalId === undefined) return misconfigured('hubspot', 'HUBSPOT_PORTAL_ID', 'missing');
+  if (!/^\d+$/.test(portalId)) return misconfigured('hubspot', 'HUBSPOT_PORTAL_ID', 'must be digits');
+  const formGuid = env('HUBSPOT_FORM_GUID');
+  if (formGuid === undefined) return misconfigured('hubspot', 'HUBSPOT_FORM_GUID', 'missing');
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(formGuid)) {
+    return misconfigured('hubspot', 'HUBSPOT_FORM_GUID', 'must be a form GUID');
   }
-  return value;
+  const accessToken = env('HUBSPOT_ACCESS_TOKEN');
+  if (accessToken === undefined) return misconfigured('hubspot', 'HUBSPOT_ACCESS_TOKEN', 'missing');
+  const apiBase = env('HUBSPOT_API_BASE') ?? 'https://api.hsforms.com';
+  if (!isAllowedEndpoint(apiBase)) return misconfigured('hubspot', 'HUBSPOT_API_BASE', ENDPOINT_RULE);
+  return hubSpotAdapter({ portalId, formGuid, accessToken, apiBase }, partner);
 }

@@ -1,9 +1,10 @@
 /** What submitProposal needs from the outside, so tests can hand it real loopback parts. */
-import type { CrmAdapter } from './crm/adapter.ts';
+import { DEFAULT_CRM_TIMEOUT_MS, type CrmAdapter } from './crm/adapter.ts';
 import type { Mailer } from './mailer.ts';
 import type { NotifyConfig } from './notification.ts';
-import type { RedeliveryPolicy } from './redelivery-policy.ts';
+import { DEFAULT_REDELIVERY_POLICY, type RedeliveryPolicy } from './redelivery-policy.ts';
 import type { ConsentText, Partner } from './partner.ts';
+import { DEFAULT_SEND_LIMITS } from './send-gates.ts';
 import type { SendLimits } from '../../contract/send-limits.ts';
 import type { ProposalsStore } from '../store/index.ts';
 
@@ -14,16 +15,31 @@ export interface SubmitDeps {
   mailer: Mailer | null;
   partner: Partner;
   consent: ConsentText;
-  /** Bound of one CRM delivery; defaults to 8 s (env CRM_TIMEOUT_MS via config.ts). */
+  /** Bound of one CRM delivery (env CRM_TIMEOUT_MS). */
   crmTimeoutMs?: number;
-  /** Where the sales team is told of each request; none when absent. */
+  /** Where the sales team is told of each request; nowhere when absent. */
   notify?: NotifyConfig;
-  /** Sweep interval, backoff and retention; DEFAULT_REDELIVERY_POLICY when absent. */
   redelivery?: RedeliveryPolicy;
-  /** How many emails and notices go out (send-limits.ts); the defaults when absent. */
   limits?: SendLimits;
-  /** How long a submit waits for another one with the same key before 409; IN_USE_WAIT_MS when absent. */
+  /** How long a submit waits for another one with the same key before 409. */
   inUseWaitMs?: number;
   /** Clock for stored times and key expiry; tests move it. */
   now?: () => Date;
+}
+
+/** SubmitDeps with every default filled in, where the pipeline is entered. */
+export type Deps = Required<SubmitDeps>;
+
+export const IN_USE_WAIT_MS = 5_000;
+
+export function withDefaults(deps: SubmitDeps): Deps {
+  return {
+    crmTimeoutMs: DEFAULT_CRM_TIMEOUT_MS,
+    notify: { emailTo: [] },
+    redelivery: DEFAULT_REDELIVERY_POLICY,
+    limits: DEFAULT_SEND_LIMITS,
+    inUseWaitMs: IN_USE_WAIT_MS,
+    now: () => new Date(),
+    ...deps,
+  };
 }

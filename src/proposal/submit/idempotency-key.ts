@@ -17,37 +17,25 @@ const RULE =
 /** Parses the header value; details name the broken rule and never echo the value. */
 export function parseIdempotencyKey(header: string | null): IdempotencyKeyResult {
   if (header === null) {
-    return invalid(
-      'missing-idempotency-key',
-      'Send an Idempotency-Key header with a stable value per submission. ' + RULE,
-    );
+    return invalid('missing-idempotency-key', 'Send an Idempotency-Key header with a stable value per submission.');
   }
   // Fetch's Headers already trims surrounding whitespace; trim here too for direct callers.
   const value = header.replace(/^[ \t]+|[ \t]+$/g, '');
   const quoted = value.startsWith('"');
-  if (quoted && (value.length < 2 || !value.endsWith('"'))) {
-    return invalid('invalid-idempotency-key', 'A quoted Idempotency-Key must end with a closing double quote. ' + RULE);
-  }
   const key = quoted ? value.slice(1, -1) : value;
-  if (key.length === 0) {
-    return invalid('invalid-idempotency-key', 'The Idempotency-Key is empty. ' + RULE);
-  }
-  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    return invalid(
-      'invalid-idempotency-key',
-      `The Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. ` + RULE,
-    );
-  }
-  if (!KEY_CHARS.test(key)) {
-    return invalid(
-      'invalid-idempotency-key',
-      'The Idempotency-Key contains a character outside printable ASCII, a space, a control character or an inner double quote. ' +
-        RULE,
-    );
-  }
-  return { ok: true, key };
+  const broken =
+    quoted && (value.length < 2 || !value.endsWith('"'))
+      ? 'A quoted Idempotency-Key must end with a closing double quote.'
+      : key.length === 0
+        ? 'The Idempotency-Key is empty.'
+        : key.length > MAX_IDEMPOTENCY_KEY_LENGTH
+          ? `The Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`
+          : KEY_CHARS.test(key)
+            ? undefined
+            : 'The Idempotency-Key contains a character outside printable ASCII, a space, a control character or an inner double quote.';
+  return broken === undefined ? { ok: true, key } : invalid('invalid-idempotency-key', broken);
 }
 
 function invalid(type: 'missing-idempotency-key' | 'invalid-idempotency-key', detail: string): IdempotencyKeyResult {
-  return { ok: false, reply: problem(type, detail) };
+  return { ok: false, reply: problem(type, `${detail} ${RULE}`) };
 }

@@ -1,7 +1,4 @@
-/**
- * Listing and exporting stored proposal requests (the "inbox" CRM). Pure, so the inbox
- * script stays thin and the CSV rules are tested.
- */
+/** Listing and exporting stored proposal requests (the "inbox" CRM): pure, so the CSV rules are tested. */
 import { INTAKE_FIELDS } from '../../contract/fields.ts';
 import { isProposalRecord, type DeliveryState, type ProposalRecord } from './record.ts';
 import { singleLine } from './single-line.ts';

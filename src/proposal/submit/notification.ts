@@ -1,21 +1,16 @@
 /**
- * Messages to the partner's sales team: a notice of every new request and an alert when a
- * request could not be delivered to the CRM in time. By email (the confirmation email's SMTP
- * settings, to NOTIFY_EMAIL) and, when NOTIFY_WEBHOOK_URL is set, a chat message {"text": ...}.
- * The text carries only fields of the stored request, each through singleLine, so no sender
- * text can add a header or a line that looks like ours.
+ * Messages to the partner's sales team (notice, alert, daily-limit alert, hourly digest), by email
+ * to NOTIFY_EMAIL and as a chat message {"text": ...} to NOTIFY_WEBHOOK_URL. Sender text goes
+ * through singleLine, so it cannot add a header or a line that looks like ours.
  */
-import { isAllowedEndpoint } from './crm/http.ts';
-import type { EnvReader } from './env.ts';
+import { postForOutcome } from './crm/http.ts';
 import type { Partner } from './partner.ts';
 import { logEvent } from './log.ts';
-import type { Mailer, SendResult } from './mailer.ts';
+import type { Mailer, Notice, SendResult } from './mailer.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
 import { singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
 import { sourceText } from '../source.ts';
-
-export type NotificationKind = 'notification' | 'alert';
 
 export interface NotifyConfig {
   /** Addresses of the sales team; used when a mailer is configured. */
@@ -27,24 +22,7 @@ export interface NotifyConfig {
 /** Bound of one chat post: a dead chat service must not hold the function. */
 const CHAT_TIMEOUT_MS = 5_000;
 /** After this many transient failures a channel counts as failed. */
-export const MAX_NOTIFY_ATTEMPTS = 5;
-
-/** NOTIFY_EMAIL (comma-separated; default: the partner's contact email) and NOTIFY_WEBHOOK_URL. */
-export function notifyConfigFromEnv(readEnv: EnvReader, partner: Pick<Partner, 'email'>): NotifyConfig {
-  const emails = (readEnv('NOTIFY_EMAIL') ?? partner.email)
-    .split(',')
-    .map((address) => address.trim())
-    .filter((address) => address !== '');
-  const chatUrl = readEnv('NOTIFY_WEBHOOK_URL');
-  if (chatUrl !== undefined && !isAllowedEndpoint(chatUrl)) {
-    logEvent('config_invalid', {
-      variable: 'NOTIFY_WEBHOOK_URL',
-      reason: 'must be an https: URL (http: only on loopback)',
-    });
-    return { emailTo: emails };
-  }
-  return { emailTo: emails, ...(chatUrl !== undefined && { chatUrl }) };
-}
+const MAX_NOTIFY_ATTEMPTS = 5;
 
 /** What a new request owes: a channel is owed when it is configured. */
 export function initialNotification(config: NotifyConfig, mailer: Mailer | null): NotificationStatus {
@@ -55,7 +33,7 @@ export function initialNotification(config: NotifyConfig, mailer: Mailer | null)
   };
 }
 
-export function isOwed(status: NotificationStatus | undefined): boolean {
+export function isOwed<S extends NotificationStatus>(status: S | undefined): status is S {
   return status !== undefined && (status.email === 'owed' || status.chat === 'owed');
 }
 
@@ -67,16 +45,9 @@ const CRM_SENTENCE = {
     `The CRM (${r.delivery.crm}) did not accept it after ${r.delivery.attempts} attempts (last error: ${r.delivery.last_error_kind ?? 'unknown'}). It is stored: find it with \`npm run inbox\` and follow up by hand.`,
 } as const;
 
-export function notificationSubject(kind: NotificationKind, record: ProposalRecord): string {
-  const company = singleLine(record.contact.company);
-  return kind === 'alert'
-    ? singleLine(`Action needed: proposal request ${record.request_id} from ${company} was not delivered to the CRM`)
-    : singleLine(`New proposal request from ${company} (${record.request_id})`);
-}
-
 /** Plain text for email and chat: company, need, outcome, timeline, id and the CRM's state. */
 export function notificationText(
-  kind: NotificationKind,
+  kind: 'notification' | 'alert',
   record: ProposalRecord,
   partner: Pick<Partner, 'name'>,
 ): string {
@@ -100,39 +71,31 @@ export function notificationText(
 }
 
 /** A message to the sales team: what it says and its Message-ID's local part. */
-export interface SalesMessage {
-  subject: string;
-  text: string;
-  messageId: string;
-}
+export type SalesMessage = Omit<Notice, 'to'>;
 
-/** Sends what `status` still owes and returns the new status; never throws. */
-export async function sendOwedNotification(
-  kind: NotificationKind,
-  status: NotificationStatus,
+/** The notice of a new request, or the alert once its delivery failed. */
+export function noticeMessage(
+  kind: 'notification' | 'alert',
   record: ProposalRecord,
-  deps: SalesDeps,
-  at: string,
-): Promise<NotificationStatus> {
-  const message = {
-    subject: notificationSubject(kind, record),
-    text: notificationText(kind, record, deps.partner),
+  partner: Pick<Partner, 'name'>,
+): SalesMessage {
+  const company = singleLine(record.contact.company);
+  return {
+    subject: singleLine(
+      kind === 'alert'
+        ? `Action needed: proposal request ${record.request_id} from ${company} was not delivered to the CRM`
+        : `New proposal request from ${company} (${record.request_id})`,
+    ),
+    text: notificationText(kind, record, partner),
     messageId: `${kind}-${record.request_id}`,
   };
-  return sendOwedMessage(status, message, deps, at, record.request_id);
-}
-
-export interface SalesDeps {
-  mailer: Mailer | null;
-  notify: NotifyConfig;
-  partner: Pick<Partner, 'name'>;
 }
 
 /** Sends `message` on each channel `status` still owes and returns the new status; never throws. */
 export async function sendOwedMessage<S extends NotificationStatus>(
   status: S,
   message: SalesMessage,
-  deps: SalesDeps,
+  deps: { mailer: Mailer | null; notify: NotifyConfig },
   at: string,
   requestId: string,
 ): Promise<S> {
@@ -145,7 +108,7 @@ export async function sendOwedMessage<S extends NotificationStatus>(
       ? deps.mailer === null
         ? ('not_configured' as const)
         : deps.mailer
-            .sendNotice({ to: deps.notify.emailTo, subject, text, messageId: message.messageId })
+            .sendNotice({ ...message, to: deps.notify.emailTo })
             .catch((): SendResult => 'retry')
             .then(settle)
       : status.email,
@@ -197,24 +160,15 @@ export function hourlyDigest(
   };
 }
 
-/** POSTs {"text": ...}: 2xx sent; 408, 429 and 5xx or no answer worth a retry; other 4xx failed. */
+/** POSTs {"text": ...} like a CRM delivery: 2xx sent; 408, 429, 5xx or no answer worth a retry; other 4xx failed. */
 async function postChat(url: string, text: string, requestId: string): Promise<SendResult> {
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      // No redirects: the message must not go anywhere but the configured hook.
-      redirect: 'manual',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ text }),
-      signal: AbortSignal.timeout(CHAT_TIMEOUT_MS),
-    });
-    await response.body?.cancel().catch(() => undefined);
-    if (response.ok) return 'sent';
-    const retry = response.status === 408 || response.status === 429 || response.status >= 500;
-    logEvent(retry ? 'notify_chat_deferred' : 'notify_chat_failed', { request_id: requestId, status: response.status });
-    return retry ? 'retry' : 'failed';
-  } catch (error) {
-    logEvent('notify_chat_deferred', { request_id: requestId, code: error instanceof Error ? error.name : 'UNKNOWN' });
-    return 'retry';
-  }
+  const outcome = await postForOutcome(url, {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text }),
+    signal: AbortSignal.timeout(CHAT_TIMEOUT_MS),
+  });
+  if (outcome.ok) return 'sent';
+  const retry = outcome.kind !== 'rejected';
+  logEvent(retry ? 'notify_chat_deferred' : 'notify_chat_failed', { request_id: requestId, kind: outcome.kind });
+  return retry ? 'retry' : 'failed';
 }

@@ -1,14 +1,12 @@
 /**
- * What a stored request still owes, done in order under its key's lease: the CRM delivery (or,
- * after REDELIVERY_MAX_HOURS of refusals, marking it failed), the confirmation email once the
- * CRM has it, the sales team's notice of the new request, and the alert for a failed one. The
- * sender's submits and retries and the background sweep all run this same code, so each effect
- * happens once whoever gets there first.
+ * What a stored request still owes, done in order under its key's lease: the CRM delivery (or
+ * `failed` after REDELIVERY_MAX_HOURS), the confirmation email, the sales team's messages. The
+ * sender, its retries and the sweep all run this code, so each effect happens once.
  */
 import { json, type Reply } from '../../contract/http.ts';
-import { DEFAULT_CRM_TIMEOUT_MS, deliverWithin, type CrmOutcome } from './crm/adapter.ts';
-import type { SubmitDeps } from './deps.ts';
-import type { KeyLease, StoredReply } from '../store/key-entry.ts';
+import { deliverWithin, type CrmOutcome } from './crm/adapter.ts';
+import type { Deps } from './deps.ts';
+import { LeaseLostError, type KeyLease } from '../store/key-entry.ts';
 import { StoreUnavailable } from '../store/index.ts';
 import { markOpen, markSettled } from '../store/open-index.ts';
 import { RecordStore } from '../store/record-store.ts';
@@ -18,25 +16,18 @@ import {
   hourlyDigest,
   initialNotification,
   isOwed,
+  noticeMessage,
   sendOwedMessage,
-  sendOwedNotification,
-  type NotificationKind,
+  type SalesMessage,
 } from './notification.ts';
-import {
-  confirmationGate,
-  countAddressRequest,
-  DEFAULT_SEND_LIMITS,
-  digestCounts,
-  digestDue,
-  noticeGate,
-} from './send-gates.ts';
+import { confirmationGate, countAddressRequest, digestCounts, digestDue, noticeGate } from './send-gates.ts';
 import { isSuspect } from './spam-signals.ts';
-import type { NotifyState, ProposalRecord } from './record.ts';
-import { backoffMs, DEFAULT_REDELIVERY_POLICY } from './redelivery-policy.ts';
+import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
+import { backoffMs } from './redelivery-policy.ts';
 import { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../contract/submit-replies.ts';
 
 /** Retry hint of a 202 when the CRM named none. */
-export const DEFAULT_RETRY_AFTER_SECONDS = 30;
+const DEFAULT_RETRY_AFTER_SECONDS = 30;
 /** After this many transient failures the confirmation email counts as failed. */
 const MAX_EMAIL_ATTEMPTS = 5;
 
@@ -45,19 +36,14 @@ export interface OwedWorkStart {
   fresh: boolean;
   /** Builds the record when none is stored (the sender's path); the sweep passes none. */
   build?: () => ProposalRecord;
+  /** The sweep skips a CRM attempt whose next_attempt_at is still ahead; a sender's retry always tries. */
+  respectBackoff?: boolean;
 }
 
 export interface OwedWorkResult {
   reply: Reply;
   record: ProposalRecord;
-  /** Nothing is owed any more: the key entry becomes final and the open marker goes. */
-  final: boolean;
-  /** An open marker may exist for the request (false when it was settled in the invocation that stored it). */
-  marked: boolean;
-  /**
-   * The store failed after the request was stored: `reply` and `record` are the last version it
-   * confirmed, the open marker stays, and the sweep or a retry finishes the work.
-   */
+  /** The store failed after storing: `reply` and `record` are what it last confirmed; the sweep finishes. */
   storeFailed?: StoreUnavailable;
 }
 
@@ -70,65 +56,84 @@ export class RecordGoneError extends Error {
 }
 
 /**
- * Stores the request if it is new, then does what its record says is owed. `respectBackoff`
- * (the sweep) skips a CRM attempt whose next_attempt_at is still ahead; a sender's retry always
- * tries, as before.
+ * Stores the request if new, does what it owes and ends the lease: final with the answer to
+ * replay, or pending. Null when the lease was taken over (its holder answers). A StoreUnavailable
+ * thrown from here means nothing is known to be stored.
  */
 export async function completeOwedWork(
-  deps: SubmitDeps,
+  deps: Deps,
   lease: KeyLease,
   start: OwedWorkStart,
-  options: { respectBackoff?: boolean } = {},
-): Promise<OwedWorkResult> {
-  const records = new RecordStore(deps.store, lease);
-  const marked = { value: !start.fresh };
+): Promise<OwedWorkResult | null> {
   try {
-    return await storeAndComplete(deps, lease, start, options, records, marked);
+    const records = new RecordStore(deps.store, lease);
+    // An open marker may exist (false when it was settled in the invocation that stored it).
+    let marked = !start.fresh;
+    let result: OwedWorkResult;
+    try {
+      const { record, outcome } = await storeAndComplete(deps, lease, start, records, () => (marked = true));
+      result = { reply: replyFor(record, deps, outcome), record };
+    } catch (error) {
+      const stored = records.stored;
+      if (!(error instanceof StoreUnavailable) || stored === null) throw error;
+      // Answer with what the store confirmed, never more; write nothing more: the lease goes stale.
+      logEvent('store_unavailable', {
+        request_id: stored.request_id,
+        operation: error.operation,
+        reason: error.reason,
+      });
+      lease.abandon();
+      return { reply: replyFor(stored, deps, undefined), record: stored, storeFailed: error };
+    }
+    const final = !owes(result.record);
+    const released = await lease.release(
+      final ? { state: 'final', reply: { headers: {}, ...result.reply } } : { state: 'pending' },
+    );
+    // Once final, the request leaves the index of open work; a failed delete is settled by the next sweep.
+    if (final && marked && released) await markSettled(deps.store, result.record).catch(() => undefined);
+    return result;
   } catch (error) {
-    const stored = records.stored;
-    if (!(error instanceof StoreUnavailable) || stored === null) throw error;
-    // Stored, then the store failed: answer with what it confirmed, never more.
-    logEvent('store_unavailable', {
-      request_id: stored.request_id,
-      operation: error.operation,
-      reason: error.reason,
-    });
-    return {
-      reply: replyFor(stored, deps, undefined),
-      record: stored,
-      final: false,
-      marked: marked.value,
-      storeFailed: error,
-    };
+    if (error instanceof LeaseLostError) {
+      logEvent('idempotency_lease_lost', { request_id: lease.entry.request_id });
+      return null;
+    }
+    if (error instanceof StoreUnavailable) {
+      // Another write would only add its own bound to the reply; a retry takes the stale lease over.
+      lease.abandon();
+      throw error;
+    }
+    // Free the key now so a retry need not wait for the lease to go stale.
+    await lease.release({ state: 'pending' }).catch(() => undefined);
+    throw error;
   }
 }
 
 async function storeAndComplete(
-  deps: SubmitDeps,
+  deps: Deps,
   lease: KeyLease,
   start: OwedWorkStart,
-  options: { respectBackoff?: boolean },
   records: RecordStore,
-  marked: { value: boolean },
-): Promise<OwedWorkResult> {
-  const now = deps.now ?? (() => new Date());
-  const policy = deps.redelivery ?? DEFAULT_REDELIVERY_POLICY;
+  onMarked: () => void,
+): Promise<{ record: ProposalRecord; outcome?: CrmOutcome }> {
+  const { now, crm } = deps;
   const { entry } = lease;
-  let record = start.fresh ? null : await records.load(entry.request_id);
-  if (record === null) {
+  const loaded = start.fresh ? null : await records.load(entry.request_id);
+  let record: ProposalRecord;
+  if (loaded === null) {
     if (start.build === undefined) throw new RecordGoneError(entry.request_id);
-    const built = await withAddressCount(deps, { ...start.build(), idempotency_entry: lease.entryKey }, now());
+    const built = await withAddressCount(deps, { ...start.build(), idempotency_entry: lease.entryKey });
     // The inbox: the one write that stores the record also delivers it.
-    const first = deps.crm.storesRecord ? delivered(built, deps, now) : built;
+    const first = crm.storesRecord ? delivered(built, deps) : built;
     // The open marker first: no stored request the sweep cannot find, whatever fails after.
     if (owes(first)) {
       await markOpen(deps.store, first);
-      marked.value = true;
+      onMarked();
     }
     record = await records.create(first);
-  } else if (start.build !== undefined && owes(record)) {
+  } else {
+    record = loaded;
     // A sender's retry: the invocation that stored the request may have died before its marker.
-    await markOpen(deps.store, record);
+    if (start.build !== undefined && owes(record)) await markOpen(deps.store, record);
   }
   if (record.idempotency_entry !== lease.entryKey) {
     // The sweep works under the request's synthetic entry from now on: say so on the record.
@@ -136,64 +141,57 @@ async function storeAndComplete(
   }
 
   let outcome: CrmOutcome | undefined;
-  const due =
-    record.delivery.next_attempt_at === undefined || Date.parse(record.delivery.next_attempt_at) <= now().getTime();
-  if (record.delivery.state === 'pending' && (!options.respectBackoff || due)) {
+  const next = record.delivery.next_attempt_at;
+  const due = next === undefined || Date.parse(next) <= now().getTime();
+  if (record.delivery.state === 'pending' && (!start.respectBackoff || due)) {
     lease.assertHeld();
-    outcome = await deliverWithin(
-      deps.crm,
-      record,
-      record.delivery.delivery_id ?? record.request_id,
-      deps.crmTimeoutMs ?? DEFAULT_CRM_TIMEOUT_MS,
+    outcome = await deliverWithin(crm, record, record.delivery.delivery_id ?? record.request_id, deps.crmTimeoutMs);
+    // Durable before the email: a retry sees "received" and never delivers again.
+    record = await records.update(
+      outcome.ok ? delivered(record, deps, outcome.reference) : refused(record, deps, outcome),
     );
-    if (outcome.ok) {
-      // Durable before the email: a retry sees "received" and never delivers again.
-      record = await records.update(delivered(record, deps, now, outcome.reference));
-    } else {
-      const attempts = record.delivery.attempts + 1;
-      const at = now();
-      const gaveUp = at.getTime() - Date.parse(record.received_at) >= policy.maxAgeMs;
-      const delivery: ProposalRecord['delivery'] = gaveUp
-        ? {
-            ...record.delivery,
-            crm: deps.crm.name,
-            state: 'failed',
-            attempts,
-            last_error_kind: outcome.kind,
-            failed_at: at.toISOString(),
-          }
-        : {
-            ...record.delivery,
-            crm: deps.crm.name,
-            attempts,
-            last_error_kind: outcome.kind,
-            next_attempt_at: new Date(
-              at.getTime() + backoffMs(policy, attempts, outcome.retryAfterSeconds),
-            ).toISOString(),
-          };
-      // A failed request owes the sales team an alert on the channels its notice used.
-      const alert = gaveUp
-        ? { alert: { email: channelOwed(record, 'email'), chat: channelOwed(record, 'chat'), attempts: 0 } }
-        : {};
-      record = await records.update({ ...record, delivery, ...alert });
-      logEvent(gaveUp ? 'crm_delivery_failed' : 'crm_delivery_pending', {
-        request_id: record.request_id,
-        crm: deps.crm.name,
-        kind: outcome.kind,
-        attempts,
-      });
-    }
   }
 
-  if (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent')
-    record = await sendOwedEmail(record, records, deps, lease, now);
-  // After the delivery attempt, so the notice can say whether the CRM has the request.
-  record = await gateNotice(record, records, deps, lease, now);
-  record = await notifyIfOwed('notification', record, records, deps, lease, now);
-  record = await notifyIfOwed('alert', record, records, deps, lease, now);
-  record = await sendDailyLimitAlertIfOwed(record, records, deps, lease, now);
-  record = await sendDigestIfDue(record, records, deps, lease, now);
-  return { reply: replyFor(record, deps, outcome), record, final: !owes(record), marked: marked.value };
+  /** One owed step: the lease is checked before anything goes out, and what changed is stored. */
+  const step = async (change: (current: ProposalRecord) => Promise<Partial<ProposalRecord> | undefined>) => {
+    lease.assertHeld();
+    const changed = await change(record);
+    if (changed !== undefined) record = await records.update({ ...record, ...changed });
+  };
+  const sales = { mailer: deps.mailer, notify: deps.notify };
+  const send = async <S extends NotificationStatus>(status: S, message: SalesMessage) =>
+    sendOwedMessage(status, message, sales, now().toISOString(), record.request_id);
+
+  if (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent') {
+    await step((current) => confirmationEmail(current, deps));
+  }
+  // After the delivery attempt, so the notice can say whether the CRM has the request. Counted
+  // once, before the first attempt: a notice already tried was let through.
+  const notice = record.notification;
+  if (isOwed(notice) && notice.attempts === 0) await step((current) => digestIfPastLimit(current, notice, deps));
+  for (const kind of ['notification', 'alert'] as const) {
+    const status = record[kind];
+    if (isOwed(status)) {
+      const message = noticeMessage(kind, record, deps.partner);
+      await step(async () => ({ [kind]: await send(status, message) }));
+    }
+  }
+  const dayAlert = record.daily_limit_alert;
+  if (isOwed(dayAlert)) {
+    const message = dailyLimitAlert(dayAlert.day, deps.limits.perDay, deps.partner);
+    await step(async () => ({ daily_limit_alert: await send(dayAlert, message) }));
+  }
+  // The hour's digest, once the hour is over: until then it stays owed and the sweep comes back for it.
+  const digest = record.digest;
+  if (isOwed(digest) && digestDue(digest.hour, now())) {
+    await step(async () => {
+      const counts = await digestCounts(deps.store, digest.hour, deps.limits, now());
+      const sent = await send(digest, hourlyDigest(digest.hour, counts, deps.limits.noticesPerHour, deps.partner));
+      logEvent('digest_sent', { request_id: record.request_id, hour: digest.hour, more: counts.more });
+      return { digest: sent };
+    });
+  }
+  return { record, ...(outcome && { outcome }) };
 }
 
 /** Does the record still owe anything? */
@@ -208,151 +206,68 @@ export function owes(record: ProposalRecord): boolean {
   );
 }
 
-/**
- * The request's place among its address's requests of the last 24 hours, recorded with its
- * spam signals. Counted before the request is stored, so the CRM and the notice show it; when
- * the store cannot count now, the request is stored without it and the email's gate counts.
- */
-async function withAddressCount(deps: SubmitDeps, record: ProposalRecord, at: Date): Promise<ProposalRecord> {
+/** Counted before storing, so the CRM and the notice show it; if the store cannot count now, the email's gate does. */
+async function withAddressCount(deps: Deps, record: ProposalRecord): Promise<ProposalRecord> {
   if (record.signals === undefined) return record;
   try {
-    const ordinal = await countAddressRequest(deps.store, record, at);
+    const ordinal = await countAddressRequest(deps.store, record, deps.now());
     return { ...record, signals: { ...record.signals, address_requests_24h: ordinal } };
   } catch (error) {
-    logEvent('address_count_failed', { request_id: record.request_id, name: errorName(error) });
+    logEvent('address_count_failed', {
+      request_id: record.request_id,
+      name: error instanceof Error ? error.name : 'unknown',
+    });
     return record;
   }
 }
 
-const errorName = (error: unknown) => (error instanceof Error ? error.name : 'unknown');
-
-const salesDeps = (deps: SubmitDeps) => ({
-  mailer: deps.mailer,
-  notify: deps.notify ?? { emailTo: [] },
-  partner: deps.partner,
-});
-
 /** Past NOTIFY_LIMIT_PER_HOUR the notice is left to the hour's digest; the first request past it owes that digest. */
-async function gateNotice(
+async function digestIfPastLimit(
   record: ProposalRecord,
-  records: RecordStore,
-  deps: SubmitDeps,
-  lease: KeyLease,
-  now: () => Date,
-): Promise<ProposalRecord> {
-  const status = record.notification;
-  // Counted once, before the first attempt: a notice already tried was let through.
-  if (status === undefined || !isOwed(status) || status.attempts > 0) return record;
-  lease.assertHeld();
-  const limits = deps.limits ?? DEFAULT_SEND_LIMITS;
-  const gate = await noticeGate(deps.store, record, limits, now(), isSuspect(record.signals, limits.perAddress));
-  if (gate.individual) return record;
+  status: NotificationStatus,
+  deps: Deps,
+): Promise<Partial<ProposalRecord> | undefined> {
+  const gate = await noticeGate(
+    deps.store,
+    record,
+    deps.limits,
+    deps.now(),
+    isSuspect(record.signals, deps.limits.perAddress),
+  );
+  if (gate.individual) return undefined;
   const held = (state: NotifyState): NotifyState => (state === 'owed' ? 'in_digest' : state);
   logEvent('notice_in_digest', { request_id: record.request_id, hour: gate.hour });
-  return records.update({
-    ...record,
+  return {
     notification: { ...status, email: held(status.email), chat: held(status.chat) },
-    ...(gate.opensDigest && {
-      digest: { ...initialNotification(salesDeps(deps).notify, deps.mailer), hour: gate.hour },
-    }),
-  });
+    ...(gate.opensDigest && { digest: { ...initialNotification(deps.notify, deps.mailer), hour: gate.hour } }),
+  };
 }
 
-async function sendDailyLimitAlertIfOwed(
-  record: ProposalRecord,
-  records: RecordStore,
-  deps: SubmitDeps,
-  lease: KeyLease,
-  now: () => Date,
-): Promise<ProposalRecord> {
-  const status = record.daily_limit_alert;
-  if (status === undefined || !isOwed(status)) return record;
-  lease.assertHeld();
-  const limits = deps.limits ?? DEFAULT_SEND_LIMITS;
-  const message = dailyLimitAlert(status.day, limits.perDay, deps.partner);
-  const next = await sendOwedMessage(status, message, salesDeps(deps), now().toISOString(), record.request_id);
-  return records.update({ ...record, daily_limit_alert: next });
-}
-
-/** The hour's digest, once the hour is over: until then it stays owed and the sweep comes back for it. */
-async function sendDigestIfDue(
-  record: ProposalRecord,
-  records: RecordStore,
-  deps: SubmitDeps,
-  lease: KeyLease,
-  now: () => Date,
-): Promise<ProposalRecord> {
-  const status = record.digest;
-  if (status === undefined || !isOwed(status) || !digestDue(status.hour, now())) return record;
-  lease.assertHeld();
-  const limits = deps.limits ?? DEFAULT_SEND_LIMITS;
-  const counts = await digestCounts(deps.store, status.hour, limits, now());
-  const message = hourlyDigest(status.hour, counts, limits.noticesPerHour, deps.partner);
-  const next = await sendOwedMessage(status, message, salesDeps(deps), now().toISOString(), record.request_id);
-  logEvent('digest_sent', { request_id: record.request_id, hour: status.hour, more: counts.more });
-  return records.update({ ...record, digest: next });
-}
-
-/** The alert goes where notices go; with no notice configured, it goes by whatever is configured now. */
-function channelOwed(record: ProposalRecord, channel: 'email' | 'chat'): 'owed' | 'not_configured' {
-  const state = record.notification?.[channel];
-  return state === undefined || state === 'not_configured' ? 'not_configured' : 'owed';
-}
-
-async function notifyIfOwed(
-  kind: NotificationKind,
-  record: ProposalRecord,
-  records: RecordStore,
-  deps: SubmitDeps,
-  lease: KeyLease,
-  now: () => Date,
-): Promise<ProposalRecord> {
-  const status = record[kind];
-  if (status === undefined || !isOwed(status)) return record;
-  lease.assertHeld();
-  const next = await sendOwedNotification(
-    kind,
-    status,
-    record,
-    { mailer: deps.mailer, notify: deps.notify ?? { emailTo: [] }, partner: deps.partner },
-    now().toISOString(),
-  );
-  return records.update({ ...record, [kind]: next });
-}
-
-/** Sends the confirmation email the record owes and records the outcome. */
-async function sendOwedEmail(
-  record: ProposalRecord,
-  records: RecordStore,
-  deps: SubmitDeps,
-  lease: KeyLease,
-  now: () => Date,
-): Promise<ProposalRecord> {
-  const at = now().toISOString();
-  if (!deps.mailer) return records.update({ ...record, confirmation_email: { state: 'not_configured', at } });
-  lease.assertHeld();
+/** Sends the confirmation email the record owes, unless a send limit holds it back. */
+async function confirmationEmail(record: ProposalRecord, deps: Deps): Promise<Partial<ProposalRecord>> {
+  const at = deps.now().toISOString();
+  if (!deps.mailer) return { confirmation_email: { state: 'not_configured', at } };
+  const attempts = (record.confirmation_email.attempts ?? 0) + 1;
   // Counted before the first attempt only: an email already tried was let through.
-  if ((record.confirmation_email.attempts ?? 0) === 0) {
-    const gate = await confirmationGate(deps.store, record, deps.limits ?? DEFAULT_SEND_LIMITS, now());
+  if (attempts === 1) {
+    const gate = await confirmationGate(deps.store, record, deps.limits, deps.now());
     if (!gate.send) {
       logEvent('confirmation_email_limited', { request_id: record.request_id, limit: gate.limit });
-      return records.update({
-        ...record,
+      return {
         confirmation_email: { state: 'limited', at, limit: gate.limit },
         ...(gate.alertDay !== undefined && {
-          daily_limit_alert: { ...initialNotification(salesDeps(deps).notify, deps.mailer), day: gate.alertDay },
+          daily_limit_alert: { ...initialNotification(deps.notify, deps.mailer), day: gate.alertDay },
         }),
-      });
+      };
     }
   }
   const result = await deps.mailer.sendConfirmation(record, deps.partner).catch(() => 'retry' as const);
-  const attempts = (record.confirmation_email.attempts ?? 0) + 1;
   const state = result === 'retry' ? (attempts >= MAX_EMAIL_ATTEMPTS ? 'failed' : 'not_sent') : result;
-  return records.update({ ...record, confirmation_email: { state, at, attempts } });
+  return { confirmation_email: { state, at, attempts } };
 }
 
 /** The record as accepted by the CRM. */
-function delivered(record: ProposalRecord, deps: SubmitDeps, now: () => Date, reference?: string): ProposalRecord {
+function delivered(record: ProposalRecord, deps: Deps, reference?: string): ProposalRecord {
   const { next_attempt_at: _next, ...delivery } = record.delivery;
   return {
     ...record,
@@ -361,27 +276,49 @@ function delivered(record: ProposalRecord, deps: SubmitDeps, now: () => Date, re
       crm: deps.crm.name,
       state: 'received',
       attempts: record.delivery.attempts + 1,
-      delivered_at: now().toISOString(),
+      delivered_at: deps.now().toISOString(),
       ...(reference !== undefined && { crm_reference: reference }),
     },
   };
 }
 
-function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome | undefined): Reply {
+/** After a refusal: retried after a backoff, or failed past REDELIVERY_MAX_HOURS, owing sales an alert. */
+function refused(record: ProposalRecord, deps: Deps, outcome: CrmOutcome & { ok: false }): ProposalRecord {
+  const attempts = record.delivery.attempts + 1;
+  const at = deps.now();
+  const gaveUp = at.getTime() - Date.parse(record.received_at) >= deps.redelivery.maxAgeMs;
+  const delivery = { ...record.delivery, crm: deps.crm.name, attempts, last_error_kind: outcome.kind };
+  logEvent(gaveUp ? 'crm_delivery_failed' : 'crm_delivery_pending', {
+    request_id: record.request_id,
+    crm: deps.crm.name,
+    kind: outcome.kind,
+    attempts,
+  });
+  if (!gaveUp) {
+    const wait = backoffMs(deps.redelivery, attempts, outcome.retryAfterSeconds);
+    return { ...record, delivery: { ...delivery, next_attempt_at: new Date(at.getTime() + wait).toISOString() } };
+  }
+  // With no notice configured, the alert goes by whatever is configured now.
+  const channel = (state?: NotifyState): NotifyState =>
+    state === undefined || state === 'not_configured' ? 'not_configured' : 'owed';
+  return {
+    ...record,
+    delivery: { ...delivery, state: 'failed', failed_at: at.toISOString() },
+    alert: { email: channel(record.notification?.email), chat: channel(record.notification?.chat), attempts: 0 },
+  };
+}
+
+function replyFor(record: ProposalRecord, deps: Deps, outcome: CrmOutcome | undefined): Reply {
   const base = { requestId: record.request_id, receivedAt: record.received_at };
+  const confirmationEmail = record.confirmation_email.state;
   switch (record.delivery.state) {
     case 'received':
       return json(
         201,
-        receivedReplyBody({
-          ...base,
-          crm: record.delivery.crm,
-          confirmationEmail: record.confirmation_email.state,
-          partner: deps.partner,
-        }),
+        receivedReplyBody({ ...base, crm: record.delivery.crm, confirmationEmail, partner: deps.partner }),
       );
     case 'failed':
-      return json(202, failedReplyBody({ ...base, confirmationEmail: record.confirmation_email.state }));
+      return json(202, failedReplyBody({ ...base, confirmationEmail }));
     case 'pending': {
       const retryAfter =
         (outcome && !outcome.ok ? outcome.retryAfterSeconds : undefined) ?? DEFAULT_RETRY_AFTER_SECONDS;
@@ -390,24 +327,4 @@ function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome 
       });
     }
   }
-}
-
-/**
- * Ends the lease: final with the answer to replay, or pending for the next retry or sweep. Once
- * final, the request leaves the index of open work. After a store failure nothing is written:
- * the lease goes stale and the open marker stays for the sweep.
- */
-export async function settle(store: SubmitDeps['store'], lease: KeyLease, result: OwedWorkResult): Promise<void> {
-  if (result.storeFailed) {
-    lease.abandon();
-    return;
-  }
-  const { final, record, reply, marked } = result;
-  const released = await lease.release(final ? { state: 'final', reply: toStored(reply) } : { state: 'pending' });
-  // A marker left behind by a failed delete is settled by the next sweep.
-  if (final && marked && released) await markSettled(store, record).catch(() => undefined);
-}
-
-function toStored(reply: Reply): StoredReply {
-  return { status: reply.status, headers: reply.headers ?? {}, body: reply.body };
 }

@@ -12,10 +12,7 @@ export interface Partner {
   proposalUrl: string;
   /** The privacy notice, named in the confirmation email. */
   privacyUrl?: string;
-  /**
-   * The site's own names of the choices a sender picks from the contract's lists (capability and
-   * engagement model ids), so the confirmation email can name them without quoting the sender.
-   */
+  /** The site's names for the ids a sender picks from the contract's lists: the email names them, never quoting the sender. */
   choiceLabels?: Readonly<Record<string, string>>;
 }
 

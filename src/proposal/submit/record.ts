@@ -4,25 +4,13 @@
  */
 import type { GuidanceFields, IntakeFields, SubmitRequest } from '../../contract/requests.ts';
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
-import type { ConfirmationEmailState } from '../../contract/confirmation-email-states.ts';
 import type { SpamSignals } from './spam-signals.ts';
 import type { RequestSource } from '../source.ts';
+import type { ConfirmationEmailState, CrmName } from '../../contract/submit-replies.ts';
 
-import type { CrmName } from '../../contract/submit-replies.ts';
-
-export type { CrmName };
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
-/**
- * `failed`: the CRM did not accept the request within REDELIVERY_MAX_HOURS; it stays stored and
- * the sales team was alerted to follow up by hand. Nothing retries it any more.
- */
+/** `failed`: the CRM did not accept it within REDELIVERY_MAX_HOURS; kept, and sales alerted to follow up by hand. */
 export type DeliveryState = 'pending' | 'received' | 'failed';
-/**
- * `sent` only when the SMTP server accepted the recipient; nothing else may claim sending.
- * `not_sent` is owed: the next invocation that works on the request sends it. `limited`: a send
- * limit (send-limits.ts) held it back for good; the request is stored and delivered as usual.
- */
-export type { ConfirmationEmailState };
 
 /**
  * One channel of a message to the sales team. `owed`: the next invocation or sweep sends it.
@@ -82,12 +70,9 @@ export interface ProposalRecord {
   notification?: NotificationStatus;
   /** The sales team's alert once delivery has `failed`, so a person follows up. */
   alert?: NotificationStatus;
-  /** Held by the request whose confirmation was the first the site-wide daily limit stopped: the one alert of that day. */
+  /** Held by the first request whose confirmation the site-wide daily limit stopped: that day's one alert. */
   daily_limit_alert?: NotificationStatus & { day: string };
-  /**
-   * Held by the first request past NOTIFY_LIMIT_PER_HOUR in a clock hour: the digest of that
-   * hour's requests without an individual notice, owed once the hour is over.
-   */
+  /** Held by the first request past NOTIFY_LIMIT_PER_HOUR in its clock hour: that hour's digest, owed once it is over. */
   digest?: NotificationStatus & { hour: string };
   /** The channel and client the request came through (absent on requests stored before it was recorded). */
   source?: RequestSource;
@@ -116,26 +101,14 @@ export function buildRecord(
     consent: { text: string; version: string };
     entryKey?: string;
     deliveryId?: string;
-    /** Initial state of the sales team's notice: which channels are configured. */
     notification?: NotificationStatus;
     signals?: SpamSignals;
     source?: RequestSource | undefined;
   },
 ): ProposalRecord {
-  const intake: IntakeFields = {};
-  for (const field of INTAKE_FIELDS) {
-    const value = request[field];
-    if (value !== undefined) Object.assign(intake, { [field]: value });
-  }
-  const consent: ProposalRecord['consent'] = {
-    given: true,
-    text: meta.consent.text,
-    version: meta.consent.version,
-    at: meta.receivedAt,
-  };
-  if (request.consent_version !== undefined && request.consent_version !== meta.consent.version) {
-    consent.sender_version = request.consent_version;
-  }
+  const { consent, source } = meta;
+  const picked = <F extends keyof SubmitRequest>(fields: readonly F[]) =>
+    Object.fromEntries(fields.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]])));
   return {
     request_id: meta.requestId,
     received_at: meta.receivedAt,
@@ -145,9 +118,16 @@ export function buildRecord(
       company: request.company,
       ...(request.role !== undefined && { role: request.role }),
     },
-    intake,
-    guidance: Object.fromEntries(GUIDANCE_FIELDS.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]]))),
-    consent,
+    intake: picked(INTAKE_FIELDS),
+    guidance: picked(GUIDANCE_FIELDS),
+    consent: {
+      given: true,
+      text: consent.text,
+      version: consent.version,
+      at: meta.receivedAt,
+      ...(request.consent_version !== undefined &&
+        request.consent_version !== consent.version && { sender_version: request.consent_version }),
+    },
     delivery: {
       crm: meta.crm,
       state: 'pending',
@@ -158,11 +138,8 @@ export function buildRecord(
     ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
     ...(meta.notification !== undefined && { notification: meta.notification }),
     ...(meta.signals !== undefined && { signals: meta.signals }),
-    ...(meta.source !== undefined && {
-      source: {
-        channel: meta.source.channel,
-        ...(meta.source.client !== undefined && { client: meta.source.client }),
-      },
+    ...(source !== undefined && {
+      source: { channel: source.channel, ...(source.client !== undefined && { client: source.client }) },
     }),
   };
 }

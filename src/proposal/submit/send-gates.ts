@@ -1,33 +1,24 @@
 /**
- * The send limits (../send-limits.ts) applied with the storage module's exact counters (a tally
- * gives each request its place, once, by request_id; a counter admits up to a limit): which
- * confirmation emails and sales notices may go out, and the one alert and the hourly digest
- * that stand in for the rest.
- *
- * The digest of an hour cannot be sent by a timer (a static site and one function have none):
- * the first request past the limit holds it as owed work, due when the hour is over, and the
- * redelivery sweep (which any later invocation starts, and `npm run inbox redeliver` runs on
- * demand) sends it. An hour with a flood is always followed by the invocation that sweeps it.
+ * The send limits applied with the store's exact counters (a tally gives each request its place,
+ * once, by request_id; a counter admits up to a limit): which confirmations and notices go out,
+ * and the one alert and the hourly digest that stand in for the rest. A static site has no timer
+ * for the digest: the first request past the limit owes it, due once the hour is over, and the
+ * sweep that any later invocation starts sends it.
  */
-import { limitAddress, SEND_LIMIT_SPECS, type SendLimits } from '../../contract/send-limits.ts';
+import { limitAddress, SEND_LIMIT_SPECS, sendLimitsFromEnv, type SendLimits } from '../../contract/send-limits.ts';
 import { countEventWithinLimit } from '../store/counter.ts';
 import { tallyEvent, tallyOf } from '../store/event-tally.ts';
 import type { ProposalsStore } from '../store/index.ts';
 import type { ProposalRecord } from './record.ts';
 
-export const DEFAULT_SEND_LIMITS: SendLimits = {
-  perAddress: SEND_LIMIT_SPECS.perAddress.default,
-  perDay: SEND_LIMIT_SPECS.perDay.default,
-  noticesPerHour: SEND_LIMIT_SPECS.noticesPerHour.default,
-};
+export const DEFAULT_SEND_LIMITS: SendLimits = sendLimitsFromEnv(() => undefined).limits;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const ADDRESS_WINDOW_MS = SEND_LIMIT_SPECS.perAddress.windowHours * HOUR_MS;
-/** `2026-11-24`: the UTC day a confirmation counts against (counter.ts aligns day windows to UTC). */
-export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
-/** `2026-11-24T14`: the UTC clock hour a notice counts against. */
-export const utcHour = (at: Date) => at.toISOString().slice(0, 13);
+/** The UTC day a confirmation counts against (counter.ts aligns day windows to UTC), and the hour a notice does. */
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+const utcHour = (at: Date) => at.toISOString().slice(0, 13);
 /** The tally of an address's requests; `npm run inbox -- delete --email` erases it. */
 export const addressTally = (email: string) => `address:${limitAddress(email)}`;
 const hourTally = (hour: string) => `notices:${hour}`;
@@ -47,11 +38,10 @@ export type ConfirmationGate =
   | { send: false; limit: 'per_address' | 'per_day'; alertDay?: string };
 
 /**
- * May this request's confirmation email go out? The address's place decides first (a tally, so
- * a retry keeps its place); only an email the address allows counts against the site's UTC day
- * (counter.ts, which never admits more than the limit). The day's alert is a counter of limit 1,
- * so exactly one stopped email a day owes it. A crash between counting and recording the outcome
- * counts that email twice against the day: the limit errs towards fewer emails, never more.
+ * May this request's confirmation go out? The address's place decides first (a retry keeps it);
+ * only an email the address allows counts against the site's UTC day. The day's alert is a
+ * counter of limit 1, so one stopped email a day owes it. A crash between counting and recording
+ * counts an email twice: the limit errs towards fewer emails, never more.
  */
 export async function confirmationGate(
   store: ProposalsStore,

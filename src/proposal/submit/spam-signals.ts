@@ -1,26 +1,18 @@
 /**
- * What a stored request shows that sales may want to sort by: spam is kept visible, never
- * dropped. The honeypot and the fill-time check refuse a request before this point (they
- * answer 422, so nothing is lost silently); what passed them is recorded here with the number
- * of links in its text and how many requests the same address sent in 24 hours.
+ * What sales may sort a stored request by: spam is kept visible, never dropped. The honeypot and
+ * the fill-time check refuse with 422 before this point; what passed them is recorded here.
  */
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { SubmitRequest } from '../../contract/requests.ts';
 
 export interface SpamSignals {
-  /**
-   * `passed`: the workspace's spam trap was empty and the form took a person's time;
-   * `not_checked`: an API client that sends neither (agents do not fill in forms).
-   */
+  /** `passed`: the spam trap was empty and the form took a person's time; `not_checked`: an API client. */
   form_checks: 'passed' | 'not_checked';
   /** Seconds from showing the form to sending it (workspace only). */
   fill_seconds?: number;
   /** Links (http://, https://, www.) in the text fields, name and company included. */
   links: number;
-  /**
-   * Requests sent with this address (case and +tag ignored) in the 24 hours up to and including
-   * this one; absent when the store could not count it.
-   */
+  /** Requests from this address (case and +tag ignored) in 24 hours up to this one; absent if uncounted. */
   address_requests_24h?: number;
 }
 

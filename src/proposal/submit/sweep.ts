@@ -1,22 +1,19 @@
 /**
- * The background sweep: completes what open requests still owe (CRM redelivery with backoff,
- * confirmation email, the sales team's notice and alert) without waiting for the sender, and
- * deletes what is past its retention. The function starts it after its reply, at most once per
- * REDELIVERY_INTERVAL_SECONDS across all instances (store/sweep-lock.ts); `npm run inbox -- redeliver`
- * runs it on demand. Each request is worked on under the same lease its sender's retries take.
+ * The background sweep: completes what open requests still owe, under the lease their senders'
+ * retries take, and deletes what is past retention. The function starts it after its reply, at
+ * most once per REDELIVERY_INTERVAL_SECONDS across instances; `npm run inbox -- redeliver` on demand.
  */
-import { claimForRequest, LeaseLostError } from '../store/key-entry.ts';
+import { claimForRequest } from '../store/key-entry.ts';
 import { listOpen, markSettled } from '../store/open-index.ts';
 import { readRecord } from '../store/record-store.ts';
 import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.ts';
 import { StoreUnavailable } from '../store/index.ts';
 import { claimSweep } from '../store/sweep-lock.ts';
-import type { SubmitDeps } from './deps.ts';
+import { withDefaults, type Deps, type SubmitDeps } from './deps.ts';
 import { logEvent } from './log.ts';
-import { completeOwedWork, owes, RecordGoneError, settle } from './owed-work.ts';
+import { completeOwedWork, owes, RecordGoneError } from './owed-work.ts';
 import { isOwed } from './notification.ts';
 import type { ProposalRecord } from './record.ts';
-import { DEFAULT_REDELIVERY_POLICY } from './redelivery-policy.ts';
 import { deleteStaleTallies } from '../store/event-tally.ts';
 import { deleteEndedCounters } from '../store/counter.ts';
 
@@ -31,38 +28,26 @@ export interface SweepLimits {
   ignoreBackoff?: boolean;
 }
 
-/**
- * Inside one function invocation: well within the 60 s limit even when every CRM call of the
- * last batch runs to its 8 s timeout.
- */
+/** Inside one function invocation: well within its 60 s even when each CRM call of the last batch times out (8 s). */
 export const FUNCTION_SWEEP_LIMITS: SweepLimits = { maxRequests: 100, budgetMs: 20_000, concurrency: 4 };
 
-export type RequestOutcome =
+type RequestOutcome =
   'delivered' | 'failed' | 'pending' | 'completed' | 'waiting' | 'busy' | 'settled' | 'gone' | 'error';
 
-export interface SweepReport {
-  open: number;
-  /** Request id → what the sweep did with it (only requests it looked at). */
-  requests: Array<{ request_id: string; outcome: RequestOutcome }>;
-  /** Open requests left for the next sweep (count or time budget reached). */
-  deferred: number;
-  entriesDeleted: number;
-  requestsDeleted: number;
-  ms: number;
-}
-
-export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_SWEEP_LIMITS): Promise<SweepReport> {
+/** What the sweep did: `requests` lists those it looked at; `deferred` were left for the next one. */
+export async function runSweep(given: SubmitDeps, limits: SweepLimits = FUNCTION_SWEEP_LIMITS) {
+  const deps = withDefaults(given);
   const started = performance.now();
   const deadline = started + limits.budgetMs;
   const open = await listOpen(deps.store);
   const queue = open.slice(0, limits.maxRequests);
-  const requests: SweepReport['requests'] = [];
+  const requests: Array<{ request_id: string; outcome: RequestOutcome }> = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(limits.concurrency, queue.length) }, async () => {
       while (next < queue.length && performance.now() < deadline) {
         const marker = queue[next++]!;
-        const outcome = await sweepOne(deps, marker.requestId, marker.receivedMs, limits.ignoreBackoff === true).catch(
+        const outcome = await sweepOne(deps, marker, limits.ignoreBackoff === true).catch(
           (error: unknown): RequestOutcome => {
             logEvent('sweep_request_error', {
               request_id: marker.requestId,
@@ -75,17 +60,16 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
       }
     }),
   );
-  const policy = deps.redelivery ?? DEFAULT_REDELIVERY_POLICY;
-  const now = deps.now ?? (() => new Date());
+  const { now, redelivery } = deps;
   const remaining = () => Math.max(0, deadline - performance.now());
   const entriesDeleted = await deleteExpiredEntries(deps.store, now, remaining());
   const countersDeleted =
     (await deleteStaleTallies(deps.store, now(), remaining())) +
     (await deleteEndedCounters(deps.store, now(), remaining()));
   const requestsDeleted =
-    policy.retentionMs === undefined
+    redelivery.retentionMs === undefined
       ? 0
-      : await deleteExpiredRequests(deps.store, now, policy.retentionMs, remaining());
+      : await deleteExpiredRequests(deps.store, now, redelivery.retentionMs, remaining());
   const report = {
     open: open.length,
     requests,
@@ -110,12 +94,10 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
 
 /** One open request: skip it while its backoff runs, else complete its owed work under its lease. */
 async function sweepOne(
-  deps: SubmitDeps,
-  requestId: string,
-  receivedMs: number,
+  deps: Deps,
+  { requestId, receivedMs }: { requestId: string; receivedMs: number },
   ignoreBackoff: boolean,
 ): Promise<RequestOutcome> {
-  const now = deps.now ?? (() => new Date());
   const marker = { request_id: requestId, received_at: new Date(receivedMs).toISOString() };
   const data = await readRecord(deps.store, requestId);
   if (data === null) {
@@ -127,36 +109,25 @@ async function sweepOne(
     await markSettled(deps.store, data);
     return 'settled';
   }
-  if (!ignoreBackoff && waiting(data, now())) return 'waiting';
-  const claim = await claimForRequest(deps.store, data, now);
-  if (claim.kind === 'final') {
-    await markSettled(deps.store, data);
-    return 'settled';
-  }
-  if (claim.kind === 'busy') return 'busy';
-  const { lease } = claim;
-  try {
-    const before = data.delivery.state;
-    const result = await completeOwedWork(deps, lease, { fresh: false }, { respectBackoff: !ignoreBackoff });
-    await settle(deps.store, lease, result);
-    const { record } = result;
-    if (result.storeFailed) throw result.storeFailed;
-    if (before === 'pending' && record.delivery.state === 'received') return 'delivered';
-    if (before === 'pending' && record.delivery.state === 'failed') return 'failed';
-    return record.delivery.state === 'pending' ? 'pending' : 'completed';
-  } catch (error) {
-    if (error instanceof LeaseLostError) return 'busy';
-    if (error instanceof StoreUnavailable) {
-      lease.abandon();
-      throw error;
-    }
-    await lease.release({ state: 'pending' }).catch(() => undefined);
-    if (error instanceof RecordGoneError) {
+  if (!ignoreBackoff && waiting(data, deps.now())) return 'waiting';
+  const claim = await claimForRequest(deps.store, data, deps.now);
+  if (claim.kind === 'final') await markSettled(deps.store, data);
+  if (claim.kind !== 'owner') return claim.kind === 'final' ? 'settled' : 'busy';
+  const result = await completeOwedWork(deps, claim.lease, { fresh: false, respectBackoff: !ignoreBackoff }).catch(
+    async (error: unknown) => {
+      if (!(error instanceof RecordGoneError)) throw error;
       await markSettled(deps.store, marker);
-      return 'gone';
-    }
-    throw error;
-  }
+      return 'gone' as const;
+    },
+  );
+  if (result === null) return 'busy';
+  if (result === 'gone') return result;
+  if (result.storeFailed) throw result.storeFailed;
+  const before = data.delivery.state;
+  const after = result.record.delivery.state;
+  if (before === 'pending' && after === 'received') return 'delivered';
+  if (before === 'pending' && after === 'failed') return 'failed';
+  return after === 'pending' ? 'pending' : 'completed';
 }
 
 /** Only the CRM delivery is owed and its backoff has not run out. */
@@ -171,11 +142,10 @@ function waiting(record: ProposalRecord, now: Date): boolean {
 }
 
 /** The function's call after its reply: sweeps when due, never throws. Null when another instance swept recently. */
-export async function sweepIfDue(deps: SubmitDeps): Promise<SweepReport | null> {
+export async function sweepIfDue(deps: SubmitDeps) {
   try {
-    const now = deps.now ?? (() => new Date());
-    const { intervalMs } = deps.redelivery ?? DEFAULT_REDELIVERY_POLICY;
-    if (!(await claimSweep(deps.store, now(), intervalMs))) return null;
+    const { now, redelivery } = withDefaults(deps);
+    if (!(await claimSweep(deps.store, now(), redelivery.intervalMs))) return null;
     return await runSweep(deps);
   } catch (error) {
     logEvent('sweep_error', {

@@ -1,5 +1,6 @@
 /** The seam between the stored request and whatever system the partner uses as its CRM. */
-import type { CrmFailureKind, CrmName, ProposalRecord } from '../record.ts';
+import type { CrmName } from '../../../contract/submit-replies.ts';
+import type { CrmFailureKind, ProposalRecord } from '../record.ts';
 
 export type CrmOutcome =
   { ok: true; reference?: string } | { ok: false; kind: CrmFailureKind; retryAfterSeconds?: number };
@@ -21,30 +22,19 @@ export interface CrmAdapter {
 /** Default bound of one delivery: far below the platform's 60 s limit, leaving time to store and answer. */
 export const DEFAULT_CRM_TIMEOUT_MS = 8_000;
 
-/**
- * Runs one delivery with a deadline. The race also covers an adapter that ignores its signal,
- * and a throwing adapter becomes a failure outcome so the request stays stored as pending.
- */
+/** One delivery with a deadline, even for an adapter that ignores its signal; a throw is a failure outcome. */
 export async function deliverWithin(
   adapter: CrmAdapter,
   record: ProposalRecord,
   idempotencyKey: string,
   timeoutMs: number,
 ): Promise<CrmOutcome> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<CrmOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(new DOMException('CRM delivery timed out', 'TimeoutError'));
-      resolve({ ok: false, kind: 'timeout' });
-    }, timeoutMs);
-  });
+  const signal = AbortSignal.timeout(timeoutMs);
+  const timedOut = new Promise<CrmOutcome>((resolve) =>
+    signal.addEventListener('abort', () => resolve({ ok: false, kind: 'timeout' }), { once: true }),
+  );
   const delivered = adapter
-    .deliver(record, { idempotencyKey, signal: controller.signal })
-    .catch((): CrmOutcome => ({ ok: false, kind: controller.signal.aborted ? 'timeout' : 'unreachable' }));
-  try {
-    return await Promise.race([delivered, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+    .deliver(record, { idempotencyKey, signal })
+    .catch((): CrmOutcome => ({ ok: false, kind: signal.aborted ? 'timeout' : 'unreachable' }));
+  return Promise.race([delivered, timedOut]);
 }

@@ -1,4 +1,4 @@
-/** HTTP delivery shared by the webhook and HubSpot adapters: one POST, one outcome. */
+/** HTTP delivery shared by the webhook and HubSpot adapters and the chat notice: one POST, one outcome. */
 import type { CrmOutcome } from './adapter.ts';
 
 /** Longest Retry-After we pass on; a CRM asking for more is treated as "try in an hour". */
@@ -14,7 +14,7 @@ export async function postForOutcome(
 ): Promise<CrmOutcome> {
   let response: Response;
   try {
-    // No redirects: a 3xx must not carry a bearer token or the payload somewhere else.
+    // No redirects: a 3xx must not carry a bearer token or the payload anywhere else.
     response = await fetch(url, { method: 'POST', redirect: 'manual', ...init });
   } catch {
     return { ok: false, kind: init.signal.aborted ? 'timeout' : 'unreachable' };

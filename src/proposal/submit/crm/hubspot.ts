@@ -4,35 +4,20 @@
  * dedupes the contact by email, so a person who writes twice stays one contact. The form must
  * contain the fields sent below (email, firstname, lastname, company, jobtitle, message).
  */
-import type { EnvReader } from '../env.ts';
+import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../../contract/fields.ts';
 import type { Partner } from '../partner.ts';
-import { overviewText } from '../overview.ts';
 import { signalsLine } from '../spam-signals.ts';
 import { sourceText } from '../../source.ts';
 import type { ProposalRecord } from '../record.ts';
 import type { CrmAdapter } from './adapter.ts';
-import { isAllowedEndpoint, postForOutcome } from './http.ts';
-import { misconfiguredAdapter } from './misconfigured.ts';
+import { postForOutcome } from './http.ts';
 
-export const DEFAULT_HUBSPOT_API_BASE = 'https://api.hsforms.com';
+export type HubSpotSubmission = ReturnType<typeof hubSpotSubmission>;
 
-export interface HubSpotSettings {
-  portalId: string;
-  formGuid: string;
-  accessToken: string;
-  apiBase: string;
-}
-
-export interface HubSpotSubmission {
-  submittedAt: string;
-  fields: Array<{ objectTypeId: '0-1'; name: string; value: string }>;
-  context: { pageUri: string; pageName: string };
-  legalConsentOptions: {
-    consent: { consentToProcess: true; text: string; communications: [] };
-  };
-}
-
-export function hubSpotAdapter(settings: HubSpotSettings, partner: Partner): CrmAdapter {
+export function hubSpotAdapter(
+  settings: { portalId: string; formGuid: string; accessToken: string; apiBase: string },
+  partner: Partner,
+): CrmAdapter {
   const base = settings.apiBase.replace(/\/+$/, '');
   const url = `${base}/submissions/v3/integration/secure/submit/${settings.portalId}/${settings.formGuid}`;
   return {
@@ -50,7 +35,7 @@ export function hubSpotAdapter(settings: HubSpotSettings, partner: Partner): Crm
 }
 
 /** The submission body; contact properties use HubSpot's default internal names (object 0-1). */
-export function hubSpotSubmission(record: ProposalRecord, partner: Partner): HubSpotSubmission {
+export function hubSpotSubmission(record: ProposalRecord, partner: Partner) {
   const { firstname, lastname } = splitName(record.contact.name);
   const values: Array<[string, string | undefined]> = [
     ['email', record.contact.email],
@@ -70,7 +55,7 @@ export function hubSpotSubmission(record: ProposalRecord, partner: Partner): Hub
     ),
     context: { pageUri: partner.proposalUrl, pageName: `${partner.name} proposal request` },
     legalConsentOptions: {
-      consent: { consentToProcess: true, text: record.consent.text, communications: [] },
+      consent: { consentToProcess: true as const, text: record.consent.text, communications: [] as [] },
     },
   };
 }
@@ -82,20 +67,22 @@ function splitName(name: string): { firstname: string; lastname?: string } {
   return rest.length === 0 ? { firstname: first } : { firstname: first, lastname: rest.join(' ') };
 }
 
-export function hubSpotAdapterFromEnv(env: EnvReader, partner: Partner): CrmAdapter {
-  const portalId = env('HUBSPOT_PORTAL_ID');
-  if (portalId === undefined) return misconfiguredAdapter('hubspot', 'HUBSPOT_PORTAL_ID', 'missing');
-  if (!/^\d+$/.test(portalId)) return misconfiguredAdapter('hubspot', 'HUBSPOT_PORTAL_ID', 'must be digits');
-  const formGuid = env('HUBSPOT_FORM_GUID');
-  if (formGuid === undefined) return misconfiguredAdapter('hubspot', 'HUBSPOT_FORM_GUID', 'missing');
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(formGuid)) {
-    return misconfiguredAdapter('hubspot', 'HUBSPOT_FORM_GUID', 'must be a form GUID');
-  }
-  const accessToken = env('HUBSPOT_ACCESS_TOKEN');
-  if (accessToken === undefined) return misconfiguredAdapter('hubspot', 'HUBSPOT_ACCESS_TOKEN', 'missing');
-  const apiBase = env('HUBSPOT_API_BASE') ?? DEFAULT_HUBSPOT_API_BASE;
-  if (!isAllowedEndpoint(apiBase)) {
-    return misconfiguredAdapter('hubspot', 'HUBSPOT_API_BASE', 'must be an https: URL (http: only on loopback)');
-  }
-  return hubSpotAdapter({ portalId, formGuid, accessToken, apiBase }, partner);
+/** The request as labelled lines; a multi-line value is indented under its label. */
+function overviewText(record: ProposalRecord): string {
+  const { name, email, company, role } = record.contact;
+  const lines: Array<[string, string | undefined]> = [
+    [FIELD_LABELS.name, name],
+    [FIELD_LABELS.email, email],
+    [FIELD_LABELS.company, company],
+    [FIELD_LABELS.role, role],
+    ...INTAKE_FIELDS.map((field): [string, string | undefined] => [FIELD_LABELS[field], record.intake[field]]),
+    ...GUIDANCE_FIELDS.map((field): [string, string | undefined] => [FIELD_LABELS[field], record.guidance[field]]),
+  ];
+  return lines
+    .flatMap(([label, value]) => {
+      if (value === undefined) return [];
+      const parts = value.split(/\r\n|\r|\n/);
+      return [parts.length === 1 ? `${label}: ${value}` : `${label}:\n${parts.map((line) => `  ${line}`).join('\n')}`];
+    })
+    .join('\n');
 }

@@ -4,18 +4,11 @@
  * it never stores one submission twice, even when our retry follows a lost 2xx.
  */
 import { Webhook } from 'standardwebhooks';
-import type { EnvReader } from '../env.ts';
 import type { CrmAdapter } from './adapter.ts';
-import { isAllowedEndpoint, postForOutcome } from './http.ts';
-import { misconfiguredAdapter } from './misconfigured.ts';
+import { postForOutcome } from './http.ts';
 
-export interface WebhookSettings {
-  url: string;
-  /** "whsec_" followed by the base64 key, as Standard Webhooks tools print it. */
-  secret: string;
-}
-
-export function webhookAdapter({ url, secret }: WebhookSettings): CrmAdapter {
+/** `secret`: "whsec_" followed by the base64 key, as Standard Webhooks tools print it. */
+export function webhookAdapter({ url, secret }: { url: string; secret: string }): CrmAdapter {
   const signer = new Webhook(secret);
   return {
     name: 'webhook',
@@ -34,22 +27,4 @@ export function webhookAdapter({ url, secret }: WebhookSettings): CrmAdapter {
       });
     },
   };
-}
-
-export function webhookAdapterFromEnv(env: EnvReader): CrmAdapter {
-  const url = env('CRM_WEBHOOK_URL');
-  if (url === undefined) return misconfiguredAdapter('webhook', 'CRM_WEBHOOK_URL', 'missing');
-  if (!isAllowedEndpoint(url)) {
-    return misconfiguredAdapter('webhook', 'CRM_WEBHOOK_URL', 'must be an https: URL (http: only on loopback)');
-  }
-  const secret = env('CRM_WEBHOOK_SECRET');
-  if (secret === undefined) return misconfiguredAdapter('webhook', 'CRM_WEBHOOK_SECRET', 'missing');
-  if (!secret.startsWith('whsec_')) {
-    return misconfiguredAdapter('webhook', 'CRM_WEBHOOK_SECRET', 'must have the form whsec_<base64>');
-  }
-  try {
-    return webhookAdapter({ url, secret });
-  } catch {
-    return misconfiguredAdapter('webhook', 'CRM_WEBHOOK_SECRET', 'the part after whsec_ is not valid base64');
-  }
 }

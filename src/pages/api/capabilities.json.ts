@@ -1,6 +1,0 @@
-import type { APIRoute } from 'astro';
-import { capabilitiesDocument } from '../../lib/agents/agent-documents.ts';
-import { jsonResponse } from '../../lib/agents/json-response.ts';
-
-/** Served at /api/capabilities (netlify.toml rewrite). */
-export const GET: APIRoute = async () => jsonResponse(await capabilitiesDocument());

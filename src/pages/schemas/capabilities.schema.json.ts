@@ -1,5 +1,0 @@
-import type { APIRoute } from 'astro';
-import { capabilitiesSchema } from '../../lib/agents/agent-documents.ts';
-import { jsonResponse } from '../../lib/agents/json-response.ts';
-
-export const GET: APIRoute = async () => jsonResponse(await capabilitiesSchema());
