@@ -9,7 +9,7 @@ import { parseFrontmatter } from 'astro/markdown';
 import { slug } from 'github-slugger';
 import { checkEntryData } from './entry-errors.ts';
 import { duplicates } from './entry-checks.ts';
-import { bodyFirstLine, isOtherSite, isRootRelative, scanLinks } from './links.ts';
+import { bodyFirstLine, filePath, isOtherSite, isRootRelative, scanLinks } from './links.ts';
 import { nearest } from '../../text/nearest.ts';
 import { ContentError } from './error.ts';
 
@@ -54,7 +54,7 @@ function imageProblems(shown: string, file: ContentFile, publicDir: string): str
       );
       continue;
     }
-    const path = decodeURI(image.href.replace(/[?#].*$/, ''));
+    const path = filePath(image.href);
     const [dir, target] = isRootRelative(path) ? [publicDir, path.slice(1)] : [dirname(file.absolute), path];
     if (existsSync(resolve(dir, target))) continue;
     const guess = nearest(target.replace(/^\.\//, ''), filesUnder(dir));
