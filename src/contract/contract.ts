@@ -1,7 +1,7 @@
 /**
- * The proposal contract, written once: request schemas (JSON Schema 2020-12) for each action,
- * the meaning of each result, limits and idempotency rules. Published at GET /api/proposal,
- * embedded in /openapi.json, and compiled ahead of time into the function's validators.
+ * The proposal contract, written once: request schemas (JSON Schema 2020-12), result meanings,
+ * limits and idempotency rules. Published at GET /api/proposal, embedded in /openapi.json, and
+ * compiled at build time into the function's validators.
  */
 import {
   COMPANY_SIZES,
@@ -16,7 +16,7 @@ import {
   type PrimaryNeed,
 } from './fields.ts';
 import { PROBLEM_TYPES, problemMeaning, type ProblemType } from './http.ts';
-import { CONFIRMATION_EMAIL_MEANINGS } from './confirmation-email-states.ts';
+import { CONFIRMATION_EMAIL_MEANINGS } from './submit-replies.ts';
 import { problemTypeUri } from './problem-type.ts';
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
@@ -37,7 +37,6 @@ export const STATUS_MEANINGS = {
     "The request is stored safely, but the customer-relationship system did not accept it within the redelivery period. The partner's team was alerted and follows up by email; do not submit it again.",
 } as const;
 
-/** What each `confirmation_email` value means (confirmation-email-states.ts). */
 export const EMAIL_MEANINGS = CONFIRMATION_EMAIL_MEANINGS;
 
 /** The `proposal_workflow` texts of the capabilities document (spec 2.10). */
@@ -63,32 +62,10 @@ export const VISIBLE_TEXT_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])(?:[^\\p{
 export const MAX_EMAIL_LENGTH = 254;
 
 // `as const` throughout: the request types (./requests.ts) are read off these schemas' literal types.
-const short = (description: string) =>
-  ({
-    type: 'string',
-    minLength: 1,
-    maxLength: MAX_SHORT_LENGTH,
-    pattern: VISIBLE_LINE_PATTERN,
-    description,
-  }) as const;
-const long = (description: string) =>
-  ({
-    type: 'string',
-    minLength: 1,
-    maxLength: MAX_TEXT_LENGTH,
-    pattern: VISIBLE_TEXT_PATTERN,
-    description,
-  }) as const;
-
-/** Descriptions of the intake fields of spec part 1. */
-const INTAKE_DESCRIPTIONS = {
-  business_outcome: 'The business outcome you want, e.g. "launch self-service onboarding in Q3".',
-  current_environment: 'Current environment or product stage: what runs where today, or how far the product is.',
-  blocker: 'The blocker or risk in the way.',
-  timeline: 'Target timeline, e.g. "pilot by March, production by June".',
-  constraints: 'Security, reliability, compliance, data or budget constraints.',
-  cloud_context: 'Known cloud-provider account team, startup program or funding context, if any.',
-} as const;
+const textField = (maxLength: number, pattern: string) => (description: string) =>
+  ({ type: 'string', minLength: 1, maxLength, pattern, description }) as const;
+const short = textField(MAX_SHORT_LENGTH, VISIBLE_LINE_PATTERN);
+const long = textField(MAX_TEXT_LENGTH, VISIBLE_TEXT_PATTERN);
 
 /** One action's request: `action` selects it, and nothing beyond `properties` is accepted. */
 const requestObject = <A extends string, P extends object, R extends readonly string[]>(
@@ -121,12 +98,14 @@ export function requestSchemas(k: Knowledge) {
     },
   } as const;
   const intake = {
-    business_outcome: long(INTAKE_DESCRIPTIONS.business_outcome),
-    current_environment: long(INTAKE_DESCRIPTIONS.current_environment),
-    blocker: long(INTAKE_DESCRIPTIONS.blocker),
-    timeline: long(INTAKE_DESCRIPTIONS.timeline),
-    constraints: long(INTAKE_DESCRIPTIONS.constraints),
-    cloud_context: long(INTAKE_DESCRIPTIONS.cloud_context),
+    business_outcome: long('The business outcome you want, e.g. "launch self-service onboarding in Q3".'),
+    current_environment: long(
+      'Current environment or product stage: what runs where today, or how far the product is.',
+    ),
+    blocker: long('The blocker or risk in the way.'),
+    timeline: long('Target timeline, e.g. "pilot by March, production by June".'),
+    constraints: long('Security, reliability, compliance, data or budget constraints.'),
+    cloud_context: long('Known cloud-provider account team, startup program or funding context, if any.'),
     engagement_model: {
       type: 'string',
       enum: modelIds,

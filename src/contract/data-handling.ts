@@ -1,30 +1,10 @@
 /**
- * What the intake stores, where, for how long, what it sends and how to have it erased: one
- * source for the contract's data_handling, /privacy, /agents, /proposal and their markdown
- * twins. RETENTION_DAYS and the send limits are read here for the function and for the build
- * alike, so the pages say what the function does.
+ * What the intake stores, where, for how long, what it sends and how to have it erased: one source
+ * for the contract's data_handling, /privacy, /agents, /proposal and their twins. The function and
+ * the build read RETENTION_DAYS and the send limits alike, so the pages say what the function does.
  */
 import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency-rules.ts';
 import { sendLimitsFromEnv, type SendLimits } from './send-limits.ts';
-
-export interface DataHandling {
-  stored: string;
-  /** Where it is kept and who else receives it. */
-  where: string;
-  /** Days a stored request is kept; null: until its deletion is asked for. */
-  retention_days: number | null;
-  retention: string;
-  /** The send limits in force (see send-limits.ts), as numbers and as a sentence. */
-  limits: {
-    confirmation_emails_per_address_per_day: number;
-    confirmation_emails_per_day: number;
-    sales_notices_per_hour: number;
-  };
-  sending: string;
-  erasure: string;
-  /** The privacy notice that says all of this for people. */
-  privacy_notice?: string;
-}
 
 export const RETENTION_DAYS_RANGE = { min: 1, max: 36_500 } as const;
 
@@ -37,12 +17,13 @@ export function retentionDays(raw: string | undefined): number | undefined {
     : undefined;
 }
 
+/** `retention_days` null: kept until its deletion is asked for; `limits`: the send limits in force. */
 export function dataHandling(
   partner: { name: string; email: string },
   days: number | undefined,
   limits: SendLimits,
   privacyUrl?: string,
-): DataHandling {
+) {
   const { name, email } = partner;
   return {
     stored:
@@ -53,7 +34,7 @@ export function dataHandling(
       `Requests are stored in Netlify Blobs, the storage of the host that runs this site. They are delivered to the ` +
       `customer-relationship system ${name} configures, and emails go through the mail provider ${name} configures; ` +
       `each receives the request only to do that job.`,
-    retention_days: days ?? null,
+    retention_days: days ?? (null as number | null),
     retention:
       (days === undefined
         ? 'A stored request is kept until its deletion is asked for.'
@@ -74,12 +55,14 @@ export function dataHandling(
   };
 }
 
+export type DataHandling = ReturnType<typeof dataHandling>;
+
 /** The texts for the environment the site is built in (its RETENTION_DAYS and send limits). */
 export function dataHandlingFromEnv(
   partner: { name: string; email: string },
   env: Record<string, string | undefined> = process.env,
   privacyUrl?: string,
-): DataHandling {
+) {
   const { limits } = sendLimitsFromEnv((name) => env[name]);
   return dataHandling(partner, retentionDays(env['RETENTION_DAYS']), limits, privacyUrl);
 }

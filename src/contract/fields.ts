@@ -24,31 +24,24 @@ export const REQUIRED_INTAKE_FIELDS = [
 ] as const satisfies readonly IntakeField[];
 
 export const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-1000', '1001+'] as const;
-export type CompanySize = (typeof COMPANY_SIZES)[number];
 
-/** The `primary_need` value for an asker who cannot tell yet which capability fits. */
+/** The `primary_need` of an asker who cannot tell yet which capability fits, and its name for people. */
 export const NOT_SURE = 'not-sure';
-/** How the site names `not-sure` to people. */
 export const NOT_SURE_LABEL = 'Not sure yet';
-/** `primary_need` is a capability id, or `not-sure` when the asker cannot tell yet. */
 export type PrimaryNeed = CapabilityId | typeof NOT_SURE;
 
-/** The fields of a guide request, after `action`. */
 export const GUIDANCE_FIELDS = ['question', 'industry', 'company_size', 'primary_need'] as const;
 export type GuidanceField = (typeof GUIDANCE_FIELDS)[number];
 /** Contact details a submit needs, and the optional one. */
 export const CONTACT_FIELDS = ['name', 'email', 'company'] as const;
 export const OPTIONAL_CONTACT_FIELDS = ['role'] as const;
 
-/** The actions of POST /api/proposal; each one's request type is read off its schema (requests.ts). */
 export const ACTIONS = ['guide', 'summarize', 'submit'] as const;
 export type ProposalAction = (typeof ACTIONS)[number];
 
-/** Largest accepted request body, in bytes; checked before parsing. */
+/** Largest accepted body in bytes (checked before parsing); longest free-text and short field in characters. */
 export const MAX_BODY_BYTES = 32 * 1024;
-/** Longest accepted free-text field, in characters. */
 export const MAX_TEXT_LENGTH = 4000;
-/** Longest accepted short field (names, industry, ...), in characters. */
 export const MAX_SHORT_LENGTH = 200;
 
 /** Human labels of every request field, for overviews, emails and the workspace. */
@@ -73,6 +66,6 @@ export const FIELD_LABELS = {
 /** The top-level field a problem pointer names: "#/email" → "email"; "#" → "". */
 export const fieldOfPointer = (pointer: string): string => pointer.replace(/^#\/?/, '').split('/')[0] ?? '';
 
-/** The human label of a field name, or the name itself, capitalised, for fields without one. */
+/** The human label of a field, or its name capitalised. */
 export const labelOfField = (name: string): string =>
   (FIELD_LABELS as Record<string, string>)[name] ?? `${name.charAt(0).toUpperCase()}${name.slice(1)}`;

@@ -8,8 +8,8 @@ export interface Reply {
   body: unknown;
 }
 
+/** `pointer`: a JSON Pointer in URI-fragment form, e.g. "#/email". */
 export interface FieldError {
-  /** JSON Pointer in URI-fragment form, e.g. "#/email". */
   pointer: string;
   detail: string;
 }
@@ -46,9 +46,8 @@ export function problemMeaning(type: ProblemType): string {
 }
 
 /**
- * An RFC 9457 problem reply. Never include caller-sent values in `detail`. Its `type` is the
- * problem's anchor, relative to the agents page: the handler, which knows the site, makes it
- * absolute (withProblemBase), so no module needs to hold the site's address.
+ * An RFC 9457 problem reply; `detail` never includes caller-sent values. Its `type` is relative to
+ * the agents page until the handler, which knows the site, resolves it (withProblemBase).
  */
 export function problem(
   type: ProblemType,
@@ -64,7 +63,15 @@ export function problem(
   };
 }
 
-/** The reply with a problem's relative `type` resolved against the agents page. */
+/** The answer to a submit without consent; the developer page shows it as its example problem. */
+export function consentRequired(): Reply {
+  return problem(
+    'consent-required',
+    'A request is submitted only with the sender\'s consent: set "consent" to true after showing the consent text of the contract.',
+    { errors: [{ pointer: '#/consent', detail: 'must be true' }] },
+  );
+}
+
 export function withProblemBase(reply: Reply, agentsPageUrl: string): Reply {
   const body = reply.body as { type?: unknown } | null;
   if (typeof body?.type !== 'string' || !body.type.startsWith('#')) return reply;

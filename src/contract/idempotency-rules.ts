@@ -1,7 +1,4 @@
-/**
- * The rules of the Idempotency-Key header, written once: the parser (submit/idempotency-key.ts),
- * the key store (store/key-entry.ts), the contract and the OpenAPI description all read them.
- */
+/** The rules of the Idempotency-Key header, for its parser, the key store, the contract and the OpenAPI description. */
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 

@@ -1,7 +1,6 @@
 /**
- * The facts the proposal function needs at run time: derived from the site model at build time
- * (src/lib/agents/agent-documents.ts) and shipped to the function as JSON, so the function carries no facts of
- * its own. The type lives on the function's side so the site depends on it, never the reverse.
+ * The facts the proposal function needs at run time, derived from the content at build time
+ * (src/lib/agents/agent-documents.ts) and shipped as JSON, so the function carries no facts of its own.
  */
 import type { DataHandling } from './data-handling.ts';
 import type { AudienceId, CapabilityId, EngagementModelId } from './ids.ts';

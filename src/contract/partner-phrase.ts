@@ -1,18 +1,14 @@
 /** How pages and replies describe the partner, from `type` in content/site.md. */
 
-/**
- * "Independent cloud consulting and delivery partner" → "an independent cloud consulting and delivery partner".
- * @example partnerPhrase('Cloud partner') // "a cloud partner"
- */
+/** "Cloud partner" → "a cloud partner". */
 export function partnerPhrase(type: string): string {
   const lower = type.trim().toLowerCase();
   return `${/^[aeiou]/.test(lower) ? 'an' : 'a'} ${lower}`;
 }
 
-/** The names a sentence about the partner needs (Knowledge's `partner`). */
+/** The names a sentence about the partner needs (Knowledge's `partner`); `described_as` is partnerPhrase of its type. */
 export interface PartnerNames {
   name: string;
-  /** partnerPhrase of its type. */
   described_as: string;
   cloud_provider_full_name: string;
 }

@@ -1,9 +1,6 @@
-/**
- * The `type` URI of an RFC 9457 problem, built one way: the problem's anchor in the problem-type
- * table of the agents page. Small and free of imports, so the page script can use it too.
- */
+/** A problem's `type` URI: its row's anchor on the agents page. Free of imports, so the page script can use it. */
 
-/** The anchor of a problem type's row on the agents page, e.g. `problem-invalid-request`. */
+/** e.g. `problem-invalid-request`. */
 export const problemAnchor = (type: string): string => `problem-${type}`;
 
 /** The `type` URI of a problem, e.g. `https://…/agents#problem-invalid-request`. */

@@ -1,16 +1,8 @@
 /**
  * How many messages the intake sends, written once: the function enforces these numbers and the
- * contract's data_handling, /privacy and the agent documents state them. Each is read from the
- * environment (the build's for the pages, the function's at run time), so both say the same
- * when the deployment sets them in one place, as Netlify's site-wide variables do.
+ * documents state them. Both read the environment (the build's and the function's), so they say
+ * the same when the deployment sets them in one place, as Netlify's site-wide variables do.
  */
-
-/** One limit: its variable, default, window and what it counts. */
-export interface SendLimitSpec {
-  variable: string;
-  default: number;
-  windowHours: number;
-}
 
 export const SEND_LIMIT_SPECS = {
   /** Confirmation emails to one address (compared case-insensitively, without a +tag) in 24 h. */
@@ -19,7 +11,7 @@ export const SEND_LIMIT_SPECS = {
   perDay: { variable: 'CONFIRMATION_LIMIT_PER_DAY', default: 500, windowHours: 24 },
   /** Individual notices to the sales team in one clock hour; past it, one digest for that hour. */
   noticesPerHour: { variable: 'NOTIFY_LIMIT_PER_HOUR', default: 20, windowHours: 1 },
-} as const satisfies Record<string, SendLimitSpec>;
+} as const;
 
 export type SendLimitName = keyof typeof SEND_LIMIT_SPECS;
 export type SendLimits = Record<SendLimitName, number>;
@@ -33,7 +25,8 @@ export function sendLimitsFromEnv(read: (name: string) => string | undefined): {
 } {
   const invalid: string[] = [];
   const limits = {} as SendLimits;
-  for (const [name, spec] of Object.entries(SEND_LIMIT_SPECS) as [SendLimitName, SendLimitSpec][]) {
+  for (const name of Object.keys(SEND_LIMIT_SPECS) as SendLimitName[]) {
+    const spec = SEND_LIMIT_SPECS[name];
     const raw = read(spec.variable)?.trim();
     const value = raw === undefined || raw === '' ? spec.default : Number(raw);
     const usable = Number.isInteger(value) && value >= SEND_LIMIT_RANGE.min && value <= SEND_LIMIT_RANGE.max;
@@ -43,10 +36,7 @@ export function sendLimitsFromEnv(read: (name: string) => string | undefined): {
   return { limits, invalid };
 }
 
-/**
- * The address a limit counts: lower case, and without a `+tag` in the local part, so
- * Ann+1@Example.com and ann@example.com share one allowance.
- */
+/** The address a limit counts: lower case, without a `+tag`, so Ann+1@Example.com and ann@example.com share one. */
 export function limitAddress(email: string): string {
   const address = email.trim().toLowerCase();
   const at = address.lastIndexOf('@');

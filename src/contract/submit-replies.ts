@@ -1,43 +1,40 @@
 /**
- * Bodies of the submit replies and their sentences: the pipeline sends them (submit/), the
- * contract publishes an example built by the same code, and the reply pages read them. The
- * sentences claim an email only when it was sent, describe the partner as independent, and
- * promise nothing about programs, funding or approval.
+ * Bodies of the submit replies: the pipeline sends them (submit/), the contract publishes an
+ * example built by the same code, and the reply pages read them. Their sentences claim an email
+ * only when it was sent, and promise nothing about programs, funding or approval.
  */
-import { CONFIRMATION_EMAIL_TO_PERSON, type ConfirmationEmailState } from './confirmation-email-states.ts';
+import type { Knowledge } from './knowledge.ts';
+
+/**
+ * The values of `confirmation_email`: what to tell the person (in the reply's `message`, which the
+ * workspace and the no-JavaScript reply show) and, below, what each means to an agent.
+ */
+export const CONFIRMATION_EMAIL_TO_PERSON = {
+  sent: 'A confirmation email was sent to the address you gave.',
+  not_sent:
+    'The confirmation email is not sent yet; it is sent as soon as the mail server is reachable, without any action from you.',
+  failed: 'The confirmation email could not be sent.',
+  not_configured: 'No confirmation email is sent for this request.',
+  limited:
+    'No confirmation email was sent: the limit of emails to one address, or from this site, for today was reached. Your request is stored and delivered all the same.',
+} as const;
+
+export type ConfirmationEmailState = keyof typeof CONFIRMATION_EMAIL_TO_PERSON;
+
+/** For the contract, /openapi.json, SKILL.md and /agents. */
+export const CONFIRMATION_EMAIL_MEANINGS = {
+  sent: 'The confirmation email was accepted by the mail server. Only this value allows saying an email was sent.',
+  not_sent:
+    'No email was sent yet: the request is still pending, or the mail server could not be reached. The email is owed and is sent automatically once the request is received and the mail server answers.',
+  failed:
+    'The mail server refused the confirmation email (or it failed repeatedly); it will not be sent. The request itself is unaffected.',
+  not_configured: 'This deployment sends no confirmation emails.',
+  limited:
+    'No confirmation email was sent because a sending limit was reached (a few per address a day, and a daily total for the site; data_handling.limits in the contract gives the numbers). The request itself is stored and delivered as usual; keep the request_id as the reference.',
+} as const satisfies Record<ConfirmationEmailState, string>;
 
 /** The customer-relationship systems a request can be delivered to. */
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';
-
-/** How a reply names the partner (submit/partner.ts's Partner has these). */
-interface PartnerNaming {
-  name: string;
-  describedAs: string;
-}
-
-export function receivedMessage(partner: PartnerNaming, email: ConfirmationEmailState): string {
-  return (
-    `${partner.name}, ${partner.describedAs}, has received your proposal request. ` +
-    `${CONFIRMATION_EMAIL_TO_PERSON[email]}${email === 'sent' ? '' : ' Keep the request_id as your reference.'} ` +
-    'The team reviews each request and replies by email.'
-  );
-}
-
-export function pendingMessage(): string {
-  return (
-    "Stored safely; it is delivered to the partner's customer-relationship system automatically, without a retry, " +
-    'and the confirmation email follows. You may still retry with the same Idempotency-Key and the same body after ' +
-    'retry_after_seconds to learn the outcome: the retry continues this request (same request_id) and never creates a ' +
-    'second one. No confirmation email has been sent yet.'
-  );
-}
-
-export function failedMessage(): string {
-  return (
-    "Stored safely, but the partner's customer-relationship system did not accept it in time. The partner's team " +
-    'was alerted and follows up by email; do not submit it again. Keep the request_id as your reference.'
-  );
-}
 
 /** 201: the CRM accepted the request; `confirmation_email` reports the email separately. */
 export function receivedReplyBody(r: {
@@ -45,15 +42,20 @@ export function receivedReplyBody(r: {
   receivedAt: string;
   crm: CrmName;
   confirmationEmail: ConfirmationEmailState;
-  partner: PartnerNaming;
+  /** How the reply names the partner (submit/partner.ts's Partner has these). */
+  partner: { name: string; describedAs: string };
 }) {
+  const email = r.confirmationEmail;
   return {
     status: 'received' as const,
-    confirmation_email: r.confirmationEmail,
+    confirmation_email: email,
     request_id: r.requestId,
     received_at: r.receivedAt,
     crm: r.crm,
-    message: receivedMessage(r.partner, r.confirmationEmail),
+    message:
+      `${r.partner.name}, ${r.partner.describedAs}, has received your proposal request. ` +
+      `${CONFIRMATION_EMAIL_TO_PERSON[email]}${email === 'sent' ? '' : ' Keep the request_id as your reference.'} ` +
+      'The team reviews each request and replies by email.',
   };
 }
 
@@ -65,7 +67,11 @@ export function pendingReplyBody(r: { requestId: string; receivedAt: string; ret
     request_id: r.requestId,
     received_at: r.receivedAt,
     retry_after_seconds: r.retryAfterSeconds,
-    message: pendingMessage(),
+    message:
+      "Stored safely; it is delivered to the partner's customer-relationship system automatically, without a retry, " +
+      'and the confirmation email follows. You may still retry with the same Idempotency-Key and the same body after ' +
+      'retry_after_seconds to learn the outcome: the retry continues this request (same request_id) and never creates a ' +
+      'second one. No confirmation email has been sent yet.',
   };
 }
 
@@ -80,6 +86,19 @@ export function failedReplyBody(r: {
     confirmation_email: r.confirmationEmail,
     request_id: r.requestId,
     received_at: r.receivedAt,
-    message: failedMessage(),
+    message:
+      "Stored safely, but the partner's customer-relationship system did not accept it in time. The partner's team " +
+      'was alerted and follows up by email; do not submit it again. Keep the request_id as your reference.',
   };
+}
+
+/** The example reply of a received submit, published in the contract. */
+export function exampleSubmitReply(k: Knowledge) {
+  return receivedReplyBody({
+    requestId: '5b0e4f7e-8a5c-4d1e-9f2a-3c6d7e8f9a0b',
+    receivedAt: '2026-11-20T09:30:00.000Z',
+    crm: 'inbox',
+    confirmationEmail: 'sent',
+    partner: { name: k.partner.name, describedAs: k.partner.described_as },
+  });
 }

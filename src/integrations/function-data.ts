@@ -61,7 +61,7 @@ export function writeFunctionData(outDir: string, { contract, knowledge, stylesh
     // Each validator is a type guard for its request type, which is read off the same schema. The
     // declarations are read where the data ends up, the project's `.generated/` (a build writes to
     // a temporary folder first).
-    'validators.d.mts': `import type { Validators } from '../src/proposal/request-steps.ts';\n${actions
+    'validators.d.mts': `import type { Validators } from '../src/contract/requests.ts';\n${actions
       .map((name) => `export declare const ${name}: Validators['${name}'];`)
       .join('\n')}\n`,
     // GET /api/proposal: the function answers it (its path takes GET for /mcp's 405), with these bytes.

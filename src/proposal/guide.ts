@@ -9,14 +9,12 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Keyword patterns, compiled once per keyword list (the knowledge is fixed for a function instance). */
 const patterns = new WeakMap<string[], RegExp[]>();
 
-function compile(keywords: string[]): RegExp[] {
-  const compiled = keywords.map((kw) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(kw)}(?:$|[^\\p{L}\\p{N}])`, 'iu'));
-  patterns.set(keywords, compiled);
-  return compiled;
-}
-
 function matchedKeywords(text: string, keywords: string[]): string[] {
-  const compiled = patterns.get(keywords) ?? compile(keywords);
+  let compiled = patterns.get(keywords);
+  if (!compiled) {
+    compiled = keywords.map((kw) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(kw)}(?:$|[^\\p{L}\\p{N}])`, 'iu'));
+    patterns.set(keywords, compiled);
+  }
   return keywords.filter((_, i) => compiled[i]!.test(text));
 }
 

@@ -1,15 +1,13 @@
 /**
- * POST /api/proposal: the HTTP API and the workspace's form. Reads and parses the body in its own
- * steps (./request-steps.ts), then hands the action to the pipeline every channel shares
- * (./pipeline.ts). Every failure is an RFC 9457 problem; nothing here throws to the platform.
+ * POST /api/proposal: the HTTP API and the workspace's form. Reads and parses the body, then hands
+ * the action to the pipeline every channel shares. Every failure is an RFC 9457 problem.
  */
 import type { Knowledge } from '../contract/knowledge.ts';
-import { withProblemBase } from '../contract/http.ts';
-import { mediaTypeOf } from './parse-request.ts';
-import { Answer, negotiate, parse, read, type Flow, type Routed } from './request-steps.ts';
+import { problem, withProblemBase, type Reply } from '../contract/http.ts';
+import { readBody } from './read-body.ts';
 import { htmlReply } from './html-reply.ts';
 import { logEvent } from './submit/log.ts';
-import { internalError, type ActionPipeline, type InvocationContext } from './pipeline.ts';
+import { internalError, type ActionPipeline, type InvocationContext, type Routed } from './pipeline.ts';
 import { CHANNEL_HEADER, httpChannel, userAgentProduct } from './source.ts';
 import { PROPOSAL_API_PATH } from '../contract/paths.ts';
 
@@ -22,11 +20,50 @@ const CORS = {
   'access-control-expose-headers': 'retry-after, idempotent-replayed, location',
 };
 
+function mediaTypeOf(contentType: string | null): 'json' | 'form' | null {
+  const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (essence === 'application/json' || /^application\/[\w.+-]+\+json$/.test(essence)) return 'json';
+  if (essence === 'application/x-www-form-urlencoded') return 'form';
+  return null;
+}
+
+type Parsed = { body: Record<string, unknown>; key?: string };
+
+/** A form post carries strings; these fields become the JSON types the contract expects. */
+function formBody(raw: string): Parsed {
+  // Object.create(null): keys such as "__proto__" stay plain data and the schema rejects them.
+  const body = Object.create(null) as Record<string, unknown>;
+  let key: string | undefined;
+  for (const [name, sent] of new URLSearchParams(raw)) {
+    const value = sent.trim();
+    if (name === 'idempotency_key') key = value || undefined;
+    else if (value === '' && name !== 'website') continue;
+    else if (name === 'consent') body[name] = ['on', 'true', 'yes', '1'].includes(value.toLowerCase()) ? true : value;
+    else if (name === 'form_started_at' && /^\d{1,16}$/.test(value)) body[name] = Number(value);
+    else body[name] = value;
+  }
+  if (body.website === '') delete body.website;
+  return { body, ...(key ? { key } : {}) };
+}
+
+/** A JSON body as an object, or the problem that says why it is not one. */
+function jsonBody(raw: string): Parsed | Reply {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return problem('malformed-json', 'The body is not valid JSON.');
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value))
+    return { body: value as Record<string, unknown> };
+  return problem('invalid-request', 'The body must be a JSON object.', {
+    errors: [{ pointer: '#', detail: 'must be an object' }],
+  });
+}
+
 /**
- * `contract`: the published contract (GET /api/proposal), which the function serves because its
- * path takes GET too (see netlify/functions/proposal.mts); without it GET is refused as before.
- * `liveContractFrom`: under `npm run dev`, the Astro dev server's origin; GET then answers with the
- * contract Astro renders from the content as it is now (or its error), never a copy made earlier.
+ * `contract`: what GET /api/proposal serves (without it GET is refused). `liveContractFrom`: under
+ * `npm run dev`, the Astro dev server's origin, whose contract, rendered from the content now, GET relays.
  */
 export function createProposalHandler(
   k: Knowledge,
@@ -49,27 +86,45 @@ export function createProposalHandler(
     });
   }
 
-  /** The HTTP steps, then the shared pipeline. */
-  async function route(req: Request): Promise<Routed> {
-    const flow: Flow = { req, media: mediaTypeOf(req.headers.get('content-type')), form: false };
-    flow.form = flow.media === 'form';
-    try {
-      const media = negotiate(flow);
-      const raw = await read(req);
-      const parsed = parse(raw, media);
-      return await pipeline.run({
-        body: parsed.body,
-        idempotencyKey: req.headers.get('idempotency-key'),
-        source: {
-          channel: httpChannel(flow.form, req.headers.get(CHANNEL_HEADER)),
-          client: userAgentProduct(req.headers.get('user-agent')),
-        },
-        ...(flow.form ? { form: { raw, key: parsed.formKey } } : {}),
-      });
-    } catch (error) {
-      if (!(error instanceof Answer)) throw error;
-      return { reply: error.reply, form: flow.form };
+  /** Method, media type, body; then the shared pipeline. */
+  async function route(req: Request, form: boolean): Promise<Routed> {
+    const media = mediaTypeOf(req.headers.get('content-type'));
+    const answer = (reply: Reply): Routed => ({ reply, form });
+    if (req.method === 'OPTIONS') return answer({ status: 204, body: null });
+    if (req.method !== 'POST') {
+      return answer(
+        problem('method-not-allowed', 'POST a JSON body; GET /api/proposal serves the contract.', {
+          headers: { allow: 'GET, POST, OPTIONS' },
+        }),
+      );
     }
+    if (media === null) {
+      return answer(
+        problem(
+          'unsupported-media-type',
+          'Send application/json (or application/x-www-form-urlencoded from the proposal workspace form).',
+        ),
+      );
+    }
+    const raw = await readBody(req);
+    if (!raw.ok) {
+      return answer(
+        raw.reason === 'too-large'
+          ? problem('payload-too-large', 'The body is larger than the documented max_body_bytes limit of the contract.')
+          : problem('malformed-json', 'The request body could not be read.'),
+      );
+    }
+    const parsed = form ? formBody(raw.text) : jsonBody(raw.text);
+    if ('status' in parsed) return answer(parsed);
+    return pipeline.run({
+      body: parsed.body,
+      idempotencyKey: req.headers.get('idempotency-key'),
+      source: {
+        channel: httpChannel(form, req.headers.get(CHANNEL_HEADER)),
+        client: userAgentProduct(req.headers.get('user-agent')),
+      },
+      ...(form ? { form: { raw: raw.text, key: parsed.key } } : {}),
+    });
   }
 
   return async function handle(req: Request, context?: InvocationContext): Promise<Response> {
@@ -84,23 +139,22 @@ export function createProposalHandler(
       });
     }
     pipeline.scheduleSweep(context);
+    const form = mediaTypeOf(req.headers.get('content-type')) === 'form';
     // A form post's reply page shows the form again with what was typed, so keep a copy to read.
-    const copy =
-      mediaTypeOf(req.headers.get('content-type')) === 'form' && req.method === 'POST' ? req.clone() : undefined;
+    const copy = form && req.method === 'POST' ? req.clone() : undefined;
     let routed: Routed;
     try {
-      routed = await route(req);
+      routed = await route(req, form);
     } catch (error) {
       logEvent('unexpected_error', { name: error instanceof Error ? error.name : 'unknown' });
       routed = { reply: internalError(), form: false };
     }
-    const { action, form } = routed;
     const reply = withProblemBase(routed.reply, k.urls.agents);
     const accept = req.headers.get('accept') ?? '';
-    const wantsHtml = form || (/\btext\/html\b/.test(accept) && !/json/.test(accept));
+    const wantsHtml = routed.form || (/\btext\/html\b/.test(accept) && !/json/.test(accept));
     if (wantsHtml && reply.status !== 204) {
       const posted = copy && reply.status !== 413 ? new URLSearchParams(await copy.text().catch(() => '')) : undefined;
-      return htmlReply(k, reply, action, posted);
+      return htmlReply(k, reply, routed.action, posted);
     }
     const headers = new Headers({ ...CORS, 'cache-control': 'no-store' });
     for (const [name, value] of Object.entries(reply.headers ?? {})) headers.set(name, value);

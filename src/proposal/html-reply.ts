@@ -1,7 +1,6 @@
 /**
- * The reply to a plain HTML form post (the workspace without JavaScript): the site's own page
- * frame with the result, and the workspace again with everything the person typed, so going on
- * or correcting never starts from an empty form. All text is escaped; no script.
+ * The reply to a plain HTML form post (the workspace without JavaScript): the result in the site's
+ * frame, and the workspace again with everything typed. All text is escaped; no script.
  */
 import type { Knowledge } from '../contract/knowledge.ts';
 import { fieldOfPointer, labelOfField, type ProposalAction } from '../contract/fields.ts';
@@ -9,7 +8,8 @@ import type { FieldError, Reply } from '../contract/http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
 import { CONSENT_MISSING, guideView, submitView, summaryView, viewToHtml, type SubmitReply } from './reply-view.ts';
-import { ALL_FIELDS, displayValue, esc, workspaceFormsHtml, type FormState } from './workspace-form.ts';
+import { ALL_FIELDS, displayValue, workspaceFormsHtml, type FormState } from './workspace-form.ts';
+import { escapeHtml as esc } from '../text/escape-html.ts';
 import { isProblemType } from '../contract/problem-type.ts';
 
 /** The site's header and footer, cut from the built /proposal page (src/integrations/function-data.ts). */
@@ -20,11 +20,10 @@ export interface PageFrame {
 
 export type ReplyKnowledge = Knowledge & { stylesheet?: string; frame?: PageFrame };
 
+/** `lead` is shown above the workspace; `form` is absent once the request is done. */
 interface Page {
   title: string;
-  /** Shown above the workspace. */
   lead: string;
-  /** The workspace again, filled in; absent once the request is received. */
   form?: FormState;
 }
 
@@ -111,19 +110,8 @@ function submitPage(b: SubmitReply, values: Values): Page {
     : { title: view.title, lead };
 }
 
-/** Protocol headers of the reply that keep their meaning on an HTML page. */
-function passedThrough(reply: Reply): Record<string, string> {
-  const headers = new Headers(reply.headers);
-  return Object.fromEntries(
-    ['retry-after', 'idempotent-replayed'].flatMap((name) => {
-      const value = headers.get(name);
-      return value ? [[name, value]] : [];
-    }),
-  );
-}
-
 /** The typed values of a form post, by field name (hidden protocol fields left out). */
-export function formValues(params: URLSearchParams | undefined): Values {
+function formValues(params: URLSearchParams | undefined): Values {
   const values: Values = {};
   for (const name of [...ALL_FIELDS, 'form_started_at']) {
     const value = params?.get(name)?.trim();
@@ -157,16 +145,16 @@ ${k.stylesheet ? `<link rel="stylesheet" href="${esc(k.stylesheet)}">` : ''}<lin
 <body><a class="skip" href="#main">Skip to content</a>${frame.header}<main id="main" class="wide"><h1>${esc(page.title)}</h1>${page.lead}
 ${page.form ? workspaceFormsHtml(k, page.form) : `<p class="actions"><a class="button secondary" href="/proposal">Start a new request</a> <a href="/">${esc(k.partner.name)} home</a></p>`}
 </main>${frame.footer}</body></html>`;
-  return new Response(html, {
-    status: reply.status,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-security-policy':
-        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'strict-origin-when-cross-origin',
-      ...passedThrough(reply),
-    },
+  const headers = new Headers({
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy':
+      "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
   });
+  // The protocol headers that keep their meaning on an HTML page.
+  const sent = new Headers(reply.headers);
+  for (const name of ['retry-after', 'idempotent-replayed']) if (sent.has(name)) headers.set(name, sent.get(name)!);
+  return new Response(html, { status: reply.status, headers });
 }

@@ -1,28 +1,18 @@
 /**
- * The one way an action runs, whichever channel brought it: the HTTP API and the workspace's form
- * (handler.ts) and the MCP endpoint (mcp/endpoint.ts) each parse their own wire format, then hand
- * the parsed action here. Key rules, consent, the schema, the anti-spam checks, the
+ * The one way an action runs, whichever channel parsed it (handler.ts for HTTP and the form,
+ * mcp/endpoint.ts for MCP): key rules, consent, the schema, the anti-spam checks, the
  * sensitive-data guard and the exactly-once submit hold for every channel because they live here.
  */
 import type { Knowledge } from '../contract/knowledge.ts';
-import type { ProposalAction } from '../contract/fields.ts';
-import type { ProposalRequest } from '../contract/requests.ts';
-import { json, problem, readEnv, type Reply } from '../contract/http.ts';
+import { ACTIONS, type ProposalAction } from '../contract/fields.ts';
+import type { ProposalRequest, Validator, Validators } from '../contract/requests.ts';
+import { consentRequired, json, problem, readEnv, type Reply } from '../contract/http.ts';
 import { guide } from './guide.ts';
 import { summarize } from './summarize.ts';
-import {
-  Answer,
-  checkSentKey,
-  chooseAction,
-  guard,
-  rejectAutomated,
-  requireConsent,
-  submitKey,
-  trimmedStrings,
-  validRequest,
-  type Routed,
-  type Validators,
-} from './request-steps.ts';
+import { fieldErrors } from './validation-errors.ts';
+import { findSensitiveData } from './sensitive-data.ts';
+import { parseIdempotencyKey } from './submit/idempotency-key.ts';
+import { sha256Hex } from './submit/fingerprint.ts';
 import { submitProposal } from './submit/index.ts';
 import { submitDepsFromEnv } from './submit/config.ts';
 import { partnerFromKnowledge } from './submit/partner.ts';
@@ -31,23 +21,26 @@ import { logEvent } from './submit/log.ts';
 import { sweepIfDue } from './submit/sweep.ts';
 import type { RequestSource } from './source.ts';
 
-/** The part of Netlify's function context the function uses (Context of @netlify/functions). */
+/** The part of Netlify's function context used here. */
 export interface InvocationContext {
   waitUntil(promise: Promise<unknown>): void;
 }
 
-/** One parsed action, as any channel delivers it. */
+/**
+ * One parsed action, as any channel delivers it. `idempotencyKey`: the HTTP header or the MCP
+ * submit tool's argument; `form`: a plain HTML form post's raw bytes and hidden key field.
+ */
 export interface ActionRequest {
-  /** The request object the contract's schemas describe (`action` and its fields). */
   body: Record<string, unknown>;
-  /** The Idempotency-Key as sent (the HTTP header, or the MCP submit tool's argument); null when none. */
   idempotencyKey: string | null;
   source: RequestSource;
-  /**
-   * A plain HTML form post: fields of other steps are dropped, and without a key field the key
-   * is derived from the form's own bytes, so resubmitting the same form is recognised.
-   */
   form?: { key?: string | undefined; raw: string };
+}
+
+export interface Routed {
+  reply: Reply;
+  action?: ProposalAction;
+  form: boolean;
 }
 
 export interface ActionPipeline {
@@ -56,12 +49,61 @@ export interface ActionPipeline {
   scheduleSweep(context: InvocationContext | undefined): void;
 }
 
-/** The reply to an error no step expected; the caller logs nothing sent. */
+/** Forms filled in faster than this are treated as automated. */
+const MIN_FILL_MS = 3000;
+
+/** The reply to an error no step expected. */
 export function internalError(): Reply {
   return problem(
     'internal-error',
     'The request could not be completed. Retry later; submissions can be retried safely with the same Idempotency-Key.',
   );
+}
+
+/**
+ * Without JavaScript the workspace posts every field of the page whichever step's button was
+ * pressed, so a form's fields that the action does not take are dropped. JSON clients get no such leniency.
+ */
+function validated<T>(validate: Validator<T>, body: Record<string, unknown>, form: boolean): T | undefined {
+  if (form && !validate(body)) {
+    for (const error of validate.errors ?? []) {
+      const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+      if (error.keyword === 'additionalProperties' && error.instancePath === '' && extra !== undefined)
+        delete body[extra];
+    }
+  }
+  return validate(body) ? body : undefined;
+}
+
+/** Cheap spam check before the costlier sensitive-data scan; a filled-in `website` trap already failed the schema. */
+function looksAutomated(request: ProposalRequest): boolean {
+  if (request.action !== 'submit' || request.form_started_at === undefined) return false;
+  // A negative time means the browser's clock runs ahead of ours: no evidence of automation.
+  const filledInMs = Date.now() - request.form_started_at;
+  return filledInMs >= 0 && filledInMs < MIN_FILL_MS;
+}
+
+/** The sensitive-data guard: names the field and the kind, never the value. */
+async function sensitiveData(body: Record<string, unknown>): Promise<Reply | undefined> {
+  const findings = await findSensitiveData(body);
+  if (findings.length === 0) return undefined;
+  return problem(
+    'sensitive-data',
+    'Remove credentials, secrets, card or ID numbers from the named fields; describe them instead. Nothing was stored.',
+    { errors: findings.map((f) => ({ pointer: f.pointer, detail: `looks like ${f.label}; remove it` })) },
+  );
+}
+
+/**
+ * A plain HTML form cannot set headers: its key comes from a hidden field (held to the header's
+ * rules), or else from the content itself, so resubmitting the same form is recognised.
+ */
+function submitKey(form: ActionRequest['form'], sent: string | null) {
+  if (!form) return parseIdempotencyKey(sent);
+  const fromField = form.key === undefined ? undefined : parseIdempotencyKey(form.key);
+  return fromField?.ok
+    ? fromField
+    : { ok: true as const, key: `form-${sha256Hex(form.raw.replace(/(^|&)form_started_at=\d*/g, ''))}` };
 }
 
 /** `tuning`: the clock and the 409 wait, for tests that move time instead of waiting for it. */
@@ -73,33 +115,51 @@ export function createActionPipeline(
   let deps: SubmitDeps | undefined;
   const submitDeps = () => (deps ??= { ...submitDepsFromEnv(readEnv, partnerFromKnowledge(k), k.consent), ...tuning });
 
-  /** guide and summarize answer at once; submit needs its idempotency key first. */
-  async function dispatch(request: ProposalRequest, key: () => string, source: RequestSource): Promise<Reply> {
-    if (request.action === 'guide') return json(200, guide(k, request));
-    if (request.action === 'summarize') return json(200, summarize(k, request));
-    return submitProposal(request, key(), submitDeps(), source);
+  async function reply(action: ProposalAction, body: Record<string, unknown>, request: ActionRequest): Promise<Reply> {
+    if (action === 'submit' && body.consent !== true) return consentRequired();
+    const isForm = request.form !== undefined;
+    const valid =
+      action === 'guide'
+        ? validated(validators.guide, body, isForm)
+        : action === 'summarize'
+          ? validated(validators.summarize, body, isForm)
+          : validated(validators.submit, body, isForm);
+    if (valid === undefined) {
+      return problem('invalid-request', `The ${action} request does not match the contract (GET /api/proposal).`, {
+        errors: fieldErrors(validators[action].errors),
+      });
+    }
+    if (looksAutomated(valid)) {
+      return problem(
+        'spam-suspected',
+        'The form was submitted faster than a person can fill it. Review it and submit again.',
+      );
+    }
+    const refused = await sensitiveData(body);
+    if (refused) return refused;
+    if (valid.action === 'guide') return json(200, guide(k, valid));
+    if (valid.action === 'summarize') return json(200, summarize(k, valid));
+    const key = submitKey(request.form, request.idempotencyKey);
+    return key.ok ? submitProposal(valid, key.key, submitDeps(), request.source) : key.reply;
   }
 
-  async function run({ body: sent, idempotencyKey, source, form }: ActionRequest): Promise<Routed> {
-    let action: ProposalAction | undefined;
-    try {
-      const sentKey = checkSentKey(idempotencyKey);
-      const body = trimmedStrings(sent);
-      action = chooseAction(body);
-      requireConsent(action, body);
-      const request = validRequest(validators, action, body, form !== undefined);
-      rejectAutomated(request);
-      await guard(body);
-      const reply = await dispatch(
-        request,
-        () => submitKey(form !== undefined, form?.key, form?.raw ?? '', sentKey),
-        source,
-      );
-      return { reply, action, form: form !== undefined };
-    } catch (error) {
-      if (!(error instanceof Answer)) throw error;
-      return { reply: error.reply, ...(action ? { action } : {}), form: form !== undefined };
+  async function run(request: ActionRequest): Promise<Routed> {
+    const form = request.form !== undefined;
+    // A key that is sent is held to its rules on every action, as the OpenAPI document says.
+    const sentKey = request.idempotencyKey === null ? undefined : parseIdempotencyKey(request.idempotencyKey);
+    if (sentKey && !sentKey.ok) return { reply: sentKey.reply, form };
+    // Leading and trailing spaces are never part of a value; the schema then sees what is stored.
+    const body = request.body;
+    for (const [name, value] of Object.entries(body)) if (typeof value === 'string') body[name] = value.trim();
+    const action = ACTIONS.find((a) => a === body.action);
+    if (action === undefined) {
+      const detail = `must be one of: ${ACTIONS.join(', ')}`;
+      return {
+        reply: problem('unknown-action', `"action" ${detail}.`, { errors: [{ pointer: '#/action', detail }] }),
+        form,
+      };
     }
+    return { reply: await reply(action, body, request), action, form };
   }
 
   /**

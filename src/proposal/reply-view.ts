@@ -1,8 +1,7 @@
 /**
- * What a reply of the proposal API says to a person, as a small tree of text nodes: the no-JS
- * HTML reply (html-reply.ts, rendered to escaped markup) and the workspace script
- * (scripts/workspace/render.ts, rendered to DOM nodes) both show these, so they say the same
- * things. Pure and browser-safe: no Node APIs, no knowledge beyond the reply itself.
+ * What a reply of the proposal API says to a person, as a small tree of text nodes that the no-JS
+ * reply page (viewToHtml) and the workspace script (client/workspace/view.ts) both render, so they
+ * say the same things. Browser-safe: no Node APIs, no knowledge beyond the reply itself.
  */
 import { labelOfField } from '../contract/fields.ts';
 import { escapeHtml } from '../text/escape-html.ts';
@@ -10,10 +9,10 @@ import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
 import type { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../contract/submit-replies.ts';
 
-/** `section` is a heading one level below the reply's title (h2 under a page's h1, h3 under a panel's h2). */
 /** Said once, at the consent box, with or without JavaScript. */
 export const CONSENT_MISSING = 'Nothing is sent without your consent: tick this box to agree.';
 
+/** `section` is a heading one level below the reply's title (h2 under a page's h1, h3 under a panel's h2). */
 export type ViewTag = 'section' | 'p' | 'ul' | 'li' | 'dl' | 'dt' | 'dd' | 'strong' | 'code' | 'a' | 'span';
 
 export interface ViewElement {
@@ -34,6 +33,13 @@ export const el = (tag: ViewTag, attrs: Record<string, string> | null, ...childr
   attrs: attrs ?? {},
   children,
 });
+
+const list = (items: readonly ViewNode[]) =>
+  el(
+    'ul',
+    null,
+    items.map((item) => el('li', null, item)),
+  );
 
 /** A link that moves focus to a form field (`data-focus`: the workspace script's click handler). */
 export const fieldLink = (name: string, text: string): ViewElement =>
@@ -57,18 +63,12 @@ export function guideView(g: GuideReply, opts: { preselected: boolean }): ReplyV
       el('p', null, g.notice),
       el('section', null, 'Capabilities that fit'),
       g.capabilities.length > 0
-        ? el(
-            'ul',
-            null,
-            g.capabilities.map((c) =>
-              el(
-                'li',
-                null,
-                el('a', { href: onThisHost(c.url) }, c.name),
-                `: ${c.summary} `,
-                el('span', { class: 'hint' }, `Why: ${c.why}.`),
-              ),
-            ),
+        ? list(
+            g.capabilities.map((c) => [
+              el('a', { href: onThisHost(c.url) }, c.name),
+              `: ${c.summary} `,
+              el('span', { class: 'hint' }, `Why: ${c.why}.`),
+            ]),
           )
         : el('p', null, 'No single capability stands out yet; an assessment is a good start.'),
       model && [
@@ -87,11 +87,7 @@ export function guideView(g: GuideReply, opts: { preselected: boolean }): ReplyV
       el('p', null, g.cloud_program_context.summary),
       el('p', { class: 'hint' }, g.cloud_program_context.disclaimer),
       el('section', null, 'Prepare'),
-      el(
-        'ul',
-        null,
-        g.prepare.map((item) => el('li', null, item)),
-      ),
+      list(g.prepare),
     ],
   };
 }
@@ -121,18 +117,10 @@ export function summaryView(s: SummarizeReply, shown: (name: string, value: stri
       section('Contact', s.overview.contact),
       missing.length > 0 && [
         el('section', null, 'Still missing'),
-        el(
-          'ul',
-          null,
-          missing.map((m) => el('li', null, fieldLink(m.field, `Add: ${m.label}`))),
-        ),
+        list(missing.map((m) => fieldLink(m.field, `Add: ${m.label}`))),
       ],
       el('section', null, 'Check before sending'),
-      el(
-        'ul',
-        null,
-        s.warnings.map((w) => el('li', null, w)),
-      ),
+      list(s.warnings),
       el(
         'p',
         null,
@@ -148,10 +136,7 @@ export function summaryView(s: SummarizeReply, shown: (name: string, value: stri
   };
 }
 
-/**
- * The honest result: "received" only when the CRM accepted it; an email only when one was sent.
- * `email` is the address typed (if known); `retryIn` the seconds until the workspace tries again.
- */
+/** "Received" only when the CRM accepted it; an email only when one was sent. `retryIn`: seconds to the workspace's next try. */
 export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: number } = {}): ReplyView {
   const reference = (text: string) => el('p', null, text, ' Reference: ', el('code', null, r.request_id), '.');
   if (r.status === 'received') {
@@ -159,7 +144,7 @@ export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: num
       title: 'Proposal request received',
       body: [
         reference('Our customer-relationship system has accepted your request.'),
-        // Otherwise the reply's own message, whose email sentence comes from confirmation-email-states.ts.
+        // Otherwise the reply's own message, whose email sentence comes from contract/submit-replies.ts.
         r.confirmation_email === 'sent' && opts.email
           ? [
               el('p', null, `A confirmation email was sent to ${opts.email}.`),

@@ -1,7 +1,6 @@
 /**
- * Where a request came from: the channel it used and the client's own name for itself. Stored
- * with each request and shown to the sales team (notice, CRM record, `npm run inbox`). Both are
- * what the client says of itself, not proof: they tell the team how people and agents reach us.
+ * Where a request came from: its channel and the client's own name for itself, stored with it and
+ * shown to the sales team. What the client says of itself, not proof.
  */
 
 /** Each channel and how the sales team reads it. */
@@ -26,7 +25,6 @@ export interface RequestSource {
   client?: string | undefined;
 }
 
-/** Longest client name kept; a product token is short, anything longer is cut. */
 const MAX_CLIENT_LENGTH = 100;
 
 /** Printable ASCII only, one line, bounded: the name is shown in mail subjects and terminals. */
@@ -63,10 +61,4 @@ export function httpChannel(form: boolean, named: string | null): Channel {
 export function sourceText(source: RequestSource | undefined): string {
   if (source === undefined) return 'not recorded';
   return `${CHANNELS[source.channel]}${source.client === undefined ? '' : ` (client: ${source.client})`}`;
-}
-
-export function isRequestSource(value: unknown): value is RequestSource {
-  if (typeof value !== 'object' || value === null) return false;
-  const { channel, client } = value as { channel?: unknown; client?: unknown };
-  return typeof channel === 'string' && channel in CHANNELS && (client === undefined || typeof client === 'string');
 }

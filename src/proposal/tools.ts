@@ -1,21 +1,12 @@
 /**
  * The three proposal actions as tools, written once: the workspace's forms declare them (WebMCP),
- * its script registers them with the contract's schemas, and the MCP endpoint serves them. Input
- * schemas are the contract's request schemas; the tool's name selects the action, and submit
- * takes the Idempotency-Key as an argument, held to the header's rules.
+ * its script registers them, and the MCP endpoint serves them. Input schemas are the contract's
+ * request schemas; the tool's name selects the action.
  */
 import type { ProposalAction } from '../contract/fields.ts';
 import { requestSchemas, resultSchemas } from '../contract/contract.ts';
 import { idempotencyKeyPattern, MAX_IDEMPOTENCY_KEY_LENGTH } from '../contract/idempotency-rules.ts';
 import type { Knowledge } from '../contract/knowledge.ts';
-
-/** MCP tool annotations (hints a client may show); each states what the action really does. */
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
-}
 
 export const PROPOSAL_TOOLS = {
   guide: {
@@ -41,12 +32,9 @@ export const PROPOSAL_TOOLS = {
     // idempotency key with the same arguments never stores a second request (idempotent).
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
-} as const satisfies Record<
-  ProposalAction,
-  { name: string; title: string; description: string; annotations: ToolAnnotations }
->;
+} as const satisfies Record<ProposalAction, { name: string; title: string; description: string; annotations: object }>;
 
-/** The submit tool's argument that carries what the HTTP API takes as the Idempotency-Key header. */
+/** The submit tool's argument for what the HTTP API takes as the Idempotency-Key header. */
 export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotency_key';
 
 /** The action a tool name selects, or undefined for an unknown name. */
@@ -56,20 +44,20 @@ export function actionOfTool(name: string): ProposalAction | undefined {
 
 type JsonSchema = { properties: Record<string, unknown>; required: readonly string[]; [key: string]: unknown };
 
-/** A request schema without `action`, which the tool's name selects. */
-function withoutAction(schema: JsonSchema): JsonSchema {
-  const { action: _action, ...properties } = schema.properties;
-  return { ...schema, properties, required: schema.required.filter((name) => name !== 'action') };
+/** A request schema without the named fields (`action`: the tool's name selects it). */
+function without(schema: JsonSchema, fields: readonly string[]): JsonSchema {
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([f]) => !fields.includes(f)));
+  return { ...schema, properties, required: schema.required.filter((f) => !fields.includes(f)) };
 }
 
 /** Each tool's input and output schema, from the contract. */
 export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema: JsonSchema; outputSchema: object }> {
   const requests = requestSchemas(k);
   const results = resultSchemas();
-  const submit = withoutAction(requests.submit);
+  const submit = without(requests.submit, ['action']);
   return {
-    guide: { inputSchema: withoutAction(requests.guide), outputSchema: results.guide },
-    summarize: { inputSchema: withoutAction(requests.summarize), outputSchema: results.summarize },
+    guide: { inputSchema: without(requests.guide, ['action']), outputSchema: results.guide },
+    summarize: { inputSchema: without(requests.summarize, ['action']), outputSchema: results.summarize },
     submit: {
       inputSchema: {
         ...submit,
@@ -92,30 +80,23 @@ export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema:
 /** Fields the workspace page sets itself (the step, the consent version, the spam checks): no tool parameter. */
 const PAGE_SET_FIELDS = ['action', 'consent_version', 'website', 'form_started_at'];
 
-/**
- * The tools as the workspace registers them with WebMCP, written into the page at build time so
- * they exist without a fetch: the contract's request schemas less the fields the page sets.
- */
+/** The tools as the workspace registers them with WebMCP, written into the page at build time. */
 export function webmcpTools(k: Knowledge) {
   const requests = requestSchemas(k);
   return (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).map((action) => {
     const { name, title, description, annotations } = PROPOSAL_TOOLS[action];
-    const { $schema: _dialect, properties, required, ...rest } = requests[action] as JsonSchema;
-    const kept = Object.fromEntries(Object.entries(properties).filter(([field]) => !PAGE_SET_FIELDS.includes(field)));
+    const { $schema: _dialect, properties, required, ...rest } = without(requests[action], PAGE_SET_FIELDS);
     // `consent` is `const: true` in the contract; the type makes the tool's parameter explicit.
-    if (isObject(kept['consent'])) kept['consent'] = { type: 'boolean', ...kept['consent'] };
+    if (properties['consent']) properties['consent'] = { type: 'boolean', ...properties['consent'] };
     return {
       action,
       name,
       title,
       description,
-      inputSchema: { ...rest, properties: kept, required: required.filter((f) => !PAGE_SET_FIELDS.includes(f)) },
+      inputSchema: { ...rest, properties, required },
       annotations: { readOnlyHint: annotations.readOnlyHint },
     };
   });
 }
 
 export type WebmcpTool = ReturnType<typeof webmcpTools>[number];
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

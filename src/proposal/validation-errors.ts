@@ -17,10 +17,10 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set([
  * A property name the caller made up may itself be the secret ({"sk_live_…": 1}): only names
  * the contract knows are repeated; any other points at the object that holds it.
  */
-const pointerOf = (e: ErrorObject, knownFields: ReadonlySet<string>): string => {
+const pointerOf = (e: ErrorObject): string => {
   const params = e.params as { missingProperty?: string; additionalProperty?: string };
   const extra = params.additionalProperty;
-  const child = params.missingProperty ?? (extra !== undefined && knownFields.has(extra) ? extra : undefined);
+  const child = params.missingProperty ?? (extra !== undefined && KNOWN_FIELDS.has(extra) ? extra : undefined);
   const escaped = child?.replace(/~/g, '~0').replace(/\//g, '~1');
   return `#${e.instancePath}${escaped !== undefined ? `/${escaped}` : ''}`;
 };
@@ -53,14 +53,11 @@ function detailOf(e: ErrorObject): string {
   }
 }
 
-export function fieldErrors(
-  errors: ErrorObject[] | null | undefined,
-  knownFields: ReadonlySet<string> = KNOWN_FIELDS,
-): FieldError[] {
+export function fieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
   for (const e of errors ?? []) {
-    const pointer = pointerOf(e, knownFields);
+    const pointer = pointerOf(e);
     const unknownName = e.keyword === 'additionalProperties' && pointer === `#${e.instancePath}`;
     const error = {
       pointer,

@@ -1,9 +1,7 @@
 /**
  * The proposal workspace's forms as HTML, written once: /proposal renders them empty at build time,
- * and the function renders them again, filled in, on every no-JavaScript reply page, so going on
- * never loses what was typed. Three forms, one per step and WebMCP tool (request_guidance,
- * review_proposal_request, submit_proposal_request); every form posts `action` to the API.
- * Fields typed in another step travel along as hidden inputs (on reply pages only).
+ * and every no-JavaScript reply page renders them filled in, so going on never loses what was
+ * typed. One form per step and WebMCP tool; fields typed in other steps travel as hidden inputs.
  */
 import type { Knowledge } from '../contract/knowledge.ts';
 import { MAX_EMAIL_LENGTH, requestSchemas } from '../contract/contract.ts';
@@ -22,10 +20,8 @@ import {
   type ProposalAction,
 } from '../contract/fields.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS } from '../contract/paths.ts';
-import { escapeHtml } from '../text/escape-html.ts';
+import { escapeHtml as esc } from '../text/escape-html.ts';
 import { PROPOSAL_TOOLS } from './tools.ts';
-
-export const esc = escapeHtml;
 
 type FieldName = keyof typeof FIELD_LABELS;
 /** Fields of step 2 (the request), in the order people fill them in. */
@@ -33,16 +29,8 @@ const REQUEST_FIELDS = [...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT
 /** Every field a person types, across the steps. */
 export const ALL_FIELDS: readonly FieldName[] = [...GUIDANCE_FIELDS, ...REQUEST_FIELDS];
 
-/** The tool of each step's form (WebMCP, declaratively); the MCP endpoint offers the same tools. */
-export const WORKSPACE_TOOLS = PROPOSAL_TOOLS;
-
-export interface SelectOption {
-  value: string;
-  label: string;
-}
-
 /** The choices of each select field, with people's words for the ids. */
-export function selectOptions(k: Knowledge): Partial<Record<FieldName, SelectOption[]>> {
+function selectOptions(k: Knowledge): Partial<Record<FieldName, { value: string; label: string }[]>> {
   return {
     company_size: COMPANY_SIZES.map((s) => ({ value: s, label: `${s} employees` })),
     primary_need: [
@@ -66,14 +54,11 @@ export function neverSendRule(k: Knowledge): string {
   return rule;
 }
 
+/** What was typed and each invalid field's message; on reply pages, a live send button and the overview to review. */
 export interface FormState {
-  /** What the person typed, by field name. */
   values?: Readonly<Record<string, string>>;
-  /** Fields to mark as invalid, with the message shown at each. */
   errors?: Readonly<Record<string, string>>;
-  /** Reply pages: the send button is live (the values travel in the send form). */
   canSend?: boolean;
-  /** Reply pages: the overview, shown in the review panel beside the fields. */
   reviewHtml?: string;
 }
 
@@ -140,7 +125,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
       .join('');
 
   const form = (action: ProposalAction, id: string, body: string) =>
-    `<form id="${id}" data-step="${action}" method="post" action="${DOCUMENT_PATHS.proposalApi}" toolname="${WORKSPACE_TOOLS[action].name}" tooldescription="${esc(WORKSPACE_TOOLS[action].description)}">${body}</form>`;
+    `<form id="${id}" data-step="${action}" method="post" action="${DOCUMENT_PATHS.proposalApi}" toolname="${PROPOSAL_TOOLS[action].name}" tooldescription="${esc(PROPOSAL_TOOLS[action].description)}">${body}</form>`;
   const out = (action: ProposalAction) =>
     `<p class="ws-msg" id="m-${action}" role="status"></p><div class="ws-out" id="o-${action}" tabindex="-1" hidden></div>`;
 
@@ -189,11 +174,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
 </div>`;
 }
 
-/**
- * The home page's "Ask a question" form: the guidance step as a plain HTML form and, declaratively,
- * the WebMCP tool request_guidance. It posts to the API without any script; the reply is the
- * workspace's reply page with the guidance and everything typed.
- */
+/** The home page's "Ask a question" form: the guidance step, and the WebMCP tool request_guidance, without script. */
 export function askFormHtml(k: Knowledge): string {
   const field = fieldRenderer(k, {});
   const tool = PROPOSAL_TOOLS.guide;

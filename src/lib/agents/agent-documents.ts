@@ -16,7 +16,7 @@ import { partnerPhrase, type PartnerNames } from '../../contract/partner-phrase.
 import { DOCUMENT_PATHS, PAGE_PATHS } from '../../contract/paths.ts';
 import { guide } from '../../proposal/guide.ts';
 import { summarize } from '../../proposal/summarize.ts';
-import { exampleSubmitReply } from '../../contract/example-submit-reply.ts';
+import { exampleSubmitReply } from '../../contract/submit-replies.ts';
 import { handOver } from '../../integrations/handover.ts';
 
 /** The named fields of an entry's data, in that order. */

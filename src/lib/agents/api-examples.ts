@@ -4,8 +4,7 @@
  */
 import type { Contract } from '../../contract/contract.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
-import { consentRequired } from '../../contract/consent-required.ts';
-import { withProblemBase } from '../../contract/http.ts';
+import { consentRequired, withProblemBase } from '../../contract/http.ts';
 import { DOCUMENT_PATHS } from '../../contract/paths.ts';
 
 const REASONS: Record<number, string> = { 200: 'OK', 201: 'Created', 422: 'Unprocessable Content' };

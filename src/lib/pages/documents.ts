@@ -3,7 +3,6 @@
  * /llms.txt and /llms-full.txt all render from these, so they cannot disagree.
  */
 import type { Sourced, SiteModel } from '../content/content.ts';
-import { ContentError } from '../content/error.ts';
 import type { PageData } from '../content/entry-schema.ts';
 import { oncePer } from '../memo.ts';
 import {
@@ -18,13 +17,11 @@ import {
 import { PROBLEM_TYPES, problemMeaning, type ProblemType } from '../../contract/http.ts';
 import { problemAnchor } from '../../contract/problem-type.ts';
 import { EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/contract.ts';
-import { dataHandlingFromEnv } from '../../contract/data-handling.ts';
 import { contractOf, knowledgeOf } from '../agents/agent-documents.ts';
 import { apiExamples } from '../agents/api-examples.ts';
-import { askFormHtml, workspaceFormsHtml } from '../../proposal/workspace-form.ts';
+import { askFormHtml, neverSendRule, workspaceFormsHtml } from '../../proposal/workspace-form.ts';
 import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS, webmcpTools } from '../../proposal/tools.ts';
-import { MCP_TRANSPORT, mcpServerInfo } from '../../proposal/mcp/server-info.ts';
-import { PROTOCOL_VERSIONS } from '../../proposal/mcp/protocol-versions.ts';
+import { MCP_TRANSPORT, mcpServerInfo, PROTOCOL_VERSIONS } from '../../proposal/mcp/server-info.ts';
 import { absolute } from './urls.ts';
 import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';
@@ -419,27 +416,14 @@ function post(x: Post): Block[] {
 }
 
 /** Every tag of the published posts, with its posts (newest first), in alphabetical order. */
-export function postsByTag(model: SiteModel): [string, Post[]][] {
-  const tags = new Map<string, Post[]>();
-  for (const x of model.posts) {
-    for (const t of x.data.tags) {
-      const posts = tags.get(t);
-      if (posts) posts.push(x);
-      else tags.set(t, [x]);
-    }
-  }
-  return [...tags.entries()].sort(([a], [b]) => a.localeCompare(b));
-}
-
-/** The agent rule on what never to send through a public form; the workspace shows it too. */
-function neverSendRule(model: SiteModel): string {
-  const rule = model.site.data.agent_guidance.find((g) => /^never send credentials/i.test(g));
-  if (!rule) {
-    throw new ContentError(
-      `${model.site.file}: agent_guidance needs the rule that starts "Never send credentials"; /proposal and its workspace show it`,
-    );
-  }
-  return rule;
+function postsByTag(model: SiteModel): [string, Post[]][] {
+  const tagged = Map.groupBy(
+    model.posts.flatMap((x) => x.data.tags.map((tag) => ({ tag, x }))),
+    (e) => e.tag,
+  );
+  return [...tagged]
+    .map(([tag, es]): [string, Post[]] => [tag, es.map((e) => e.x)])
+    .sort(([a], [b]) => a.localeCompare(b));
 }
 
 /** What a submit reply's `status` and `confirmation_email` mean, from the contract's own lists. */
@@ -455,13 +439,9 @@ function submitOutcomes(): Block[] {
   ];
 }
 
-/** The data_handling facts of the build's environment, with the privacy notice's address. */
-const dataHandlingOf = (model: SiteModel) =>
-  dataHandlingFromEnv(model.site.data, process.env, absolute(PAGE_PATHS.privacy));
-
 /** What is stored, for how long, how to have it deleted: on /agents, /proposal and their twins. */
 function yourData(model: SiteModel): Block[] {
-  const d = dataHandlingOf(model);
+  const d = knowledgeOf(model).data_handling;
   return [
     h('Your data', 'your-data'),
     list([d.stored, d.retention, d.erasure], 'prose'),
@@ -471,7 +451,7 @@ function yourData(model: SiteModel): Block[] {
 
 /** The privacy notice: the page's own words, then every data_handling fact, as the contract states them. */
 function privacy(model: SiteModel): string {
-  const d = dataHandlingOf(model);
+  const d = knowledgeOf(model).data_handling;
   const { site } = model;
   return join(
     model.pages.privacy.body,
@@ -513,7 +493,7 @@ function proposal(model: SiteModel): Block[] {
         h('What to prepare', 'prepare'),
         list(site.data.useful_intake_fields),
         h('Never send', 'never-send'),
-        p(`${neverSendRule(model)} Requests that contain them are refused.`),
+        p(`${neverSendRule(k)} Requests that contain them are refused.`),
         h('How it works', 'how'),
         list([
           `**Guide**: describe your question, industry, company size and primary need; you get non-binding guidance.`,

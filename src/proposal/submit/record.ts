@@ -4,10 +4,9 @@
  */
 import type { GuidanceFields, IntakeFields, SubmitRequest } from '../../contract/requests.ts';
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
-import type { ConfirmationEmailState } from '../../contract/confirmation-email-states.ts';
 import type { SpamSignals } from './spam-signals.ts';
 import type { RequestSource } from '../source.ts';
-import type { CrmName } from '../../contract/submit-replies.ts';
+import type { ConfirmationEmailState, CrmName } from '../../contract/submit-replies.ts';
 
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
 /** `failed`: the CRM did not accept it within REDELIVERY_MAX_HOURS; kept, and sales alerted to follow up by hand. */
