@@ -41,11 +41,9 @@ export default defineConfig({
   // writes (profiled with 10,000 posts); more than four adds memory and little speed.
   build: { format: 'file', inlineStylesheets: 'never', concurrency: 4 },
   // Pages ship zero client JS; the one script of the proposal workspace is bundled by Vite.
-  // mdxPlaceholders fills {partner} and the rest in .mdx sources before mdx() compiles them.
   // When the build is done, outputs writes the markdown twins and the function's .generated/ data,
   // then sitemap the sitemap with each page's date from its twin.
   integrations: [
-    mdxPlaceholders(site, contentDir),
     mdx(),
     devPreview(),
     outputs,
@@ -55,6 +53,10 @@ export default defineConfig({
     }),
   ],
   devToolbar: { enabled: false },
-  // Images in content bodies are imported from here (src/lib/content/images.ts).
-  vite: { resolve: { alias: { '@content': contentDir } } },
+  vite: {
+    // Fills {partner} and the rest in .mdx sources before mdx() compiles them.
+    plugins: [mdxPlaceholders(site, contentDir)],
+    // Images in content bodies are imported from here (src/lib/content/images.ts).
+    resolve: { alias: { '@content': contentDir } },
+  },
 });

@@ -27,7 +27,7 @@ import { submitDepsFromEnv } from '../src/proposal/submit/config.ts';
 import { partnerFromKnowledge } from '../src/proposal/submit/partner.ts';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
 import { PROPOSALS_STORE, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
-import { openProposalsStore, type ProposalsStore } from '../src/proposal/store/index.ts';
+import { openProposalsStore, type ProposalsStore } from '../src/proposal/store/blobs.ts';
 import { readAllRecords, readRecord } from '../src/proposal/store/record-store.ts';
 import { entriesNaming, eraseRecord } from '../src/proposal/store/retention.ts';
 import { forgetTally } from '../src/proposal/store/event-tally.ts';

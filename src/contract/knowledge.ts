@@ -1,6 +1,6 @@
 /**
  * The facts the proposal function needs at run time, derived from the content at build time
- * (src/lib/agents/knowledge.ts) and shipped as JSON, so the function carries no facts of its own.
+ * (src/lib/agents/agent-documents.ts) and shipped as JSON, so the function carries no facts of its own.
  */
 import type { DataHandling } from './data-handling.ts';
 import type { AudienceId, CapabilityId, EngagementModelId } from './ids.ts';

@@ -5,15 +5,12 @@ import {
   knowledge,
   proposalContract,
 } from '../lib/agents/agent-documents.ts';
-import { aiCatalog } from '../lib/agents/ai-catalog.ts';
-import { apiCatalog } from '../lib/agents/api-catalog.ts';
+import { aiCatalog, apiCatalog } from '../lib/agents/catalogs.ts';
 import { publishedSkills, skillsIndex } from '../lib/agents/agent-skills.ts';
 import { buildOpenApi } from '../lib/agents/openapi.ts';
-import { jsonResponse } from '../lib/agents/json-response.ts';
+import { jsonResponse } from '../lib/agents/responses.ts';
 import { siteModel } from '../lib/content/content.ts';
-import { absolute } from '../lib/pages/urls.ts';
 import { mcpServerCard } from '../proposal/mcp/server-info.ts';
-import { DOCUMENT_PATHS } from '../contract/paths.ts';
 
 /**
  * Every JSON document, by its file. A rest parameter, because Astro skips dot-folders such as
@@ -25,8 +22,7 @@ const DOCUMENTS: Record<string, () => Promise<unknown>> = {
   'api/proposal': proposalContract,
   'api/capabilities': capabilitiesDocument,
   'schemas/capabilities.schema': capabilitiesSchema,
-  openapi: async () =>
-    buildOpenApi(await knowledge(), await capabilitiesSchema(), absolute(DOCUMENT_PATHS.proposalApi)),
+  openapi: async () => buildOpenApi(await knowledge(), await capabilitiesSchema()),
   '.well-known/api-catalog': async () => apiCatalog(),
   '.well-known/ai-catalog': async () => aiCatalog(await knowledge(), (await siteModel()).site.data),
   '.well-known/mcp/server-card': async () => mcpServerCard(await knowledge()),

@@ -1,6 +1,6 @@
 /**
  * What a reply of the proposal API says to a person, as a small tree of text nodes that the no-JS
- * reply page (viewToHtml) and the workspace script (client/workspace/dom.ts) both render, so they
+ * reply page (viewToHtml) and the workspace script (client/workspace/view.ts) both render, so they
  * say the same things. Browser-safe: no Node APIs, no knowledge beyond the reply itself.
  */
 import { labelOfField } from '../contract/fields.ts';

@@ -221,7 +221,7 @@ describe('the HTTP edge of /mcp', () => {
     });
 
   it('answers each protocol version the specification lists with that version, an unknown one with its newest', async () => {
-    const { PROTOCOL_VERSIONS } = await import('../../src/proposal/mcp/protocol-versions.ts');
+    const { PROTOCOL_VERSIONS } = await import('../../src/proposal/mcp/server-info.ts');
     // Every version the server speaks is one the official SDK knows too.
     for (const version of PROTOCOL_VERSIONS) expect(SUPPORTED_PROTOCOL_VERSIONS).toContain(version);
     for (const version of [...PROTOCOL_VERSIONS, '2023-01-01']) {

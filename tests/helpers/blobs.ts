@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getStore, setEnvironmentContext, type Store } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
-import { openProposalsStore, type ProposalsStore } from '../../src/proposal/store/index.ts';
+import { openProposalsStore, type ProposalsStore } from '../../src/proposal/store/blobs.ts';
 
 export interface TestBlobs {
   directory: string;

@@ -119,7 +119,7 @@ describe('import graph', () => {
 
   it('follows imports through intermediate files', () => {
     // The function's entry reaches the store only through the handler, the pipeline and submit/.
-    const chain = reachableFrom(['netlify/functions/proposal.mts']).get('src/proposal/store/index.ts');
+    const chain = reachableFrom(['netlify/functions/proposal.mts']).get('src/proposal/store/blobs.ts');
     expect(chain?.length).toBeGreaterThan(2);
     expect(siteBuild).toContain('src/pages/[...path].astro');
   });

@@ -5,8 +5,9 @@
  */
 import { setEnvironmentContext } from '@netlify/blobs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { countEventWithinLimit, counterKey } from '../../src/proposal/store/counter.ts';
-import { STORE_LIMITS, StoreUnavailable, type ProposalsStore } from '../../src/proposal/store/index.ts';
+import { StoreUnavailable, type ProposalsStore } from '../../src/proposal/store/blobs.ts';
+import { countEventWithinLimit } from '../../src/proposal/store/event-tally.ts';
+import { STORE_LIMITS } from '../../src/proposal/store/limits.ts';
 import { deleteExpiredEntries } from '../../src/proposal/store/retention.ts';
 import { rawStore, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { on, startBlobsFaultProxy, type BlobsFaultProxy } from '../helpers/blobs-fault-proxy.ts';
@@ -57,10 +58,11 @@ describe('countEventWithinLimit', () => {
         .sort(),
     ).toEqual([1, 2, 3]);
     expect(results.every((r) => r.resetAt === '2026-11-25T00:00:00.000Z')).toBe(true);
-    const stored = (await rawStore(store).get(counterKey('confirm:ann@example.com'), { type: 'json' })) as {
-      count: number;
-    };
-    expect(stored.count).toBe(3);
+    // One blob, holding exactly the three events admitted.
+    const { blobs: listed } = await rawStore(store).list();
+    expect(listed).toHaveLength(1);
+    const stored = (await rawStore(store).get(listed[0]!.key, { type: 'json' })) as { events: unknown[] };
+    expect(stored.events).toHaveLength(3);
   });
 
   it('starts again in the next window and counts each key apart', async () => {

@@ -11,7 +11,7 @@ import { crmAdapterFromEnv } from '../../src/proposal/submit/config.ts';
 import { csvField, toCsv } from '../../src/proposal/submit/inbox-export.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { keyEntryKey } from '../../src/proposal/store/key-entry.ts';
-import { openProposalsStore } from '../../src/proposal/store/index.ts';
+import { openProposalsStore } from '../../src/proposal/store/blobs.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { startBlobs } from '../helpers/blobs.ts';
 import { startCrmServer } from '../helpers/crm-server.ts';

@@ -1,9 +1,9 @@
 /**
- * The draft of one proposal request, kept in sessionStorage (this tab only, gone when it
- * closes): field values, the Idempotency-Key and when the form was first shown. A reload
- * therefore resends with the same key, and the server never stores the request twice.
+ * The draft of one proposal request, kept in sessionStorage (this tab only, gone when it closes):
+ * field values, the Idempotency-Key and when the form was first shown. A reload therefore resends
+ * with the same key, and the server never stores the request twice.
  */
-export interface Draft {
+interface Draft {
   key: string;
   /** ms since the epoch when this draft's form was first shown (the server's fill-time check). */
   started: number;
@@ -18,13 +18,10 @@ export function newKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function freshDraft(): Draft {
-  return { key: newKey(), started: Date.now(), fields: {} };
-}
+export const freshDraft = (): Draft => ({ key: newKey(), started: Date.now(), fields: {} });
 
 function isDraft(value: unknown): value is Draft {
-  if (typeof value !== 'object' || value === null) return false;
-  const d = value as Record<string, unknown>;
+  const d = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   return (
     typeof d['key'] === 'string' &&
     d['key'] !== '' &&

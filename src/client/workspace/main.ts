@@ -1,8 +1,7 @@
 /**
- * The proposal workspace in the browser. It takes over the three step forms' buttons and posts
- * JSON with fetch, keeps the draft and its Idempotency-Key in this tab, shows errors at their
- * fields and results in place, and offers the steps as WebMCP tools where the browser has them.
- * Without it the same forms still post and the API answers with the workspace, filled in.
+ * The proposal workspace in the browser: posts the step forms as JSON, keeps the draft in this tab,
+ * shows errors at their fields and results in place, and offers the steps as WebMCP tools. Without
+ * it the same forms still post and the API answers with the workspace, filled in.
  */
 import {
   ACTIONS,
@@ -12,35 +11,48 @@ import {
   INTAKE_FIELDS,
   labelOfField,
   OPTIONAL_CONTACT_FIELDS,
+  type ProposalAction as Action,
 } from '../../contract/fields.ts';
+import { PROPOSAL_API_PATH } from '../../contract/paths.ts';
+import { isProblemType } from '../../contract/problem-type.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
+import { CONSENT_MISSING, type SubmitReply } from '../../proposal/reply-view.ts';
+import { findSecret } from '../../proposal/sensitive-data/detect.ts';
+import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../proposal/source.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
-import { fieldLink, h } from './dom.ts';
-import { clearField, markField, reveal } from './field-marks.ts';
-import { button, clear, say, show, type Action } from './output.ts';
+import { freshDraft, loadDraft, newKey, saveDraft } from './draft.ts';
 import {
+  button,
+  clear,
+  clearField,
   fieldFor,
+  fieldLink,
+  focusField,
   guidePanel,
+  h,
+  markField,
   problemView,
+  say,
+  show,
   submitPanel,
   summaryPanel,
   type Control,
   type Problem,
-  type SubmitReply,
-} from './render.ts';
-import { findSecret } from './secrets.ts';
-import { Session, type Body } from './session.ts';
+} from './view.ts';
 import { registerTools } from './webmcp.ts';
-import { PROPOSAL_API_PATH } from '../../contract/paths.ts';
-import { isProblemType } from '../../contract/problem-type.ts';
-import { CONSENT_MISSING } from '../../proposal/reply-view.ts';
-import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../proposal/source.ts';
 
 type PageChannel = (typeof PAGE_CHANNELS)[number];
+type Body = Record<string, unknown>;
 
-const GUIDE_FIELDS: readonly string[] = GUIDANCE_FIELDS;
 /** Every field a person fills in; guide accepts only its own four (the schemas allow no extras). */
 const FIELDS: readonly string[] = [...GUIDANCE_FIELDS, ...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS];
+const fieldsOf = (action: Action): readonly string[] => (action === 'guide' ? GUIDANCE_FIELDS : FIELDS);
+
+const SUBMITTED: Record<SubmitReply['status'], string> = {
+  received: 'Request received.',
+  failed: 'Stored; our team follows up.',
+  pending: 'Stored; delivery pending. We will keep trying.',
+};
 
 const isAction = (value: unknown): value is Action => (ACTIONS as readonly unknown[]).includes(value);
 
@@ -55,8 +67,14 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
   const sendForm = forms.find((f) => f.dataset['step'] === 'submit');
   const hidden = (name: string) => sendForm?.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
   const consent = fieldFor('consent');
-  const session = new Session();
-  const { last } = session;
+  let draft = loadDraft();
+  /** The last body sent per step: a retry resends exactly it. */
+  const last: Partial<Record<Action, Body>> = {};
+  let busy = false;
+  /** The one scheduled resend; a new one replaces it. */
+  let retryTimer: number | undefined;
+  /** Flagged values the person chose to send anyway: the server's guard decides then. */
+  let acknowledged = '';
 
   // The script shows the server's errors at the fields, so the browser's own bubbles stay off.
   for (const form of forms) form.noValidate = true;
@@ -64,7 +82,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
   for (const el of area.querySelectorAll<HTMLElement>('[data-needs-script]')) el.hidden = false;
   for (const name of FIELDS) {
     const field = fieldFor(name);
-    const value = session.draft.fields[name];
+    const value = draft.fields[name];
     if (field && value !== undefined) field.value = value;
     checkSecret(name);
   }
@@ -73,17 +91,23 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
   function syncHidden(): void {
     const key = hidden('idempotency_key');
     const started = hidden('form_started_at');
-    if (key) key.value = session.draft.key;
-    if (started) started.value = String(session.draft.started);
+    if (key) key.value = draft.key;
+    if (started) started.value = String(draft.started);
+  }
+
+  function setBusy(value: boolean): void {
+    busy = value;
+    for (const b of buttons) b.disabled = value;
   }
 
   function save(): void {
-    session.save(Object.fromEntries(FIELDS.map((name) => [name, fieldFor(name)?.value ?? ''])));
+    draft.fields = Object.fromEntries(FIELDS.map((name) => [name, fieldFor(name)?.value ?? '']));
+    saveDraft(draft);
   }
 
   function bodyFor(action: Action): Body {
     const body: Body = { action };
-    for (const name of action === 'guide' ? GUIDE_FIELDS : FIELDS) {
+    for (const name of fieldsOf(action)) {
       const value = fieldFor(name)?.value.trim();
       if (value) body[name] = value;
     }
@@ -92,7 +116,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
       body['consent_version'] = consent?.dataset['version'];
       const trap = sendForm?.querySelector<HTMLInputElement>('input[name="website"]')?.value;
       if (trap) body['website'] = trap;
-      body['form_started_at'] = session.draft.started;
+      body['form_started_at'] = draft.started;
     }
     return body;
   }
@@ -106,9 +130,10 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
 
   /** Flags likely secrets at their fields and stops the first attempt; a second press sends. */
   function blockedBySecrets(action: Action): boolean {
-    const flagged = (action === 'guide' ? GUIDE_FIELDS : FIELDS).filter(checkSecret);
+    const flagged = fieldsOf(action).filter(checkSecret);
     const signature = flagged.map((name) => `${name}=${fieldFor(name)?.value ?? ''}`).join('\n');
-    if (flagged.length === 0 || !session.firstWarning(signature)) return false;
+    if (flagged.length === 0 || signature === acknowledged) return false;
+    acknowledged = signature;
     const labels = flagged.map(labelOfField).join(', ');
     show(
       action,
@@ -131,9 +156,12 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     return true;
   }
 
-  const retryButton = (action: Action) => button('Try again', () => void run(action, last[action]));
-
-  const schedule = (action: Action, seconds: number) => session.schedule(() => void run(action, last[action]), seconds);
+  const resend = (action: Action) => () => void run(action, last[action]);
+  const retryButton = (action: Action, text = 'Try again') => button(text, resend(action));
+  const schedule = (action: Action, seconds: number) => {
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(resend(action), seconds * 1000);
+  };
 
   async function post(action: Action, body: Body, by: PageChannel) {
     const headers: Record<string, string> = {
@@ -142,7 +170,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
       [CHANNEL_HEADER]: by,
     };
     // One key per draft: a double click, a retry or a reload all resend the same key.
-    if (action === 'submit') headers['idempotency-key'] = session.draft.key;
+    if (action === 'submit') headers['idempotency-key'] = draft.key;
     const res = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body) });
     // A body that is not JSON (a proxy's error page) reads as null and is shown as a failure.
     const data: unknown = await res.json().catch(() => null);
@@ -158,31 +186,26 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     again?: Body,
     by: PageChannel = 'workspace',
   ): Promise<{ status: number; data: unknown } | undefined> {
-    if (session.busy) {
+    if (busy) {
       // An automatic resend that meets another request in flight tries again shortly.
       if (again) schedule(action, 2);
       return undefined;
     }
     // Only a new submit replaces a scheduled resend of a pending one; guidance and review do not.
-    if (action === 'submit') session.cancelRetry();
-    for (const name of [...FIELDS, 'consent']) {
-      const field = fieldFor(name);
-      if (field) clearField(field);
-    }
+    if (action === 'submit') window.clearTimeout(retryTimer);
+    for (const name of [...FIELDS, 'consent']) clearField(fieldFor(name));
     if (!again && blockedBySecrets(action)) return undefined;
     // The server refuses a submit without consent too, but its wording is for API clients.
     if (!again && action === 'submit' && consent instanceof HTMLInputElement && !consent.checked) {
       // Said once, at the box: focus moves there and its description reads the error out.
       markField(consent, CONSENT_MISSING);
       clear(action);
-      reveal(consent);
-      consent.focus();
+      focusField(consent);
       return undefined;
     }
     const body = again ?? bodyFor(action);
     last[action] = body;
-    session.busy = true;
-    for (const b of buttons) b.disabled = true;
+    setBusy(true);
     say(action, action === 'submit' ? 'Sending…' : 'Working…');
     try {
       const reply = await post(action, body, by);
@@ -206,8 +229,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
       );
       return undefined;
     } finally {
-      session.busy = false;
-      for (const b of buttons) b.disabled = false;
+      setBusy(false);
     }
   }
 
@@ -232,31 +254,20 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
             : `Overview ready: ${missing} required field(s) missing.`,
         );
       } else {
+        // Pending: stored, not yet accepted by the CRM; keep trying with the same key and body.
+        // Received, or failed (stored, the CRM never took it: our team follows up): nothing to retry.
         const r = data as SubmitReply;
-        const email = typeof body['email'] === 'string' ? body['email'] : '';
-        if (r.status === 'received') {
-          show(
-            action,
-            [...submitPanel(r, email, undefined), button('Start a new request', startOver)],
-            'Request received.',
-          );
-        } else if (r.status === 'failed') {
-          // Stored, but the CRM never took it: the partner's team follows up; nothing to retry.
-          show(
-            action,
-            [...submitPanel(r, email, undefined), button('Start a new request', startOver)],
-            'Stored; our team follows up.',
-          );
-        } else {
-          // Pending: stored, not yet accepted by the CRM. Keep trying with the same key and body.
-          const wait = Math.min(Math.max(retryAfter || r.retry_after_seconds, 2), 300);
-          schedule(action, wait);
-          show(
-            action,
-            [...submitPanel(r, email, wait), button('Try now', () => void run(action, last[action]))],
-            'Stored; delivery pending. We will keep trying.',
-          );
-        }
+        const wait =
+          r.status === 'pending' ? Math.min(Math.max(retryAfter || r.retry_after_seconds, 2), 300) : undefined;
+        if (wait !== undefined) schedule(action, wait);
+        show(
+          action,
+          [
+            ...submitPanel(r, typeof body['email'] === 'string' ? body['email'] : '', wait),
+            wait === undefined ? button('Start a new request', startOver) : retryButton(action, 'Try now'),
+          ],
+          SUBMITTED[r.status],
+        );
       }
       return;
     }
@@ -280,7 +291,8 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     const reused = isProblemType(p.type, 'idempotency-key-reused');
     const extra = reused
       ? button('Send it as a new request', () => {
-          session.renewKey();
+          draft.key = newKey();
+          saveDraft(draft);
           syncHidden();
           void run('submit');
         })
@@ -303,20 +315,18 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
 
   /** Step 2 opens after the guidance (its <details> closes step 1). */
   function openRequest(): void {
-    const first = fieldFor(INTAKE_FIELDS[0]);
-    reveal(first);
-    first?.focus();
+    focusField(fieldFor(INTAKE_FIELDS[0]));
   }
 
   /** A new draft with a new key, after the person chose to start over. */
   function startOver(): void {
     for (const form of forms) form.reset();
-    session.startOver();
+    window.clearTimeout(retryTimer);
+    draft = saveDraft(freshDraft());
+    acknowledged = '';
     syncHidden();
     for (const action of ACTIONS) clear(action);
-    const question = fieldFor('question');
-    reveal(question);
-    question?.focus();
+    focusField(fieldFor('question'));
   }
 
   for (const form of forms) {
@@ -340,8 +350,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
   area.addEventListener('input', (event) => {
     const name = event.target instanceof Element ? (event.target.getAttribute('name') ?? '') : '';
     if (!FIELDS.includes(name) && name !== 'consent') return;
-    const field = fieldFor(name);
-    if (field) clearField(field);
+    clearField(fieldFor(name));
     checkSecret(name);
     save();
   });
@@ -350,9 +359,7 @@ function init(forms: HTMLFormElement[], area: HTMLElement): void {
     const link = event.target instanceof Element ? event.target.closest<HTMLElement>('a[data-focus]') : null;
     if (!link) return;
     event.preventDefault();
-    const field = fieldFor(link.dataset['focus'] ?? '');
-    reveal(field);
-    field?.focus();
+    focusField(fieldFor(link.dataset['focus'] ?? ''));
   });
 
   void registerTools({

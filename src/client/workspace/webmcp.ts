@@ -1,9 +1,7 @@
 /**
- * The workspace's steps as WebMCP tools, registered where the browser offers a model context.
- * Their definitions are in the page (`#webmcp-tools`, written at build time from the contract),
- * so the tools exist as soon as the script runs, without a request. Each tool fills the visible
- * form and runs the same step a person would, so the person sees what the agent did. Submit
- * requires consent and reuses the draft's Idempotency-Key, so an agent's retry is never stored twice.
+ * The workspace's steps as WebMCP tools, where the browser offers a model context, defined in the
+ * page (`#webmcp-tools`, from the contract) so they exist without a request. Each tool fills the
+ * visible form and runs the step a person would, so the person sees what the agent did.
  */
 import type { WebmcpTool } from '../../proposal/tools.ts';
 

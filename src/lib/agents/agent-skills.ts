@@ -1,9 +1,9 @@
 /**
- * Agent Skills (agentskills.io) published for discovery at `/.well-known/agent-skills/`
- * (Agent Skills Discovery RFC v0.2.0, final shape): one skill, "request a proposal", whose
- * SKILL.md is generated from the content and the proposal contract, and an index naming it by
- * type, URL and the sha256 digest of the exact bytes served.
+ * Agent Skills (agentskills.io) at `/.well-known/agent-skills/` (Discovery RFC v0.2.0): one skill,
+ * "request a proposal", written from the content and the contract, and an index naming it by type,
+ * URL and the sha256 digest of the exact bytes served.
  */
+import { createHash } from 'node:crypto';
 import type { Knowledge } from '../../contract/knowledge.ts';
 import {
   CONTRACT_VERSION,
@@ -17,14 +17,11 @@ import { IDEMPOTENCY_RETENTION_HOURS } from '../../contract/idempotency-rules.ts
 import { PROBLEM_TYPES, problemMeaning, type ProblemType } from '../../contract/http.ts';
 import { problemTypeUri } from '../../contract/problem-type.ts';
 import { absolute } from '../pages/urls.ts';
-import { sha256Digest } from './skill-digest.ts';
 import { DOCUMENT_PATHS } from '../../contract/paths.ts';
 import { partnerStatement, partnerWithAside } from '../../contract/partner-phrase.ts';
 import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS } from '../../proposal/tools.ts';
 
-/** JSON Schema of the discovery index this site publishes (v0.2.0). */
-export const SKILLS_INDEX_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
-export const PROPOSAL_SKILL_NAME = 'request-a-proposal';
+const SKILL_NAME = 'request-a-proposal';
 
 export interface Skill {
   /** 1-64 lower-case letters, digits and single hyphens; also the directory name. */
@@ -35,19 +32,22 @@ export interface Skill {
   skillMd: string;
 }
 
+/** The MCP tools' names, as every agent document lists them. */
+export const TOOL_NAMES = Object.values(PROPOSAL_TOOLS).map((t) => t.name);
+
 /** URL path of a skill's SKILL.md. */
 export const skillMdPath = (skill: string) => `${DOCUMENT_PATHS.agentSkills}/${skill}/SKILL.md`;
 
 /** `/.well-known/agent-skills/index.json`: one `skill-md` entry per skill. */
 export function skillsIndex(skills: Skill[]) {
   return {
-    $schema: SKILLS_INDEX_SCHEMA,
+    $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
     skills: skills.map((skill) => ({
       name: skill.name,
       type: 'skill-md' as const,
       description: skill.description,
       url: absolute(skillMdPath(skill.name)),
-      digest: sha256Digest(skill.skillMd),
+      digest: `sha256:${createHash('sha256').update(skill.skillMd).digest('hex')}`,
     })),
   };
 }
@@ -85,7 +85,7 @@ export function proposalSkill(k: Knowledge): Skill {
     `get non-binding guidance, review a summary, then submit a consented request to its customer-relationship system. ` +
     `Use when a person wants ${name} to scope, build or run work on ${k.partner.cloud_provider}, or asks how to engage ${name}.`;
   const body = [
-    `---\nname: ${PROPOSAL_SKILL_NAME}\ndescription: ${JSON.stringify(description)}\n---`,
+    `---\nname: ${SKILL_NAME}\ndescription: ${JSON.stringify(description)}\n---`,
     `# Request a proposal from ${name}`,
     `${partnerStatement(k.partner)}. This skill takes a person from a question to a request they consented to, through the proposal API at ${api} (contract version ${CONTRACT_VERSION}).`,
     '## When to use it',
@@ -124,13 +124,7 @@ export function proposalSkill(k: Knowledge): Skill {
       ),
     ),
     '## Over MCP',
-    `The same steps are MCP tools at ${k.urls.mcp} (Streamable HTTP; server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}): ${Object.values(
-      PROPOSAL_TOOLS,
-    )
-      .map((t) => `\`${t.name}\``)
-      .join(
-        ', ',
-      )}. Their arguments are the fields above without \`action\`; submit takes the Idempotency-Key as \`${IDEMPOTENCY_KEY_ARGUMENT}\`. A refused call returns \`isError\` with the same problem details.`,
+    `The same steps are MCP tools at ${k.urls.mcp} (Streamable HTTP; server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}): ${TOOL_NAMES.map((t) => `\`${t}\``).join(', ')}. Their arguments are the fields above without \`action\`; submit takes the Idempotency-Key as \`${IDEMPOTENCY_KEY_ARGUMENT}\`. A refused call returns \`isError\` with the same problem details.`,
     '## References',
     bullets([
       `Contract with schemas, limits and examples: GET ${api}`,
@@ -140,7 +134,7 @@ export function proposalSkill(k: Knowledge): Skill {
       `Prefer a person? ${k.partner.email} or ${k.urls.proposal_page}`,
     ]),
   ].join('\n\n');
-  return { name: PROPOSAL_SKILL_NAME, description, skillMd: `${body}\n` };
+  return { name: SKILL_NAME, description, skillMd: `${body}\n` };
 }
 
 /** Every skill the site publishes. */

@@ -1,38 +1,60 @@
 /**
- * `dist/_headers` (Netlify's headers file, also honoured by `netlify serve`): the rules that
- * depend on content, so they are computed at build; fixed rules stay in netlify.toml.
+ * `dist/_headers` (Netlify's headers file, also honoured by `netlify serve`): the rules that depend
+ * on content; fixed rules stay in netlify.toml. Each page's RFC 8288 `Link` header points to its
+ * markdown twin, the llms.txt that describes it, and what its <head> links to.
  */
 import type { SiteModel } from '../content/content.ts';
-import type { PageDocument } from '../pages/page-document.ts';
-import { apiCatalogLink, formatLink, linksOf } from './link-headers.ts';
-import { contentUsage } from './robots.ts';
-import { DOCUMENT_PATHS } from '../../contract/paths.ts';
+import { pageDocuments } from '../pages/documents.ts';
+import { absolute } from '../pages/urls.ts';
+import { DOCUMENT_PATHS, PAGE_PATHS, twinPath } from '../../contract/paths.ts';
 
-function rule(path: string, headers: [string, string][]): string {
-  return [path, ...headers.map(([name, value]) => `  ${name}: ${value}`)].join('\n');
-}
+type LinkValue = { href: string; rel: string; type?: string };
+
+const formatLink = ({ href, rel, type }: LinkValue) => `<${href}>; rel="${rel}"${type ? `; type="${type}"` : ''}`;
+
+/** Sent by `/` and by a HEAD (or GET) of the catalog itself (RFC 9727 section 3). */
+const API_CATALOG = { href: absolute(DOCUMENT_PATHS.apiCatalog), rel: 'api-catalog', type: 'application/linkset+json' };
 
 /**
- * Netlify matches a rule against the requested path (`/services`); `netlify serve` matches it
- * against the file it resolved (`/services.html`). A rule for each keeps both in step.
+ * A page's links for agents: on the home page where the APIs are catalogued, described and
+ * documented; on every page the AI catalog (ARD), root-relative so that on a deploy preview or
+ * `npm start` it names that host's catalog, not production's.
  */
-function pagePatterns(path: string): string[] {
-  return path === '/' ? ['/'] : [path, `${path}.html`];
+export function headLinks(path: string): LinkValue[] {
+  return [
+    ...(path === '/'
+      ? [
+          API_CATALOG,
+          { href: absolute(DOCUMENT_PATHS.openapi), rel: 'service-desc', type: 'application/openapi+json' },
+          { href: absolute(PAGE_PATHS.agents), rel: 'service-doc', type: 'text/html' },
+        ]
+      : []),
+    { href: DOCUMENT_PATHS.aiCatalog, rel: 'ai-catalog', type: 'application/ai-catalog+json' },
+  ];
 }
 
-export function headersFile(model: SiteModel, docs: PageDocument[]): string {
+const rule = (path: string, name: string, value: string) => `${path}\n  ${name}: ${value}`;
+
+export function headersFile(model: SiteModel): string {
+  const signals = model.site.data.content_signals;
+  const yn = (v: 'yes' | 'no') => (v === 'yes' ? 'y' : 'n');
   return (
     [
       '# Generated at build from content/ (src/lib/agents/headers-file.ts); do not edit dist/_headers.',
-      // The aipref preference on every response, beside the robots.txt line.
-      rule('/*', [['Content-Usage', contentUsage(model.site.data.content_signals)]]),
-      ...docs.flatMap((doc) =>
-        pagePatterns(doc.path).map((pattern) =>
-          rule(pattern, [['Link', linksOf(doc.path).map(formatLink).join(', ')]]),
-        ),
-      ),
-      // RFC 9727 section 3: a HEAD of the catalog tells a client what it is.
-      rule(`${DOCUMENT_PATHS.apiCatalog}*`, [['Link', formatLink(apiCatalogLink())]]),
+      // The aipref preference on every response, beside robots.txt's Content-Signal; aipref has no ai-input.
+      rule('/*', 'Content-Usage', `train-ai=${yn(signals.ai_train)}, search=${yn(signals.search)}`),
+      ...pageDocuments(model).flatMap((doc) => {
+        const links = [
+          { href: absolute(twinPath(doc.path)), rel: 'alternate', type: 'text/markdown' },
+          { href: absolute(DOCUMENT_PATHS.llmsTxt), rel: 'describedby', type: 'text/plain' },
+          ...headLinks(doc.path),
+        ];
+        // Netlify matches the requested path (`/services`), `netlify serve` the file it resolved (`/services.html`).
+        return (doc.path === '/' ? ['/'] : [doc.path, `${doc.path}.html`]).map((pattern) =>
+          rule(pattern, 'Link', links.map(formatLink).join(', ')),
+        );
+      }),
+      rule(`${DOCUMENT_PATHS.apiCatalog}*`, 'Link', formatLink(API_CATALOG)),
     ].join('\n\n') + '\n'
   );
 }

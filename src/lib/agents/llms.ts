@@ -1,23 +1,20 @@
 /**
  * /llms.txt (llmstxt.org shape), /llms-full.txt and the per-section full-text files, from the page
- * documents. No full-text file grows past LLMS_FULL_MAX_BYTES, however large the site: a section
- * that outgrows it continues in numbered parts, and /llms-full.txt then keeps the sections that
- * fit and names the files of the rest. Nor does /llms.txt grow with the site: a section of more
- * than LLMS_TXT_SECTION_MAX_LINKS pages lists its index, its newest pages and where the rest are.
+ * documents, each bounded however large the site grows (the limits in llms-limits.ts).
  */
 import type { SiteModel } from '../content/content.ts';
 import { partnerStatement } from '../../contract/partner-phrase.ts';
-import { partnerNames } from './knowledge.ts';
+import { partnerNames } from './agent-documents.ts';
+import { TOOL_NAMES } from './agent-skills.ts';
 import { pageDocuments, twinMarkdown } from '../pages/documents.ts';
 import { oncePer } from '../memo.ts';
 import type { PageDocument } from '../pages/page-document.ts';
 import { absolute } from '../pages/urls.ts';
 import { LLMS_FULL_MAX_BYTES, LLMS_TXT_SECTION_MAX_LINKS } from './llms-limits.ts';
 import { DOCUMENT_PATHS, llmsFullSectionPath, tagSlug, twinPath } from '../../contract/paths.ts';
-import { PROPOSAL_TOOLS } from '../../proposal/tools.ts';
 
-/** Room kept in each file for its header (title, part numbers, links to the other parts). */
-const HEADER_ROOM = 4_000;
+/** What a file's pages may fill: room is kept for its header (title, part numbers, links to the other parts). */
+const BUDGET = LLMS_FULL_MAX_BYTES - 4_000;
 
 const SEPARATOR = '\n---\n\n';
 
@@ -30,35 +27,32 @@ export interface SectionFile {
   section: Section;
   /** Site path, e.g. `/llms-full/blog-2.txt`. */
   path: string;
-  part: number;
-  parts: number;
+  /** The section, and which part of it when it has several. */
+  label: string;
   pages: number;
   text: string;
 }
 
-interface FullText {
-  /** /llms-full.txt */
-  whole: string;
-  sections: SectionFile[];
-}
+/** One page in a full-text file: its source URL and twin markdown. */
+type Block = Pick<SectionFile, 'section' | 'path' | 'text'>;
 
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+const blocksBytes = (blocks: Block[]) => blocks.reduce((sum, b) => sum + utf8Bytes(b.text) + utf8Bytes(SEPARATOR), 0);
+const RULES = `Rules for agents: ${absolute('/agents#rules')}.`;
 
-const pageBlock = (d: PageDocument) => `Source: ${absolute(d.path)}\n\n${twinMarkdown(d)}`;
-
-/** Packs blocks in order into parts of at most `budget` bytes (separators included). */
-function pack(blocks: { path: string; text: string }[], budget: number): { path: string; text: string }[][] {
-  const parts: { path: string; text: string }[][] = [];
-  let current: { path: string; text: string }[] = [];
+/** Packs blocks in order into parts of at most BUDGET bytes (separators included). */
+function pack(blocks: Block[]): Block[][] {
+  const parts: Block[][] = [];
+  let current: Block[] = [];
   let size = 0;
   for (const block of blocks) {
-    const bytes = utf8Bytes(block.text) + utf8Bytes(SEPARATOR);
-    if (bytes > budget) {
+    const bytes = blocksBytes([block]);
+    if (bytes > BUDGET) {
       throw new Error(
         `${block.path}: its markdown is ${bytes.toLocaleString('en-US')} bytes, more than one llms-full file holds (${LLMS_FULL_MAX_BYTES.toLocaleString('en-US')} bytes, LLMS_FULL_MAX_BYTES in src/lib/agents/llms-limits.ts); split the page`,
       );
     }
-    if (size + bytes > budget && current.length > 0) {
+    if (size + bytes > BUDGET) {
       parts.push(current);
       current = [];
       size = 0;
@@ -71,90 +65,67 @@ function pack(blocks: { path: string; text: string }[], budget: number): { path:
 }
 
 /** Every full-text file of the site, built once per model (the routes of each file all ask). */
-export const fullText = oncePer((model: SiteModel): FullText => buildFullText(model, pageDocuments(model)));
-
-function buildFullText(model: SiteModel, docs: PageDocument[]): FullText {
+export const fullText = oncePer((model: SiteModel) => {
   const site = model.site.data;
-  const budget = LLMS_FULL_MAX_BYTES - HEADER_ROOM;
-  const blocks = new Map(docs.map((d) => [d, { path: d.path, text: pageBlock(d) }]));
-  const sections: SectionFile[] = [];
-  const sectionParts = new Map<Section, SectionFile[]>();
-  for (const section of SECTION_ORDER) {
-    const parts = pack(
-      docs.filter((d) => d.section === section).map((d) => blocks.get(d) as { path: string; text: string }),
-      budget,
-    );
-    const files = parts.map((pages, i) => {
-      const path = llmsFullSectionPath(tagSlug(section), i + 1);
-      const neighbours = [
-        i > 0 && `Previous part: ${absolute(llmsFullSectionPath(tagSlug(section), i))}.`,
-        i < parts.length - 1 && `Next part: ${absolute(llmsFullSectionPath(tagSlug(section), i + 2))}.`,
-      ].filter(Boolean);
+  const blocks: Block[] = pageDocuments(model).map((d) => ({
+    section: d.section,
+    path: d.path,
+    text: `Source: ${absolute(d.path)}\n\n${twinMarkdown(d)}`,
+  }));
+  const sections = SECTION_ORDER.flatMap((section) => {
+    const parts = pack(blocks.filter((b) => b.section === section));
+    const partPath = (part: number) => llmsFullSectionPath(tagSlug(section), part);
+    return parts.map((pages, i): SectionFile => {
       const header = [
         `# ${site.name}: full context, ${section}${parts.length > 1 ? ` (part ${i + 1} of ${parts.length})` : ''}`,
         `> ${site.summary}`,
         [
           `The ${section} pages of ${absolute('/')} in markdown, in site order.`,
-          ...neighbours,
-          `Every full-text file: ${absolute(DOCUMENT_PATHS.llmsTxt)}. Rules for agents: ${absolute('/agents#rules')}.`,
+          ...(i > 0 ? [`Previous part: ${absolute(partPath(i))}.`] : []),
+          ...(i < parts.length - 1 ? [`Next part: ${absolute(partPath(i + 2))}.`] : []),
+          `Every full-text file: ${absolute(DOCUMENT_PATHS.llmsTxt)}. ${RULES}`,
         ].join(' '),
       ].join('\n\n');
       return {
         section,
-        path,
-        part: i + 1,
-        parts: parts.length,
+        path: partPath(i + 1),
+        label: `${section}${parts.length > 1 ? `, part ${i + 1} of ${parts.length}` : ''}`,
         pages: pages.length,
-        text: `${[`${header}\n`, ...pages.map((b) => b.text)].join(SEPARATOR)}`,
+        text: [`${header}\n`, ...pages.map((b) => b.text)].join(SEPARATOR),
       };
     });
-    sectionParts.set(section, files);
-    sections.push(...files);
-  }
-  return { whole: wholeFile(model, docs, blocks, sectionParts, budget), sections };
-}
+  });
+  return { whole: wholeFile(site, blocks, sections), sections };
+});
 
 /**
  * /llms-full.txt: every page in site order when the site fits one file; otherwise the sections that
  * fit whole, in llms.txt's order, and the files where the rest continue.
  */
-function wholeFile(
-  model: SiteModel,
-  docs: PageDocument[],
-  blocks: Map<PageDocument, { path: string; text: string }>,
-  sectionParts: Map<Section, SectionFile[]>,
-  budget: number,
-): string {
-  const site = model.site.data;
+function wholeFile(site: SiteModel['site']['data'], blocks: Block[], files: SectionFile[]): string {
   const title = `# ${site.name}: full context\n\n> ${site.summary}`;
-  const rules = `Rules for agents: ${absolute('/agents#rules')}.`;
-  const all = docs.map((d) => (blocks.get(d) as { text: string }).text);
-  if (utf8Bytes(all.join(SEPARATOR)) + utf8Bytes(SEPARATOR) <= budget) {
-    return [`${title}\n\nEvery published page of ${absolute('/')} in markdown, in site order. ${rules}\n`, ...all].join(
-      SEPARATOR,
-    );
+  if (blocksBytes(blocks) <= BUDGET) {
+    return [
+      `${title}\n\nEvery published page of ${absolute('/')} in markdown, in site order. ${RULES}\n`,
+      ...blocks.map((b) => b.text),
+    ].join(SEPARATOR);
   }
-  const kept: string[] = [];
+  const kept: Block[] = [];
   const keptSections: Section[] = [];
   const rest: SectionFile[] = [];
-  let size = 0;
   for (const section of SECTION_ORDER) {
-    const texts = docs.filter((d) => d.section === section).map((d) => (blocks.get(d) as { text: string }).text);
-    const bytes = texts.reduce((sum, t) => sum + utf8Bytes(t) + utf8Bytes(SEPARATOR), 0);
+    const inSection = blocks.filter((b) => b.section === section);
     // Once one section moves out, the later ones do too, so the file keeps llms.txt's order.
-    if (rest.length === 0 && size + bytes <= budget) {
-      kept.push(...texts);
+    if (rest.length === 0 && blocksBytes([...kept, ...inSection]) <= BUDGET) {
+      kept.push(...inSection);
       keptSections.push(section);
-      size += bytes;
     } else {
-      rest.push(...(sectionParts.get(section) ?? []));
+      rest.push(...files.filter((f) => f.section === section));
     }
   }
-  const continued = rest.map(
-    (f) => `- ${f.section}${f.parts > 1 ? `, part ${f.part} of ${f.parts}` : ''}: ${absolute(f.path)}`,
-  );
-  const header = `${title}\n\nThe site is larger than one file of ${LLMS_FULL_MAX_BYTES.toLocaleString('en-US')} bytes. Here in full, in markdown: ${keptSections.length > 0 ? `the ${keptSections.join(', ')} pages` : 'no section'}. ${rules}\n\nThe other sections continue in these files:\n\n${continued.join('\n')}\n`;
-  return [header, ...kept].join(SEPARATOR);
+  const continued = rest.map((f) => `- ${f.label}: ${absolute(f.path)}`);
+  const header = `${title}\n\nThe site is larger than one file of ${LLMS_FULL_MAX_BYTES.toLocaleString('en-US')} bytes. Here in full, in markdown: ${keptSections.length > 0 ? `the ${keptSections.join(', ')} pages` : 'no section'}. ${RULES}\n\nThe other sections continue in these files:\n\n${continued.join('\n')}\n`;
+  return [header, ...kept.map((b) => b.text)].join(SEPARATOR);
 }
 
 const linkLine = (d: PageDocument) => `- [${d.title}](${absolute(twinPath(d.path))}): ${d.description}`;
@@ -163,7 +134,8 @@ const linkLine = (d: PageDocument) => `- [${d.title}](${absolute(twinPath(d.path
  * The links of one section: every page, or past the limit its first page (the section's index),
  * its newest dated pages, and a last link back to the index that says how many are not listed.
  */
-function sectionLinks(section: Section, pages: PageDocument[]): string[] {
+function sectionLinks(section: Section, docs: PageDocument[]): string[] {
+  const pages = docs.filter((d) => d.section === section);
   if (pages.length <= LLMS_TXT_SECTION_MAX_LINKS) return pages.map(linkLine);
   const [index, ...rest] = pages as [PageDocument, ...PageDocument[]];
   const newest = rest
@@ -178,18 +150,12 @@ function sectionLinks(section: Section, pages: PageDocument[]): string[] {
   ];
 }
 
-export function llmsTxt(model: SiteModel, docs: PageDocument[]): string {
+export function llmsTxt(model: SiteModel): string {
   const site = model.site.data;
-  const sections = SECTION_ORDER.map((section) => {
-    const items = sectionLinks(
-      section,
-      docs.filter((d) => d.section === section),
-    );
-    return `## ${section}\n\n${items.join('\n')}`;
-  });
+  const docs = pageDocuments(model);
+  const sections = SECTION_ORDER.map((section) => `## ${section}\n\n${sectionLinks(section, docs).join('\n')}`);
   const files = fullText(model).sections.map(
-    (f) =>
-      `- [${f.section}${f.parts > 1 ? `, part ${f.part} of ${f.parts}` : ''}](${absolute(f.path)}): ${f.pages} ${f.pages === 1 ? 'page' : 'pages'} in full`,
+    (f) => `- [${f.label}](${absolute(f.path)}): ${f.pages} ${f.pages === 1 ? 'page' : 'pages'} in full`,
   );
   return (
     [
@@ -198,20 +164,10 @@ export function llmsTxt(model: SiteModel, docs: PageDocument[]): string {
       `${partnerStatement(partnerNames(site))}. When you use or repeat anything from this site, follow these rules:`,
       site.agent_guidance.map((rule) => `- ${rule}`).join('\n'),
       `Structured facts: ${absolute(DOCUMENT_PATHS.capabilities)} (JSON). Proposal contract: ${absolute(DOCUMENT_PATHS.proposalApi)} (GET), OpenAPI: ${absolute(DOCUMENT_PATHS.openapi)}. Everything in full: ${absolute(DOCUMENT_PATHS.llmsFull)}, or section by section below (each file at most ${LLMS_FULL_MAX_BYTES.toLocaleString('en-US')} bytes).`,
-      `For agents: an MCP server (Streamable HTTP) at ${absolute(DOCUMENT_PATHS.mcp)} with the tools ${Object.values(
-        PROPOSAL_TOOLS,
-      )
-        .map((t) => t.name)
-        .join(
-          ', ',
-        )} (server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}), an Agent Skill to request a proposal (${absolute(DOCUMENT_PATHS.agentSkillsIndex)}), the API catalog (${absolute(DOCUMENT_PATHS.apiCatalog)}) and the AI catalog (${absolute(DOCUMENT_PATHS.aiCatalog)}).`,
+      `For agents: an MCP server (Streamable HTTP) at ${absolute(DOCUMENT_PATHS.mcp)} with the tools ${TOOL_NAMES.join(', ')} (server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}), an Agent Skill to request a proposal (${absolute(DOCUMENT_PATHS.agentSkillsIndex)}), the API catalog (${absolute(DOCUMENT_PATHS.apiCatalog)}) and the AI catalog (${absolute(DOCUMENT_PATHS.aiCatalog)}).`,
       ...sections,
       `## Full text\n\n${files.join('\n')}`,
       `## Optional\n\n- [Sitemap](${absolute(DOCUMENT_PATHS.sitemap)}): every published page\n- [Capabilities JSON Schema](${absolute(DOCUMENT_PATHS.capabilitiesSchema)}): shape of the capabilities document`,
     ].join('\n\n') + '\n'
   );
-}
-
-export function llmsFullTxt(model: SiteModel): string {
-  return fullText(model).whole;
 }

@@ -19,6 +19,8 @@ import { partnerWithAside } from '../../contract/partner-phrase.ts';
 
 const RATE_LIMITED_STATUS = PROBLEM_TYPES['rate-limited'].status;
 const STORE_UNAVAILABLE_STATUS = PROBLEM_TYPES['store-unavailable'].status;
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const requestName = (action: string) => `${action[0]?.toUpperCase()}${action.slice(1)}Request`;
 
 /** OpenAPI components carry no `$schema` or `$id` of their own; the document's dialect applies. */
 function component<T extends { $schema?: string; $id?: string }>(schema: T): Omit<T, '$schema' | '$id'> {
@@ -26,22 +28,14 @@ function component<T extends { $schema?: string; $id?: string }>(schema: T): Omi
   return rest;
 }
 
-/**
- * The function answers a form post (the workspace without JavaScript) and a request that
- * prefers text/html with an HTML page carrying the same status; JSON clients get JSON.
- */
+/** A form post, or a request preferring text/html, is answered with an HTML page of the same status. */
 const HTML_REPLY = { 'text/html': { schema: { type: 'string' } } };
-
-const problemResponse = (description: string, headers?: Record<string, unknown>) => ({
-  description,
-  ...(headers ? { headers } : {}),
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } }, ...HTML_REPLY },
-});
+const SUBMIT_RESULT = { 'application/json': { schema: ref('SubmitResult') }, ...HTML_REPLY };
 
 /** The platform enforces the function's rate limit before any of our code runs. */
-const rateLimited = () => ({
+const RATE_LIMITED = {
   description: `Too many requests: the platform's rate limit (${RATE_LIMIT.requests_per_window} per ${RATE_LIMIT.window_seconds} s) answered before the function; no body is promised.`,
-});
+};
 
 const RETRY_AFTER = {
   'Retry-After': {
@@ -66,21 +60,12 @@ const staticGet = (
   },
 });
 
-/** The Idempotency-Key header as the function parses it: bare, or inside one pair of double quotes. */
-
 /** `capabilitiesSchema` is embedded so the description is self-contained; it is also published on its own. */
-export function buildOpenApi(
-  k: Knowledge,
-  capabilitiesSchema: { $schema?: string; $id?: string },
-  contractUrl: string,
-) {
+export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: string; $id?: string }) {
   const schemas = requestSchemas(k);
-  const problemStatuses = [...new Set(Object.values(PROBLEM_TYPES).map((p) => p.status))].sort();
-  const problemsOf = (status: number) =>
-    Object.entries(PROBLEM_TYPES)
-      .filter(([, p]) => p.status === status)
-      .map(([id]) => id)
-      .join(', ');
+  const actions = Object.keys(schemas);
+  // Integer keys iterate in ascending order, so the responses come out sorted by status.
+  const problemsByStatus = Object.groupBy(Object.entries(PROBLEM_TYPES), ([, p]) => p.status);
   return {
     openapi: '3.1.0',
     info: {
@@ -102,7 +87,7 @@ export function buildOpenApi(
       [DOCUMENT_PATHS.capabilities]: {
         get: staticGet('getCapabilities', 'The capabilities document', {
           description: 'The capabilities document.',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/CapabilitiesDocument' } } },
+          content: { 'application/json': { schema: ref('CapabilitiesDocument') } },
         }),
       },
       [DOCUMENT_PATHS.proposalApi]: {
@@ -110,7 +95,7 @@ export function buildOpenApi(
           'getProposalContract',
           'The current proposal contract: actions, request schemas, examples, limits',
           { description: 'The contract.', content: { 'application/json': { schema: { type: 'object' } } } },
-          { externalDocs: { url: contractUrl } },
+          { externalDocs: { url: k.urls.proposal_api } },
         ),
         options: {
           operationId: 'preflightProposal',
@@ -124,7 +109,7 @@ export function buildOpenApi(
                 'Access-Control-Allow-Headers': { schema: { type: 'string' } },
               },
             },
-            [String(RATE_LIMITED_STATUS)]: rateLimited(),
+            [String(RATE_LIMITED_STATUS)]: RATE_LIMITED,
           },
         },
         post: {
@@ -146,18 +131,10 @@ export function buildOpenApi(
             content: {
               'application/json': {
                 schema: {
-                  oneOf: [
-                    { $ref: '#/components/schemas/GuideRequest' },
-                    { $ref: '#/components/schemas/SummarizeRequest' },
-                    { $ref: '#/components/schemas/SubmitRequest' },
-                  ],
+                  oneOf: actions.map((action) => ref(requestName(action))),
                   discriminator: {
                     propertyName: 'action',
-                    mapping: {
-                      guide: '#/components/schemas/GuideRequest',
-                      summarize: '#/components/schemas/SummarizeRequest',
-                      submit: '#/components/schemas/SubmitRequest',
-                    },
+                    mapping: Object.fromEntries(actions.map((action) => [action, ref(requestName(action)).$ref])),
                   },
                 },
               },
@@ -185,25 +162,29 @@ export function buildOpenApi(
                   schema: { const: 'true' },
                 },
               },
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/SubmitResult' } }, ...HTML_REPLY },
+              content: SUBMIT_RESULT,
             },
             '202': {
               description: `Submit, status pending: ${STATUS_MEANINGS.pending} Status failed: ${STATUS_MEANINGS.failed}`,
               headers: RETRY_AFTER,
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/SubmitResult' } }, ...HTML_REPLY },
+              content: SUBMIT_RESULT,
             },
             ...Object.fromEntries(
-              problemStatuses
-                .filter((s) => s !== RATE_LIMITED_STATUS)
-                .map((s) => [
-                  String(s),
-                  problemResponse(
-                    `Problem types: ${problemsOf(s)}.${s === STORE_UNAVAILABLE_STATUS ? ` ${problemMeaning('store-unavailable')}` : ''}`,
-                    s === 409 || s === STORE_UNAVAILABLE_STATUS ? RETRY_AFTER : undefined,
-                  ),
-                ]),
+              Object.entries(problemsByStatus)
+                .filter(([status]) => Number(status) !== RATE_LIMITED_STATUS)
+                .map(([status, types = []]) => {
+                  const unavailable = Number(status) === STORE_UNAVAILABLE_STATUS;
+                  return [
+                    status,
+                    {
+                      description: `Problem types: ${types.map(([id]) => id).join(', ')}.${unavailable ? ` ${problemMeaning('store-unavailable')}` : ''}`,
+                      ...(unavailable || status === '409' ? { headers: RETRY_AFTER } : {}),
+                      content: { 'application/problem+json': { schema: ref('Problem') }, ...HTML_REPLY },
+                    },
+                  ];
+                }),
             ),
-            [String(RATE_LIMITED_STATUS)]: rateLimited(),
+            [String(RATE_LIMITED_STATUS)]: RATE_LIMITED,
           },
         },
       },
@@ -211,9 +192,9 @@ export function buildOpenApi(
     components: {
       schemas: {
         CapabilitiesDocument: component(capabilitiesSchema),
-        GuideRequest: component(schemas.guide),
-        SummarizeRequest: component(schemas.summarize),
-        SubmitRequest: component(schemas.submit),
+        ...Object.fromEntries(
+          Object.entries(schemas).map(([action, schema]) => [requestName(action), component(schema)]),
+        ),
         SubmitResult: component(resultSchemas().submit),
         Problem: {
           type: 'object',

@@ -6,24 +6,19 @@
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseFrontmatter } from 'astro/markdown';
+import { slug } from 'github-slugger';
 import { checkEntryData } from './entry-errors.ts';
 import { duplicates } from './entry-checks.ts';
-import { bodyFirstLine, isOtherSite, isRootRelative, scanLinks } from './links.ts';
+import { bodyFirstLine, filePath, isOtherSite, isRootRelative, scanLinks } from './links.ts';
 import { nearest } from '../../text/nearest.ts';
 import { ContentError } from './error.ts';
 
-/** The entry id Astro's glob loader derives from a file path: each segment lower-cased and slugged, no extension. */
+/** The entry id, as Astro's glob loader derives it from a file path: each segment slugged, no extension. */
 const entryId = (path: string) =>
   path
-    .replace(/\.(md|mdx)$/, '')
+    .replace(/\.mdx?$/, '')
     .split('/')
-    .map((segment) =>
-      segment
-        .toLowerCase()
-        .trim()
-        .replace(/\s+/g, '-')
-        .replace(/[^\p{L}\p{N}_-]/gu, ''),
-    )
+    .map((segment) => slug(segment))
     .join('/');
 
 /**
@@ -59,7 +54,7 @@ function imageProblems(shown: string, file: ContentFile, publicDir: string): str
       );
       continue;
     }
-    const path = decodeURI(image.href.replace(/[?#].*$/, ''));
+    const path = filePath(image.href);
     const [dir, target] = isRootRelative(path) ? [publicDir, path.slice(1)] : [dirname(file.absolute), path];
     if (existsSync(resolve(dir, target))) continue;
     const guess = nearest(target.replace(/^\.\//, ''), filesUnder(dir));

@@ -1,6 +1,6 @@
 /**
  * Checks over the prepared entries (placeholders filled in, links published) that the file checks
- * (./check.ts) cannot make: the content rules, .mdx bodies, ids used twice. Pure: each
+ * (./check.ts) cannot make: the content rules and ids used twice. Pure: each
  * returns problems as `content/<file>: <field>: <what to change>` lines, so the build can report
  * them all at once and tests can call them directly.
  */

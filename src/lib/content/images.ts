@@ -9,18 +9,13 @@ import { dirname, join, resolve } from 'node:path';
 import { getImage } from 'astro:assets';
 import { imageMetadata } from 'astro/assets/utils';
 import { PUBLIC_DIR, ROOT } from './project-dirs.ts';
-
-export interface ImageSize {
-  width: number;
-  height: number;
-}
+import { filePath } from './links.ts';
 
 /** Published image path → its size, for the width and height attributes of the HTML page. */
-const sizes = new Map<string, ImageSize>();
+const sizes = new Map<string, { width: number; height: number }>();
 
-/** The size of an image the content published at `path`, when it is known. */
-export const imageSize = (src: string): ImageSize | undefined =>
-  sizes.get(src) ?? sizes.get(decodeURI(src.replace(/[?#].*$/, '')));
+/** The size of an image the content published at `src`, when it is known. */
+export const imageSize = (src: string) => sizes.get(src) ?? sizes.get(filePath(src));
 
 /**
  * Every image under the content folder, imported as Astro's images guide imports images known only
@@ -39,19 +34,17 @@ const contentImages = new Map(
  * root-relative paths are files under public/, others are optimized by Astro's image pipeline.
  */
 export async function publishImage(src: string, importer: string, alt: string): Promise<string> {
+  const path = filePath(src);
   if (src.startsWith('/')) {
-    const path = decodeURI(src.replace(/[?#].*$/, ''));
     if (!sizes.has(path)) {
       const { width, height } = await imageMetadata(readFileSync(join(PUBLIC_DIR, path)), path);
       sizes.set(path, { width, height });
     }
     return src;
   }
-  const load = contentImages.get(resolve(dirname(resolve(ROOT, importer)), decodeURI(src.replace(/[?#].*$/, ''))));
+  const load = contentImages.get(resolve(dirname(resolve(ROOT, importer)), path));
   if (!load) throw new Error(`${importer}: image "${src}" is not an image file under the content folder`);
   const image = await getImage({ src: (await load()).default, alt });
-  const width = Number(image.attributes.width);
-  const height = Number(image.attributes.height);
-  sizes.set(image.src, { width, height });
+  sizes.set(image.src, { width: Number(image.attributes.width), height: Number(image.attributes.height) });
   return image.src;
 }

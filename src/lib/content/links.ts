@@ -26,7 +26,7 @@ const INLINE = /(!?)\[((?:[^[\]]|\[[^\]]*\])*)\]\(\s*(<[^>]*>|[^)\s]+)((?:\s+(?:
 const REFERENCE = /^( {0,3}\[([^\]]+)\]:\s*)(<[^>]*>|\S+)(.*)$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
-type Rewrite = (link: Omit<ContentLink, 'line'> & { line: number }) => string;
+type Rewrite = (link: ContentLink) => string;
 
 const unwrap = (href: string) => (href.startsWith('<') && href.endsWith('>') ? href.slice(1, -1) : href);
 
@@ -86,6 +86,9 @@ export function bodyFirstLine(raw: string, body: string): number {
 
 /** Site-internal targets are root-relative: `/services`, `/blog/x#id`, not `//host/...`. */
 export const isRootRelative = (href: string) => href.startsWith('/') && !href.startsWith('//');
+
+/** The file a target names: no query or fragment, percent-escapes decoded. */
+export const filePath = (href: string) => decodeURI(href.replace(/[?#].*$/, ''));
 
 /** A target on another site, or another scheme: `https://…`, `//host/…`, `mailto:…`. */
 export const isOtherSite = (href: string) => /^[a-z][a-z0-9+.-]*:|^\/\//i.test(href);

@@ -36,45 +36,30 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A negation shortly before a match turns a promise into its denial ("is not guaranteed"). */
 const NEGATED = /\b(?:not|never|no|cannot|can't|won't|don't|doesn't|without|nor)\b[^.;:!?]{0,24}$/i;
 
-const PROMISE_PATTERNS = promisePatterns();
+const BENEFIT = '(?:funding|credits?|approval|approved|investment|MDF|eligibility|grants?)';
+const PROMISE_PATTERNS = [
+  new RegExp(`\\bguarantee[sd]?\\b[^.;:!?]{0,60}\\b${BENEFIT}`, 'gi'),
+  new RegExp(`\\b${BENEFIT}\\b[^.;:!?]{0,40}\\bguaranteed\\b`, 'gi'),
+  /\b(?:will|shall)\s+(?:definitely\s+|certainly\s+|automatically\s+)?(?:qualify|be\s+approved|be\s+eligible)\b/gi,
+  new RegExp(
+    `\\b(?:will|shall)\\s+(?:definitely\\s+|certainly\\s+|automatically\\s+)?(?:receive|get|obtain|be\\s+awarded|be\\s+granted|unlock|secure)\\b[^.;:!?]{0,40}\\b${BENEFIT}`,
+    'gi',
+  ),
+  /\b(?:qualifies|qualified)\s+for\b/gi,
+  /\bsure\s+to\s+(?:qualify|be\s+approved)\b/gi,
+];
 
-function promisePatterns(): RegExp[] {
-  const benefit = '(?:funding|credits?|approval|approved|investment|MDF|eligibility|grants?)';
-  return [
-    new RegExp(`\\bguarantee[sd]?\\b[^.;:!?]{0,60}\\b${benefit}`, 'gi'),
-    new RegExp(`\\b${benefit}\\b[^.;:!?]{0,40}\\bguaranteed\\b`, 'gi'),
-    new RegExp(
-      `\\b(?:will|shall)\\s+(?:definitely\\s+|certainly\\s+|automatically\\s+)?(?:qualify|be\\s+approved|be\\s+eligible)\\b`,
-      'gi',
-    ),
-    new RegExp(
-      `\\b(?:will|shall)\\s+(?:definitely\\s+|certainly\\s+|automatically\\s+)?(?:receive|get|obtain|be\\s+awarded|be\\s+granted|unlock|secure)\\b[^.;:!?]{0,40}\\b${benefit}`,
-      'gi',
-    ),
-    new RegExp(`\\b(?:qualifies|qualified)\\s+for\\b`, 'gi'),
-    /\bsure\s+to\s+(?:qualify|be\s+approved)\b/gi,
-  ];
-}
-
-/** Compiled once per identity: every page, document and request is checked with the same few. */
-const compiledProviderPatterns = new Map<string, RegExp[]>();
-
-function providerPatternsFor(id: Identity): RegExp[] {
-  const key = `${id.name}\n${id.cloudProvider}\n${id.cloudProviderFullName}`;
-  let patterns = compiledProviderPatterns.get(key);
-  if (!patterns) {
-    patterns = providerPatterns(id);
-    compiledProviderPatterns.set(key, patterns);
-  }
-  return patterns;
-}
+/** The patterns of the last identity asked for: every page, document and request is checked with the same few. */
+let compiled: { key: string; patterns: RegExp[] } | undefined;
 
 function providerPatterns(id: Identity): RegExp[] {
+  const key = `${id.name}\n${id.cloudProvider}\n${id.cloudProviderFullName}`;
+  if (compiled?.key === key) return compiled.patterns;
   const provider = `(?:${escape(id.cloudProvider)}|${escape(id.cloudProviderFullName)}|Amazon)`;
   const subject = `(?:we\\s+are|we're|${escape(id.name)}\\s+is|${escape(id.name)}\\s+are)`;
   // "we are AWS" but not "we are an AWS Advanced Tier partner" or "AWS-certified".
   const notPartnerPhrase = `(?![\\w-]*(?:[\\s-]+[\\w-]+){0,3}[\\s-]+(?:partner|customer|certified|consultants?))`;
-  return [
+  const patterns = [
     new RegExp(
       `\\b${subject}\\s+(?:(?:part|a\\s+division|a\\s+unit|a\\s+team|a\\s+subsidiary)\\s+of\\s+)?(?:the\\s+)?${provider}\\b(?!['’]s\\b)${notPartnerPhrase}`,
       'gi',
@@ -82,6 +67,8 @@ function providerPatterns(id: Identity): RegExp[] {
     new RegExp(`\\b(?:an?\\s+)?${provider}[\\s-]+(?:owned\\s+)?(?:company|subsidiary|division)\\b`, 'gi'),
     new RegExp(`\\bon\\s+behalf\\s+of\\s+${provider}\\b`, 'gi'),
   ];
+  compiled = { key, patterns };
+  return patterns;
 }
 
 const LAUNCH_FIGURE = /\b\d[\d,.]*\s*\+?\s*(?:(?:customer|client|product|successful)\s+)?launch(?:es|ed)?\b/gi;
@@ -98,7 +85,7 @@ function passage(text: string, index: number, length: number): string {
 export function findViolations(text: string, identity: Identity): Violation[] {
   const found: Violation[] = [];
   // matchAll works on a copy of each global pattern, so sharing the compiled ones is safe.
-  for (const pattern of providerPatternsFor(identity)) {
+  for (const pattern of providerPatterns(identity)) {
     for (const m of text.matchAll(pattern)) {
       found.push({ rule: 'partner-is-not-the-provider', text: passage(text, m.index, m[0].length) });
     }

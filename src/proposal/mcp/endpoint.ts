@@ -1,53 +1,44 @@
 /**
  * POST /mcp: the proposal actions over MCP's Streamable HTTP transport, stateless, with JSON
- * replies. This module guards the HTTP edge (Origin, method, media types, body size) and loads
- * the protocol side (./protocol.ts) only when an MCP message arrives, so requests to the
- * proposal API never pay for loading it.
+ * replies. This module guards the HTTP edge; the protocol side (./protocol.ts) is loaded only
+ * when an MCP message arrives, so requests to the proposal API never pay for loading it.
  */
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { MAX_BODY_BYTES } from '../../contract/fields.ts';
 import { readBody } from '../read-body.ts';
 import type { ActionPipeline, InvocationContext } from '../pipeline.ts';
-import { MCP_ALLOWED_METHODS, RPC, rpcErrorResponse } from './json-rpc.ts';
+import { RPC, rpcErrorResponse } from './json-rpc.ts';
 
 /** A JSON-RPC envelope around the largest request the contract accepts. */
-export const MAX_MCP_BODY_BYTES = MAX_BODY_BYTES + 4 * 1024;
-
-/**
- * The transport's security rule: a browser's request from another site must not reach the
- * server (DNS rebinding, cross-site calls). Clients outside a browser send no Origin.
- */
-export function originAllowed(origin: string | null, requestUrl: string, k: Knowledge): boolean {
-  if (origin === null) return true;
-  return origin === new URL(requestUrl).origin || origin === new URL(k.urls.home).origin;
-}
-
-/** Clients must accept application/json (and text/event-stream, which this server never sends); no Accept is taken as any. */
-function acceptsJson(accept: string | null): boolean {
-  return accept === null || /(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i.test(accept);
-}
+const MAX_MCP_BODY_BYTES = MAX_BODY_BYTES + 4 * 1024;
+/** Methods the endpoint answers; GET (an event stream) and DELETE (a session) get 405. */
+const ALLOW = { allow: 'POST, OPTIONS' };
 
 export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline) {
   let protocol: Promise<typeof import('./protocol.ts')> | undefined;
 
   return async function handleMcp(req: Request, context?: InvocationContext): Promise<Response> {
-    if (!originAllowed(req.headers.get('origin'), req.url, k)) {
+    // The transport's security rule: a browser's request from another site must not reach the
+    // server (DNS rebinding, cross-site calls). Clients outside a browser send no Origin.
+    const origin = req.headers.get('origin');
+    if (origin !== null && origin !== new URL(req.url).origin && origin !== new URL(k.urls.home).origin) {
       return rpcErrorResponse(403, RPC.serverError, 'Forbidden: this Origin may not use the MCP endpoint.');
     }
-    if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: MCP_ALLOWED_METHODS } });
+    if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: ALLOW });
     if (req.method !== 'POST') {
       return rpcErrorResponse(
         405,
         RPC.serverError,
         'Method not allowed: POST JSON-RPC messages; this stateless server offers no event stream and no session.',
-        { allow: MCP_ALLOWED_METHODS },
+        ALLOW,
       );
     }
-    // The transport's rules for a POST: a JSON body, and a client that takes a JSON reply.
     if (!/^application\/json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) {
       return rpcErrorResponse(415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    if (!acceptsJson(req.headers.get('accept'))) {
+    // The client must take application/json (and text/event-stream, never sent here); no Accept is any.
+    const accept = req.headers.get('accept');
+    if (accept !== null && !/(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i.test(accept)) {
       return rpcErrorResponse(406, RPC.serverError, 'Not Acceptable: this server answers application/json');
     }
     const body = await readBody(req, MAX_MCP_BODY_BYTES);

@@ -1,7 +1,4 @@
-/** JSON-RPC 2.0 as the MCP endpoint writes it: error codes and an error as a whole HTTP reply. */
-
-/** Methods the endpoint answers; GET (an event stream) and DELETE (a session) get 405. */
-export const MCP_ALLOWED_METHODS = 'POST, OPTIONS';
+/** JSON-RPC 2.0 as the MCP endpoint writes it: error codes, and replies that are never cached. */
 
 export const RPC = {
   parseError: -32700,
@@ -12,7 +9,6 @@ export const RPC = {
   serverError: -32000,
 } as const;
 
-/** A JSON reply of the endpoint; never cached. */
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,

@@ -5,15 +5,15 @@
 import { CONTRACT_VERSION } from '../../contract/contract.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { PROPOSAL_TOOLS } from '../tools.ts';
-import { PROTOCOL_VERSIONS } from './protocol-versions.ts';
+
+/** The MCP protocol versions the specification lists, newest first; initialize offers the first. */
+export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
 /** The transport: Streamable HTTP, stateless, JSON replies; no session, no event stream. */
 export const MCP_TRANSPORT = 'streamable-http';
 
 /** The media type of a server card (SEP-2127), as the AI catalog's tester registers it. */
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
-/** The server card schema SEP-2127's reference schema (experimental-ext-server-card) names. */
-export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
 
 /** `serverInfo` of initialize; the name is the partner's name as a lower-case slug. */
 export function mcpServerInfo(k: Knowledge) {
@@ -48,14 +48,15 @@ export function mcpDescription(k: Knowledge): string {
 }
 
 /**
- * `/.well-known/mcp/server-card.json` (SEP-2127, current draft): identity, the endpoint and the
- * protocol versions it answers. The name is reverse-DNS of the site's host and the server's slug.
+ * `/.well-known/mcp/server-card.json` (SEP-2127, current draft; the schema its reference,
+ * experimental-ext-server-card, names): identity, the endpoint and the protocol versions it
+ * answers. The name is reverse-DNS of the site's host and the server's slug.
  */
 export function mcpServerCard(k: Knowledge) {
   const info = mcpServerInfo(k);
   const namespace = new URL(k.urls.home).hostname.split('.').reverse().join('.');
   return {
-    $schema: SERVER_CARD_SCHEMA,
+    $schema: 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json',
     name: `${namespace}/${info.name}`,
     version: info.version,
     title: info.title,

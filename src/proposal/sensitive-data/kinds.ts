@@ -1,22 +1,5 @@
-/** Kinds of sensitive data the proposal intake refuses, and the words used to name them. */
-
-export const SENSITIVE_KINDS = [
-  'private-key',
-  'cloud-access-key',
-  'api-token',
-  'jwt',
-  'connection-string',
-  'url-credentials',
-  'password',
-  'secret',
-  'payment-card',
-  'bank-account',
-  'national-id',
-] as const;
-export type SensitiveKind = (typeof SENSITIVE_KINDS)[number];
-
-/** Human words for each kind; safe to show to the sender (they never contain the value). */
-export const SENSITIVE_KIND_LABELS: Readonly<Record<SensitiveKind, string>> = {
+/** Kinds of sensitive data the proposal intake refuses, with words safe to show (never the value). */
+export const SENSITIVE_KIND_LABELS = {
   'private-key': 'a private key',
   'cloud-access-key': 'a cloud access key',
   'api-token': 'an API token',
@@ -28,32 +11,29 @@ export const SENSITIVE_KIND_LABELS: Readonly<Record<SensitiveKind, string>> = {
   'payment-card': 'a payment card number',
   'bank-account': 'a bank account number (IBAN)',
   'national-id': 'a national ID number',
-};
+} as const;
+export type SensitiveKind = keyof typeof SENSITIVE_KIND_LABELS;
+export const SENSITIVE_KINDS = Object.keys(SENSITIVE_KIND_LABELS) as readonly SensitiveKind[];
 
-/**
- * One match inside one text: the kind and the half-open range [start, end) it covers. Ranges are
- * only used to let a specific match win over a generic one on the same characters; they are never
- * used to cut the value out.
- */
+/** A match, [start, end): a specific one wins over a `generic` one (an assignment) on the same characters. */
 export interface Hit {
   kind: SensitiveKind;
   start: number;
   end: number;
-  /**
-   * A generic match (a `password=...`-style assignment, a bearer header) that yields to a specific
-   * match overlapping it, so `aws_secret_access_key = ...` reports a cloud access key, not also a
-   * secret, and `token: eyJ...` reports a JWT.
-   */
+  generic?: true;
+}
+
+/** A pattern of one kind; `keep` drops matches that only look like one (checksums, context). */
+export interface Rule {
+  pattern: RegExp;
+  kind: SensitiveKind | ((match: RegExpExecArray) => SensitiveKind);
+  keep?: (match: RegExpExecArray, text: string) => boolean;
   generic?: true;
 }
 
 const NO_MATCHES: readonly RegExpExecArray[] = [];
 
-/**
- * Every match of a global regular expression, resetting it first (regexes are shared). Most texts
- * match none of the many patterns, so that case allocates nothing: per-request garbage is what
- * makes the slow tail of a request.
- */
+/** Every match of a shared global regex; none, the usual case, allocates nothing (garbage makes the slow tail). */
 export function allMatches(pattern: RegExp, text: string): readonly RegExpExecArray[] {
   pattern.lastIndex = 0;
   let match = pattern.exec(text);
@@ -64,4 +44,17 @@ export function allMatches(pattern: RegExp, text: string): readonly RegExpExecAr
     if (match[0] === '') pattern.lastIndex += 1;
   }
   return matches;
+}
+
+/** The hits of every rule in one text. */
+export function ruleHits(rules: readonly Rule[], text: string): Hit[] {
+  const hits: Hit[] = [];
+  for (const { pattern, kind, keep, generic } of rules) {
+    for (const match of allMatches(pattern, text)) {
+      if (keep !== undefined && !keep(match, text)) continue;
+      const [start, end] = [match.index, match.index + match[0].length];
+      hits.push({ kind: typeof kind === 'string' ? kind : kind(match), start, end, ...(generic && { generic }) });
+    }
+  }
+  return hits;
 }

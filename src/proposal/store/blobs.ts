@@ -1,35 +1,50 @@
 /**
- * The only code that talks to Netlify Blobs for the proposals store. Every call runs through
- * `call`, which bounds it in time (STORE_LIMITS), does the retrying itself, and turns every
- * answer a healthy store never gives into StoreUnavailable. The client's own retry loop never
- * runs: a failed attempt reaches it as a status it does not retry.
- *
- * Why not trust the client's results: @netlify/blobs 11.1.1 (`Store.setJSON`, dist/main.js)
- * reports any status other than 412 on a conditional write as `{ modified: true }`, with the ETag
- * header or '' when there is none, so a 503 after its retries reads as "written"; and it drops an
- * empty `onlyIfMatch`, so a write "with that ETag" becomes unconditional (netlify/primitives#741).
+ * The proposals store: the only code that talks to Netlify Blobs. Every call runs through `#call`,
+ * which bounds it in time (limits.ts), retries itself, and turns every answer a healthy store never
+ * gives into StoreUnavailable; the client's own retry loop never runs (a failed attempt reaches it
+ * as a status it does not retry). Its results are not trusted either: @netlify/blobs 11.1.1 reports
+ * any status but 412 on a conditional write as `{ modified: true }` (a 503 reads as "written"), and
+ * drops an empty `onlyIfMatch`, making the write unconditional (netlify/primitives#741).
  */
-import { getStore, type Store } from '@netlify/blobs';
+import { getStore, type GetStoreOptions, type Store } from '@netlify/blobs';
+import { PROPOSALS_STORE } from '../submit/record.ts';
 import { STORE_LIMITS, timeBounds, type TimeBounds } from './limits.ts';
-import { StoreUnavailable, type StoreFailure } from './store-unavailable.ts';
 
-/** The version of a stored value, as read or written; only the storage module makes one. */
-export type Version = string & { readonly __brand: 'StoreVersion' };
+/**
+ * `server-error` / `rate-limited`: 5xx / 429 after every attempt; `timeout`: no complete answer in
+ * the attempt or call bound; `unreachable`: no connection, or it dropped; `malformed`: an answer a
+ * healthy store never gives (a write without an ETag, an undocumented status, a body not the JSON
+ * written); `contended`: a tally lost its conditional write too often; `not-configured`: no Blobs context.
+ */
+export type StoreFailure =
+  'server-error' | 'rate-limited' | 'timeout' | 'unreachable' | 'malformed' | 'contended' | 'not-configured';
 
-/** Where the store is when the invocation's Blobs context does not say (the inbox script). */
-export interface BlobsLocation {
-  siteID: string;
-  token: string;
-  edgeURL?: string;
-  uncachedEdgeURL?: string;
-  apiURL?: string;
+/** The one error the store throws when it did not answer as it must. */
+export class StoreUnavailable extends Error {
+  readonly operation: string;
+  readonly reason: StoreFailure;
+
+  constructor(operation: string, reason: StoreFailure, cause?: unknown) {
+    super(`The proposals store failed on ${operation}: ${reason}.`, cause === undefined ? undefined : { cause });
+    this.name = 'StoreUnavailable';
+    this.operation = operation;
+    this.reason = reason;
+  }
 }
+
+/** The version of a stored value, as read or written: only this module makes one, never empty. */
+export type Version = string & { readonly __brand: 'StoreVersion' };
 
 /** The condition of a write: the key is new, or still holds the version read. */
 export type WriteCondition = { ifNew: true } | { ifVersion: Version };
 
 /** A status the client passes through without retrying; it never leaves this module. */
 const GAVE_UP_STATUS = 424;
+/** Calls at once while scanning a prefix: gentle on the Blobs API's rate limit. */
+const SCAN_CONCURRENCY = 8;
+
+/** Where the store is when the invocation's Blobs context does not say (the inbox script). */
+type BlobsLocation = Pick<GetStoreOptions, 'siteID' | 'token' | 'edgeURL' | 'uncachedEdgeURL'>;
 
 interface Trace {
   failure?: StoreFailure;
@@ -38,8 +53,15 @@ interface Trace {
   etag?: string | null;
 }
 
+/** The site's proposals store: from the invocation's Blobs context, or at `location` (the inbox script); `name`: tests. */
+export function openProposalsStore(
+  options: { name?: string; location?: BlobsLocation; bounds?: TimeBounds } = {},
+): ProposalsStore {
+  return new ProposalsStore(options.name ?? PROPOSALS_STORE, options.location, options.bounds);
+}
+
 /** A Blobs store of the site, opened with strong consistency, every call bounded. */
-export class BlobStore {
+export class ProposalsStore {
   readonly name: string;
   readonly #location: BlobsLocation | undefined;
   readonly #bounds: TimeBounds;
@@ -66,8 +88,6 @@ export class BlobStore {
    */
   async writeIf(key: string, value: unknown, condition: WriteCondition): Promise<Version | null> {
     const options = 'ifNew' in condition ? { onlyIfNew: true as const } : { onlyIfMatch: condition.ifVersion };
-    // An empty version would make the client drop the condition: never send one.
-    if ('ifVersion' in condition && !condition.ifVersion) throw new StoreUnavailable('write', 'malformed');
     return this.#call('write', this.#bounds.callBudgetMs, async (store, trace) => {
       const result = await store.setJSON(key, value, options);
       if (trace.status === 412 && !result.modified) return null;
@@ -91,7 +111,21 @@ export class BlobStore {
     });
   }
 
-  /** The one helper: a client whose fetch is bounded and traced, a deadline over the whole call. */
+  /** Runs `work` on every key under `prefix`, a few at a time, until `budgetMs` is spent; counts the true results. */
+  async scan(prefix: string, budgetMs: number, work: (key: string) => Promise<boolean>): Promise<number> {
+    const deadline = performance.now() + budgetMs;
+    const keys = await this.list(prefix);
+    let next = 0;
+    let done = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(SCAN_CONCURRENCY, keys.length) }, async () => {
+        while (next < keys.length && performance.now() < deadline) if (await work(keys[next++]!)) done++;
+      }),
+    );
+    return done;
+  }
+
+  /** A client whose fetch is bounded and traced, and a deadline over the whole call. */
   async #call<T>(operation: string, budgetMs: number, run: (store: Store, trace: Trace) => Promise<T>): Promise<T> {
     const trace: Trace = {};
     const deadline = performance.now() + budgetMs;
@@ -127,10 +161,9 @@ export class BlobStore {
 }
 
 /**
- * A fetch for the Blobs client: each attempt bounded (the body read included), 5xx and 429
- * retried here within the call's deadline, and a read that cannot connect tried again. A write
- * whose connection failed is not repeated: it may have landed, and its condition would then
- * refuse the repeat, which says nothing.
+ * A fetch for the Blobs client: each attempt bounded (the body read included), 5xx and 429 retried
+ * within the call's deadline, and a read that cannot connect tried again. A write whose connection
+ * failed is not repeated: it may have landed, and its condition would then refuse the repeat.
  */
 function boundedFetch(deadline: number, attemptTimeoutMs: number, trace: Trace): typeof globalThis.fetch {
   return async (input, init) => {
@@ -139,38 +172,27 @@ function boundedFetch(deadline: number, attemptTimeoutMs: number, trace: Trace):
       const left = deadline - performance.now();
       if (left <= 0) return gaveUp(trace, 'timeout');
       const signal = AbortSignal.timeout(Math.min(attemptTimeoutMs, left));
-      let answer: Response;
+      let answer: Response | undefined;
       try {
         const response = await globalThis.fetch(input, { ...init, signal });
         // Read inside the bound: a body that stalls or breaks off fails this attempt.
         const body = await response.arrayBuffer();
-        answer = new Response(body.byteLength === 0 && noBody(response.status) ? null : body, {
-          status: response.status,
-          statusText: response.statusText,
-          headers: response.headers,
-        });
+        answer = new Response(body.byteLength === 0 ? null : body, response);
       } catch {
         trace.failure = signal.aborted ? 'timeout' : 'unreachable';
-        if (isWrite || attempt >= STORE_LIMITS.maxAttempts) return gaveUp(trace);
-        if (!(await pause(attempt, undefined, deadline))) return gaveUp(trace);
-        continue;
+        if (isWrite) return gaveUp(trace);
       }
-      if (answer.status === 429 || answer.status >= 500) {
-        trace.failure = answer.status === 429 ? 'rate-limited' : 'server-error';
-        if (attempt >= STORE_LIMITS.maxAttempts) return gaveUp(trace);
-        if (!(await pause(attempt, answer.headers, deadline))) return gaveUp(trace);
-        continue;
+      if (answer && answer.status !== 429 && answer.status < 500) {
+        delete trace.failure;
+        trace.status = answer.status;
+        trace.etag = answer.headers.get('etag');
+        return answer;
       }
-      delete trace.failure;
-      trace.status = answer.status;
-      trace.etag = answer.headers.get('etag');
-      return answer;
+      if (answer) trace.failure = answer.status === 429 ? 'rate-limited' : 'server-error';
+      if (attempt >= STORE_LIMITS.maxAttempts || !(await pause(attempt, answer?.headers, deadline)))
+        return gaveUp(trace);
     }
   };
-}
-
-function noBody(status: number): boolean {
-  return status === 204 || status === 304 || (status >= 100 && status < 200);
 }
 
 function gaveUp(trace: Trace, failure?: StoreFailure): Response {
@@ -180,8 +202,10 @@ function gaveUp(trace: Trace, failure?: StoreFailure): Response {
 
 /** Waits before the next attempt; false when the wait the store asks for does not fit the deadline. */
 async function pause(attempt: number, headers: Headers | undefined, deadline: number): Promise<boolean> {
-  const asked = askedDelayMs(headers);
-  const ms = Math.max(asked ?? 0, STORE_LIMITS.retryDelaysMs[attempt - 1] ?? STORE_LIMITS.retryDelaysMs.at(-1)!);
+  const ms = Math.max(
+    askedDelayMs(headers) ?? 0,
+    STORE_LIMITS.retryDelaysMs[attempt - 1] ?? STORE_LIMITS.retryDelaysMs.at(-1)!,
+  );
   if (performance.now() + ms >= deadline) return false;
   await new Promise((resolve) => setTimeout(resolve, ms));
   return true;

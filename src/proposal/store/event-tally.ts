@@ -1,23 +1,20 @@
 /**
- * Tallies: events counted in order, once each, so an event knows its place ("the 5th request
- * from this address in 24 hours", "the 21st notice this hour") and a retry of the same event
- * gets the place it got before. counter.ts admits events up to a limit; a tally counts every
- * event, which the spam signals and the hourly digest need. Each tally is one blob changed only
- * by compare-and-swap (create-if-new / If-Match), so simultaneous invocations never share a place.
+ * Tallies: events counted in order, once each, so an event knows its place ("the 5th request from
+ * this address in 24 hours") and a retry of the same event gets the place it got before; with a
+ * limit, only up to it ("at most 500 confirmation emails a day"). Each tally is one blob changed
+ * only by compare-and-swap, so simultaneous invocations never share a place or pass a limit.
  */
+import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../submit/fingerprint.ts';
 import { isObject } from '../submit/record.ts';
-import type { BlobStore } from './blobs.ts';
+import { StoreUnavailable, type ProposalsStore } from './blobs.ts';
 import { STORE_LIMITS } from './limits.ts';
-import { StoreUnavailable } from './store-unavailable.ts';
 
-export const TALLIES_PREFIX = 'tallies/';
-
+const TALLIES_PREFIX = 'tallies/';
 /** Events remembered by id per tally; past this a tally only counts (places stay exact, a retry may count again). */
 const KEEP_IDS = 1_000;
-
 /** A tally whose newest event is older than this holds nothing any window still needs. */
-export const TALLY_KEEP_MS = 48 * 3_600_000;
+const TALLY_KEEP_MS = 48 * 3_600_000;
 
 interface TallyValue {
   /** Remembered events, oldest first. */
@@ -28,28 +25,25 @@ interface TallyValue {
 }
 
 /** Blob key of a tally: a hash, so an email address never appears in a key name. */
-export function tallyKey(name: string): string {
-  return `${TALLIES_PREFIX}${sha256Hex(name)}`;
-}
+const tallyKey = (name: string) => `${TALLIES_PREFIX}${sha256Hex(name)}`;
 
 export interface TallyOptions {
   /** A sliding window: events older than this are forgotten first. Omit it when `name` names its window (an hour). */
   windowMs?: number;
   /** Marks the event, so tallyOf can say how many flagged events there were. */
   flagged?: boolean;
+  /** Most events counted: a new event past it is not written and gets place `limit + 1`, `fresh` false. */
+  limit?: number;
   now?: Date;
 }
 
 /**
- * Counts `eventId` under `name` and returns its place, from 1. Counting the same event again
- * returns the same place and changes nothing. Throws StoreUnavailable when the store fails or
- * the tally stays contended for STORE_LIMITS.tallyMaxAttempts writes.
- *
- * @example
- *   const { place } = await tallyEvent(store, `address:${email}`, requestId, { windowMs: DAY_MS });
+ * Counts `eventId` under `name` and returns its place, from 1, and whether it was counted now.
+ * Counting the same event again returns the same place and changes nothing. Throws
+ * StoreUnavailable when the store fails or the tally stays contended for STORE_LIMITS.tallyMaxAttempts writes.
  */
 export async function tallyEvent(
-  store: BlobStore,
+  store: ProposalsStore,
   name: string,
   eventId: string,
   options: TallyOptions = {},
@@ -58,10 +52,11 @@ export async function tallyEvent(
   const key = tallyKey(name);
   for (let attempt = 1; attempt <= STORE_LIMITS.tallyMaxAttempts; attempt++) {
     const found = await store.read(key);
-    const value = pruned(readTally(found?.value), now, options.windowMs);
+    const value = readTally(found?.value, now, options.windowMs);
     const index = value.events.findIndex((event) => event.id === eventId);
     if (index >= 0) return { place: value.more + index + 1, fresh: false };
     const place = value.more + value.events.length + 1;
+    if (options.limit !== undefined && place > options.limit) return { place, fresh: false };
     const events = [...value.events, { id: eventId, at: now.toISOString(), ...(options.flagged && { flagged: true }) }];
     const overflow = Math.max(0, events.length - KEEP_IDS);
     const next: TallyValue = {
@@ -79,17 +74,33 @@ export async function tallyEvent(
 }
 
 /**
+ * Counts one more event under `key` in the current window if fewer than `limit` are counted: a
+ * tally of the window (windows are aligned to multiples of `windowMs` since the epoch, so a UTC
+ * day for 86 400 000), each call a new event. `count` includes this event when allowed.
+ */
+export async function countEventWithinLimit(
+  store: ProposalsStore,
+  key: string,
+  { limit, windowMs, now = new Date() }: { limit: number; windowMs: number; now?: Date },
+): Promise<{ allowed: boolean; count: number; resetAt: string }> {
+  const start = Math.floor(now.getTime() / windowMs) * windowMs;
+  const name = `${key}@${new Date(start).toISOString()}`;
+  const { place, fresh } = await tallyEvent(store, name, randomUUID(), { limit, now });
+  return { allowed: fresh, count: fresh ? place : place - 1, resetAt: new Date(start + windowMs).toISOString() };
+}
+
+/**
  * How many events the tally holds in its window, and how many of those after the first `skip`
  * were flagged (the digest's "of the requests past the limit, this many look suspect").
  */
 export async function tallyOf(
-  store: BlobStore,
+  store: ProposalsStore,
   name: string,
   options: { skip?: number; windowMs?: number; now?: Date } = {},
 ): Promise<{ count: number; flaggedAfter: number }> {
   const skip = options.skip ?? 0;
   const found = await store.read(tallyKey(name));
-  const value = pruned(readTally(found?.value), options.now ?? new Date(), options.windowMs);
+  const value = readTally(found?.value, options.now ?? new Date(), options.windowMs);
   // Events no longer remembered by id come first; their flags are known only as a total.
   const remembered = value.events.slice(Math.max(0, skip - value.more)).filter((e) => e.flagged === true).length;
   return {
@@ -99,7 +110,7 @@ export async function tallyOf(
 }
 
 /** Deletes the tally `name` (erasure of a person's data: their address's tally goes with their requests). */
-export async function forgetTally(store: BlobStore, name: string): Promise<boolean> {
+export async function forgetTally(store: ProposalsStore, name: string): Promise<boolean> {
   const key = tallyKey(name);
   if ((await store.read(key)) === null) return false;
   await store.remove(key);
@@ -111,38 +122,30 @@ export async function forgetTally(store: BlobStore, name: string): Promise<boole
  * the store keeps no per-address trace longer than the limits need). An event counted between
  * the read and the delete goes with it: at most one extra email for that address.
  */
-export async function deleteStaleTallies(store: BlobStore, now: Date, budgetMs: number): Promise<number> {
-  const deadline = performance.now() + budgetMs;
-  let deleted = 0;
-  for (const key of await store.list(TALLIES_PREFIX)) {
-    if (performance.now() >= deadline) break;
-    const found = await store.read(key);
-    const times = readTally(found?.value)
+export function deleteStaleTallies(store: ProposalsStore, now: Date, budgetMs: number): Promise<number> {
+  return store.scan(TALLIES_PREFIX, budgetMs, async (key) => {
+    const times = readTally((await store.read(key))?.value, now)
       .events.map((e) => Date.parse(e.at))
       .filter((ms) => !Number.isNaN(ms));
-    if (now.getTime() - Math.max(0, ...times) < TALLY_KEEP_MS) continue;
+    if (now.getTime() - Math.max(0, ...times) < TALLY_KEEP_MS) return false;
     await store.remove(key);
-    deleted++;
-  }
-  return deleted;
+    return true;
+  });
 }
 
-function readTally(value: unknown): TallyValue {
+/**
+ * The stored tally, less the events older than a sliding `windowMs`; once remembered events age
+ * out, so have the older uncounted ones.
+ */
+function readTally(value: unknown, now: Date, windowMs?: number): TallyValue {
   if (!isObject(value) || !Array.isArray(value['events'])) return { events: [], more: 0, more_flagged: 0 };
-  const events = (value['events'] as unknown[]).flatMap((e) =>
+  const stored = (value['events'] as unknown[]).flatMap((e) =>
     isObject(e) && typeof e['id'] === 'string' && typeof e['at'] === 'string'
       ? [{ id: e['id'], at: e['at'], ...(e['flagged'] === true && { flagged: true }) }]
       : [],
   );
-  const count = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
+  const events = stored.filter((e) => windowMs === undefined || Date.parse(e.at) > now.getTime() - windowMs);
+  const count = (n: unknown) =>
+    events.length === stored.length && typeof n === 'number' && Number.isFinite(n) ? n : 0;
   return { events, more: count(value['more']), more_flagged: count(value['more_flagged']) };
-}
-
-/** Drops events older than a sliding window; once remembered events age out, so have the older uncounted ones. */
-function pruned(value: TallyValue, now: Date, windowMs: number | undefined): TallyValue {
-  if (windowMs === undefined) return value;
-  const since = now.getTime() - windowMs;
-  const events = value.events.filter((e) => Date.parse(e.at) > since);
-  const aged = events.length < value.events.length;
-  return { events, more: aged ? 0 : value.more, more_flagged: aged ? 0 : value.more_flagged };
 }

@@ -1,23 +1,19 @@
 /**
  * The blob that owns an Idempotency-Key: who is working on it, which request it created and,
- * once nothing is owed any more, the final answer to replay. Every write is conditional
- * (If-None-Match for a new key, If-Match with the ETag read for a change), so two invocations,
- * in one process or in many, can never both own a key. The local Blobs server is made atomic
- * for this by patches/@netlify+blobs+*.patch; Netlify Blobs is atomic in production. A write
- * whose outcome the store does not confirm throws StoreUnavailable (blobs.ts): never "mine".
+ * once nothing is owed, the answer to replay. Every write is conditional, so two invocations, in
+ * one process or in many, can never both own a key (the local Blobs server is made atomic for
+ * this by patches/@netlify+blobs+*.patch; Netlify Blobs is atomic in production).
  */
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../submit/fingerprint.ts';
 import { isObject } from '../submit/record.ts';
 import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
-import type { BlobStore, Version } from './blobs.ts';
+import type { ProposalsStore, Version, WriteCondition } from './blobs.ts';
 
-/**
- * A lease not renewed for this long belongs to an invocation that died; the next retry takes
- * it over. The holder renews it every LEASE_RENEW_MS while it works, however long the CRM takes.
- */
+/** A lease not renewed for this long belongs to a dead invocation: the next retry takes it over. */
 export const LEASE_STALE_MS = 8_000;
-export const LEASE_RENEW_MS = 2_000;
+/** How often the holder renews it while it works, however long the CRM takes. */
+const LEASE_RENEW_MS = 2_000;
 
 export interface StoredReply {
   status: number;
@@ -25,7 +21,7 @@ export interface StoredReply {
   body: unknown;
 }
 
-export interface KeyEntry {
+interface KeyEntry {
   /** requestFingerprint of the payload first sent with this key. */
   fingerprint: string;
   /** Stable across retries, so a retry continues the same stored request. */
@@ -33,24 +29,12 @@ export interface KeyEntry {
   received_at: string;
   /** Start of the 24 h retention. */
   created_at: string;
-  /**
-   * running: an invocation holds the lease; pending: work is owed (CRM delivery or the
-   * confirmation email) and the next retry does it; final: nothing is owed, `reply` is replayed.
-   */
+  /** running: leased; pending: work (CRM delivery, email) is owed to the next retry; final: `reply` is replayed. */
   state: 'running' | 'pending' | 'final';
   /** Last renewal of the lease (running only). */
   locked_at?: string;
   reply?: StoredReply;
 }
-
-export type Claim =
-  /** This call holds the lease. `fresh`: the entry was just created, so no request record exists yet. */
-  | { kind: 'owner'; lease: KeyLease; fresh: boolean }
-  | { kind: 'replay'; reply: StoredReply }
-  | { kind: 'reused' }
-  | { kind: 'busy' }
-  /** Another invocation changed the entry between our read and our write; read again. */
-  | { kind: 'lost' };
 
 /** Blob key of an Idempotency-Key: a hash, so the raw key never appears in a key name. */
 export function keyEntryKey(idempotencyKey: string): string {
@@ -65,112 +49,100 @@ export function requestEntryKey(requestId: string): string {
   return `idempotency/request-${requestId}`;
 }
 
-export type RequestClaim =
-  | { kind: 'owner'; lease: KeyLease }
-  /** The entry says nothing is owed: the open marker is stale. */
-  | { kind: 'final' }
-  /** Someone (the sender's retry, another sweep) holds the lease or moved first. */
-  | { kind: 'busy' };
+/** Writes `entry` if `condition` holds, and then holds its lease. */
+async function take(
+  store: ProposalsStore,
+  entryKey: string,
+  entry: KeyEntry,
+  condition: WriteCondition,
+  now: () => Date,
+): Promise<KeyLease | null> {
+  const version = await store.writeIf(entryKey, entry, condition);
+  return version === null ? null : new KeyLease(store, entryKey, entry, version, now);
+}
+
+/** A new entry, leased from `at`. */
+function opened(fingerprint: string, request_id: string, received_at: string, at: string): KeyEntry {
+  return { fingerprint, request_id, received_at, created_at: at, state: 'running', locked_at: at };
+}
+
+/** The entry leased again from `at`: work is owed (pending) or its holder died. */
+function rerun({ reply: _reply, ...entry }: KeyEntry, at: string): KeyEntry {
+  return { ...entry, state: 'running', locked_at: at };
+}
 
 /**
  * The sweep's way to the same lease the sender's retries take: the request's own key entry while
  * it is live and still names this request, else the request's synthetic entry (created if need be).
+ * `final`: the entry says nothing is owed (the open marker is stale); `busy`: someone (the
+ * sender's retry, another sweep) holds the lease or moved first.
  */
 export async function claimForRequest(
-  store: BlobStore,
+  store: ProposalsStore,
   request: { request_id: string; received_at: string; idempotency_entry?: string },
   now: () => Date,
-): Promise<RequestClaim> {
+): Promise<{ kind: 'owner'; lease: KeyLease } | { kind: 'final' } | { kind: 'busy' }> {
   const at = now().toISOString();
   const synthetic = requestEntryKey(request.request_id);
-  const candidates =
-    request.idempotency_entry !== undefined && request.idempotency_entry !== synthetic
-      ? [request.idempotency_entry, synthetic]
-      : [synthetic];
-  for (const entryKey of candidates) {
+  for (const entryKey of new Set([request.idempotency_entry ?? synthetic, synthetic])) {
     const found = await store.read(entryKey);
-    const data: unknown = found?.value;
-    const usable =
-      isKeyEntry(data) && data.request_id === request.request_id && age(data.created_at, now()) < KEY_RETENTION_MS
-        ? data
-        : null;
-    if (usable === null) {
-      if (entryKey !== synthetic) continue;
-      const entry: KeyEntry = {
-        fingerprint: '',
-        request_id: request.request_id,
-        received_at: request.received_at,
-        created_at: at,
-        state: 'running',
-        locked_at: at,
-      };
-      const version = await store.writeIf(entryKey, entry, found ? { ifVersion: found.version } : { ifNew: true });
-      return version !== null
-        ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, version, now) }
-        : { kind: 'busy' };
-    }
-    if (usable.state === 'final') return { kind: 'final' };
-    if (usable.state === 'running' && age(usable.locked_at, now()) < LEASE_STALE_MS) return { kind: 'busy' };
-    const { reply: _reply, ...rest } = usable;
-    const entry: KeyEntry = { ...rest, state: 'running', locked_at: at };
-    if (!found) return { kind: 'busy' };
-    const version = await store.writeIf(entryKey, entry, { ifVersion: found.version });
-    return version !== null
-      ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, version, now) }
-      : { kind: 'busy' };
+    const entry = found?.value;
+    const live =
+      found &&
+      isKeyEntry(entry) &&
+      entry.request_id === request.request_id &&
+      age(entry.created_at, now()) < KEY_RETENTION_MS;
+    let lease: KeyLease | null;
+    if (live) {
+      if (entry.state === 'final') return { kind: 'final' };
+      if (entry.state === 'running' && age(entry.locked_at, now()) < LEASE_STALE_MS) return { kind: 'busy' };
+      lease = await take(store, entryKey, rerun(entry, at), { ifVersion: found.version }, now);
+    } else if (entryKey === synthetic) {
+      const created = opened('', request.request_id, request.received_at, at);
+      lease = await take(store, entryKey, created, found ? { ifVersion: found.version } : { ifNew: true }, now);
+    } else continue;
+    return lease ? { kind: 'owner', lease } : { kind: 'busy' };
   }
   return { kind: 'busy' };
 }
 
-/** `tryCreate: false` when the entry is known to exist (polling a busy key): read without a doomed write. */
+/**
+ * Claims an Idempotency-Key for a submit. `lost`: another invocation changed the entry between
+ * our read and our write; read again. `tryCreate: false` when the entry is known to exist
+ * (polling a busy key): read without a doomed write.
+ */
 export async function claimKey(
-  store: BlobStore,
+  store: ProposalsStore,
   entryKey: string,
   fingerprint: string,
   now: () => Date,
   tryCreate = true,
-): Promise<Claim> {
+): Promise<
+  /** `fresh`: the entry was just created, so no request record exists yet. */
+  | { kind: 'owner'; lease: KeyLease; fresh: boolean }
+  | { kind: 'replay'; reply: StoredReply }
+  | { kind: 'reused' | 'busy' | 'lost' }
+> {
   const at = now().toISOString();
-  const newEntry = (): KeyEntry => ({
-    fingerprint,
-    request_id: randomUUID(),
-    received_at: at,
-    created_at: at,
-    state: 'running',
-    locked_at: at,
-  });
+  const newEntry = () => opened(fingerprint, randomUUID(), at, at);
   // Most keys are new: create the entry first and read only when it already exists.
-  if (tryCreate) {
-    const created = newEntry();
-    const first = await store.writeIf(entryKey, created, { ifNew: true });
-    if (first !== null)
-      return { kind: 'owner', lease: new KeyLease(store, entryKey, created, first, now), fresh: true };
-  }
+  const created = tryCreate ? await take(store, entryKey, newEntry(), { ifNew: true }, now) : null;
+  if (created) return { kind: 'owner', lease: created, fresh: true };
 
   const found = await store.read(entryKey);
   // Gone since the failed create (or never there when polling): start over with a create.
   if (!found) return { kind: 'lost' };
-  const data: unknown = found.value;
-  const existing = isKeyEntry(data) && age(data.created_at, now()) < KEY_RETENTION_MS ? data : null;
-  if (existing === null) {
+  const existing = found.value;
+  if (!isKeyEntry(existing) || age(existing.created_at, now()) >= KEY_RETENTION_MS) {
     // An expired or unreadable entry is replaced by a new submission with its own request id.
-    const entry = newEntry();
-    const version = await store.writeIf(entryKey, entry, { ifVersion: found.version });
-    return version !== null
-      ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, version, now), fresh: true }
-      : { kind: 'lost' };
+    const lease = await take(store, entryKey, newEntry(), { ifVersion: found.version }, now);
+    return lease ? { kind: 'owner', lease, fresh: true } : { kind: 'lost' };
   }
   if (existing.fingerprint !== fingerprint) return { kind: 'reused' };
   if (existing.state === 'final' && existing.reply !== undefined) return { kind: 'replay', reply: existing.reply };
   if (existing.state === 'running' && age(existing.locked_at, now()) < LEASE_STALE_MS) return { kind: 'busy' };
-
-  // Work is owed (pending) or the holder died: continue the same request.
-  const { reply: _reply, ...rest } = existing;
-  const entry: KeyEntry = { ...rest, state: 'running', locked_at: at };
-  const version = await store.writeIf(entryKey, entry, { ifVersion: found.version });
-  return version !== null
-    ? { kind: 'owner', lease: new KeyLease(store, entryKey, entry, version, now), fresh: false }
-    : { kind: 'lost' };
+  const lease = await take(store, entryKey, rerun(existing, at), { ifVersion: found.version }, now);
+  return lease ? { kind: 'owner', lease, fresh: false } : { kind: 'lost' };
 }
 
 /** Thrown when another invocation took the lease over: stop before any further effect. */
@@ -188,26 +160,21 @@ export class LeaseLostError extends Error {
 export class KeyLease {
   #version: Version;
   #lost = false;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  #timer: ReturnType<typeof setInterval>;
   /** Renewals and the final write run one after another, each with the ETag of the one before. */
   #queue: Promise<unknown> = Promise.resolve();
 
   readonly entry: KeyEntry;
   /** Blob key of the entry this lease is on. */
   readonly entryKey: string;
-  private readonly store: BlobStore;
-  private readonly now: () => Date;
+  readonly #store: ProposalsStore;
 
-  constructor(store: BlobStore, entryKey: string, entry: KeyEntry, version: Version, now: () => Date) {
-    this.store = store;
+  constructor(store: ProposalsStore, entryKey: string, entry: KeyEntry, version: Version, now: () => Date) {
+    this.#store = store;
     this.entryKey = entryKey;
     this.entry = entry;
-    this.now = now;
     this.#version = version;
-    this.#timer = setInterval(
-      () => void this.#write({ ...this.entry, locked_at: this.now().toISOString() }),
-      LEASE_RENEW_MS,
-    );
+    this.#timer = setInterval(() => void this.#write({ ...entry, locked_at: now().toISOString() }), LEASE_RENEW_MS);
     // A pending renewal must not keep a process (a test, a script) alive.
     this.#timer.unref?.();
   }
@@ -226,23 +193,19 @@ export class KeyLease {
   async release(outcome: { state: 'final'; reply: StoredReply } | { state: 'pending' }): Promise<boolean> {
     clearInterval(this.#timer);
     const { locked_at: _lockedAt, reply: _reply, ...rest } = this.entry;
-    const next: KeyEntry =
-      outcome.state === 'final' ? { ...rest, state: 'final', reply: outcome.reply } : { ...rest, state: 'pending' };
-    return this.#write(next);
+    return this.#write({ ...rest, ...outcome });
   }
 
   #write(next: KeyEntry): Promise<boolean> {
     const run = this.#queue.then(async () => {
       if (this.#lost) return false;
-      let version: Version | null;
-      try {
-        version = await this.store.writeIf(this.entryKey, next, { ifVersion: this.#version });
-      } catch {
-        // The store failed (StoreUnavailable): not a lost lease; the next renewal tries again.
-        return false;
-      }
-      if (version !== null) this.#version = version;
-      else this.#lost = true;
+      // A store failure (StoreUnavailable) is not a lost lease: the next renewal tries again.
+      const version = await this.#store
+        .writeIf(this.entryKey, next, { ifVersion: this.#version })
+        .catch(() => undefined);
+      if (version === undefined) return false;
+      if (version === null) this.#lost = true;
+      else this.#version = version;
       return version !== null;
     });
     this.#queue = run;
@@ -259,11 +222,8 @@ export function age(iso: string | undefined, now: Date): number {
 export function isKeyEntry(value: unknown): value is KeyEntry {
   return (
     isObject(value) &&
-    typeof value['fingerprint'] === 'string' &&
-    typeof value['request_id'] === 'string' &&
-    typeof value['received_at'] === 'string' &&
-    typeof value['created_at'] === 'string' &&
-    (value['state'] === 'running' || value['state'] === 'pending' || value['state'] === 'final') &&
+    ['fingerprint', 'request_id', 'received_at', 'created_at'].every((field) => typeof value[field] === 'string') &&
+    ['running', 'pending', 'final'].some((state) => value['state'] === state) &&
     (value['reply'] === undefined || isStoredReply(value['reply']))
   );
 }

@@ -1,10 +1,9 @@
 /**
- * Time bounds of every call to the proposals store, written down once. The Blobs client retries
- * a 5xx or 429 five times, 5 s apart (about 25 s); the storage module answers instead, so a store
- * outage reaches the sender as a 503 within callBudgetMs (a hanging write: attemptTimeoutMs), far
- * inside the 60 s function limit. An attempt gets 4 s, not less: on a loaded 2-core machine the
- * local Blobs server of `npm start` took over 2 s to answer 20 simultaneous cold invocations, and
- * a slow store must not be taken for a failed one.
+ * Time bounds of every call to the proposals store, written down once. The Blobs client would
+ * retry a 5xx or 429 five times, 5 s apart; the store answers instead, so an outage reaches the
+ * sender as a 503 within callBudgetMs, far inside the 60 s function limit. An attempt gets 4 s,
+ * not less: on a loaded 2-core machine the local Blobs server of `npm start` took over 2 s to
+ * answer 20 simultaneous cold invocations, and a slow store must not be taken for a failed one.
  */
 export const STORE_LIMITS = {
   /** One HTTP attempt, from request to the last byte of the answer. */
@@ -17,21 +16,11 @@ export const STORE_LIMITS = {
   callBudgetMs: 8_000,
   /** A listing, all of its pages included (the sweep's and the inbox script's scans). */
   listBudgetMs: 15_000,
-  /** Conditional writes a counter tries before it reports the store as too contended. */
-  counterMaxAttempts: 20,
-  /**
-   * Conditional writes a tally tries: every event is written (none is turned away at a limit),
-   * so with N writers at once the last may lose N - 1 races.
-   */
+  /** Conditional writes a tally tries: with N writers at once the last may lose N - 1 races. */
   tallyMaxAttempts: 60,
 } as const;
 
-/** The time bounds one opened store applies. */
-export interface TimeBounds {
-  attemptTimeoutMs: number;
-  callBudgetMs: number;
-  listBudgetMs: number;
-}
+export type TimeBounds = Record<'attemptTimeoutMs' | 'callBudgetMs' | 'listBudgetMs', number>;
 
 /** Most STORE_TIMEOUT_FACTOR may stretch the bounds. */
 export const MAX_TIME_FACTOR = 10;
@@ -40,7 +29,6 @@ export const MAX_TIME_FACTOR = 10;
  * The bounds times `factor` (STORE_TIMEOUT_FACTOR). `npm start` and `npm run dev` set 4: there
  * netlify-cli serves Blobs from the same process that starts every function invocation, so on a
  * busy machine its answers wait for the CPU (20 simultaneous cold submits at load 37 went past 4 s).
- * On Netlify, leave it unset.
  */
 export function timeBounds(factor = 1): TimeBounds {
   return {

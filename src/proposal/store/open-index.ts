@@ -1,46 +1,53 @@
 /**
- * The index of requests that still owe work: one small blob per open request, written before the
- * request is stored and deleted once its idempotency entry is final. The sweep lists this prefix
- * instead of every stored request. Keys start with the receipt time, so a listing sorted by key
- * is oldest first.
+ * What the sweep works from. The index of requests that still owe work: one small blob per open
+ * request, written before the request is stored and deleted once its idempotency entry is final,
+ * so the sweep lists this prefix instead of every stored request. And the sweep lock: at most one
+ * sweep per interval across all instances.
  */
-import type { BlobStore } from './blobs.ts';
+import { isObject } from '../submit/record.ts';
+import type { ProposalsStore } from './blobs.ts';
 
-export const OPEN_PREFIX = 'open/';
+const OPEN_PREFIX = 'open/';
+const SWEEP_LOCK_KEY = 'sweep/lock';
+type Marked = { request_id: string; received_at: string };
 
-/** `open/<receipt time in ms, 13 digits>-<request id>`. */
-export function openMarkerKey(record: { request_id: string; received_at: string }): string {
+/** `open/<receipt time in ms, 13 digits>-<request id>`: sorted by key, oldest first. */
+export function openMarkerKey(record: Marked): string {
   const ms = Date.parse(record.received_at);
   return `${OPEN_PREFIX}${String(Number.isNaN(ms) ? 0 : ms).padStart(13, '0')}-${record.request_id}`;
 }
 
-/** The request id and receipt time a marker key names, or null for a foreign key. */
-export function parseOpenMarkerKey(key: string): { requestId: string; receivedMs: number } | null {
-  const match = /^open\/(\d{13})-(.+)$/.exec(key);
-  return match ? { requestId: match[2]!, receivedMs: Number(match[1]) } : null;
-}
-
-export async function markOpen(store: BlobStore, record: { request_id: string; received_at: string }): Promise<void> {
+export async function markOpen(store: ProposalsStore, record: Marked): Promise<void> {
   // Written once: an existing marker (a refused create) already says the same.
   await store.writeIf(openMarkerKey(record), { request_id: record.request_id }, { ifNew: true });
 }
 
-export async function markSettled(
-  store: BlobStore,
-  record: { request_id: string; received_at: string },
-): Promise<void> {
+export async function markSettled(store: ProposalsStore, record: Marked): Promise<void> {
   await store.remove(openMarkerKey(record));
 }
 
-/** Open markers, oldest first. */
+/** Open markers, oldest first; foreign keys are skipped. */
 export async function listOpen(
-  store: BlobStore,
+  store: ProposalsStore,
 ): Promise<Array<{ key: string; requestId: string; receivedMs: number }>> {
-  const keys = await store.list(OPEN_PREFIX);
-  return keys
+  return (await store.list(OPEN_PREFIX))
     .flatMap((key) => {
-      const parsed = parseOpenMarkerKey(key);
-      return parsed ? [{ key, ...parsed }] : [];
+      const match = /^open\/(\d{13})-(.+)$/.exec(key);
+      return match ? [{ key, requestId: match[2]!, receivedMs: Number(match[1]) }] : [];
     })
     .sort((a, b) => a.key.localeCompare(b.key));
+}
+
+/**
+ * True when this caller may sweep now: the last sweep started at least `intervalMs` ago. The lock
+ * is one blob holding that time, taken with a conditional write, so of any number of
+ * simultaneous invocations exactly one wins.
+ */
+export async function claimSweep(store: ProposalsStore, now: Date, intervalMs: number): Promise<boolean> {
+  const found = await store.read(SWEEP_LOCK_KEY);
+  const data = found?.value;
+  const last = isObject(data) && typeof data['started_at'] === 'string' ? Date.parse(data['started_at']) : Number.NaN;
+  if (found && !Number.isNaN(last) && now.getTime() - last < intervalMs) return false;
+  const value = { started_at: now.toISOString() };
+  return (await store.writeIf(SWEEP_LOCK_KEY, value, found ? { ifVersion: found.version } : { ifNew: true })) !== null;
 }

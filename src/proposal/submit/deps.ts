@@ -6,7 +6,7 @@ import { DEFAULT_REDELIVERY_POLICY, type RedeliveryPolicy } from './redelivery-p
 import type { ConsentText, Partner } from './partner.ts';
 import { DEFAULT_SEND_LIMITS } from './send-gates.ts';
 import type { SendLimits } from '../../contract/send-limits.ts';
-import type { ProposalsStore } from '../store/index.ts';
+import type { ProposalsStore } from '../store/blobs.ts';
 
 export interface SubmitDeps {
   /** The proposals store (openProposalsStore); every call bounded, every failure StoreUnavailable. */

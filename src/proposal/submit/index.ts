@@ -8,7 +8,7 @@ import { problem, type Reply } from '../../contract/http.ts';
 import { withDefaults, type Deps, type SubmitDeps } from './deps.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { claimKey, keyEntryKey } from '../store/key-entry.ts';
-import { StoreUnavailable } from '../store/index.ts';
+import { StoreUnavailable } from '../store/blobs.ts';
 import { initialNotification } from './notification.ts';
 import { completeOwedWork } from './owed-work.ts';
 import { logEvent } from './log.ts';

@@ -7,7 +7,7 @@ import { json, type Reply } from '../../contract/http.ts';
 import { deliverWithin, type CrmOutcome } from './crm/adapter.ts';
 import type { Deps } from './deps.ts';
 import { LeaseLostError, type KeyLease } from '../store/key-entry.ts';
-import { StoreUnavailable } from '../store/index.ts';
+import { StoreUnavailable } from '../store/blobs.ts';
 import { markOpen, markSettled } from '../store/open-index.ts';
 import { RecordStore } from '../store/record-store.ts';
 import { logEvent } from './log.ts';

@@ -6,9 +6,8 @@
  * sweep that any later invocation starts sends it.
  */
 import { limitAddress, SEND_LIMIT_SPECS, sendLimitsFromEnv, type SendLimits } from '../../contract/send-limits.ts';
-import { countEventWithinLimit } from '../store/counter.ts';
-import { tallyEvent, tallyOf } from '../store/event-tally.ts';
-import type { ProposalsStore } from '../store/index.ts';
+import { countEventWithinLimit, tallyEvent, tallyOf } from '../store/event-tally.ts';
+import type { ProposalsStore } from '../store/blobs.ts';
 import type { ProposalRecord } from './record.ts';
 
 export const DEFAULT_SEND_LIMITS: SendLimits = sendLimitsFromEnv(() => undefined).limits;
@@ -16,7 +15,7 @@ export const DEFAULT_SEND_LIMITS: SendLimits = sendLimitsFromEnv(() => undefined
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const ADDRESS_WINDOW_MS = SEND_LIMIT_SPECS.perAddress.windowHours * HOUR_MS;
-/** The UTC day a confirmation counts against (counter.ts aligns day windows to UTC), and the hour a notice does. */
+/** The UTC day a confirmation counts against (countEventWithinLimit aligns days to UTC), and the hour a notice does. */
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 const utcHour = (at: Date) => at.toISOString().slice(0, 13);
 /** The tally of an address's requests; `npm run inbox -- delete --email` erases it. */

@@ -4,18 +4,16 @@
  * most once per REDELIVERY_INTERVAL_SECONDS across instances; `npm run inbox -- redeliver` on demand.
  */
 import { claimForRequest } from '../store/key-entry.ts';
-import { listOpen, markSettled } from '../store/open-index.ts';
+import { claimSweep, listOpen, markSettled } from '../store/open-index.ts';
 import { readRecord } from '../store/record-store.ts';
 import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.ts';
-import { StoreUnavailable } from '../store/index.ts';
-import { claimSweep } from '../store/sweep-lock.ts';
+import { StoreUnavailable } from '../store/blobs.ts';
 import { withDefaults, type Deps, type SubmitDeps } from './deps.ts';
 import { logEvent } from './log.ts';
 import { completeOwedWork, owes, RecordGoneError } from './owed-work.ts';
 import { isOwed } from './notification.ts';
 import type { ProposalRecord } from './record.ts';
 import { deleteStaleTallies } from '../store/event-tally.ts';
-import { deleteEndedCounters } from '../store/counter.ts';
 
 export interface SweepLimits {
   /** Most open requests worked on in one sweep (oldest first). */
@@ -63,9 +61,7 @@ export async function runSweep(given: SubmitDeps, limits: SweepLimits = FUNCTION
   const { now, redelivery } = deps;
   const remaining = () => Math.max(0, deadline - performance.now());
   const entriesDeleted = await deleteExpiredEntries(deps.store, now, remaining());
-  const countersDeleted =
-    (await deleteStaleTallies(deps.store, now(), remaining())) +
-    (await deleteEndedCounters(deps.store, now(), remaining()));
+  const countersDeleted = await deleteStaleTallies(deps.store, now(), remaining());
   const requestsDeleted =
     redelivery.retentionMs === undefined
       ? 0

@@ -1,6 +1,7 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { knowledge } from '../../../../lib/agents/agent-documents.ts';
 import { publishedSkills, type Skill } from '../../../../lib/agents/agent-skills.ts';
+import { textResponse } from '../../../../lib/agents/responses.ts';
 
 /** Each skill's SKILL.md, exactly the bytes the index's digest was computed from. */
 export const getStaticPaths = (async () =>
@@ -9,7 +10,4 @@ export const getStaticPaths = (async () =>
     props: { skill },
   }))) satisfies GetStaticPaths;
 
-export const GET: APIRoute = ({ props }) =>
-  new Response((props as { skill: Skill }).skill.skillMd, {
-    headers: { 'Content-Type': 'text/markdown; charset=utf-8' },
-  });
+export const GET: APIRoute = ({ props }) => textResponse((props as { skill: Skill }).skill.skillMd, 'text/markdown');

@@ -1,0 +1,168 @@
+/**
+ * What the workspace shows: a tiny DOM builder (server text only ever becomes text nodes), errors
+ * at their fields, each step's result panel (`#o-<action>`) and live message (`#m-<action>`), and
+ * the API's replies in the words of the shared reply views (proposal/reply-view.ts).
+ */
+import { fieldOfPointer, labelOfField, type ProposalAction } from '../../contract/fields.ts';
+import type { GuideReply } from '../../proposal/guide.ts';
+import type { SummarizeReply } from '../../proposal/summarize.ts';
+import {
+  fieldLink as fieldLinkView,
+  guideView,
+  submitView,
+  summaryView,
+  type ReplyView,
+  type SubmitReply,
+  type ViewNode,
+} from '../../proposal/reply-view.ts';
+
+export type Child = Node | string | false | null | undefined | readonly Child[];
+export type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+export interface Problem {
+  title?: string;
+  detail?: string;
+  type?: string;
+  errors?: { pointer: string; detail: string }[];
+}
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Record<string, string> | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs ?? {})) node.setAttribute(name, value);
+  append(node, children);
+  return node;
+}
+
+function append(node: Element, children: readonly Child[]): void {
+  for (const child of children) {
+    if (Array.isArray(child)) append(node, child);
+    else if (child instanceof Node || (typeof child === 'string' && child !== '')) node.append(child);
+  }
+}
+
+/** A link that moves focus to a form field (the click handler lives in main.ts). */
+export const fieldLink = (name: string, text: string) => h('a', fieldLinkView(name, text).attrs, text);
+
+/** DOM nodes of a reply's view: the same words the no-JS reply page shows. */
+function viewToDom(nodes: readonly ViewNode[], sectionTag: 'h2' | 'h3'): Child[] {
+  return nodes.map((node): Child => {
+    if (typeof node !== 'object' || node === null) return node;
+    if (!('tag' in node)) return viewToDom(node, sectionTag);
+    return h(node.tag === 'section' ? sectionTag : node.tag, node.attrs, ...viewToDom(node.children, sectionTag));
+  });
+}
+
+const byId = (id: string) => document.getElementById(id);
+
+/** The visible control of a field name; the honeypot does not count. */
+export function fieldFor(name: string): Control | undefined {
+  const el = name ? byId(`f-${name}`) : null;
+  const control =
+    el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement
+      ? el
+      : undefined;
+  return control?.closest('.trap') ? undefined : control;
+}
+
+/** Opens the step (a <details>) that holds an element, so it can be seen, and focuses it. */
+export function focusField(el: HTMLElement | undefined): void {
+  const step = el?.closest('details');
+  if (step) step.open = true;
+  el?.focus();
+}
+
+/** An error shown at its field (aria-invalid, aria-describedby after the field's hint). */
+export function markField(field: Control, text: string): void {
+  const id = `e-${field.name}`;
+  const error = byId(id) ?? field.closest('.field')?.appendChild(h('span', { id, class: 'field-error' }));
+  if (error) error.textContent = text;
+  field.setAttribute('aria-invalid', 'true');
+  field.setAttribute('aria-describedby', [byId(`h-${field.name}`) ? `h-${field.name}` : '', id].join(' ').trim());
+}
+
+export function clearField(field: Control | undefined): void {
+  if (!field) return;
+  byId(`e-${field.name}`)?.remove();
+  field.removeAttribute('aria-invalid');
+  if (byId(`h-${field.name}`)) field.setAttribute('aria-describedby', `h-${field.name}`);
+  else field.removeAttribute('aria-describedby');
+}
+
+/** Announces a short message for the step to screen readers. */
+export function say(action: ProposalAction, text: string): void {
+  const live = byId(`m-${action}`);
+  if (live) live.textContent = text;
+}
+
+/** Shows the step's panel with `children`, announces `message` and moves focus there (or to `focus`). */
+export function show(action: ProposalAction, children: Child[], message: string, focus?: HTMLElement): void {
+  const out = byId(`o-${action}`);
+  if (!out) return;
+  out.replaceChildren();
+  append(out, children);
+  out.hidden = false;
+  say(action, message);
+  focusField(focus ?? out);
+}
+
+/** Hides the step's panel and clears its message. */
+export function clear(action: ProposalAction): void {
+  const out = byId(`o-${action}`);
+  if (out) out.hidden = true;
+  say(action, '');
+}
+
+export function button(text: string, onClick: () => void): HTMLButtonElement {
+  const b = h('button', { type: 'button', class: 'secondary' }, text);
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** A select's value shown as its option text ("51-200 employees", not "51-200"). */
+function shown(name: string, value: string): string {
+  const field = fieldFor(name);
+  if (!(field instanceof HTMLSelectElement)) return value;
+  return Array.from(field.options).find((o) => o.value === value)?.text ?? value;
+}
+
+/** A reply's shared view as the panel shows it: title h2, sections h3. */
+const panel = (view: ReplyView): Child[] => [h('h2', null, view.title), ...viewToDom(view.body, 'h3')];
+
+export const guidePanel = (g: GuideReply, preselected: boolean): Child[] => panel(guideView(g, { preselected }));
+
+export const summaryPanel = (s: SummarizeReply): Child[] => panel(summaryView(s, shown));
+
+export const submitPanel = (r: SubmitReply, email: string, retryIn: number | undefined): Child[] =>
+  panel(submitView(r, { ...(email !== '' && { email }), ...(retryIn !== undefined && { retryIn }) }));
+
+/** Problem details with links to the named fields; errors without a field are listed as text. */
+export function problemView(p: Problem, heading: string): Child[] {
+  return [
+    h('h2', null, heading),
+    // The contract's wording ("does not match the contract") speaks to API clients; people get the list.
+    h(
+      'p',
+      null,
+      p.type?.endsWith('-invalid-request')
+        ? 'Some fields are missing or not valid:'
+        : [p.title, p.detail].filter(Boolean).join('. '),
+    ),
+    (p.errors ?? []).length > 0 &&
+      h(
+        'ul',
+        null,
+        (p.errors ?? []).map((e) => {
+          const name = fieldOfPointer(e.pointer);
+          return h(
+            'li',
+            null,
+            fieldFor(name) ? fieldLink(name, labelOfField(name)) : labelOfField(name || 'request'),
+            ` ${e.detail}`,
+          );
+        }),
+      ),
+  ];
+}
