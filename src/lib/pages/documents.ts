@@ -103,6 +103,8 @@ function home(model: SiteModel): Block[] {
       lead: pages.home.data.description,
       links: [proposalLink, agentsLink],
     },
+    // Who the partner is, in its own words: the intro an agent reading /index.md needs as much as a person.
+    md([`**${site.data.positioning}**`, ...paragraphs(site.body).slice(0, -1)].join('\n\n'), 'prose'),
     group(
       [
         h('Ask a question', 'ask-h'),
@@ -132,6 +134,10 @@ function home(model: SiteModel): Block[] {
     },
     cta('Start with a proposal', paragraphs(site.body).at(-1), agentsLink),
     md(pages.home.body, 'prose meta'),
+    p(
+      `Agents: ${link('agent directory', PAGE_PATHS.agents)}, ${link('llms.txt', DOCUMENT_PATHS.llmsTxt)}, ${link('capabilities JSON', DOCUMENT_PATHS.capabilities)}. Email: [${site.data.email}](mailto:${site.data.email}).`,
+      'meta',
+    ),
   ];
 }
 
