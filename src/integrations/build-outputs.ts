@@ -1,5 +1,5 @@
 /**
- * Writes what the pages handed over (./handover.ts) when `astro build` is done: every page's
+ * Writes what the pages handed over (src/lib/handover.ts) when `astro build` is done: every page's
  * markdown twin, in one loop of file writes (a route per twin costs far more: Astro renders, logs
  * and writes them one at a time), and the proposal function's data (./function-data.ts), as
  * Starlight runs Pagefind over a finished build. The function's data goes beside the site it was
@@ -13,7 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFrontmatter } from 'astro/markdown';
 import { writeFunctionDataFromDist } from './function-data.ts';
-import { takeOver } from './handover.ts';
+import { takeOver } from '../lib/handover.ts';
 
 /** Writes `files` under `distDir`; returns each page's canonical URL and last update. */
 export function writeTwinFiles(distDir: string, files: [string, string][]): Map<string, string> {

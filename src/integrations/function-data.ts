@@ -17,7 +17,7 @@ import { DOCUMENT_PATHS } from '../contract/paths.ts';
 export interface FunctionData {
   /** The published contract (GET /api/proposal), which the function also serves. */
   contract: { actions: Record<string, { request_schema: object }> };
-  /** The function's knowledge (./handover.ts). */
+  /** The function's knowledge (src/lib/handover.ts). */
   knowledge: object;
   /** Site path of the hashed stylesheet the function's HTML replies reuse, when there is one. */
   stylesheet?: string | undefined;

@@ -2,7 +2,7 @@ import type { APIRoute, GetStaticPaths } from 'astro';
 import { siteModel } from '../lib/content/content.ts';
 import { pageDocuments, twinFile } from '../lib/pages/documents.ts';
 import type { PageDocument } from '../lib/pages/page-document.ts';
-import { handOver } from '../integrations/handover.ts';
+import { handOver } from '../lib/handover.ts';
 import { twinParam, twinPath } from '../contract/paths.ts';
 
 /**

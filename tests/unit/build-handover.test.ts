@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handOver, takeOver } from '../../src/integrations/handover.ts';
+import { handOver, takeOver } from '../../src/lib/handover.ts';
 
 describe('what the pages hand over to the integrations of one build', () => {
   it('reaches the integration once, then is gone', () => {

@@ -134,6 +134,13 @@ describe('import graph', () => {
     expect(importers).toEqual(['src/proposal/store/blobs.ts']);
   });
 
+  // Integrations read the site's code when the build is done; the site never reads an integration.
+  it('lets arrows between the site and its integrations run one way', () => {
+    for (const site of ['src/lib/', 'src/pages/', 'src/components/', 'src/layouts/', 'src/client/']) {
+      expect(edgesFrom(site, 'src/integrations/')).toEqual([]);
+    }
+  });
+
   // The contract and the text helpers are what the site and the function share: they import neither.
   it('keeps the shared rooms (src/contract, src/text) below the site and the function', () => {
     for (const shared of ['src/contract/', 'src/text/']) {

@@ -17,7 +17,7 @@ import { DOCUMENT_PATHS, PAGE_PATHS } from '../../contract/paths.ts';
 import { guide } from '../../proposal/guide.ts';
 import { summarize } from '../../proposal/summarize.ts';
 import { exampleSubmitReply } from '../../contract/submit-replies.ts';
-import { handOver } from '../../integrations/handover.ts';
+import { handOver } from '../handover.ts';
 
 /** The named fields of an entry's data, in that order. */
 const pick = <T extends object, K extends keyof T>(data: T, keys: readonly K[]) =>

@@ -1,6 +1,6 @@
 /**
  * What only the site's pages can compute (they alone read the content collection) travels to the
- * integration that writes them when `astro build` is done (./build-outputs.ts): the function's
+ * integration that writes them when `astro build` is done (src/integrations/build-outputs.ts): the function's
  * knowledge and every markdown twin. Astro prerenders the pages in the build's own process, so
  * they are handed over in memory, not through a page of the site.
  */
