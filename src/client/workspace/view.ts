@@ -46,12 +46,12 @@ function append(node: Element, children: readonly Child[]): void {
 /** A link that moves focus to a form field (the click handler lives in main.ts). */
 export const fieldLink = (name: string, text: string) => h('a', fieldLinkView(name, text).attrs, text);
 
-/** DOM nodes of a reply's view: the same words the no-JS reply page shows. */
-function viewToDom(nodes: readonly ViewNode[], sectionTag: 'h2' | 'h3'): Child[] {
+/** DOM nodes of a reply's view: the same words the no-JS reply page shows; its sections are h3 under the panel's h2. */
+function viewToDom(nodes: readonly ViewNode[]): Child[] {
   return nodes.map((node): Child => {
     if (typeof node !== 'object' || node === null) return node;
-    if (!('tag' in node)) return viewToDom(node, sectionTag);
-    return h(node.tag === 'section' ? sectionTag : node.tag, node.attrs, ...viewToDom(node.children, sectionTag));
+    if (!('tag' in node)) return viewToDom(node);
+    return h(node.tag === 'section' ? 'h3' : node.tag, node.attrs, ...viewToDom(node.children));
   });
 }
 
@@ -128,8 +128,8 @@ function shown(name: string, value: string): string {
   return Array.from(field.options).find((o) => o.value === value)?.text ?? value;
 }
 
-/** A reply's shared view as the panel shows it: title h2, sections h3. */
-const panel = (view: ReplyView): Child[] => [h('h2', null, view.title), ...viewToDom(view.body, 'h3')];
+/** A reply's shared view as the panel shows it. */
+const panel = (view: ReplyView): Child[] => [h('h2', null, view.title), ...viewToDom(view.body)];
 
 export const guidePanel = (g: GuideReply, preselected: boolean): Child[] => panel(guideView(g, { preselected }));
 
