@@ -120,19 +120,14 @@ function buildKnowledge(model: SiteModel): Knowledge {
   };
 }
 
-let knowledgeOnce: Promise<Knowledge> | undefined;
-
 /** The function's knowledge of a model, built once; the pages ask for it synchronously. */
 export const knowledgeOf = oncePer(buildKnowledge);
 
-/** The function's knowledge, built once per build and shared by every route that needs it. */
-export function knowledge(): Promise<Knowledge> {
-  knowledgeOnce ??= siteModel().then((model) => {
-    const facts = knowledgeOf(model);
-    handOver('knowledge', facts);
-    return facts;
-  });
-  return knowledgeOnce;
+/** The site's knowledge, handed over for the build to write beside the function. */
+export async function knowledge(): Promise<Knowledge> {
+  const facts = knowledgeOf(await siteModel());
+  handOver('knowledge', facts);
+  return facts;
 }
 
 /** The proposal contract, with example responses computed from the content by the real actions. */

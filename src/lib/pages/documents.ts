@@ -2,8 +2,7 @@
  * Every published page as blocks built from the site model. The HTML page, its markdown twin,
  * /llms.txt and /llms-full.txt all render from these, so they cannot disagree.
  */
-import type { Sourced, SiteModel } from '../content/content.ts';
-import type { PageData } from '../content/entry-schema.ts';
+import type { SiteModel } from '../content/content.ts';
 import { oncePer } from '../memo.ts';
 import {
   caseStudyPath,
@@ -41,7 +40,24 @@ const group = (blocks: Block[], more: { tag?: 'nav' | 'div'; class?: string; lab
   blocks,
   ...more,
 });
-const cta = (heading: string, text?: string, secondary?: Link): Block => ({ type: 'cta', heading, text, secondary });
+/** A page's closing call to action: a proposal first, then `secondary`. */
+const cta = (heading: string, text = '', secondary?: Link): Block =>
+  group(
+    [
+      h(heading, 'next-step'),
+      p(text),
+      {
+        type: 'actions',
+        links: [
+          { label: 'Request a proposal', href: absolute(PAGE_PATHS.proposal), primary: true },
+          ...(secondary ? [secondary] : []),
+        ],
+      },
+    ],
+    { class: 'closing' },
+  );
+/** Columns side by side on wide screens. */
+const split = (blocks: Block[]) => group(blocks, { tag: 'div', class: 'split' });
 const link = (title: string, path: string) => `[${title}](${absolute(path)})`;
 const code = (text: string) => `\`${text}\``;
 const join = (...parts: (string | false | undefined)[]) =>
@@ -68,18 +84,6 @@ const entry = (
   published: string,
   blocks: Block[],
 ) => doc({ path, title, description, section, published, updated: published }, blocks);
-
-const pageHead = (page: Sourced<PageData>, path: string, section: PageDocument['section'], updated: string): Head => ({
-  path,
-  title: page.data.title,
-  description: page.data.description,
-  section,
-  updated,
-});
-
-const newest = (dates: string[]) => dates.reduce((a, b) => (b > a ? b : a));
-
-const highlights = (model: SiteModel): string[] => proofFigures(model).map((f) => `**${f.value}** ${f.label}`);
 
 function home(model: SiteModel): Block[] {
   const { site, pages } = model;
@@ -114,7 +118,10 @@ function home(model: SiteModel): Block[] {
       { class: 'ask-block' },
     ),
     group(
-      [list(highlights(model)), p(`Source: ${source} · ${link('Our credentials', PAGE_PATHS['aws-credentials'])}`)],
+      [
+        list(proofFigures(model).map((f) => `**${f.value}** ${f.label}`)),
+        p(`Source: ${source} · ${link('Our credentials', PAGE_PATHS['aws-credentials'])}`),
+      ],
       {
         class: 'band',
         label: 'Partner record',
@@ -125,13 +132,10 @@ function home(model: SiteModel): Block[] {
     h('Recent work'),
     { type: 'cards', level: 3, cards: model.caseStudies.slice(0, 3).map(caseStudyCard) },
     p(link('All case studies', PAGE_PATHS['case-studies'])),
-    {
-      type: 'split',
-      blocks: [
-        group([h(`Why ${site.data.name}`, 'why'), list(site.data.reasons)]),
-        group([h('Who we work with', 'who'), ...model.audiences.flatMap(audience)]),
-      ],
-    },
+    split([
+      group([h(`Why ${site.data.name}`, 'why'), list(site.data.reasons)]),
+      group([h('Who we work with', 'who'), ...model.audiences.flatMap(audience)]),
+    ]),
     cta('Start with a proposal', paragraphs(site.body).at(-1), agentsLink),
     md(pages.home.body, 'prose meta'),
     p(
@@ -149,6 +153,10 @@ function agents(model: SiteModel): Block[] {
   const config = { mcpServers: { [mcpServerInfo(k).name]: { type: 'http', url: k.urls.mcp } } };
   const problems = Object.entries(PROBLEM_TYPES);
   const D = DOCUMENT_PATHS;
+  const outcome =
+    (name: string) =>
+    ([value, meaning]: [string, string]) =>
+      `\`${name}: "${value}"\`: ${meaning}`;
   const exchange = (label: string, text: string) => group([p(label, 'meta'), { type: 'code', text }], { tag: 'div' });
   return [
     md(model.pages.agents.body, 'prose'),
@@ -200,10 +208,13 @@ function agents(model: SiteModel): Block[] {
       group([
         h(x.title, x.id, 3),
         p(x.note),
-        { type: 'split', blocks: [exchange('Request', x.request), exchange('Response', x.response)] },
+        split([exchange('Request', x.request), exchange('Response', x.response)]),
       ]),
     ),
-    ...submitOutcomes(),
+    // What a submit reply's `status` and `confirmation_email` mean, from the contract's own lists.
+    h('What a submit answer means', 'submit-outcomes'),
+    list(Object.entries(STATUS_MEANINGS).map(outcome('status')), 'prose'),
+    list(Object.entries(EMAIL_MEANINGS).map(outcome('confirmation_email')), 'prose'),
     ...yourData(model),
     h('Problem types', 'problem-types'),
     p(
@@ -241,7 +252,7 @@ function services(model: SiteModel): Block[] {
       [
         h(c.data.name, c.data.id),
         p(c.data.summary, 'summary'),
-        { type: 'split', blocks: [md(c.body, 'prose'), group(includes, { tag: 'div' })] },
+        split([md(c.body, 'prose'), group(includes, { tag: 'div' })]),
       ],
       { class: 'service' },
     );
@@ -419,30 +430,6 @@ function post(x: Post): Block[] {
   ];
 }
 
-/** Every tag of the published posts, with its posts (newest first), in alphabetical order. */
-function postsByTag(model: SiteModel): [string, Post[]][] {
-  const tagged = Map.groupBy(
-    model.posts.flatMap((x) => x.data.tags.map((tag) => ({ tag, x }))),
-    (e) => e.tag,
-  );
-  return [...tagged]
-    .map(([tag, es]): [string, Post[]] => [tag, es.map((e) => e.x)])
-    .sort(([a], [b]) => a.localeCompare(b));
-}
-
-/** What a submit reply's `status` and `confirmation_email` mean, from the contract's own lists. */
-function submitOutcomes(): Block[] {
-  const item =
-    (name: string) =>
-    ([value, meaning]: [string, string]) =>
-      `\`${name}: "${value}"\`: ${meaning}`;
-  return [
-    h('What a submit answer means', 'submit-outcomes'),
-    list(Object.entries(STATUS_MEANINGS).map(item('status')), 'prose'),
-    list(Object.entries(EMAIL_MEANINGS).map(item('confirmation_email')), 'prose'),
-  ];
-}
-
 /** What is stored, for how long, how to have it deleted: on /agents, /proposal and their twins. */
 function yourData(model: SiteModel): Block[] {
   const d = knowledgeOf(model).data_handling;
@@ -537,17 +524,21 @@ export function documentAt(model: SiteModel, path: string): PageDocument | undef
 function buildPageDocuments(model: SiteModel): PageDocument[] {
   const x = model.pages;
   const reviewed = model.site.data.last_updated;
-  const fixed = (id: keyof typeof PAGE_PATHS, section: PageDocument['section'], blocks: Block[], more = {}) =>
-    doc({ ...pageHead(x[id], PAGE_PATHS[id], section, reviewed), ...more }, blocks);
-  const blogUpdated = newest([reviewed, ...model.posts.map((y) => y.data.published)]);
+  const newest = (dates: string[]) => dates.reduce((a, b) => (b > a ? b : a), reviewed);
+  const head = (id: keyof typeof PAGE_PATHS, section: Head['section'], updated = reviewed): Head => ({
+    path: PAGE_PATHS[id],
+    title: x[id].data.title,
+    description: x[id].data.description,
+    section,
+    updated,
+  });
+  const fixed = (id: keyof typeof PAGE_PATHS, section: Head['section'], blocks: Block[], more = {}) =>
+    doc({ ...head(id, section), ...more }, blocks);
+  const blogUpdated = newest(model.posts.map((y) => y.data.published));
+  const tags = [...new Set(model.posts.flatMap((y) => y.data.tags))].sort((a, b) => a.localeCompare(b));
   const wide = { wide: true };
   const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(
-    pageHead(
-      x['case-studies'],
-      PAGE_PATHS['case-studies'],
-      'Case studies',
-      newest([reviewed, ...model.caseStudies.map((c) => c.data.published)]),
-    ),
+    head('case-studies', 'Case studies', newest(model.caseStudies.map((c) => c.data.published))),
     model.caseStudies,
     caseStudyCard,
     'Older case studies',
@@ -560,7 +551,7 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
     ],
   );
   const [blogIndex, ...blogArchive] = paginatedIndex(
-    pageHead(x.blog, PAGE_PATHS.blog, 'Blog', blogUpdated),
+    head('blog', 'Blog', blogUpdated),
     model.posts,
     postCard,
     'Older posts',
@@ -584,8 +575,10 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
     ...model.caseStudies.map((c) =>
       entry(caseStudyPath(c.slug), c.data.title, c.data.summary, 'Case studies', c.data.published, caseStudy(model, c)),
     ),
-    ...postsByTag(model).flatMap(([tag, posts]) =>
-      paginatedIndex(
+    // Every tag in alphabetical order, with its posts (newest first).
+    ...tags.flatMap((tag) => {
+      const posts = model.posts.filter((y) => y.data.tags.includes(tag));
+      return paginatedIndex(
         {
           path: tagPath(tag),
           title: `Posts tagged “${tag}”`,
@@ -598,8 +591,8 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
         'Older posts',
         [],
         [p(link('All posts', PAGE_PATHS.blog))],
-      ),
-    ),
+      );
+    }),
     ...model.posts.map((x) =>
       entry(postPath(x.slug), x.data.title, x.data.description, 'Blog', x.data.published, post(x)),
     ),

@@ -4,8 +4,6 @@
  * Text in blocks is inline markdown; links in it are absolute (the HTML makes own-site ones root-relative).
  */
 import type { CollectionEntry } from 'astro:content';
-import { absolute } from './urls.ts';
-import { PAGE_PATHS } from '../../contract/paths.ts';
 
 export interface Link {
   label: string;
@@ -37,11 +35,8 @@ export type Block =
   /** Buttons: the primary ones first. */
   | { type: 'actions'; links: (Link & { primary?: boolean })[] }
   | { type: 'pager'; links: Link[] }
-  | { type: 'cta'; heading: string; text?: string | undefined; secondary?: Link | undefined }
   /** A `<section>` (named by its first heading), `<nav>` or `<div>` around blocks. */
   | { type: 'group'; blocks: Block[]; tag?: 'section' | 'nav' | 'div'; class?: string; label?: string }
-  /** Columns side by side on wide screens. */
-  | { type: 'split'; blocks: Block[] }
   /** A form: the page shows its HTML, the twin says in blocks what it asks (tools: the workspace's WebMCP tools). */
   | { type: 'form'; html: string; twin: Block[]; tools?: string };
 
@@ -103,22 +98,12 @@ function blockMarkdown(b: Block): string {
     case 'pager':
     case 'hero':
       return list(b.links.map((l) => `[${l.label}](${l.href})`));
-    case 'cta':
-      return blocksMarkdown([
-        { type: 'heading', text: b.heading, id: 'next-step' },
-        { type: 'p', text: b.text ?? '' },
-        { type: 'actions', links: [CTA_PRIMARY, ...(b.secondary ? [b.secondary] : [])] },
-      ]);
     case 'group':
-    case 'split':
       return blocksMarkdown(b.blocks);
     case 'form':
       return blocksMarkdown(b.twin);
   }
 }
-
-/** The call to action every closing block leads with. */
-export const CTA_PRIMARY: Link = { label: 'Request a proposal', href: absolute(PAGE_PATHS.proposal) };
 
 export function blocksMarkdown(blocks: Block[]): string {
   return blocks

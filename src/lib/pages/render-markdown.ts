@@ -11,12 +11,7 @@ import { escapeHtml as escapeAttr } from '../../text/escape-html.ts';
  */
 let slugger = new GithubSlugger();
 
-const tagless = (html: string) => html.replace(/<[^>]+>/g, '');
-
-/** A heading's anchor: `{#id}` written after it, or its text slugged; unique within the document. */
-function headingId(text: string, inner: string): string {
-  return slugger.slug(/ \{#([\w-]+)\}$/.exec(text)?.[1] ?? tagless(inner));
-}
+export const tagless = (html: string) => html.replace(/<[^>]+>/g, '');
 
 /** Own-site URLs become root-relative so the pages work on any host (previews, local serve). */
 export function siteRelative(href: string): string {
@@ -29,7 +24,8 @@ const marked = new Marked({
   renderer: {
     heading({ tokens, depth, text }: Tokens.Heading) {
       const inner = this.parser.parseInline(tokens).replace(/ \{#[\w-]+\}$/, '');
-      const id = headingId(text, inner);
+      // `{#id}` written after a heading sets its anchor; otherwise its text slugged, unique on the page.
+      const id = slugger.slug(/ \{#([\w-]+)\}$/.exec(text)?.[1] ?? tagless(inner));
       // Pages carry their own H1; document headings start at H2.
       return `<h${depth} id="${id}">${inner}</h${depth}>\n`;
     },
@@ -58,21 +54,6 @@ export function renderMarkdown(markdown: string, page = new GithubSlugger()): st
 /** One line of markdown (a list item, a table cell) as HTML. */
 export const renderInline = (markdown: string): string => marked.parseInline(markdown, { async: false });
 
-/** The anchor of a heading block on a page: its own id, or its text slugged, as in markdown. */
-export const blockAnchor = (page: GithubSlugger, html: string, id?: string): string => page.slug(id ?? tagless(html));
-
 /** The anchor of every heading in a markdown document, as the rendered page gives them. */
-export function headingAnchors(markdown: string): string[] {
-  const ids: string[] = [];
-  slugger = new GithubSlugger();
-  // Synchronous here: no extension of ours walks tokens asynchronously, so the promises are empty.
-  void marked.walkTokens(marked.lexer(markdown), (token) => {
-    if (token.type === 'heading') {
-      const heading = token as Tokens.Heading;
-      ids.push(
-        headingId(heading.text, marked.parseInline(heading.text, { async: false }).replace(/ \{#[\w-]+\}$/, '')),
-      );
-    }
-  });
-  return ids;
-}
+export const headingAnchors = (markdown: string): string[] =>
+  [...renderMarkdown(markdown).matchAll(/<h[1-6] id="([^"]*)"/g)].map((m) => m[1]!);
