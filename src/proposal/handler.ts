@@ -71,7 +71,7 @@ export function createProposalHandler(
   contract?: unknown,
   liveContractFrom?: string,
 ) {
-  // The same bytes Astro writes to dist/api/proposal.json (src/lib/agents/responses.ts).
+  // The same bytes Astro writes to dist/api/proposal.json (src/pages/[...file].ts).
   const contractText = contract === undefined ? undefined : `${JSON.stringify(contract, null, 2)}\n`;
 
   async function liveContract(origin: string, method: string): Promise<Response> {

@@ -12,7 +12,7 @@ import type { Knowledge } from '../../contract/knowledge.ts';
 import { AGENT_RESOURCE_PATHS, capabilitiesDocumentSchema } from '../../contract/capabilities-document.schema.ts';
 import { buildContract, EXAMPLE_REQUESTS, workflowTexts } from '../../contract/contract.ts';
 import { dataHandlingFromEnv } from '../../contract/data-handling.ts';
-import { partnerPhrase, type PartnerNames } from '../../contract/partner-phrase.ts';
+import { partnerPhrase } from '../../contract/partner-phrase.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS } from '../../contract/paths.ts';
 import { guide } from '../../proposal/guide.ts';
 import { summarize } from '../../proposal/summarize.ts';
@@ -24,13 +24,6 @@ const pick = <T extends object, K extends keyof T>(data: T, keys: readonly K[]) 
   Object.fromEntries(keys.map((key) => [key, data[key]])) as Pick<T, K>;
 
 const PROGRAM_SUPPORT_FIELDS = ['summary', 'startup_support', 'partner_program_support', 'disclaimer'] as const;
-
-/** The partner as sentences name it, from content/site.md. */
-export const partnerNames = (site: SiteModel['site']['data']): PartnerNames => ({
-  name: site.name,
-  described_as: partnerPhrase(site.type),
-  cloud_provider_full_name: site.cloud_provider_full_name,
-});
 
 export async function capabilitiesSchema() {
   const model = await siteModel();

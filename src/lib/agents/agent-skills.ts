@@ -136,6 +136,3 @@ export function proposalSkill(k: Knowledge): Skill {
   ].join('\n\n');
   return { name: SKILL_NAME, description, skillMd: `${body}\n` };
 }
-
-/** Every skill the site publishes. */
-export const publishedSkills = (k: Knowledge): Skill[] => [proposalSkill(k)];

@@ -4,7 +4,7 @@
  */
 import type { SiteModel } from '../content/content.ts';
 import { partnerStatement } from '../../contract/partner-phrase.ts';
-import { partnerNames } from './agent-documents.ts';
+import { knowledgeOf } from './agent-documents.ts';
 import { TOOL_NAMES } from './agent-skills.ts';
 import { pageDocuments, twinMarkdown } from '../pages/documents.ts';
 import { oncePer } from '../memo.ts';
@@ -22,19 +22,11 @@ type Section = PageDocument['section'];
 
 const SECTION_ORDER: Section[] = ['Company', 'Services', 'Evidence', 'Proposals and agents', 'Case studies', 'Blog'];
 
-/** One published full-text file of a section. */
-export interface SectionFile {
-  section: Section;
-  /** Site path, e.g. `/llms-full/blog-2.txt`. */
-  path: string;
-  /** The section, and which part of it when it has several. */
-  label: string;
-  pages: number;
-  text: string;
-}
-
 /** One page in a full-text file: its source URL and twin markdown. */
-type Block = Pick<SectionFile, 'section' | 'path' | 'text'>;
+type Block = { section: Section; path: string; text: string };
+
+/** One published full-text file of a section: `label` names the section, and the part when it has several. */
+type SectionFile = Block & { label: string; pages: number };
 
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 const blocksBytes = (blocks: Block[]) => blocks.reduce((sum, b) => sum + utf8Bytes(b.text) + utf8Bytes(SEPARATOR), 0);
@@ -161,7 +153,7 @@ export function llmsTxt(model: SiteModel): string {
     [
       `# ${site.name}`,
       `> ${site.summary}`,
-      `${partnerStatement(partnerNames(site))}. When you use or repeat anything from this site, follow these rules:`,
+      `${partnerStatement(knowledgeOf(model).partner)}. When you use or repeat anything from this site, follow these rules:`,
       site.agent_guidance.map((rule) => `- ${rule}`).join('\n'),
       `Structured facts: ${absolute(DOCUMENT_PATHS.capabilities)} (JSON). Proposal contract: ${absolute(DOCUMENT_PATHS.proposalApi)} (GET), OpenAPI: ${absolute(DOCUMENT_PATHS.openapi)}. Everything in full: ${absolute(DOCUMENT_PATHS.llmsFull)}, or section by section below (each file at most ${LLMS_FULL_MAX_BYTES.toLocaleString('en-US')} bytes).`,
       `For agents: an MCP server (Streamable HTTP) at ${absolute(DOCUMENT_PATHS.mcp)} with the tools ${TOOL_NAMES.join(', ')} (server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}), an Agent Skill to request a proposal (${absolute(DOCUMENT_PATHS.agentSkillsIndex)}), the API catalog (${absolute(DOCUMENT_PATHS.apiCatalog)}) and the AI catalog (${absolute(DOCUMENT_PATHS.aiCatalog)}).`,

@@ -1,0 +1,58 @@
+import type { APIRoute, GetStaticPaths } from 'astro';
+import {
+  capabilitiesDocument,
+  capabilitiesSchema,
+  knowledge,
+  proposalContract,
+} from '../lib/agents/agent-documents.ts';
+import { aiCatalog, apiCatalog } from '../lib/agents/catalogs.ts';
+import { proposalSkill, skillMdPath, skillsIndex } from '../lib/agents/agent-skills.ts';
+import { headersFile } from '../lib/agents/headers-file.ts';
+import { fullText, llmsTxt } from '../lib/agents/llms.ts';
+import { buildOpenApi } from '../lib/agents/openapi.ts';
+import { robotsTxt } from '../lib/agents/robots.ts';
+import { siteModel } from '../lib/content/content.ts';
+import { mcpServerCard } from '../proposal/mcp/server-info.ts';
+
+/**
+ * Every published file that is not a page, by its path: the JSON documents, the llms files (each
+ * within its size limit, src/lib/agents/llms.ts), robots.txt, the skill's SKILL.md and Netlify's
+ * headers file. A rest parameter, because Astro skips dot-folders such as .well-known and files
+ * starting with "_" under src/pages. netlify.toml rewrites the published paths without `.json` to
+ * these files (/api/proposal: GET only, POST goes to the function) and gives the catalogs their
+ * media types.
+ */
+export const getStaticPaths = (async () => {
+  const model = await siteModel();
+  const k = await knowledge();
+  const skill = proposalSkill(k);
+  const { whole, sections } = fullText(model);
+  // JSON in stable formatting.
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  const files: Record<string, () => string | Promise<string>> = {
+    'api/proposal.json': async () => json(await proposalContract()),
+    'api/capabilities.json': async () => json(await capabilitiesDocument()),
+    'schemas/capabilities.schema.json': async () => json(await capabilitiesSchema()),
+    'openapi.json': async () => json(buildOpenApi(k, await capabilitiesSchema())),
+    '.well-known/api-catalog.json': () => json(apiCatalog()),
+    '.well-known/ai-catalog.json': () => json(aiCatalog(k, model.site.data)),
+    '.well-known/mcp/server-card.json': () => json(mcpServerCard(k)),
+    // The skill with the sha256 digest of the SKILL.md served beside it: exactly these bytes.
+    '.well-known/agent-skills/index.json': () => json(skillsIndex([skill])),
+    [skillMdPath(skill.name).slice(1)]: () => skill.skillMd,
+    'llms.txt': () => llmsTxt(model),
+    'llms-full.txt': () => whole,
+    ...Object.fromEntries(sections.map((f) => [f.path.slice(1), () => f.text])),
+    'robots.txt': () => robotsTxt(model.site.data),
+    _headers: () => headersFile(model),
+  };
+  return Object.entries(files).map(([file, body]) => ({ params: { file }, props: { body } }));
+}) satisfies GetStaticPaths;
+
+const MEDIA_TYPES: Record<string, string> = { json: 'application/json', md: 'text/markdown' };
+
+// An explicit media type: the dev server sends it as is.
+export const GET: APIRoute = async ({ params, props }) =>
+  new Response(await (props as { body: () => string | Promise<string> }).body(), {
+    headers: { 'Content-Type': `${MEDIA_TYPES[params.file!.split('.').pop()!] ?? 'text/plain'}; charset=utf-8` },
+  });
