@@ -36,12 +36,7 @@ export const llmsFullSectionPath = (section: string, part: number) =>
 
 /** Path of a page's markdown twin: `/` → `/index.md`, `/services` → `/services.md`. */
 export function twinPath(path: string): string {
-  return `/${twinParam(path)}.md`;
-}
-
-/** Route parameter of a twin, its path without `/` and `.md`: `/` → `index`, `/blog/x` → `blog/x`. */
-export function twinParam(path: string): string {
-  return path === '/' ? 'index' : path.slice(1);
+  return `/${path === '/' ? 'index' : path.slice(1)}.md`;
 }
 
 /** Entries per index page (/blog, /case-studies): keeps every index within the 14 KB first-flight budget as content grows. */

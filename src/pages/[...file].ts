@@ -12,21 +12,29 @@ import { fullText, llmsTxt } from '../lib/agents/llms.ts';
 import { buildOpenApi } from '../lib/agents/openapi.ts';
 import { robotsTxt } from '../lib/agents/robots.ts';
 import { siteModel } from '../lib/content/content.ts';
+import { handOver } from '../lib/handover.ts';
+import { pageDocuments, twinFile } from '../lib/pages/documents.ts';
+import { twinPath } from '../contract/paths.ts';
 import { mcpServerCard } from '../proposal/mcp/server-info.ts';
 
 /**
  * Every published file that is not a page, by its path: the JSON documents, the llms files (each
- * within its size limit, src/lib/agents/llms.ts), robots.txt, the skill's SKILL.md and Netlify's
- * headers file. A rest parameter, because Astro skips dot-folders such as .well-known and files
- * starting with "_" under src/pages. netlify.toml rewrites the published paths without `.json` to
- * these files (/api/proposal: GET only, POST goes to the function) and gives the catalogs their
- * media types.
+ * within its size limit, src/lib/agents/llms.ts), robots.txt, the skill's SKILL.md, Netlify's
+ * headers file and, in the dev server, the pages' markdown twins. A rest parameter, because Astro
+ * skips dot-folders such as .well-known and files starting with "_" under src/pages. netlify.toml
+ * rewrites the published paths without `.json` to these files (/api/proposal: GET only, POST goes
+ * to the function) and gives the catalogs their media types.
  */
 export const getStaticPaths = (async () => {
   const model = await siteModel();
   const k = await knowledge();
   const skill = proposalSkill(k);
   const { whole, sections } = fullText(model);
+  const twins = pageDocuments(model).map((doc): [string, string] => [twinPath(doc.path).slice(1), twinFile(doc)]);
+  // `astro build` writes the twins in one pass (src/integrations/build-outputs.ts): a route per twin
+  // would double its routes. Handed over always: a build under NODE_ENV=test (the tests') runs with
+  // import.meta.env.DEV set.
+  handOver('twins', twins);
   // JSON in stable formatting.
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   const files: Record<string, () => string | Promise<string>> = {
@@ -45,6 +53,7 @@ export const getStaticPaths = (async () => {
     ...Object.fromEntries(sections.map((f) => [f.path.slice(1), () => f.text])),
     'robots.txt': () => robotsTxt(model.site.data),
     _headers: () => headersFile(model),
+    ...(import.meta.env.DEV ? Object.fromEntries(twins.map(([file, text]) => [file, () => text])) : {}),
   };
   return Object.entries(files).map(([file, body]) => ({ params: { file }, props: { body } }));
 }) satisfies GetStaticPaths;

@@ -40,20 +40,11 @@ const group = (blocks: Block[], more: { tag?: 'nav' | 'div'; class?: string; lab
   blocks,
   ...more,
 });
+const PROPOSAL_LINK = { label: 'Request a proposal', href: absolute(PAGE_PATHS.proposal), primary: true };
 /** A page's closing call to action: a proposal first, then `secondary`. */
 const cta = (heading: string, text = '', secondary?: Link): Block =>
   group(
-    [
-      h(heading, 'next-step'),
-      p(text),
-      {
-        type: 'actions',
-        links: [
-          { label: 'Request a proposal', href: absolute(PAGE_PATHS.proposal), primary: true },
-          ...(secondary ? [secondary] : []),
-        ],
-      },
-    ],
+    [h(heading, 'next-step'), p(text), { type: 'actions', links: [PROPOSAL_LINK, ...(secondary ? [secondary] : [])] }],
     { class: 'closing' },
   );
 /** Columns side by side on wide screens. */
@@ -88,7 +79,6 @@ const entry = (
 function home(model: SiteModel): Block[] {
   const { site, pages } = model;
   const agentsLink = { label: 'Talk to us as an agent', href: absolute(PAGE_PATHS.agents) };
-  const proposalLink = { label: 'Request a proposal', href: absolute(PAGE_PATHS.proposal), primary: true };
   const capabilityCard = (c: SiteModel['capabilities'][number]): Card => ({
     title: c.data.name,
     href: absolute(`/services#${c.data.id}`),
@@ -105,7 +95,7 @@ function home(model: SiteModel): Block[] {
       type: 'hero',
       title: pages.home.data.title,
       lead: pages.home.data.description,
-      links: [proposalLink, agentsLink],
+      links: [PROPOSAL_LINK, agentsLink],
     },
     // Who the partner is, in its own words: the intro an agent reading /index.md needs as much as a person.
     md([`**${site.data.positioning}**`, ...paragraphs(site.body).slice(0, -1)].join('\n\n'), 'prose'),
