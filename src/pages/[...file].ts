@@ -1,3 +1,4 @@
+import { getRssString } from '@astrojs/rss';
 import type { APIRoute, GetStaticPaths } from 'astro';
 import {
   capabilitiesDocument,
@@ -13,14 +14,15 @@ import { buildOpenApi } from '../lib/agents/openapi.ts';
 import { robotsTxt } from '../lib/agents/robots.ts';
 import { siteModel } from '../lib/content/content.ts';
 import { handOver } from '../lib/handover.ts';
-import { pageDocuments, twinFile } from '../lib/pages/documents.ts';
-import { twinPath } from '../contract/paths.ts';
+import { documentAt, pageDocuments, twinFile } from '../lib/pages/documents.ts';
+import { absolute } from '../lib/pages/urls.ts';
+import { PAGE_PATHS, postPath, twinPath } from '../contract/paths.ts';
 import { mcpServerCard } from '../proposal/mcp/server-info.ts';
 
 /**
  * Every published file that is not a page, by its path: the JSON documents, the llms files (each
- * within its size limit, src/lib/agents/llms.ts), robots.txt, the skill's SKILL.md, Netlify's
- * headers file and, in the dev server, the pages' markdown twins. A rest parameter, because Astro
+ * within its size limit, src/lib/agents/llms.ts), robots.txt, the skill's SKILL.md, the blog's RSS
+ * feed, Netlify's headers file and, in the dev server, the pages' markdown twins. A rest parameter, because Astro
  * skips dot-folders such as .well-known and files starting with "_" under src/pages. netlify.toml
  * rewrites the published paths without `.json` to these files (/api/proposal: GET only, POST goes
  * to the function) and gives the catalogs their media types.
@@ -29,6 +31,7 @@ export const getStaticPaths = (async () => {
   const model = await siteModel();
   const k = await knowledge();
   const skill = proposalSkill(k);
+  const blog = documentAt(model, PAGE_PATHS.blog)!;
   const { whole, sections } = fullText(model);
   const twins = pageDocuments(model).map((doc): [string, string] => [twinPath(doc.path).slice(1), twinFile(doc)]);
   // `astro build` writes the twins in one pass (src/integrations/build-outputs.ts): a route per twin
@@ -52,13 +55,28 @@ export const getStaticPaths = (async () => {
     'llms-full.txt': () => whole,
     ...Object.fromEntries(sections.map((f) => [f.path.slice(1), () => f.text])),
     'robots.txt': () => robotsTxt(model.site.data),
+    // RSS 2.0; each item maps the fields it publishes, nothing more.
+    'rss.xml': () =>
+      getRssString({
+        title: `${model.site.data.name}: ${blog.title}`,
+        description: blog.description,
+        site: absolute('/'),
+        items: model.posts.map((p) => ({
+          title: p.data.title,
+          description: p.data.description,
+          link: absolute(postPath(p.slug)),
+          pubDate: new Date(`${p.data.published}T00:00:00Z`),
+          author: `${model.site.data.email} (${p.data.author})`,
+          categories: p.data.tags,
+        })),
+      }),
     _headers: () => headersFile(model),
     ...(import.meta.env.DEV ? Object.fromEntries(twins.map(([file, text]) => [file, () => text])) : {}),
   };
   return Object.entries(files).map(([file, body]) => ({ params: { file }, props: { body } }));
 }) satisfies GetStaticPaths;
 
-const MEDIA_TYPES: Record<string, string> = { json: 'application/json', md: 'text/markdown' };
+const MEDIA_TYPES: Record<string, string> = { json: 'application/json', md: 'text/markdown', xml: 'application/xml' };
 
 // An explicit media type: the dev server sends it as is.
 export const GET: APIRoute = async ({ params, props }) =>
