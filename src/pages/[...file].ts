@@ -22,10 +22,10 @@ import { mcpServerCard } from '../proposal/mcp/server-info.ts';
 /**
  * Every published file that is not a page, by its path: the JSON documents, the llms files (each
  * within its size limit, src/lib/agents/llms.ts), robots.txt, the skill's SKILL.md, the blog's RSS
- * feed, Netlify's headers file and, in the dev server, the pages' markdown twins. A rest parameter, because Astro
- * skips dot-folders such as .well-known and files starting with "_" under src/pages. netlify.toml
- * rewrites the published paths without `.json` to these files (/api/proposal: GET only, POST goes
- * to the function) and gives the catalogs their media types.
+ * feed, Netlify's headers file and, in the dev server, the pages' markdown twins. A rest parameter,
+ * because Astro skips dot-folders such as .well-known and files starting with "_" under src/pages.
+ * netlify.toml rewrites the published paths without `.json` to these files (/api/proposal: GET
+ * only, POST goes to the function) and gives the catalogs their media types.
  */
 export const getStaticPaths = (async () => {
   const model = await siteModel();

@@ -23,10 +23,7 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const requestName = (action: string) => `${action[0]?.toUpperCase()}${action.slice(1)}Request`;
 
 /** OpenAPI components carry no `$schema` or `$id` of their own; the document's dialect applies. */
-function component<T extends { $schema?: string; $id?: string }>(schema: T): Omit<T, '$schema' | '$id'> {
-  const { $schema: _dialect, $id: _id, ...rest } = schema;
-  return rest;
-}
+const component = <T extends { $schema?: string; $id?: string }>({ $schema: _dialect, $id: _id, ...rest }: T) => rest;
 
 /** A form post, or a request preferring text/html, is answered with an HTML page of the same status. */
 const HTML_REPLY = { 'text/html': { schema: { type: 'string' } } };
