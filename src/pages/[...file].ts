@@ -14,7 +14,7 @@ import { buildOpenApi } from '../lib/agents/openapi.ts';
 import { robotsTxt } from '../lib/agents/robots.ts';
 import { siteModel } from '../lib/content/content.ts';
 import { handOver } from '../lib/handover.ts';
-import { documentAt, pageDocuments, twinFile } from '../lib/pages/documents.ts';
+import { documentsByPath, pageDocuments, twinFile } from '../lib/pages/documents.ts';
 import { absolute } from '../lib/pages/urls.ts';
 import { PAGE_PATHS, postPath, twinPath } from '../contract/paths.ts';
 import { mcpServerCard } from '../proposal/mcp/server-info.ts';
@@ -31,7 +31,7 @@ export const getStaticPaths = (async () => {
   const model = await siteModel();
   const k = await knowledge();
   const skill = proposalSkill(k);
-  const blog = documentAt(model, PAGE_PATHS.blog)!;
+  const blog = documentsByPath(model).get(PAGE_PATHS.blog)!;
   const { whole, sections } = fullText(model);
   const twins = pageDocuments(model).map((doc): [string, string] => [twinPath(doc.path).slice(1), twinFile(doc)]);
   // `astro build` writes the twins in one pass (src/integrations/build-outputs.ts): a route per twin

@@ -504,12 +504,8 @@ export const pageDocuments = oncePer((model: SiteModel): PageDocument[] => {
   return docs;
 });
 
-const documentsByPath = oncePer((model: SiteModel) => new Map(pageDocuments(model).map((d) => [d.path, d])));
-
-/** The page published at `path`, if any: one lookup table per model, so a page costs no scan of all pages. */
-export function documentAt(model: SiteModel, path: string): PageDocument | undefined {
-  return documentsByPath(model).get(path);
-}
+/** Every page by its path: one lookup table per model, so a page costs no scan of all pages. */
+export const documentsByPath = oncePer((model: SiteModel) => new Map(pageDocuments(model).map((d) => [d.path, d])));
 
 function buildPageDocuments(model: SiteModel): PageDocument[] {
   const x = model.pages;

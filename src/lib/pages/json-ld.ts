@@ -8,7 +8,7 @@ import type { Article, BreadcrumbList, Graph, ProfessionalService, Service, Thin
 import type { SiteModel } from '../content/content.ts';
 import type { PageDocument } from './page-document.ts';
 import { findViolations, ruleHelp } from '../content/rules.ts';
-import { documentAt } from './documents.ts';
+import { documentsByPath } from './documents.ts';
 import { oncePer } from '../memo.ts';
 import { absolute } from './urls.ts';
 import { PAGE_PATHS, postPath } from '../../contract/paths.ts';
@@ -64,7 +64,8 @@ function article(model: SiteModel, doc: PageDocument & { published: string }): A
 /** Home, then the section index for an entry or archive page, then the page itself. */
 function breadcrumbs(doc: PageDocument, model: SiteModel): BreadcrumbList {
   const section = `/${doc.path.split('/')[1]}`;
-  const trail = [documentAt(model, '/'), section !== doc.path ? documentAt(model, section) : undefined, doc].filter(
+  const pages = documentsByPath(model);
+  const trail = [pages.get('/'), section !== doc.path ? pages.get(section) : undefined, doc].filter(
     (d): d is PageDocument => d !== undefined,
   );
   return {
