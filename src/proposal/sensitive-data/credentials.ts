@@ -13,8 +13,7 @@ function base64Latin1(text: string): string {
 /** A JWT's first segment is a real JOSE header: a JSON object naming an algorithm. */
 function isJoseHeader(segment: string): boolean {
   try {
-    const header: unknown = JSON.parse(base64Latin1(segment));
-    return typeof header === 'object' && header !== null && typeof (header as { alg?: unknown }).alg === 'string';
+    return typeof (JSON.parse(base64Latin1(segment)) as { alg?: unknown } | null)?.alg === 'string';
   } catch {
     return false;
   }
