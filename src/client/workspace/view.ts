@@ -51,12 +51,10 @@ const byId = (id: string) => document.getElementById(id);
 
 /** The visible control of a field name; the honeypot does not count. */
 export function fieldFor(name: string): Control | undefined {
-  const el = name ? byId(`f-${name}`) : null;
-  const control =
-    el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement
-      ? el
-      : undefined;
-  return control?.closest('.trap') ? undefined : control;
+  const el = byId(`f-${name}`);
+  const isControl =
+    el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
+  return isControl && !el.closest('.trap') ? el : undefined;
 }
 
 /** Opens the step (a <details>) that holds an element, so it can be seen, and focuses it. */

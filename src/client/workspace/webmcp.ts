@@ -27,8 +27,7 @@ const DECLARATIVE = ['toolname', 'tooldescription', 'toolparamdescription'];
  * attributes unregisters the form's); returns how to give it back should registering fail.
  */
 function takeOver(action: Action): () => void {
-  const form = document.querySelector<HTMLFormElement>(`form[data-step="${action}"]`);
-  if (!form) return () => undefined;
+  const form = document.querySelector<HTMLFormElement>(`form[data-step="${action}"]`)!;
   const saved = [form, ...form.querySelectorAll('[toolparamdescription]')].flatMap((el) =>
     DECLARATIVE.flatMap((attr) => {
       const value = el.getAttribute(attr);
