@@ -1,8 +1,6 @@
 /**
- * The origin every absolute URL of a build points at, so an agent that follows a link stays on the
- * build it came from: production publishes at the canonical URL (content/site.md), a Netlify deploy
- * preview or branch deploy at its own address, `npm start` and `npm run dev` at the local address
- * they serve (their scripts set SITE_URL). SITE_URL, when set, wins.
+ * The origin of a build's absolute URLs, so a followed link stays on that build: SITE_URL (set by
+ * `npm start` and `npm run dev`), else a Netlify preview's own address, else the canonical URL.
  */
 export function siteUrl(env: Record<string, string | undefined>, canonical: string): string {
   if (env['SITE_URL']) return env['SITE_URL'];

@@ -165,7 +165,7 @@ describe('the entry checks (after placeholders are filled in)', () => {
     ).toHaveLength(2);
     expect(problems.some((p) => p.includes('50 customer launches'))).toBe(true);
     expect(problems).toContainEqual(
-      expect.stringMatching(/^content\/site\.md: reasons\[1\]: .*partner-is-not-the-provider/),
+      expect.stringMatching(/^content\/site\.md: reasons, item 2: .*partner-is-not-the-provider/),
     );
   });
 

@@ -7,7 +7,7 @@ import { relative, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import type { EntryData, KindData, PageData, SiteData } from './entry-schema.ts';
 import { PAGE_IDS, type PageId } from '../../contract/ids.ts';
-import { duplicateProblems, ruleProblems } from './entry-checks.ts';
+import { duplicateProblems, mapStrings, ruleProblems } from './entry-checks.ts';
 import { markdownForm, mdxProblems } from './mdx-components.ts';
 import { bodyFirstLine, isOtherSite, isRootRelative, rewriteLinks, scanLinks, type SourcedLink } from './links.ts';
 import { publishImage } from './images.ts';
@@ -31,36 +31,7 @@ export interface Sourced<T> {
 
 type Of<K extends EntryData['kind']> = Sourced<KindData<K>>;
 
-export interface SiteModel {
-  site: Of<'site'>;
-  pages: Record<PageId, Sourced<PageData>>;
-  audiences: Of<'audience'>[];
-  capabilities: Of<'capability'>[];
-  engagementModels: Of<'engagement-model'>[];
-  programSupport: Of<'program-support'>;
-  /** `selected_client_experience`: every case study's client, newest first, then `other_clients`. */
-  evidence: Sourced<KindData<'evidence'> & { selected_client_experience: string[] }>;
-  /** Newest first. */
-  caseStudies: Of<'case-study'>[];
-  /** Newest first. */
-  posts: Of<'post'>[];
-  /** Every link written in content, for the build's link check (src/lib/content/link-check.ts). */
-  links: SourcedLink[];
-}
-
 type Entry = CollectionEntry<'entries'> | CollectionEntry<'mdx'>;
-
-/** Deep copy of frontmatter with every string passed through `map` (given its field path). */
-function mapStrings(value: unknown, path: string, map: (text: string, field: string) => string): unknown {
-  if (typeof value === 'string') return map(value, path);
-  if (Array.isArray(value)) return value.map((v, i) => mapStrings(v, `${path}, item ${i + 1}`, map));
-  if (value && typeof value === 'object' && !(value instanceof Date)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, mapStrings(v, path ? `${path}.${k}` : k, map)]),
-    );
-  }
-  return value;
-}
 
 /**
  * An entry as published: placeholders filled in from site.md, and root-relative links
@@ -100,7 +71,7 @@ async function prepare(
   }
   const before = links.length;
   const body = publishLinks(expandedBody, (line) => `${file}:${line}`, firstLine).trim();
-  const data = mapStrings(entry.data, '', (text, field) =>
+  const data = mapStrings(entry.data, [], (text, field) =>
     publishLinks(expand(text, `${file}: ${field}`), () => `${file}: ${field}`, 1),
   ) as EntryData;
   // `#heading` links resolve on the page that shows this entry's body.
@@ -124,7 +95,7 @@ const byOrder = <T extends { order: number }>(a: Sourced<T>, b: Sourced<T>) => a
 const newestFirst = <T extends { published: string }>(a: Sourced<T>, b: Sourced<T>) =>
   b.data.published.localeCompare(a.data.published) || a.slug.localeCompare(b.slug);
 
-async function load(): Promise<SiteModel> {
+async function load() {
   // Drafts are dropped here and only here, so no output can publish one.
   const mdx = import.meta.env.DEV || hasMdxFiles(CONTENT_DIR) ? await getCollection('mdx') : [];
   const entries = [...(await getCollection('entries')), ...mdx].filter((e) => !e.data.draft);
@@ -172,12 +143,15 @@ async function load(): Promise<SiteModel> {
     capabilities,
     engagementModels,
     programSupport: single(ofKind(all, 'program-support'), 'program-support'),
+    // Every case study's client, newest first, then `other_clients`.
     evidence: { ...evidence, data: { ...evidence.data, selected_client_experience: clients } },
     caseStudies,
     posts: ofKind(all, 'post').sort(newestFirst),
     links,
   };
 }
+
+export type SiteModel = Awaited<ReturnType<typeof load>>;
 
 let cached: Promise<SiteModel> | undefined;
 

@@ -16,13 +16,11 @@ const FIELDS_BY_KIND = new Map<string, string[]>(
 const KINDS = [...FIELDS_BY_KIND.keys()];
 
 /** `tags` + [1] → "tags, item 2": lists are counted from 1 for people. */
-function fieldLabel(path: readonly PropertyKey[]): string {
-  let label = '';
-  for (const part of path) {
-    if (typeof part === 'number') label += `, item ${part + 1}`;
-    else label += label ? `.${String(part)}` : String(part);
-  }
-  return label || '(frontmatter)';
+export function fieldLabel(path: readonly PropertyKey[]): string {
+  const label = path.map((part, i) =>
+    typeof part === 'number' ? `, item ${part + 1}` : `${i ? '.' : ''}${String(part)}`,
+  );
+  return label.join('') || '(frontmatter)';
 }
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {

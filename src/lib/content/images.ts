@@ -1,8 +1,6 @@
 /**
- * Images in content bodies. One beside its content file (`![A diagram](./diagram.png)`) goes
- * through Astro's image pipeline: optimized, hashed under /_astro/, with its width and height.
- * One under public/ (`![A chart](/images/chart.png)`) is served as it is, with its size read from
- * the file. The loader has already checked that each exists and has alt text.
+ * Images in content bodies: one beside its content file goes through Astro's image pipeline, one
+ * under public/ is served as it is; each with its size. The loader has checked they exist.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -18,10 +16,8 @@ const sizes = new Map<string, { width: number; height: number }>();
 export const imageSize = (src: string) => sizes.get(src) ?? sizes.get(filePath(src));
 
 /**
- * Every image under the content folder, imported as Astro's images guide imports images known only
- * at build time (`import.meta.glob`). `@content` is that folder (astro.config.mjs), so a fixture
- * build of another folder finds its own images. Vite keys them from the project root: `/content/…`
- * inside it, `../…` outside; they are keyed here by absolute path.
+ * Every image under the content folder (`@content`, so a fixture build finds its own), as Astro's
+ * guide imports images known only at build time. Vite's keys (`/content/…`, `../…`) made absolute.
  */
 const contentImages = new Map(
   Object.entries(
@@ -29,10 +25,7 @@ const contentImages = new Map(
   ).map(([key, load]) => [key.startsWith('/') ? join(ROOT, key) : resolve(ROOT, key), load]),
 );
 
-/**
- * The published path of an image written in `importer` (the entry's file path as Astro stores it):
- * root-relative paths are files under public/, others are optimized by Astro's image pipeline.
- */
+/** The published path of an image written in `importer` (the entry's file path as Astro stores it). */
 export async function publishImage(src: string, importer: string, alt: string): Promise<string> {
   const path = filePath(src);
   if (src.startsWith('/')) {

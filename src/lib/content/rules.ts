@@ -19,17 +19,13 @@ export interface Violation {
   text: string;
 }
 
-const RULE_HELP: Record<RuleId, string> = {
+/** How an editor fixes a violation of each rule, in one sentence. */
+export const RULE_HELP: Record<RuleId, string> = {
   'partner-is-not-the-provider':
     'describe the partner as an independent consulting and delivery partner, never as the cloud provider',
   'no-promised-funding': 'never promise funding, credits or approval: the cloud provider decides; write "may qualify"',
   'launches-figure': 'render the launches figure exactly as "50+ customer launches" (not a count of companies)',
 };
-
-/** One sentence telling an editor how to fix a violation of `rule`. */
-export function ruleHelp(rule: RuleId): string {
-  return RULE_HELP[rule];
-}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
