@@ -1,8 +1,6 @@
 /**
- * Writes what the pages handed over (src/lib/handover.ts) once `astro build` is done: every markdown
- * twin in one loop of writes (a route per twin renders, logs and writes them one at a time), and
- * the proposal function's `.generated/` data beside the site it was built from, so a fixture build
- * never touches the project's own. scripts/build.ts points FUNCTION_DATA_DIR at its temporary folder.
+ * Writes what the pages handed over (src/lib/handover.ts) once `astro build` is done: the markdown
+ * twins in one loop (a route per twin is far slower), and the function's data beside the site.
  */
 import type { AstroIntegration } from 'astro';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -10,8 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFrontmatter } from 'astro/markdown';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-// Both CommonJS modules export their function as `module.exports` and as `.default`, so the
-// default import is the function under Node's loader and under Vite's interop alike.
+// CommonJS modules exporting their function as `module.exports` and `.default`: fine for Node and Vite.
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import { DOCUMENT_PATHS } from '../contract/paths.ts';
@@ -19,11 +16,9 @@ import { takeOver } from '../lib/handover.ts';
 
 /** What the proposal function reads from `.generated/`; the dev preview writes it too. */
 export interface FunctionData {
-  /** The published contract (GET /api/proposal), which the function also serves. */
+  /** GET /api/proposal, which the function serves. */
   contract: { actions: Record<string, { request_schema: object }> };
   knowledge: object;
-  /** Site path of the hashed stylesheet the function's HTML replies reuse, when there is one. */
-  stylesheet?: string | undefined;
 }
 
 /**
@@ -54,21 +49,19 @@ function writeAtomic(file: string, text: string): boolean {
  * Writes the validators (the contract's request schemas compiled by ajv, so the function compiles
  * none at cold start), their types, contract.json and knowledge.json; returns those that changed.
  */
-export function writeFunctionData(outDir: string, { contract, knowledge, stylesheet }: FunctionData): string[] {
+export function writeFunctionData(outDir: string, { contract, knowledge }: FunctionData): string[] {
   const ajv = new Ajv2020({ allErrors: true, strict: true, code: { source: true, esm: true } });
-  // ajv-formats' maintained address check (its regular expression is inlined into the validators).
   addFormats(ajv, ['email']);
   const actions = Object.keys(contract.actions);
   for (const action of actions) ajv.addSchema(contract.actions[action]!.request_schema, action);
   const files = {
     'validators.mjs': asEsm(standaloneCode(ajv, Object.fromEntries(actions.map((a) => [a, a])))),
-    // Type guards for the request types read off the same schemas, resolved from the project's
-    // `.generated/` (a build writes to a temporary folder first).
+    // Resolved from the project's `.generated/` (a build writes to a temporary folder first).
     'validators.d.mts': `import type { Validators } from '../src/contract/requests.ts';\n${actions
       .map((name) => `export declare const ${name}: Validators['${name}'];`)
       .join('\n')}\n`,
     'contract.json': `${JSON.stringify(contract, null, 2)}\n`,
-    'knowledge.json': `${JSON.stringify({ ...knowledge, ...(stylesheet ? { stylesheet } : {}) }, null, 2)}\n`,
+    'knowledge.json': `${JSON.stringify(knowledge, null, 2)}\n`,
   };
   mkdirSync(outDir, { recursive: true });
   return Object.entries(files).flatMap(([name, text]) => (writeAtomic(join(outDir, name), text) ? [name] : []));
@@ -88,32 +81,25 @@ function writeFunctionDataFromDist(distDir: string, outDir: string, knowledge: o
     contract: JSON.parse(
       readFileSync(join(distDir, `${DOCUMENT_PATHS.proposalApi}.json`), 'utf8'),
     ) as FunctionData['contract'],
-    knowledge: { ...knowledge, frame },
-    stylesheet: stylesheet && `/_astro/${stylesheet}`,
+    knowledge: { ...knowledge, frame, ...(stylesheet ? { stylesheet: `/_astro/${stylesheet}` } : {}) },
   });
 }
 
-/** Writes `files` under `distDir`; returns each page's canonical URL and last update. */
+/** Returns each page's canonical URL and last update. */
 function writeTwinFiles(distDir: string, files: [string, string][]): Map<string, string> {
-  const made = new Set<string>();
   const updated = new Map<string, string>();
   for (const [file, text] of files) {
     const { canonical_url, last_updated } = parseFrontmatter(text).frontmatter as Record<string, string>;
     updated.set(canonical_url!, last_updated!);
     const target = resolve(distDir, file);
-    // The files come from page paths, but a twin must never land outside the site.
     if (relative(distDir, target).startsWith('..')) throw new Error(`twin ${file} would be written outside dist/`);
-    const dir = dirname(target);
-    if (!made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      made.add(dir);
-    }
+    mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, text);
   }
   return updated;
 }
 
-/** The integration, and each page's `last_updated` for @astrojs/sitemap (listed after it, so it asks once the twins are written). */
+/** The integration, and each page's `last_updated` for @astrojs/sitemap (listed after it, so asking once twins exist). */
 export function buildOutputs(): AstroIntegration & { lastUpdated: (url: string) => string } {
   let updated = new Map<string, string>();
   return {

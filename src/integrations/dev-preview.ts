@@ -70,15 +70,12 @@ async function refreshFunctionData(server: ViteDevServer, logger: AstroIntegrati
 
 /** What the folder holds now: a change to any file, a new file or a removed one changes it. */
 function contentFingerprint(dir: string): string {
-  return globSync('**/*', { cwd: dir, withFileTypes: false })
+  return globSync('**/*', { cwd: dir })
     .sort()
     .map((path) => {
-      try {
-        const stat = statSync(join(dir, path));
-        return stat.isFile() ? `${path}\t${stat.size}\t${stat.mtimeMs}` : '';
-      } catch {
-        return `${path}\tgone`; // removed between the listing and the stat
-      }
+      // A file removed between the listing and the stat has no stat.
+      const stat = statSync(join(dir, path), { throwIfNoEntry: false });
+      return stat?.isFile() ? `${path}\t${stat.size}\t${stat.mtimeMs}` : path;
     })
     .join('\n');
 }

@@ -1,7 +1,4 @@
-/**
- * The only caller of `getCollection`: loads the one content collection once, drops drafts,
- * checks structure and content rules, and returns the typed model every output derives from.
- */
+/** The only caller of `getCollection`: the content, checked, as the typed model every output derives from. */
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
@@ -17,13 +14,11 @@ import { CONTENT_DIR, PUBLIC_DIR } from './project-dirs.ts';
 import { checkContentFiles, hasMdxFiles } from './check.ts';
 import { ContentError, throwIfProblems } from './error.ts';
 
-/** An entry's data with its markdown body and where it came from. */
 export interface Sourced<T> {
   data: T;
   body: string;
-  /** Path of the source file, relative to the project root, for error messages. */
+  /** `content/<path>`, for error messages. */
   file: string;
-  /** Last path segment of the entry id, used in URLs. */
   slug: string;
   /** An .mdx entry, which its page renders through @astrojs/mdx; `body` is its markdown form. */
   mdx?: CollectionEntry<'mdx'>;
@@ -34,9 +29,8 @@ type Of<K extends EntryData['kind']> = Sourced<KindData<K>>;
 type Entry = CollectionEntry<'entries'> | CollectionEntry<'mdx'>;
 
 /**
- * An entry as published: placeholders filled in from site.md, and root-relative links
- * (`/services#id`) made absolute canonical URLs, so every agent document carries absolute URLs;
- * the HTML renderer turns them back into site-relative links. Links are recorded for the link check.
+ * An entry as published: placeholders filled in, root-relative links made absolute for the agent
+ * documents (the HTML renderer makes them relative again) and recorded for the link check.
  */
 async function prepare(
   entry: Entry,
@@ -155,10 +149,8 @@ export type SiteModel = Awaited<ReturnType<typeof load>>;
 
 let cached: Promise<SiteModel> | undefined;
 
-/** The site model, loaded once per build. */
 export async function siteModel(): Promise<SiteModel> {
-  // In the dev preview Astro keeps a file's old data when it cannot reload it, and says so only
-  // in the terminal; checking the files on every page shows the problem where the editor looks.
+  // In dev, Astro keeps a file's old data when it cannot reload it and says so only in the terminal.
   if (import.meta.env.DEV) checkContentFiles(CONTENT_DIR, PUBLIC_DIR);
   return (cached ??= load());
 }

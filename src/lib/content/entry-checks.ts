@@ -1,13 +1,7 @@
-/**
- * Checks over the prepared entries (placeholders filled in, links published) that the file checks
- * (./check.ts) cannot make: the content rules and ids used twice. Pure: each
- * returns problems as `content/<file>: <field>: <what to change>` lines, so the build can report
- * them all at once and tests can call them directly.
- */
+/** Checks of the prepared entries the file checks cannot make, each problem a `content/<file>: <field>: <fix>` line. */
 import { findViolations, RULE_HELP, type Identity } from './rules.ts';
 import { fieldLabel } from './entry-errors.ts';
 
-/** What the checks read of an entry: its frontmatter, its body, its file as editors name it. */
 export interface CheckedEntry {
   data: object;
   body: string;
@@ -51,7 +45,6 @@ export function duplicates<T>(items: T[], key: (item: T) => string): [T, T, stri
   });
 }
 
-/** Two entries of one kind that claim the same id (`field` names it for the editor). */
 export function duplicateProblems<T extends CheckedEntry>(items: T[], key: (item: T) => string, field: string) {
   return duplicates(items, key).map(
     ([item, other, k]) => `${item.file}: ${field} "${k}" is already used by ${other.file}`,

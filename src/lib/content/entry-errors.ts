@@ -1,15 +1,10 @@
-/**
- * Schema errors for people: each names the file, the field, what was found, what is expected and
- * how to fix it. Positions in lists count from 1; an unquoted date and a misspelt field name get
- * their own advice.
- */
+/** Schema errors for people: the file, the field, what was found, what is expected and how to fix it. */
 import type { z } from 'astro/zod';
 import { EntrySchema } from './entry-schema.ts';
 import { nearest } from '../../text/nearest.ts';
 
 type Issue = z.core.$ZodIssue;
 
-/** Field names allowed for each `kind`, read from the schema so they never drift. */
 const FIELDS_BY_KIND = new Map<string, string[]>(
   EntrySchema.options.map((option) => [String(option.shape.kind.value), Object.keys(option.shape)]),
 );
@@ -32,7 +27,6 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 
-/** A found value as an editor wrote it. */
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing (the field is missing)';
   if (value === null) return 'an empty value';
@@ -52,7 +46,6 @@ const TYPE_NAMES: Record<string, string> = {
   object: 'a group of fields',
 };
 
-/** What a field should hold and how to fix it, for one schema issue at a field holding `value`. */
 function explain(issue: Issue, value: unknown, field: string): [expected: string, fix: string] {
   switch (issue.code) {
     case 'invalid_type': {
@@ -98,7 +91,6 @@ function explain(issue: Issue, value: unknown, field: string): [expected: string
 /** The schema's own words ("must list at least one item") as an expectation ("at least one item"). */
 const expectation = (message: string) => message.replace(/^must (be )?/, '');
 
-/** The 1-based line of a top-level frontmatter field in a file's text, if it has it. */
 function fieldLine(raw: string, key: PropertyKey | undefined): number | undefined {
   const lines = raw.split(/\r?\n/);
   const end = lines.indexOf('---', 1);
@@ -106,11 +98,8 @@ function fieldLine(raw: string, key: PropertyKey | undefined): number | undefine
   return at === -1 ? undefined : at + 1;
 }
 
-/**
- * Validates one file's frontmatter: one readable block per problem (none when it is valid), headed
- * by the file and, given the file's text `raw`, the line of the field.
- */
-export function checkEntryData(file: string, data: unknown, raw = ''): string[] {
+/** One block per problem in a file's frontmatter, headed by the file and (given its text `raw`) the field's line. */
+export function checkEntryData(file: string, data: Record<string, unknown>, raw = ''): string[] {
   const result = EntrySchema.safeParse(data);
   if (result.success) return [];
   const { issues } = result.error;
@@ -118,7 +107,7 @@ export function checkEntryData(file: string, data: unknown, raw = ''): string[] 
     const line = path.length > 0 ? fieldLine(raw, path[0]) : undefined;
     return `${file}${line ? `:${line}` : ''}\n  field:    ${fieldLabel(path)}\n  found:    ${found}\n  expected: ${expected}\n  fix:      ${fix}`;
   };
-  const kind = typeof (data as { kind?: unknown })?.kind === 'string' ? (data as { kind: string }).kind : undefined;
+  const kind = typeof data['kind'] === 'string' ? data['kind'] : undefined;
   const known = (kind && FIELDS_BY_KIND.get(kind)) || [];
   // A misspelt field also leaves its right name missing; the "did you mean" block says both.
   const meant = new Set(

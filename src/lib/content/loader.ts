@@ -34,7 +34,7 @@ export function contentLoader(base: string): Loader {
   };
 }
 
-/** The .mdx files on Astro's glob loader (renderable by @astrojs/mdx); skipped, with its empty-collection warnings, when there are none. */
+/** The .mdx files on Astro's glob loader (renderable by @astrojs/mdx); skipped when there are none. */
 export function mdxLoader(base: string): Loader {
   const inner = glob({ base, pattern: '**/*.mdx' });
   return {

@@ -1,16 +1,9 @@
 /**
- * The components an .mdx file may use, and the markdown each stands for. The page renders them
- * through @astrojs/mdx (src/components/content/); the twins, the llms files and the capabilities
- * document read the markdown form, so they stay plain markdown. Each tag goes on lines of its own:
- *
- *   <Figure caption="The landing zone after the migration">      →  ![A diagram …](./zone.png)
- *   ![A diagram of the landing zone](./zone.png)                     *The landing zone after the migration*
- *   </Figure>
- *
- *   <Callout type="tip">Start with one workload.</Callout>        →  > **Tip:** Start with one workload.
+ * The components an .mdx file may use (rendered by src/components/content/), each tag on lines of
+ * its own, and the markdown each stands for in twins, llms files and the capabilities document:
+ * `<Figure caption="C">` → the image, then `*C*`; `<Callout type="tip">` → `> **Tip:** …`.
  */
 
-/** Each call-out kind and the word that heads it, on the page and in its markdown form. */
 export const CALLOUT_LABELS = { note: 'Note', tip: 'Tip', warning: 'Warning' } as const;
 export type CalloutType = keyof typeof CALLOUT_LABELS;
 
@@ -21,7 +14,7 @@ const CALLOUT = /^<Callout(?:\s+type="([a-z]+)")?\s*>([\s\S]*?)<\/Callout>[ \t]*
 
 const isCalloutType = (type: string): type is CalloutType => Object.hasOwn(CALLOUT_LABELS, type);
 
-/** An .mdx body with every component replaced by its markdown form, line for line (errors keep their line numbers). */
+/** Line for line, so errors keep their line numbers. */
 export function markdownForm(body: string): string {
   return body
     .replace(FIGURE, (_whole, caption: string, inner: string) => `\n${inner}\n*${caption}*`)
@@ -36,10 +29,7 @@ export function markdownForm(body: string): string {
     });
 }
 
-/**
- * What the body of `file` does that its markdown form could not carry, each as a problem for the
- * editor: an import, an export or another component would reach readers raw. Only an .mdx file has any.
- */
+/** What an .mdx body does that its markdown form could not carry (an import, another component). */
 export function mdxProblems(file: string, body: string): string[] {
   if (!file.endsWith('.mdx')) return [];
   const problems: string[] = [];
@@ -57,7 +47,7 @@ export function mdxProblems(file: string, body: string): string[] {
         problems.push(`"${tag}": a call-out's type is one of ${Object.keys(CALLOUT_LABELS).join(', ')}`);
     }
   }
-  // Whatever is left after the known forms (a tag not on a line of its own) would reach readers raw.
+  // A tag left after the known forms is not on a line of its own.
   const left = /<\/?(?:Figure|Callout)\b[^>]*>/.exec(markdownForm(body));
   if (left && problems.length === 0)
     problems.push(`"${left[0]}": put each <Figure> and <Callout> tag on a line of its own`);

@@ -1,12 +1,7 @@
-/**
- * The content rules of the published interface (spec part 1), as checks over any text the
- * site or the proposal function publishes. Pure: the build, the tests and the function share it.
- */
+/** The content rules of the published interface (spec part 1), over any text the site or function publishes. */
 
 export interface Identity {
-  /** Partner's name, e.g. "Kestrel Cloud". */
   name: string;
-  /** Cloud provider's short and full names, e.g. "AWS", "Amazon Web Services". */
   cloudProvider: string;
   cloudProviderFullName: string;
 }
@@ -15,7 +10,6 @@ export type RuleId = 'partner-is-not-the-provider' | 'no-promised-funding' | 'la
 
 export interface Violation {
   rule: RuleId;
-  /** The offending passage, trimmed to a readable length. */
   text: string;
 }
 
@@ -45,7 +39,7 @@ const PROMISE_PATTERNS = [
   /\bsure\s+to\s+(?:qualify|be\s+approved)\b/gi,
 ];
 
-/** The patterns of the last identity asked for: every page, document and request is checked with the same few. */
+/** The last identity's patterns: every text is checked against the same few. */
 let compiled: { key: string; patterns: RegExp[] } | undefined;
 
 function providerPatterns(id: Identity): RegExp[] {
@@ -77,7 +71,6 @@ function passage(text: string, index: number, length: number): string {
   return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ').trim()}${end < text.length ? '…' : ''}`;
 }
 
-/** Every passage of `text` that breaks a content rule. */
 export function findViolations(text: string, identity: Identity): Violation[] {
   const found: Violation[] = [];
   // matchAll works on a copy of each global pattern, so sharing the compiled ones is safe.
