@@ -1,7 +1,4 @@
-/**
- * Writes what the pages handed over (src/lib/handover.ts) once `astro build` is done: the markdown
- * twins in one loop (a route per twin is far slower), and the function's data beside the site.
- */
+/** Writes the twins (one loop: a route per twin is far slower) and the function's data once `astro build` is done. */
 import type { AstroIntegration } from 'astro';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -21,10 +18,7 @@ export interface FunctionData {
   knowledge: object;
 }
 
-/**
- * ajv's ESM output still `require`s its code-point counter, which Node and Vite import
- * differently, so it is inlined; any other runtime dependency fails the build.
- */
+/** ajv's ESM output still `require`s its code-point counter, which Node and Vite import differently. */
 function asEsm(code: string): string {
   const inlined = code.replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, 'codePointLength');
   const other = /require\("[^"]+"\)/.exec(inlined);
@@ -33,10 +27,7 @@ function asEsm(code: string): string {
   return `${helper}\n${inlined.replace(/^"use strict";/, '')}`;
 }
 
-/**
- * Whole or not at all, so a function reloading mid-write never reads half a file; an unchanged
- * file is left alone, so the dev server does not reload the function for nothing.
- */
+/** Atomic, so a reloading function never reads half a file; unchanged files are left alone (no needless reload). */
 function writeAtomic(file: string, text: string): boolean {
   if (existsSync(file) && readFileSync(file, 'utf8') === text) return false;
   const temp = `${file}.${process.pid}.tmp`;
@@ -45,10 +36,7 @@ function writeAtomic(file: string, text: string): boolean {
   return true;
 }
 
-/**
- * Writes the validators (the contract's request schemas compiled by ajv, so the function compiles
- * none at cold start), their types, contract.json and knowledge.json; returns those that changed.
- */
+/** The request validators compiled here (none at cold start), their types and the JSON; returns what changed. */
 export function writeFunctionData(outDir: string, { contract, knowledge }: FunctionData): string[] {
   const ajv = new Ajv2020({ allErrors: true, strict: true, code: { source: true, esm: true } });
   addFormats(ajv, ['email']);
@@ -99,7 +87,7 @@ function writeTwinFiles(distDir: string, files: [string, string][]): Map<string,
   return updated;
 }
 
-/** The integration, and each page's `last_updated` for @astrojs/sitemap (listed after it, so asking once twins exist). */
+/** The integration, and each page's `last_updated` for @astrojs/sitemap (listed after it: asks once twins exist). */
 export function buildOutputs(): AstroIntegration & { lastUpdated: (url: string) => string } {
   let updated = new Map<string, string>();
   return {

@@ -1,8 +1,4 @@
-/**
- * The dev preview (`npm run dev`): gives Astro's dev server, behind netlify dev, what production
- * has beyond Astro's routes: netlify.toml's rewrites, answers that match the content on disk, and
- * the function's `.generated/` data, rewritten on every content change.
- */
+/** `npm run dev`: netlify.toml's rewrites, answers matching the content on disk, and the function's data. */
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { globSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,10 +19,7 @@ const RELOAD_TIMEOUT_MS = 10_000;
 /** The module Astro's content runtime reads the content store from. */
 const DATA_STORE_MODULE = '\0astro:data-layer-content';
 
-/**
- * netlify.toml's 200-rewrites (published path → emitted file): netlify dev applies one only when
- * nothing answers, and Astro's catch-all route answers every path.
- */
+/** netlify.toml's 200-rewrites: netlify dev applies one only when nothing answers, and Astro answers every path. */
 function netlifyRewrites(toml: string): Map<string, string> {
   const rewrites = new Map<string, string>();
   for (const block of toml.split('[[redirects]]').slice(1)) {
@@ -44,10 +37,7 @@ function devContentSecurityPolicy(toml: string): string {
   return csp.replace(/style-src ([^;]*)/, "style-src $1 'unsafe-inline'");
 }
 
-/**
- * Writes the function's data from the modules the pages render with; on a content mistake (which
- * the page and terminal report) the function keeps the last content that loaded.
- */
+/** From the modules the pages render with; on a content mistake the function keeps the last good content. */
 async function refreshFunctionData(server: ViteDevServer, logger: AstroIntegrationLogger): Promise<void> {
   const environment = server.environments['ssr'];
   if (!environment || !isRunnableDevEnvironment(environment)) return;

@@ -1,7 +1,4 @@
-/**
- * MDX would read `{partner}` as a JavaScript expression, so placeholders in .mdx bodies are filled
- * in before @astrojs/mdx compiles them; misspelt ones are reported when content.ts reads the body.
- */
+/** MDX would read `{partner}` as JavaScript, so placeholders in .mdx bodies are filled in before it compiles. */
 import type { Plugin } from 'vite';
 import type { SiteData } from '../lib/content/entry-schema.ts';
 import { expandPlaceholders } from '../lib/content/placeholders.ts';

@@ -1,7 +1,4 @@
-/**
- * The origin of a build's absolute URLs, so a followed link stays on that build: SITE_URL (set by
- * `npm start` and `npm run dev`), else a Netlify preview's own address, else the canonical URL.
- */
+/** The origin of a build's absolute URLs, so a followed link stays on that build (a preview, a local run). */
 export function siteUrl(env: Record<string, string | undefined>, canonical: string): string {
   if (env['SITE_URL']) return env['SITE_URL'];
   // Netlify's build environment: CONTEXT names the kind of deploy, DEPLOY_PRIME_URL its address.

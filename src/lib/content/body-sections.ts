@@ -16,7 +16,6 @@ export function bodySections(body: string): { intro: string; sections: BodySecti
   };
 }
 
-/** The paragraphs of a markdown text. */
 export const paragraphs = (markdown: string) =>
   markdown
     .split(/\n\s*\n/)

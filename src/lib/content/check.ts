@@ -32,7 +32,6 @@ function readFile(shown: string, raw: string): { data: Record<string, unknown>; 
   }
 }
 
-/** Files that exist under `dir`, relative to it. */
 export const filesUnder = (dir: string) => (existsSync(dir) ? globSync('**/*', { cwd: dir }) : []);
 
 function imageProblems(shown: string, file: ContentFile, publicDir: string): string[] {
@@ -69,7 +68,6 @@ export interface ContentFile {
   body: string;
 }
 
-/** Checks every content file under `base`; throws one error listing every problem, or returns the files. */
 export function checkContentFiles(base: string, publicDir: string): ContentFile[] {
   const paths = globSync('**/*.{md,mdx}', { cwd: base }).sort();
   // As editors know them, whichever folder was built.

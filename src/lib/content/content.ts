@@ -28,10 +28,7 @@ type Of<K extends EntryData['kind']> = Sourced<KindData<K>>;
 
 type Entry = CollectionEntry<'entries'> | CollectionEntry<'mdx'>;
 
-/**
- * An entry as published: placeholders filled in, root-relative links made absolute for the agent
- * documents (the HTML renderer makes them relative again) and recorded for the link check.
- */
+/** Placeholders filled in; links recorded for the link check and made absolute for the agent documents. */
 async function prepare(
   entry: Entry,
   site: SiteData,
@@ -102,17 +99,12 @@ async function load() {
   const problems: string[] = [];
   const all = await Promise.all(entries.map((e) => prepare(e, rawSite, links, problems)));
   const site = single(ofKind(all, 'site'), 'site');
-  const identity = {
-    name: site.data.name,
-    cloudProvider: site.data.cloud_provider,
-    cloudProviderFullName: site.data.cloud_provider_full_name,
-  };
   const pageList = ofKind(all, 'page');
   const audiences = ofKind(all, 'audience');
   const capabilities = ofKind(all, 'capability').sort(byOrder);
   const engagementModels = ofKind(all, 'engagement-model').sort(byOrder);
   problems.push(
-    ...ruleProblems(all, identity),
+    ...ruleProblems(all, site.data),
     ...duplicateProblems(pageList, (p) => p.data.page, 'page'),
     ...duplicateProblems(audiences, (a) => a.data.id, 'audience id'),
     ...duplicateProblems(capabilities, (c) => c.data.id, 'capability id'),

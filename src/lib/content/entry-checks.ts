@@ -18,7 +18,6 @@ export function mapStrings(value: unknown, path: PropertyKey[], map: (text: stri
   return value;
 }
 
-/** Every passage, in frontmatter or body, that breaks a content rule (./rules.ts). */
 export function ruleProblems(entries: CheckedEntry[], identity: Identity): string[] {
   const problems: string[] = [];
   for (const entry of entries) {

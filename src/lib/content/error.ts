@@ -17,7 +17,6 @@ export class ContentError extends Error {
   }
 }
 
-/** Throws one error listing every problem under `heading`; returns quietly when there is none. */
 export function throwIfProblems(heading: string, problems: string[]): void {
   if (problems.length > 0) throw new ContentError(`${heading} (${problems.length}):\n  ${problems.join('\n  ')}`);
 }

@@ -1,7 +1,4 @@
-/**
- * Images in content bodies: one beside its content file goes through Astro's image pipeline, one
- * under public/ is served as it is; each with its size. The loader has checked they exist.
- */
+/** Images in content bodies: beside the content file through Astro's image pipeline, under public/ as they are. */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { getImage } from 'astro:assets';
@@ -12,13 +9,9 @@ import { filePath } from './links.ts';
 /** Published image path → its size, for the width and height attributes of the HTML page. */
 const sizes = new Map<string, { width: number; height: number }>();
 
-/** The size of an image the content published at `src`, when it is known. */
 export const imageSize = (src: string) => sizes.get(src) ?? sizes.get(filePath(src));
 
-/**
- * Every image under the content folder (`@content`, so a fixture build finds its own), as Astro's
- * guide imports images known only at build time. Vite's keys (`/content/…`, `../…`) made absolute.
- */
+/** Images known only at build time, as Astro's guide imports them; `@content` lets a fixture build find its own. */
 const contentImages = new Map(
   Object.entries(
     import.meta.glob<{ default: ImageMetadata }>('@content/**/*.{png,jpg,jpeg,gif,webp,avif,svg,tiff}'),

@@ -1,8 +1,4 @@
-/**
- * The components an .mdx file may use (rendered by src/components/content/), each tag on lines of
- * its own, and the markdown each stands for in twins, llms files and the capabilities document:
- * `<Figure caption="C">` → the image, then `*C*`; `<Callout type="tip">` → `> **Tip:** …`.
- */
+/** The components an .mdx file may use, each tag on lines of its own, and the markdown each stands for. */
 
 export const CALLOUT_LABELS = { note: 'Note', tip: 'Tip', warning: 'Warning' } as const;
 export type CalloutType = keyof typeof CALLOUT_LABELS;

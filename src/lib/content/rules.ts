@@ -1,10 +1,9 @@
 /** The content rules of the published interface (spec part 1), over any text the site or function publishes. */
 
-export interface Identity {
-  name: string;
-  cloudProvider: string;
-  cloudProviderFullName: string;
-}
+import type { SiteData } from './entry-schema.ts';
+
+/** The partner and its cloud provider, as content/site.md names them. */
+export type Identity = Pick<SiteData, 'name' | 'cloud_provider' | 'cloud_provider_full_name'>;
 
 export type RuleId = 'partner-is-not-the-provider' | 'no-promised-funding' | 'launches-figure';
 
@@ -43,9 +42,9 @@ const PROMISE_PATTERNS = [
 let compiled: { key: string; patterns: RegExp[] } | undefined;
 
 function providerPatterns(id: Identity): RegExp[] {
-  const key = `${id.name}\n${id.cloudProvider}\n${id.cloudProviderFullName}`;
+  const key = `${id.name}\n${id.cloud_provider}\n${id.cloud_provider_full_name}`;
   if (compiled?.key === key) return compiled.patterns;
-  const provider = `(?:${escape(id.cloudProvider)}|${escape(id.cloudProviderFullName)}|Amazon)`;
+  const provider = `(?:${escape(id.cloud_provider)}|${escape(id.cloud_provider_full_name)}|Amazon)`;
   const subject = `(?:we\\s+are|we're|${escape(id.name)}\\s+is|${escape(id.name)}\\s+are)`;
   // "we are AWS" but not "we are an AWS Advanced Tier partner" or "AWS-certified".
   const notPartnerPhrase = `(?![\\w-]*(?:[\\s-]+[\\w-]+){0,3}[\\s-]+(?:partner|customer|certified|consultants?))`;

@@ -98,13 +98,7 @@ export function jsonLdFor(doc: PageDocument, model: SiteModel): Graph {
 }
 
 function assertContentRules(path: string, nodes: Thing | Thing[], model: SiteModel): void {
-  const site = model.site.data;
-  const identity = {
-    name: site.name,
-    cloudProvider: site.cloud_provider,
-    cloudProviderFullName: site.cloud_provider_full_name,
-  };
-  const violations = findViolations(JSON.stringify(nodes), identity);
+  const violations = findViolations(JSON.stringify(nodes), model.site.data);
   if (violations.length > 0) {
     throw new Error(
       `JSON-LD of ${path} breaks a content rule: ${violations.map((v) => `"${v.text}": ${RULE_HELP[v.rule]}`).join('; ')}`,
