@@ -41,21 +41,19 @@ function devContentSecurityPolicy(toml: string): string {
 async function refreshFunctionData(server: ViteDevServer, logger: AstroIntegrationLogger): Promise<void> {
   const environment = server.environments['ssr'];
   if (!environment || !isRunnableDevEnvironment(environment)) return;
-  let written: string[];
   try {
     const documents =
       await environment.runner.import<typeof import('../lib/agents/agent-documents.ts')>(AGENT_DOCUMENTS);
     // As the published JSON reads: what the function receives is what GET /api/proposal answers.
     const asPublished = (value: unknown) => JSON.parse(JSON.stringify(value)) as never;
-    written = writeFunctionData(GENERATED_DIR, {
+    const written = writeFunctionData(GENERATED_DIR, {
       contract: asPublished(await documents.proposalContract()),
       knowledge: asPublished(await documents.knowledge()),
     });
+    if (written.length > 0) logger.info('proposal function data rewritten (.generated/)');
   } catch {
     logger.info('proposal function kept the last content that loaded; it follows once the mistake is fixed');
-    return;
   }
-  if (written.length > 0) logger.info('proposal function data rewritten (.generated/)');
 }
 
 /** What the folder holds now: a change to any file, a new file or a removed one changes it. */

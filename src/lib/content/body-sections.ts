@@ -1,10 +1,5 @@
 /** A markdown body split at its `## ` headings: the text before the first, then each section. */
-export interface BodySection {
-  heading: string;
-  markdown: string;
-}
-
-export function bodySections(body: string): { intro: string; sections: BodySection[] } {
+export function bodySections(body: string) {
   const [intro = '', ...rest] = body.split(/^## /m);
   return {
     intro: intro.trim(),

@@ -60,10 +60,8 @@ function explain(issue: Issue, value: unknown, field: string): [expected: string
     }
     case 'invalid_value':
     case 'invalid_union': {
-      // A union issue is a wrong `kind`: the union is chosen by it.
+      // The schema's one union is chosen by `kind`: a union issue is a wrong kind.
       const kind = issue.code === 'invalid_union';
-      if (kind && issue.path.at(-1) !== 'kind')
-        return [issue.message, 'see the field in src/lib/content/entry-schema.ts'];
       const options = kind ? KINDS : issue.values.map(String);
       const guess = typeof value === 'string' ? nearest(value, options) : undefined;
       const otherwise = kind
