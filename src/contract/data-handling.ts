@@ -1,8 +1,4 @@
-/**
- * What the intake stores, where, for how long, what it sends and how to have it erased: one source
- * for the contract's data_handling, /privacy, /agents, /proposal and their twins. The function and
- * the build read RETENTION_DAYS and the send limits alike, so the pages say what the function does.
- */
+/** What the intake stores, where, how long, what it sends and how to erase it: for the contract and every page. */
 import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency-rules.ts';
 import { sendLimitsFromEnv, type SendLimits } from './send-limits.ts';
 

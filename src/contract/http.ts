@@ -45,10 +45,7 @@ export function problemMeaning(type: ProblemType): string {
   return p.advice === undefined ? p.title : `${p.title}. ${p.advice}`;
 }
 
-/**
- * An RFC 9457 problem reply; `detail` never includes caller-sent values. Its `type` is relative to
- * the agents page until the handler, which knows the site, resolves it (withProblemBase).
- */
+/** An RFC 9457 problem; `detail` never echoes values. `type` stays relative until withProblemBase resolves it. */
 export function problem(
   type: ProblemType,
   detail: string,

@@ -1,8 +1,4 @@
-/**
- * How many messages the intake sends, written once: the function enforces these numbers and the
- * documents state them. Both read the environment (the build's and the function's), so they say
- * the same when the deployment sets them in one place, as Netlify's site-wide variables do.
- */
+/** How many messages the intake sends: the function enforces, the documents state, both from the environment. */
 
 export const SEND_LIMIT_SPECS = {
   /** Confirmation emails to one address (compared case-insensitively, without a +tag) in 24 h. */

@@ -1,14 +1,7 @@
-/**
- * Bodies of the submit replies: the pipeline sends them (submit/), the contract publishes an
- * example built by the same code, and the reply pages read them. Their sentences claim an email
- * only when it was sent, and promise nothing about programs, funding or approval.
- */
+/** Bodies of the submit replies: they claim an email only when it was sent, and promise nothing about programs. */
 import type { Knowledge } from './knowledge.ts';
 
-/**
- * The values of `confirmation_email`: what to tell the person (in the reply's `message`, which the
- * workspace and the no-JavaScript reply show) and, below, what each means to an agent.
- */
+/** Each `confirmation_email` value: what the reply's `message` tells the person (below: what it means to an agent). */
 export const CONFIRMATION_EMAIL_TO_PERSON = {
   sent: 'A confirmation email was sent to the address you gave.',
   not_sent:

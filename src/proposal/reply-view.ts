@@ -1,8 +1,4 @@
-/**
- * What a reply of the proposal API says to a person, as a small tree of text nodes that the no-JS
- * reply page (viewToHtml) and the workspace script (client/workspace/view.ts) both render, so they
- * say the same things. Browser-safe: no Node APIs, no knowledge beyond the reply itself.
- */
+/** What a reply says to a person, as a tree both the no-JS reply page and the workspace script render. Browser-safe. */
 import { labelOfField } from '../contract/fields.ts';
 import { escapeHtml } from '../text/escape-html.ts';
 import type { GuideReply } from './guide.ts';

@@ -1,7 +1,4 @@
-/**
- * Where a request came from: its channel and the client's own name for itself, stored with it and
- * shown to the sales team. What the client says of itself, not proof.
- */
+/** Where a request came from, shown to the sales team: what the client says of itself, not proof. */
 
 /** Each channel and how the sales team reads it. */
 export const CHANNELS = {

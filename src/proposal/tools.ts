@@ -1,8 +1,4 @@
-/**
- * The three proposal actions as tools, written once: the workspace's forms declare them (WebMCP),
- * its script registers them, and the MCP endpoint serves them. Input schemas are the contract's
- * request schemas; the tool's name selects the action.
- */
+/** The three proposal actions as tools, for WebMCP and the MCP endpoint: the contract's request schemas, named. */
 import type { ProposalAction } from '../contract/fields.ts';
 import { requestSchemas, resultSchemas } from '../contract/contract.ts';
 import { idempotencyKeyPattern, MAX_IDEMPOTENCY_KEY_LENGTH } from '../contract/idempotency-rules.ts';

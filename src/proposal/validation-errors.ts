@@ -13,10 +13,7 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   'form_started_at',
 ]);
 
-/**
- * A property name the caller made up may itself be the secret ({"sk_live_…": 1}): only names
- * the contract knows are repeated; any other points at the object that holds it.
- */
+/** A made-up property name may itself be a secret ({"sk_live_…": 1}): only names the contract knows are repeated. */
 const pointerOf = (e: ErrorObject): string => {
   const params = e.params as { missingProperty?: string; additionalProperty?: string };
   const extra = params.additionalProperty;

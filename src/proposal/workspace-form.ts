@@ -1,8 +1,4 @@
-/**
- * The proposal workspace's forms as HTML, written once: /proposal renders them empty at build time,
- * and every no-JavaScript reply page renders them filled in, so going on never loses what was
- * typed. One form per step and WebMCP tool; fields typed in other steps travel as hidden inputs.
- */
+/** The workspace's forms as HTML: empty on /proposal, filled in on every no-JS reply page, so nothing typed is lost. */
 import type { Knowledge } from '../contract/knowledge.ts';
 import { MAX_EMAIL_LENGTH, requestSchemas } from '../contract/contract.ts';
 import {

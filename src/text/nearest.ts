@@ -13,10 +13,7 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/**
- * The candidate closest to `word`, when it is close enough to be a likely typo: at most a third
- * of the word's length apart (and at least 2 edits allowed), compared case-insensitively.
- */
+/** The closest candidate, case-insensitively, when a likely typo: within a third of the word's length (at least 2). */
 export function nearest(
   word: string,
   candidates: Iterable<string>,
