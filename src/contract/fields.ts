@@ -66,6 +66,5 @@ export const FIELD_LABELS = {
 /** The top-level field a problem pointer names: "#/email" → "email"; "#" → "". */
 export const fieldOfPointer = (pointer: string): string => pointer.replace(/^#\/?/, '').split('/')[0] ?? '';
 
-/** The human label of a field, or its name capitalised. */
 export const labelOfField = (name: string): string =>
   (FIELD_LABELS as Record<string, string>)[name] ?? `${name.charAt(0).toUpperCase()}${name.slice(1)}`;

@@ -79,7 +79,6 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body };
 }
 
-/** Reads a configuration variable: Netlify's runtime first, then the process environment. */
 export function readEnv(name: string): string | undefined {
   const netlify = (globalThis as { Netlify?: { env: { get(key: string): string | undefined } } }).Netlify;
   const value = netlify?.env.get(name) ?? process.env[name];

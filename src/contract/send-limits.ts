@@ -33,11 +33,8 @@ export function sendLimitsFromEnv(read: (name: string) => string | undefined): {
 }
 
 /** The address a limit counts: lower case, without a `+tag`, so Ann+1@Example.com and ann@example.com share one. */
-export function limitAddress(email: string): string {
-  const address = email.trim().toLowerCase();
-  const at = address.lastIndexOf('@');
-  if (at < 0) return address;
-  const local = address.slice(0, at);
-  const plus = local.indexOf('+');
-  return `${plus > 0 ? local.slice(0, plus) : local}${address.slice(at)}`;
-}
+export const limitAddress = (email: string): string =>
+  email
+    .trim()
+    .toLowerCase()
+    .replace(/^([^+]+)\+.*(@[^@]*)$/s, '$1$2');

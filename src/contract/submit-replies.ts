@@ -26,7 +26,6 @@ export const CONFIRMATION_EMAIL_MEANINGS = {
     'No confirmation email was sent because a sending limit was reached (a few per address a day, and a daily total for the site; data_handling.limits in the contract gives the numbers). The request itself is stored and delivered as usual; keep the request_id as the reference.',
 } as const satisfies Record<ConfirmationEmailState, string>;
 
-/** The customer-relationship systems a request can be delivered to. */
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';
 
 /** 201: the CRM accepted the request; `confirmation_email` reports the email separately. */

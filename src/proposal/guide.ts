@@ -4,15 +4,13 @@ import type { GuideRequest } from '../contract/requests.ts';
 import type { Knowledge } from '../contract/knowledge.ts';
 import { partnerWithAside } from '../contract/partner-phrase.ts';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Keyword patterns, compiled once per keyword list (the knowledge is fixed for a function instance). */
 const patterns = new WeakMap<string[], RegExp[]>();
 
 function matchedKeywords(text: string, keywords: string[]): string[] {
   let compiled = patterns.get(keywords);
   if (!compiled) {
-    compiled = keywords.map((kw) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(kw)}(?:$|[^\\p{L}\\p{N}])`, 'iu'));
+    compiled = keywords.map((kw) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${RegExp.escape(kw)}(?:$|[^\\p{L}\\p{N}])`, 'iu'));
     patterns.set(keywords, compiled);
   }
   return keywords.filter((_, i) => compiled[i]!.test(text));

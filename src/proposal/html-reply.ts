@@ -113,7 +113,6 @@ export function htmlReply(
   action: ProposalAction | undefined,
   params?: URLSearchParams,
 ): Response {
-  // The body is what the pipeline's action returned: a problem, or the named action's result.
   const body = reply.body;
   const values = formValues(params);
   const page =

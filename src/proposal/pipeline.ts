@@ -18,7 +18,6 @@ import { logEvent } from './submit/log.ts';
 import { sweepIfDue } from './submit/sweep.ts';
 import type { RequestSource } from './source.ts';
 
-/** The part of Netlify's function context used here. */
 export interface InvocationContext {
   waitUntil(promise: Promise<unknown>): void;
 }

@@ -1,6 +1,5 @@
 /** Where a request came from, shown to the sales team: what the client says of itself, not proof. */
 
-/** Each channel and how the sales team reads it. */
 export const CHANNELS = {
   workspace: 'proposal workspace',
   form: 'proposal form without JavaScript',

@@ -33,7 +33,6 @@ export const PROPOSAL_TOOLS = {
 /** The submit tool's argument for what the HTTP API takes as the Idempotency-Key header. */
 export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotency_key';
 
-/** The action a tool name selects, or undefined for an unknown name. */
 export function actionOfTool(name: string): ProposalAction | undefined {
   return (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).find((action) => PROPOSAL_TOOLS[action].name === name);
 }
@@ -46,7 +45,6 @@ function without(schema: JsonSchema, fields: readonly string[]): JsonSchema {
   return { ...schema, properties, required: schema.required.filter((f) => !fields.includes(f)) };
 }
 
-/** Each tool's input and output schema, from the contract. */
 export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema: JsonSchema; outputSchema: object }> {
   const requests = requestSchemas(k);
   const results = resultSchemas();

@@ -50,21 +50,14 @@ function detailOf(e: ErrorObject): string {
   }
 }
 
+/** One entry per pointer and detail, in ajv's order. */
 export function fieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
-  const seen = new Set<string>();
-  const out: FieldError[] = [];
+  const out = new Map<string, FieldError>();
   for (const e of errors ?? []) {
     const pointer = pointerOf(e);
     const unknownName = e.keyword === 'additionalProperties' && pointer === `#${e.instancePath}`;
-    const error = {
-      pointer,
-      detail: unknownName ? 'has an unknown property (its name is not repeated here)' : detailOf(e),
-    };
-    const key = `${error.pointer} ${error.detail}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push(error);
-    }
+    const detail = unknownName ? 'has an unknown property (its name is not repeated here)' : detailOf(e);
+    out.set(`${pointer} ${detail}`, { pointer, detail });
   }
-  return out;
+  return [...out.values()];
 }

@@ -22,7 +22,6 @@ import { PROPOSAL_TOOLS } from './tools.ts';
 type FieldName = keyof typeof FIELD_LABELS;
 /** Fields of step 2 (the request), in the order people fill them in. */
 const REQUEST_FIELDS = [...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS] as const;
-/** Every field a person types, across the steps. */
 export const ALL_FIELDS: readonly FieldName[] = [...GUIDANCE_FIELDS, ...REQUEST_FIELDS];
 
 /** The choices of each select field, with people's words for the ids. */
@@ -37,7 +36,6 @@ function selectOptions(k: Knowledge): Partial<Record<FieldName, { value: string;
   };
 }
 
-/** A field's value as people read it: option labels instead of ids. */
 export function displayValue(k: Knowledge, name: string, value: string): string {
   return selectOptions(k)[name as FieldName]?.find((o) => o.value === value)?.label ?? value;
 }

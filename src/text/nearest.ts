@@ -1,6 +1,5 @@
 /** "Did you mean …?": the closest known word or path to one that was not found. */
 
-/** Levenshtein distance: insertions, deletions and substitutions, each costing 1. */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
