@@ -48,23 +48,21 @@ function without(schema: JsonSchema, fields: readonly string[]): JsonSchema {
 export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema: JsonSchema; outputSchema: object }> {
   const requests = requestSchemas(k);
   const results = resultSchemas();
-  const submit = without(requests.submit, ['action']);
+  const { properties, required, ...submit } = without(requests.submit, ['action']);
+  const key = {
+    type: 'string',
+    pattern: idempotencyKeyPattern(MAX_IDEMPOTENCY_KEY_LENGTH),
+    description:
+      'The Idempotency-Key of the HTTP API, under its rules: one new value (a UUID) per proposal request, the same value with the same arguments on every retry.',
+  };
   return {
     guide: { inputSchema: without(requests.guide, ['action']), outputSchema: results.guide },
     summarize: { inputSchema: without(requests.summarize, ['action']), outputSchema: results.summarize },
     submit: {
       inputSchema: {
         ...submit,
-        properties: {
-          ...submit.properties,
-          [IDEMPOTENCY_KEY_ARGUMENT]: {
-            type: 'string',
-            pattern: idempotencyKeyPattern(MAX_IDEMPOTENCY_KEY_LENGTH),
-            description:
-              'The Idempotency-Key of the HTTP API, under its rules: one new value (a UUID) per proposal request, the same value with the same arguments on every retry.',
-          },
-        },
-        required: [...submit.required, IDEMPOTENCY_KEY_ARGUMENT],
+        properties: { ...properties, [IDEMPOTENCY_KEY_ARGUMENT]: key },
+        required: [...required, IDEMPOTENCY_KEY_ARGUMENT],
       },
       outputSchema: results.submit,
     },
