@@ -30,12 +30,7 @@ export const el = (tag: ViewTag, attrs: Record<string, string> | null, ...childr
   children,
 });
 
-const list = (items: readonly ViewNode[]) =>
-  el(
-    'ul',
-    null,
-    items.map((item) => el('li', null, item)),
-  );
+const list = (items: readonly ViewNode[]) => el('ul', null, ...items.map((item) => el('li', null, item)));
 
 /** A link that moves focus to a form field (`data-focus`: the workspace script's click handler). */
 export const fieldLink = (name: string, text: string): ViewElement =>

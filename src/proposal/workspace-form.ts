@@ -87,17 +87,14 @@ function fieldRenderer(k: Knowledge, state: FormState) {
     const describedby = [hintHtml && `h-${name}`, error && `e-${name}`].filter(Boolean).join(' ');
     const common = `id="${id}" name="${name}"${isRequired ? ' required' : ''}${describedby ? ` aria-describedby="${describedby}"` : ''}${error ? ' aria-invalid="true"' : ''} toolparamdescription="${esc(hintText ?? FIELD_LABELS[name])}"`;
     const value = values[name] ?? '';
+    const option = (o: { value: string; label: string }) =>
+      `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`;
     const max = kind === 'textarea' ? MAX_TEXT_LENGTH : name === 'email' ? MAX_EMAIL_LENGTH : MAX_SHORT_LENGTH;
     const control =
       kind === 'textarea'
         ? `<textarea ${common} rows="3" maxlength="${max}">${esc(value)}</textarea>`
         : kind === 'select'
-          ? `<select ${common}><option value="">Choose…</option>${(options[name] ?? [])
-              .map(
-                (o) =>
-                  `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`,
-              )
-              .join('')}</select>`
+          ? `<select ${common}><option value="">Choose…</option>${(options[name] ?? []).map(option).join('')}</select>`
           : `<input ${common} type="${kind}" maxlength="${max}"${extra.autocomplete ? ` autocomplete="${extra.autocomplete}"` : ''}${value ? ` value="${esc(value)}"` : ''}>`;
     return `<div class="field"><label for="${id}">${esc(FIELD_LABELS[name])}${isRequired ? '<span class="req"> (required)</span>' : ''}</label>${
       hintHtml ? `<span class="hint" id="h-${name}">${hintHtml}</span>` : ''
@@ -124,6 +121,9 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
     `<p class="ws-msg" id="m-${action}" role="status"></p><div class="ws-out" id="o-${action}" tabindex="-1" hidden></div>`;
 
   const textareas = INTAKE_FIELDS.filter((n) => n !== 'engagement_model').map((n) => field(n, 'textarea'));
+  const modelField = field('engagement_model', 'select', {
+    hintHtml: 'Compare them on <a href="/delivery-models">Delivery models</a>, or ask for guidance in step 1.',
+  });
   const guideForm = form(
     'guide',
     'guide-form',
@@ -132,13 +132,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
   const requestForm = form(
     'summarize',
     'workspace',
-    `<div class="step-body"><p class="notice warning" id="never-send"><strong>${esc(neverSendRule(k))}</strong> Describe such things instead; requests that contain them are refused.</p><div class="grid2">${textareas.join('')}</div>${field(
-      'engagement_model',
-      'select',
-      {
-        hintHtml: 'Compare them on <a href="/delivery-models">Delivery models</a>, or ask for guidance in step 1.',
-      },
-    )}<fieldset><legend>Contact details</legend><div class="grid2">${field('name', 'text', { autocomplete: 'name' })}${field('email', 'email', { autocomplete: 'email' })}${field('company', 'text', { autocomplete: 'organization' })}${field('role', 'text', { autocomplete: 'organization-title' })}</div></fieldset>${carry(GUIDANCE_FIELDS)}<div class="actions"><button name="action" value="summarize" formnovalidate>Review my request</button></div></div>`,
+    `<div class="step-body"><p class="notice warning" id="never-send"><strong>${esc(neverSendRule(k))}</strong> Describe such things instead; requests that contain them are refused.</p><div class="grid2">${textareas.join('')}</div>${modelField}<fieldset><legend>Contact details</legend><div class="grid2">${field('name', 'text', { autocomplete: 'name' })}${field('email', 'email', { autocomplete: 'email' })}${field('company', 'text', { autocomplete: 'organization' })}${field('role', 'text', { autocomplete: 'organization-title' })}</div></fieldset>${carry(GUIDANCE_FIELDS)}<div class="actions"><button name="action" value="summarize" formnovalidate>Review my request</button></div></div>`,
   );
   const consentError = errors['consent'];
   // Without JavaScript the send form on /proposal holds no values yet: review first, and the
