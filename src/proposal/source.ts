@@ -21,14 +21,12 @@ export interface RequestSource {
   client?: string | undefined;
 }
 
-const MAX_CLIENT_LENGTH = 100;
-
-/** Printable ASCII only, one line, bounded: the name is shown in mail subjects and terminals. */
+/** Printable ASCII only, one line, at most 100 characters: the name is shown in mail subjects and terminals. */
 function cleanName(value: string): string | undefined {
   const name = value
     .replace(/[^\x20-\x7e]+/g, ' ')
     .trim()
-    .slice(0, MAX_CLIENT_LENGTH);
+    .slice(0, 100);
   return name === '' ? undefined : name;
 }
 
