@@ -5,10 +5,8 @@ import { PAGE_IDS, type PageId } from './ids.ts';
 const pagePath = (id: PageId) => (id === 'home' ? '/' : `/${id}`);
 export const PAGE_PATHS = Object.fromEntries(PAGE_IDS.map((id) => [id, pagePath(id)])) as Record<PageId, string>;
 
-/** The proposal function's path: GET the contract or POST an action. */
 export const PROPOSAL_API_PATH = '/api/proposal';
 
-/** Documents published beside the pages, for agents and crawlers. */
 export const DOCUMENT_PATHS = {
   proposalApi: PROPOSAL_API_PATH,
   mcp: '/mcp',

@@ -14,7 +14,6 @@ export const CONFIRMATION_EMAIL_TO_PERSON = {
 
 export type ConfirmationEmailState = keyof typeof CONFIRMATION_EMAIL_TO_PERSON;
 
-/** For the contract, /openapi.json, SKILL.md and /agents. */
 export const CONFIRMATION_EMAIL_MEANINGS = {
   sent: 'The confirmation email was accepted by the mail server. Only this value allows saying an email was sent.',
   not_sent:
@@ -84,7 +83,6 @@ export function failedReplyBody(r: {
   };
 }
 
-/** The example reply of a received submit, published in the contract. */
 export function exampleSubmitReply(k: Knowledge) {
   return receivedReplyBody({
     requestId: '5b0e4f7e-8a5c-4d1e-9f2a-3c6d7e8f9a0b',

@@ -41,7 +41,6 @@ function formBody(raw: string): Parsed {
   return { body, key };
 }
 
-/** A JSON body as an object, or the problem that says why it is not one. */
 function jsonBody(raw: string): Parsed | Reply {
   let value: unknown;
   try {
@@ -84,7 +83,6 @@ export function createProposalHandler(
     });
   }
 
-  /** Method, media type, body; then the shared pipeline. */
   async function route(req: Request, form: boolean): Promise<Routed> {
     if (req.method === 'OPTIONS') return { reply: { status: 204, body: null } };
     if (req.method !== 'POST') {

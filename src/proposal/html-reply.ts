@@ -97,7 +97,6 @@ function submitPage(b: SubmitReply, values: Values): Page {
   };
 }
 
-/** The typed values of a form post, by field name (hidden protocol fields left out). */
 function formValues(params: URLSearchParams | undefined): Values {
   const values: Values = {};
   for (const name of [...ALL_FIELDS, 'form_started_at']) {

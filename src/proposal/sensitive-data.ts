@@ -14,7 +14,6 @@ export interface SensitiveFinding {
   /** JSON Pointer in URI-fragment form, e.g. "#/constraints" or "#/notes/0". */
   pointer: string;
   kind: SensitiveKind;
-  /** Human words for the kind, e.g. "a cloud access key". */
   label: string;
 }
 

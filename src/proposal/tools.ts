@@ -72,7 +72,6 @@ export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema:
 /** Fields the workspace page sets itself (the step, the consent version, the spam checks): no tool parameter. */
 const PAGE_SET_FIELDS = ['action', 'consent_version', 'website', 'form_started_at'];
 
-/** The tools as the workspace registers them with WebMCP, written into the page at build time. */
 export function webmcpTools(k: Knowledge) {
   const requests = requestSchemas(k);
   return (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).map((action) => {

@@ -24,7 +24,6 @@ type FieldName = keyof typeof FIELD_LABELS;
 const REQUEST_FIELDS = [...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS] as const;
 export const ALL_FIELDS: readonly FieldName[] = [...GUIDANCE_FIELDS, ...REQUEST_FIELDS];
 
-/** The choices of each select field, with people's words for the ids. */
 function selectOptions(k: Knowledge): Partial<Record<FieldName, { value: string; label: string }[]>> {
   return {
     company_size: COMPANY_SIZES.map((s) => ({ value: s, label: `${s} employees` })),
@@ -40,7 +39,6 @@ export function displayValue(k: Knowledge, name: string, value: string): string 
   return selectOptions(k)[name as FieldName]?.find((o) => o.value === value)?.label ?? value;
 }
 
-/** The rule on what never to send through a public form (from the agent guidance). */
 export function neverSendRule(k: Knowledge): string {
   const rule = k.agent_guidance.find((g) => /^never send credentials/i.test(g));
   if (!rule)
@@ -58,7 +56,6 @@ export interface FormState {
 
 type FieldKind = 'text' | 'email' | 'textarea' | 'select';
 
-/** Renders one labelled field: its hint from the contract, its value and error from `state`. */
 function fieldRenderer(k: Knowledge, state: FormState) {
   const values = state.values ?? {};
   const errors = state.errors ?? {};
