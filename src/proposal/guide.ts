@@ -19,7 +19,6 @@ function mentions(text: string, keyword: string): boolean {
 /** Startups vs established businesses: company size first, then the words of the question. */
 function pickAudience(k: Knowledge, req: GuideRequest) {
   const bySize = k.audiences.filter((a) => a.company_sizes.includes(req.company_size));
-  if (bySize.length === 1) return bySize[0];
   const startupish = /\b(startup|start-up|seed|series [a-c]|founder|mvp|pre-revenue|yc)\b/i.test(
     `${req.question} ${req.industry}`,
   );
