@@ -9,7 +9,7 @@ import { ALL_FIELDS, displayValue, workspaceFormsHtml, type FormState } from './
 import { escapeHtml as esc } from '../text/escape-html.ts';
 import { isProblemType } from '../contract/problem-type.ts';
 
-/** `frame`: the site's header and footer, cut from the built /proposal page (src/integrations/function-data.ts). */
+/** `frame`: the site's header and footer, cut from the built /proposal page (src/integrations/build-outputs.ts). */
 type ReplyKnowledge = Knowledge & { stylesheet?: string; frame?: { header: string; footer: string } };
 
 /** `lead` is shown above the workspace; `form` is absent once the request is done. */
