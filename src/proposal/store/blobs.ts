@@ -37,7 +37,6 @@ const GAVE_UP_STATUS = 424;
 /** Gentle on the Blobs API's rate limit. */
 const SCAN_CONCURRENCY = 8;
 
-/** Where the store is when the invocation's Blobs context does not say (the inbox script). */
 type BlobsLocation = Pick<GetStoreOptions, 'siteID' | 'token' | 'edgeURL' | 'uncachedEdgeURL'>;
 export type StoreOptions = { name?: string; location?: BlobsLocation; timeFactor?: number };
 

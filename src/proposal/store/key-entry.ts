@@ -119,7 +119,6 @@ export async function claimKey(
   if (!found) return { kind: 'lost' };
   const existing = found.value;
   if (!isKeyEntry(existing) || age(existing.created_at, now()) >= KEY_RETENTION_MS) {
-    // Replaced by a new submission with its own request id.
     const lease = await take(store, entryKey, newEntry(), { ifVersion: found.version }, now);
     return lease ? { kind: 'owner', lease, fresh: true } : { kind: 'lost' };
   }
@@ -183,10 +182,9 @@ export class KeyLease {
       const version = await this.#store
         .writeIf(this.entryKey, next, { ifVersion: this.#version })
         .catch(() => undefined);
-      if (version === undefined) return false;
       if (version === null) this.#lost = true;
-      else this.#version = version;
-      return version !== null;
+      else if (version !== undefined) this.#version = version;
+      return Boolean(version);
     });
     this.#queue = run;
     return run;
