@@ -185,17 +185,15 @@ function gaveUp(trace: Trace, failure?: StoreFailure): Response {
 
 /** Waits before the next attempt; false when the wait the store asks for does not fit the deadline. */
 async function pause(attempt: number, headers: Headers | undefined, deadline: number): Promise<boolean> {
-  const ms = Math.max(
-    askedDelayMs(headers) ?? 0,
-    STORE_LIMITS.retryDelaysMs[attempt - 1] ?? STORE_LIMITS.retryDelaysMs.at(-1)!,
-  );
+  // Only before a retry (attempt < maxAttempts), and retryDelaysMs holds one delay per retry.
+  const ms = Math.max(askedDelayMs(headers), STORE_LIMITS.retryDelaysMs[attempt - 1]!);
   if (performance.now() + ms >= deadline) return false;
   await new Promise((resolve) => setTimeout(resolve, ms));
   return true;
 }
 
-/** Retry-After (seconds or a date) or Blobs' X-RateLimit-Reset (epoch seconds), in ms from now. */
-function askedDelayMs(headers: Headers | undefined): number | undefined {
+/** Retry-After (seconds or a date) or Blobs' X-RateLimit-Reset (epoch seconds), in ms from now; 0 when neither. */
+function askedDelayMs(headers: Headers | undefined): number {
   const retryAfter = headers?.get('retry-after');
   if (retryAfter) {
     const seconds = Number(retryAfter);
@@ -203,5 +201,5 @@ function askedDelayMs(headers: Headers | undefined): number | undefined {
     if (!Number.isNaN(at)) return Math.max(0, at);
   }
   const reset = Number(headers?.get('x-ratelimit-reset') ?? Number.NaN);
-  return Number.isNaN(reset) ? undefined : Math.max(0, reset * 1000 - Date.now());
+  return Number.isNaN(reset) ? 0 : Math.max(0, reset * 1000 - Date.now());
 }

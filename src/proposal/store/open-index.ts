@@ -25,15 +25,11 @@ export async function markSettled(store: ProposalsStore, record: Marked): Promis
   await store.remove(openMarkerKey(record));
 }
 
-export async function listOpen(
-  store: ProposalsStore,
-): Promise<Array<{ key: string; requestId: string; receivedMs: number }>> {
-  return (await store.list(OPEN_PREFIX))
-    .flatMap((key) => {
-      const match = /^open\/(\d{13})-(.+)$/.exec(key);
-      return match ? [{ key, requestId: match[2]!, receivedMs: Number(match[1]) }] : [];
-    })
-    .sort((a, b) => a.key.localeCompare(b.key));
+export async function listOpen(store: ProposalsStore): Promise<Array<{ requestId: string; receivedMs: number }>> {
+  return (await store.list(OPEN_PREFIX)).sort().flatMap((key) => {
+    const match = /^open\/(\d{13})-(.+)$/.exec(key);
+    return match ? [{ requestId: match[2]!, receivedMs: Number(match[1]) }] : [];
+  });
 }
 
 /** True when the last sweep started at least `intervalMs` ago and this caller's conditional write won. */
