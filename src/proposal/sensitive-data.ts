@@ -38,23 +38,20 @@ interface Target {
   text: string;
   /** Pointer of the string, or of the object whose keys these are. */
   pointer: string;
-  /** Pointers of the objects above (outermost first), to report a secret key at its object. */
-  ancestors: readonly string[];
   keys: boolean;
 }
 
 /** Every string (and every object's keys) in document order. Bodies are schema-valid, so shallow. */
-function collectTargets(value: unknown, pointer: string, ancestors: readonly string[], targets: Target[]): Target[] {
+function collectTargets(value: unknown, pointer: string, targets: Target[]): Target[] {
   if (typeof value === 'string' && value.length >= MIN_SCANNED_LENGTH) {
-    targets.push({ text: value, pointer, ancestors, keys: false });
+    targets.push({ text: value, pointer, keys: false });
   } else if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value);
     const longKeys = Array.isArray(value)
       ? []
       : entries.map(([key]) => key).filter((key) => key.length >= MIN_SCANNED_LENGTH);
-    if (longKeys.length > 0) targets.push({ text: longKeys.join('\n'), pointer, ancestors, keys: true });
-    for (const [key, child] of entries)
-      collectTargets(child, `${pointer}/${encodeSegment(key)}`, [...ancestors, pointer], targets);
+    if (longKeys.length > 0) targets.push({ text: longKeys.join('\n'), pointer, keys: true });
+    for (const [key, child] of entries) collectTargets(child, `${pointer}/${encodeSegment(key)}`, targets);
   }
   return targets;
 }
@@ -65,7 +62,7 @@ function collectTargets(value: unknown, pointer: string, ancestors: readonly str
  * beneath it, so no pointer repeats the key.
  */
 export async function findSensitiveData(body: Record<string, unknown>): Promise<SensitiveFinding[]> {
-  const targets = collectTargets(body, '#', [], []);
+  const targets = collectTargets(body, '#', []);
   const texts = targets.map((target) => normalize(target.text));
   // Never let a detector's error (which might quote the input) reach a log or a reply.
   const fromSecretlint = await secretlintHitsEach(texts).catch(() => {
@@ -74,11 +71,13 @@ export async function findSensitiveData(body: Record<string, unknown>): Promise<
   const kindsEach = texts.map((text, index) =>
     kindsIn([...(fromSecretlint[index] ?? []), ...credentialHits(text), ...identifierHits(text)]),
   );
-  const sensitiveKeys = new Set(targets.filter((t, i) => t.keys && kindsEach[i]?.length).map((t) => t.pointer));
+  // Objects with a sensitive key, in document order: an outer one before those inside it.
+  const sensitiveKeys = targets.filter((t, i) => t.keys && kindsEach[i]?.length).map((t) => t.pointer);
   const findings = new Map<string, SensitiveFinding>();
   targets.forEach((target, index) => {
     // Clamp to the outermost object that has a sensitive key, if any lies on the way down.
-    const pointer = [...target.ancestors, target.pointer].find((p) => sensitiveKeys.has(p)) ?? target.pointer;
+    const at = (p: string) => target.pointer === p || target.pointer.startsWith(`${p}/`);
+    const pointer = sensitiveKeys.find(at) ?? target.pointer;
     for (const kind of kindsEach[index] ?? []) {
       findings.set(`${kind} ${pointer}`, { pointer, kind, label: SENSITIVE_KIND_LABELS[kind] });
     }
