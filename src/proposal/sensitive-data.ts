@@ -1,9 +1,6 @@
 /**
- * The sensitive-data guard: finds credentials, secrets, card, bank and ID numbers in a request so
- * the function can refuse it (422 `sensitive-data`), naming the field and kind, never the value.
- * Two layers: secretlint's recommended preset (./sensitive-data/secretlint.ts) and our own detectors
- * for what it leaves out (./sensitive-data/detect.ts). Each needs a value's shape, not a word, so
- * security talk ("our password policy requires 14 characters") passes.
+ * Finds credentials, secrets, card, bank and ID numbers in a request (secretlint's preset, then our
+ * detectors for what it leaves out). Each needs a value's shape, not a word, so security talk passes.
  */
 import { credentialHits } from './sensitive-data/credentials.ts';
 import { kindsIn, MIN_SCANNED_LENGTH, normalize } from './sensitive-data/detect.ts';
@@ -17,7 +14,6 @@ export interface SensitiveFinding {
   /** JSON Pointer in URI-fragment form, e.g. "#/constraints" or "#/notes/0". */
   pointer: string;
   kind: SensitiveKind;
-  /** Human words for the kind, e.g. "a cloud access key". */
   label: string;
 }
 
@@ -56,11 +52,7 @@ function collectTargets(value: unknown, pointer: string, targets: Target[]): Tar
   return targets;
 }
 
-/**
- * Every sensitive value in a body's strings and keys: at most one finding per field and kind, in
- * document order, never the value. A secret used as a key is reported at its object, as is all
- * beneath it, so no pointer repeats the key.
- */
+/** One finding per field and kind, in document order; a secret key is reported at its object, never repeated. */
 export async function findSensitiveData(body: Record<string, unknown>): Promise<SensitiveFinding[]> {
   const targets = collectTargets(body, '#', []);
   const texts = targets.map((target) => normalize(target.text));

@@ -13,8 +13,8 @@ import type { CrmName } from '../../contract/submit-replies.ts';
 import { DEFAULT_REDELIVERY_POLICY as D, type RedeliveryPolicy } from './redelivery-policy.ts';
 import { RETENTION_DAYS_RANGE } from '../../contract/data-handling.ts';
 import { SEND_LIMIT_RANGE, sendLimitsFromEnv } from '../../contract/send-limits.ts';
-import { openProposalsStore, type ProposalsStore } from '../store/blobs.ts';
-import { MAX_TIME_FACTOR, timeBounds } from '../store/limits.ts';
+import { ProposalsStore } from '../store/blobs.ts';
+import { MAX_TIME_FACTOR } from '../store/limits.ts';
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;
@@ -36,7 +36,7 @@ export function submitDepsFromEnv(
   }
   const timeFactor = numberFromEnv(readEnv, 'STORE_TIMEOUT_FACTOR', 1, MAX_TIME_FACTOR, true) ?? 1;
   return {
-    store: store ?? openProposalsStore({ bounds: timeBounds(timeFactor) }),
+    store: store ?? new ProposalsStore({ timeFactor }),
     crm: crmAdapterFromEnv(readEnv, partner),
     mailer: createMailer(readEnv),
     partner,

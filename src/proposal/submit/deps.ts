@@ -9,7 +9,7 @@ import type { SendLimits } from '../../contract/send-limits.ts';
 import type { ProposalsStore } from '../store/blobs.ts';
 
 export interface SubmitDeps {
-  /** The proposals store (openProposalsStore); every call bounded, every failure StoreUnavailable. */
+  /** The proposals store (store/blobs.ts); every call bounded, every failure StoreUnavailable. */
   store: ProposalsStore;
   crm: CrmAdapter;
   mailer: Mailer | null;
