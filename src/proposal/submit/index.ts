@@ -5,7 +5,7 @@
  */
 import type { SubmitRequest } from '../../contract/requests.ts';
 import { problem, type Reply } from '../../contract/http.ts';
-import { withDefaults, type Deps, type SubmitDeps } from './deps.ts';
+import type { SubmitDeps } from './config.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { claimKey, keyEntryKey } from '../store/key-entry.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
@@ -27,7 +27,7 @@ export async function submitProposal(
   source?: RequestSource,
 ): Promise<Reply> {
   try {
-    return await submitOnce(request, idempotencyKey, withDefaults(deps), source);
+    return await submitOnce(request, idempotencyKey, deps, source);
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
     // Nothing is known to be stored: nothing was sent to the CRM, nothing was mailed.
@@ -43,7 +43,7 @@ export async function submitProposal(
 async function submitOnce(
   request: SubmitRequest,
   idempotencyKey: string,
-  deps: Deps,
+  deps: SubmitDeps,
   source: RequestSource | undefined,
 ): Promise<Reply> {
   const fingerprint = requestFingerprint(request);

@@ -6,7 +6,6 @@
  * only the partner's words, and the choices picked from the contract's lists by the site's labels.
  */
 import type { Transporter } from 'nodemailer';
-import type { EnvReader } from './env.ts';
 import type { Partner } from './partner.ts';
 import { FIELD_LABELS } from '../../contract/fields.ts';
 import { singleLine } from './single-line.ts';
@@ -35,7 +34,7 @@ export interface Mailer {
 const SMTP_TIMEOUT_MS = 5_000;
 
 /** A mailer when SMTP_URL and MAIL_FROM are both set; otherwise null ("not_configured"). */
-export function createMailer(env: EnvReader): Mailer | null {
+export function createMailer(env: (name: string) => string | undefined): Mailer | null {
   const url = env('SMTP_URL');
   const from = env('MAIL_FROM');
   if (url === undefined || from === undefined) return null;

@@ -5,7 +5,7 @@
  */
 import { json, type Reply } from '../../contract/http.ts';
 import { deliverWithin, type CrmOutcome } from './crm/adapter.ts';
-import type { Deps } from './deps.ts';
+import type { RedeliveryPolicy, SubmitDeps } from './config.ts';
 import { LeaseLostError, type KeyLease } from '../store/key-entry.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
 import { markOpen, markSettled } from '../store/open-index.ts';
@@ -14,22 +14,17 @@ import { logEvent } from './log.ts';
 import {
   dailyLimitAlert,
   hourlyDigest,
-  initialNotification,
   isOwed,
   noticeMessage,
   sendOwedMessage,
   type SalesMessage,
 } from './notification.ts';
-import { confirmationGate, countAddressRequest, digestCounts, digestDue, noticeGate } from './send-gates.ts';
-import { isSuspect } from './spam-signals.ts';
+import { confirmationEmail, digestCounts, digestDue, digestIfPastLimit, withAddressCount } from './send-gates.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
-import { backoffMs } from './redelivery-policy.ts';
 import { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../contract/submit-replies.ts';
 
 /** Retry hint of a 202 when the CRM named none. */
 const DEFAULT_RETRY_AFTER_SECONDS = 30;
-/** After this many transient failures the confirmation email counts as failed. */
-const MAX_EMAIL_ATTEMPTS = 5;
 
 export interface OwedWorkStart {
   /** The entry was just created: no record is stored yet, skip the read. */
@@ -61,7 +56,7 @@ export class RecordGoneError extends Error {
  * thrown from here means nothing is known to be stored.
  */
 export async function completeOwedWork(
-  deps: Deps,
+  deps: SubmitDeps,
   lease: KeyLease,
   start: OwedWorkStart,
 ): Promise<OwedWorkResult | null> {
@@ -109,7 +104,7 @@ export async function completeOwedWork(
 }
 
 async function storeAndComplete(
-  deps: Deps,
+  deps: SubmitDeps,
   lease: KeyLease,
   start: OwedWorkStart,
   records: RecordStore,
@@ -206,68 +201,8 @@ export function owes(record: ProposalRecord): boolean {
   );
 }
 
-/** Counted before storing, so the CRM and the notice show it; if the store cannot count now, the email's gate does. */
-async function withAddressCount(deps: Deps, record: ProposalRecord): Promise<ProposalRecord> {
-  if (record.signals === undefined) return record;
-  try {
-    const ordinal = await countAddressRequest(deps.store, record, deps.now());
-    return { ...record, signals: { ...record.signals, address_requests_24h: ordinal } };
-  } catch (error) {
-    logEvent('address_count_failed', {
-      request_id: record.request_id,
-      name: error instanceof Error ? error.name : 'unknown',
-    });
-    return record;
-  }
-}
-
-/** Past NOTIFY_LIMIT_PER_HOUR the notice is left to the hour's digest; the first request past it owes that digest. */
-async function digestIfPastLimit(
-  record: ProposalRecord,
-  status: NotificationStatus,
-  deps: Deps,
-): Promise<Partial<ProposalRecord> | undefined> {
-  const gate = await noticeGate(
-    deps.store,
-    record,
-    deps.limits,
-    deps.now(),
-    isSuspect(record.signals, deps.limits.perAddress),
-  );
-  if (gate.individual) return undefined;
-  const held = (state: NotifyState): NotifyState => (state === 'owed' ? 'in_digest' : state);
-  logEvent('notice_in_digest', { request_id: record.request_id, hour: gate.hour });
-  return {
-    notification: { ...status, email: held(status.email), chat: held(status.chat) },
-    ...(gate.opensDigest && { digest: { ...initialNotification(deps.notify, deps.mailer), hour: gate.hour } }),
-  };
-}
-
-/** Sends the confirmation email the record owes, unless a send limit holds it back. */
-async function confirmationEmail(record: ProposalRecord, deps: Deps): Promise<Partial<ProposalRecord>> {
-  const at = deps.now().toISOString();
-  if (!deps.mailer) return { confirmation_email: { state: 'not_configured', at } };
-  const attempts = (record.confirmation_email.attempts ?? 0) + 1;
-  // Counted before the first attempt only: an email already tried was let through.
-  if (attempts === 1) {
-    const gate = await confirmationGate(deps.store, record, deps.limits, deps.now());
-    if (!gate.send) {
-      logEvent('confirmation_email_limited', { request_id: record.request_id, limit: gate.limit });
-      return {
-        confirmation_email: { state: 'limited', at, limit: gate.limit },
-        ...(gate.alertDay !== undefined && {
-          daily_limit_alert: { ...initialNotification(deps.notify, deps.mailer), day: gate.alertDay },
-        }),
-      };
-    }
-  }
-  const result = await deps.mailer.sendConfirmation(record, deps.partner).catch(() => 'retry' as const);
-  const state = result === 'retry' ? (attempts >= MAX_EMAIL_ATTEMPTS ? 'failed' : 'not_sent') : result;
-  return { confirmation_email: { state, at, attempts } };
-}
-
 /** The record as accepted by the CRM. */
-function delivered(record: ProposalRecord, deps: Deps, reference?: string): ProposalRecord {
+function delivered(record: ProposalRecord, deps: SubmitDeps, reference?: string): ProposalRecord {
   const { next_attempt_at: _next, ...delivery } = record.delivery;
   return {
     ...record,
@@ -283,7 +218,7 @@ function delivered(record: ProposalRecord, deps: Deps, reference?: string): Prop
 }
 
 /** After a refusal: retried after a backoff, or failed past REDELIVERY_MAX_HOURS, owing sales an alert. */
-function refused(record: ProposalRecord, deps: Deps, outcome: CrmOutcome & { ok: false }): ProposalRecord {
+function refused(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome & { ok: false }): ProposalRecord {
   const attempts = record.delivery.attempts + 1;
   const at = deps.now();
   const gaveUp = at.getTime() - Date.parse(record.received_at) >= deps.redelivery.maxAgeMs;
@@ -308,7 +243,7 @@ function refused(record: ProposalRecord, deps: Deps, outcome: CrmOutcome & { ok:
   };
 }
 
-function replyFor(record: ProposalRecord, deps: Deps, outcome: CrmOutcome | undefined): Reply {
+function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome | undefined): Reply {
   const base = { requestId: record.request_id, receivedAt: record.received_at };
   const confirmationEmail = record.confirmation_email.state;
   switch (record.delivery.state) {
@@ -327,4 +262,13 @@ function replyFor(record: ProposalRecord, deps: Deps, outcome: CrmOutcome | unde
       });
     }
   }
+}
+
+/** Wait before the next try after `attempts` failures: base·2^(attempts−1), capped, never below the CRM's Retry-After. */
+function backoffMs(policy: RedeliveryPolicy, attempts: number, retryAfterSeconds?: number): number {
+  const step = Math.min(
+    policy.backoffBaseMs * 2 ** Math.max(0, attempts - 1),
+    Math.max(policy.backoffCapMs, policy.backoffBaseMs),
+  );
+  return Math.max(step, (retryAfterSeconds ?? 0) * 1000);
 }

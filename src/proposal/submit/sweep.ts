@@ -8,7 +8,7 @@ import { claimSweep, listOpen, markSettled } from '../store/open-index.ts';
 import { readRecord } from '../store/record-store.ts';
 import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
-import { withDefaults, type Deps, type SubmitDeps } from './deps.ts';
+import type { SubmitDeps } from './config.ts';
 import { logEvent } from './log.ts';
 import { completeOwedWork, owes, RecordGoneError } from './owed-work.ts';
 import { isOwed } from './notification.ts';
@@ -33,8 +33,7 @@ type RequestOutcome =
   'delivered' | 'failed' | 'pending' | 'completed' | 'waiting' | 'busy' | 'settled' | 'gone' | 'error';
 
 /** What the sweep did: `requests` lists those it looked at; `deferred` were left for the next one. */
-export async function runSweep(given: SubmitDeps, limits: SweepLimits = FUNCTION_SWEEP_LIMITS) {
-  const deps = withDefaults(given);
+export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_SWEEP_LIMITS) {
   const started = performance.now();
   const deadline = started + limits.budgetMs;
   const open = await listOpen(deps.store);
@@ -90,7 +89,7 @@ export async function runSweep(given: SubmitDeps, limits: SweepLimits = FUNCTION
 
 /** One open request: skip it while its backoff runs, else complete its owed work under its lease. */
 async function sweepOne(
-  deps: Deps,
+  deps: SubmitDeps,
   { requestId, receivedMs }: { requestId: string; receivedMs: number },
   ignoreBackoff: boolean,
 ): Promise<RequestOutcome> {
@@ -140,8 +139,7 @@ function waiting(record: ProposalRecord, now: Date): boolean {
 /** The function's call after its reply: sweeps when due, never throws. Null when another instance swept recently. */
 export async function sweepIfDue(deps: SubmitDeps) {
   try {
-    const { now, redelivery } = withDefaults(deps);
-    if (!(await claimSweep(deps.store, now(), redelivery.intervalMs))) return null;
+    if (!(await claimSweep(deps.store, deps.now(), deps.redelivery.intervalMs))) return null;
     return await runSweep(deps);
   } catch (error) {
     logEvent('sweep_error', {
