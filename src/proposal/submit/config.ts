@@ -1,12 +1,8 @@
 /** What the submit pipeline needs from outside, built from configuration variables (documented in .env.example). */
-import { DEFAULT_CRM_TIMEOUT_MS, type CrmAdapter } from './crm/adapter.ts';
-import { hubSpotAdapter } from './crm/hubspot.ts';
-import { isAllowedEndpoint } from './crm/http.ts';
-import { webhookAdapter } from './crm/webhook.ts';
+import { DEFAULT_CRM_TIMEOUT_MS, hubSpotAdapter, isAllowedEndpoint, webhookAdapter, type CrmAdapter } from './crm.ts';
 import type { ConsentText, Partner } from './partner.ts';
 import { logEvent } from './log.ts';
 import { createMailer, type Mailer } from './mailer.ts';
-import type { NotifyConfig } from './notification.ts';
 import type { CrmName } from '../../contract/submit-replies.ts';
 import { RETENTION_DAYS_RANGE } from '../../contract/data-handling.ts';
 import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../../contract/send-limits.ts';
@@ -33,6 +29,13 @@ export interface SubmitDeps {
   inUseWaitMs: number;
   /** Clock for stored times and key expiry; tests move it. */
   now: () => Date;
+}
+
+export interface NotifyConfig {
+  /** Addresses of the sales team; used when a mailer is configured. */
+  emailTo: string[];
+  /** Chat webhook (Slack, Mattermost, Google Chat, Teams workflows accept {"text": ...}). */
+  chatUrl?: string;
 }
 
 /** When the sweep runs and how it retries a request the CRM refused. */

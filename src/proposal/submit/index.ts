@@ -66,7 +66,7 @@ async function submitOnce(
           consent: deps.consent,
           entryKey: lease.entryKey,
           deliveryId: idempotencyKey,
-          notification: initialNotification(deps.notify, deps.mailer),
+          notification: initialNotification(deps),
           signals: observedSignals(request, entry.received_at),
           source,
         });

@@ -4,7 +4,7 @@
  * sender, its retries and the sweep all run this code, so each effect happens once.
  */
 import { json, type Reply } from '../../contract/http.ts';
-import { deliverWithin, type CrmOutcome } from './crm/adapter.ts';
+import { deliverWithin, type CrmOutcome } from './crm.ts';
 import type { RedeliveryPolicy, SubmitDeps } from './config.ts';
 import { LeaseLostError, type KeyLease } from '../store/key-entry.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
@@ -153,9 +153,8 @@ async function storeAndComplete(
     const changed = await change(record);
     if (changed !== undefined) record = await records.update({ ...record, ...changed });
   };
-  const sales = { mailer: deps.mailer, notify: deps.notify };
   const send = async <S extends NotificationStatus>(status: S, message: SalesMessage) =>
-    sendOwedMessage(status, message, sales, now().toISOString(), record.request_id);
+    sendOwedMessage(status, message, deps, record.request_id);
 
   if (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent') {
     await step((current) => confirmationEmail(current, deps));

@@ -75,7 +75,7 @@ export async function confirmationEmail(record: ProposalRecord, deps: SubmitDeps
       logEvent('confirmation_email_limited', { request_id: record.request_id, limit });
       return {
         confirmation_email: { state: 'limited', at, limit },
-        ...(alert && { daily_limit_alert: { ...initialNotification(deps.notify, deps.mailer), day: at.slice(0, 10) } }),
+        ...(alert && { daily_limit_alert: { ...initialNotification(deps), day: at.slice(0, 10) } }),
       };
     }
   }
@@ -100,7 +100,7 @@ export async function digestIfPastLimit(
   return {
     notification: { ...status, email: held(status.email), chat: held(status.chat) },
     ...(place === deps.limits.noticesPerHour + 1 && {
-      digest: { ...initialNotification(deps.notify, deps.mailer), hour },
+      digest: { ...initialNotification(deps), hour },
     }),
   };
 }
