@@ -42,9 +42,8 @@ export interface NotifyConfig {
 export interface RedeliveryPolicy {
   /** At most one sweep per this interval, across all instances. */
   intervalMs: number;
-  /** First backoff step after a failed attempt; doubles per attempt. */
+  /** First backoff step after a failed attempt; doubles per attempt, up to an hour. */
   backoffBaseMs: number;
-  backoffCapMs: number;
   /** After this long since receipt a request the CRM still refuses is `failed`. */
   maxAgeMs: number;
   /** Requests older than this are deleted by the sweep; undefined keeps them. */
@@ -112,7 +111,6 @@ export function redeliveryPolicyFromEnv(readEnv: EnvReader): RedeliveryPolicy {
   return {
     intervalMs: ms('REDELIVERY_INTERVAL_SECONDS', 1000, 0.1, 86_400) ?? 60_000,
     backoffBaseMs: ms('REDELIVERY_BACKOFF_SECONDS', 1000, 0.1, 3_600) ?? 60_000,
-    backoffCapMs: 3_600_000,
     maxAgeMs: ms('REDELIVERY_MAX_HOURS', 3_600_000, 0.0001, 8_760) ?? 72 * 3_600_000,
     ...(retentionMs !== undefined && { retentionMs }),
   };

@@ -30,6 +30,9 @@ export interface Mailer {
   sendNotice(notice: Notice): Promise<SendResult>;
 }
 
+/** After this many transient failures a message counts as failed. */
+export const MAX_SEND_ATTEMPTS = 5;
+
 /** Keeps a dead or slow mail server from holding the function near its time limit. */
 const SMTP_TIMEOUT_MS = 5_000;
 

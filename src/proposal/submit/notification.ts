@@ -7,7 +7,7 @@ import { postForOutcome } from './crm.ts';
 import type { Partner } from './partner.ts';
 import { logEvent } from './log.ts';
 import type { SubmitDeps } from './config.ts';
-import type { Notice, SendResult } from './mailer.ts';
+import { MAX_SEND_ATTEMPTS, type Notice, type SendResult } from './mailer.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
 import { singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
@@ -15,8 +15,6 @@ import { sourceText } from '../source.ts';
 
 /** Bound of one chat post: a dead chat service must not hold the function. */
 const CHAT_TIMEOUT_MS = 5_000;
-/** After this many transient failures a channel counts as failed. */
-const MAX_NOTIFY_ATTEMPTS = 5;
 
 /** What a new request owes: a channel is owed when it is configured. */
 export function initialNotification({ notify, mailer }: Pick<SubmitDeps, 'notify' | 'mailer'>): NotificationStatus {
@@ -95,7 +93,7 @@ export async function sendOwedMessage<S extends NotificationStatus>(
   const at = now().toISOString();
   const attempts = status.attempts + 1;
   const settle = (result: SendResult): NotifyState =>
-    result === 'retry' ? (attempts >= MAX_NOTIFY_ATTEMPTS ? 'failed' : 'owed') : result;
+    result === 'retry' ? (attempts >= MAX_SEND_ATTEMPTS ? 'failed' : 'owed') : result;
   const [email, chat] = await Promise.all([
     status.email !== 'owed'
       ? status.email

@@ -26,7 +26,7 @@ import { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../cont
 /** Retry hint of a 202 when the CRM named none. */
 const DEFAULT_RETRY_AFTER_SECONDS = 30;
 
-export interface OwedWorkStart {
+interface OwedWorkStart {
   /** The entry was just created: no record is stored yet, skip the read. */
   fresh: boolean;
   /** Builds the record when none is stored (the sender's path); the sweep passes none. */
@@ -35,7 +35,7 @@ export interface OwedWorkStart {
   respectBackoff?: boolean;
 }
 
-export interface OwedWorkResult {
+interface OwedWorkResult {
   reply: Reply;
   record: ProposalRecord;
   /** The store failed after storing: `reply` and `record` are what it last confirmed; the sweep finishes. */
@@ -136,9 +136,7 @@ async function storeAndComplete(
   }
 
   let outcome: CrmOutcome | undefined;
-  const next = record.delivery.next_attempt_at;
-  const due = next === undefined || Date.parse(next) <= now().getTime();
-  if (record.delivery.state === 'pending' && (!start.respectBackoff || due)) {
+  if (record.delivery.state === 'pending' && !(start.respectBackoff && backoffAhead(record, now()))) {
     lease.assertHeld();
     outcome = await deliverWithin(crm, record, record.delivery.delivery_id ?? record.request_id, deps.crmTimeoutMs);
     // Durable before the email: a retry sees "received" and never delivers again.
@@ -153,7 +151,7 @@ async function storeAndComplete(
     const changed = await change(record);
     if (changed !== undefined) record = await records.update({ ...record, ...changed });
   };
-  const send = async <S extends NotificationStatus>(status: S, message: SalesMessage) =>
+  const send = <S extends NotificationStatus>(status: S, message: SalesMessage) =>
     sendOwedMessage(status, message, deps, record.request_id);
 
   if (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent') {
@@ -198,6 +196,12 @@ export function owes(record: ProposalRecord): boolean {
     isOwed(record.daily_limit_alert) ||
     isOwed(record.digest)
   );
+}
+
+/** The CRM delivery is pending and its backoff has not run out. */
+export function backoffAhead(record: ProposalRecord, now: Date): boolean {
+  const next = record.delivery.next_attempt_at;
+  return record.delivery.state === 'pending' && next !== undefined && Date.parse(next) > now.getTime();
 }
 
 /** The record as accepted by the CRM. */
@@ -263,11 +267,7 @@ function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome 
   }
 }
 
-/** Wait before the next try after `attempts` failures: base·2^(attempts−1), capped, never below the CRM's Retry-After. */
-function backoffMs(policy: RedeliveryPolicy, attempts: number, retryAfterSeconds?: number): number {
-  const step = Math.min(
-    policy.backoffBaseMs * 2 ** Math.max(0, attempts - 1),
-    Math.max(policy.backoffCapMs, policy.backoffBaseMs),
-  );
-  return Math.max(step, (retryAfterSeconds ?? 0) * 1000);
+/** base·2^(attempts−1), at most an hour (the largest REDELIVERY_BACKOFF_SECONDS), never below the CRM's Retry-After. */
+function backoffMs(policy: RedeliveryPolicy, attempts: number, retryAfterSeconds = 0): number {
+  return Math.max(Math.min(policy.backoffBaseMs * 2 ** Math.max(0, attempts - 1), 3_600_000), retryAfterSeconds * 1000);
 }

@@ -106,7 +106,7 @@ export function buildRecord(
     source?: RequestSource | undefined;
   },
 ): ProposalRecord {
-  const { consent, source } = meta;
+  const { consent } = meta;
   const picked = <F extends keyof SubmitRequest>(fields: readonly F[]) =>
     Object.fromEntries(fields.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]])));
   return {
@@ -138,9 +138,7 @@ export function buildRecord(
     ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
     ...(meta.notification !== undefined && { notification: meta.notification }),
     ...(meta.signals !== undefined && { signals: meta.signals }),
-    ...(source !== undefined && {
-      source: { channel: source.channel, ...(source.client !== undefined && { client: source.client }) },
-    }),
+    ...(meta.source !== undefined && { source: meta.source }),
   };
 }
 

@@ -10,6 +10,7 @@ import { countEventWithinLimit, tallyEvent, tallyOf } from '../store/event-tally
 import type { ProposalsStore } from '../store/blobs.ts';
 import type { SubmitDeps } from './config.ts';
 import { logEvent } from './log.ts';
+import { MAX_SEND_ATTEMPTS } from './mailer.ts';
 import { initialNotification } from './notification.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
 import { isSuspect } from './spam-signals.ts';
@@ -17,8 +18,6 @@ import { isSuspect } from './spam-signals.ts';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const ADDRESS_WINDOW_MS = SEND_LIMIT_SPECS.perAddress.windowHours * HOUR_MS;
-/** After this many transient failures the confirmation email counts as failed. */
-const MAX_EMAIL_ATTEMPTS = 5;
 /** The tally of an address's requests; `npm run inbox -- delete --email` erases it. */
 export const addressTally = (email: string) => `address:${limitAddress(email)}`;
 const hourTally = (hour: string) => `notices:${hour}`;
@@ -80,7 +79,7 @@ export async function confirmationEmail(record: ProposalRecord, deps: SubmitDeps
     }
   }
   const result = await deps.mailer.sendConfirmation(record, deps.partner).catch(() => 'retry' as const);
-  const state = result === 'retry' ? (attempts >= MAX_EMAIL_ATTEMPTS ? 'failed' : 'not_sent') : result;
+  const state = result === 'retry' ? (attempts >= MAX_SEND_ATTEMPTS ? 'failed' : 'not_sent') : result;
   return { confirmation_email: { state, at, attempts } };
 }
 

@@ -10,9 +10,8 @@ import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.
 import { StoreUnavailable } from '../store/blobs.ts';
 import type { SubmitDeps } from './config.ts';
 import { logEvent } from './log.ts';
-import { completeOwedWork, owes, RecordGoneError } from './owed-work.ts';
+import { backoffAhead, completeOwedWork, owes, RecordGoneError } from './owed-work.ts';
 import { isOwed } from './notification.ts';
-import type { ProposalRecord } from './record.ts';
 import { deleteStaleTallies } from '../store/event-tally.ts';
 
 export interface SweepLimits {
@@ -104,7 +103,8 @@ async function sweepOne(
     await markSettled(deps.store, data);
     return 'settled';
   }
-  if (!ignoreBackoff && waiting(data, deps.now())) return 'waiting';
+  // Only the CRM delivery is owed, and not yet.
+  if (!ignoreBackoff && backoffAhead(data, deps.now()) && !isOwed(data.notification)) return 'waiting';
   const claim = await claimForRequest(deps.store, data, deps.now);
   if (claim.kind === 'final') await markSettled(deps.store, data);
   if (claim.kind !== 'owner') return claim.kind === 'final' ? 'settled' : 'busy';
@@ -118,22 +118,10 @@ async function sweepOne(
   if (result === null) return 'busy';
   if (result === 'gone') return result;
   if (result.storeFailed) throw result.storeFailed;
-  const before = data.delivery.state;
   const after = result.record.delivery.state;
-  if (before === 'pending' && after === 'received') return 'delivered';
-  if (before === 'pending' && after === 'failed') return 'failed';
-  return after === 'pending' ? 'pending' : 'completed';
-}
-
-/** Only the CRM delivery is owed and its backoff has not run out. */
-function waiting(record: ProposalRecord, now: Date): boolean {
-  const next = record.delivery.next_attempt_at;
-  return (
-    record.delivery.state === 'pending' &&
-    next !== undefined &&
-    Date.parse(next) > now.getTime() &&
-    !isOwed(record.notification)
-  );
+  if (after === 'pending') return 'pending';
+  if (data.delivery.state === 'pending') return after === 'received' ? 'delivered' : 'failed';
+  return 'completed';
 }
 
 /** The function's call after its reply: sweeps when due, never throws. Null when another instance swept recently. */
