@@ -60,47 +60,37 @@ export async function completeOwedWork(
   lease: KeyLease,
   start: OwedWorkStart,
 ): Promise<OwedWorkResult | null> {
+  const records = new RecordStore(deps.store, lease);
+  let done: Awaited<ReturnType<typeof storeAndComplete>>;
   try {
-    const records = new RecordStore(deps.store, lease);
-    // An open marker may exist (false when it was settled in the invocation that stored it).
-    let marked = !start.fresh;
-    let result: OwedWorkResult;
-    try {
-      const { record, outcome } = await storeAndComplete(deps, lease, start, records, () => (marked = true));
-      result = { reply: replyFor(record, deps, outcome), record };
-    } catch (error) {
-      const stored = records.stored;
-      if (!(error instanceof StoreUnavailable) || stored === null) throw error;
-      // Answer with what the store confirmed, never more; write nothing more: the lease goes stale.
-      logEvent('store_unavailable', {
-        request_id: stored.request_id,
-        operation: error.operation,
-        reason: error.reason,
-      });
-      lease.abandon();
-      return { reply: replyFor(stored, deps, undefined), record: stored, storeFailed: error };
-    }
-    const final = !owes(result.record);
-    const released = await lease.release(
-      final ? { state: 'final', reply: { headers: {}, ...result.reply } } : { state: 'pending' },
-    );
-    // Once final, the request leaves the index of open work; a failed delete is settled by the next sweep.
-    if (final && marked && released) await markSettled(deps.store, result.record).catch(() => undefined);
-    return result;
+    done = await storeAndComplete(deps, lease, start, records);
   } catch (error) {
     if (error instanceof LeaseLostError) {
       logEvent('idempotency_lease_lost', { request_id: lease.entry.request_id });
       return null;
     }
-    if (error instanceof StoreUnavailable) {
-      // Another write would only add its own bound to the reply; a retry takes the stale lease over.
-      lease.abandon();
+    if (!(error instanceof StoreUnavailable)) {
+      // Free the key now so a retry need not wait for the lease to go stale.
+      await lease.release({ state: 'pending' }).catch(() => undefined);
       throw error;
     }
-    // Free the key now so a retry need not wait for the lease to go stale.
-    await lease.release({ state: 'pending' }).catch(() => undefined);
-    throw error;
+    // Another write would only add its own bound to the reply: the lease goes stale, a retry takes it over.
+    lease.abandon();
+    const stored = records.stored;
+    if (stored === null) throw error;
+    // Answer with what the store confirmed, never more.
+    logEvent('store_unavailable', { request_id: stored.request_id, operation: error.operation, reason: error.reason });
+    return { reply: replyFor(stored, deps, undefined), record: stored, storeFailed: error };
   }
+  const { record, outcome, marked } = done;
+  const reply = replyFor(record, deps, outcome);
+  const final = !owes(record);
+  const released = await lease.release(
+    final ? { state: 'final', reply: { headers: {}, ...reply } } : { state: 'pending' },
+  );
+  // Once final, the request leaves the index of open work; a failed delete is settled by the next sweep.
+  if (final && marked && released) await markSettled(deps.store, record).catch(() => undefined);
+  return { reply, record };
 }
 
 async function storeAndComplete(
@@ -108,10 +98,11 @@ async function storeAndComplete(
   lease: KeyLease,
   start: OwedWorkStart,
   records: RecordStore,
-  onMarked: () => void,
-): Promise<{ record: ProposalRecord; outcome?: CrmOutcome }> {
+): Promise<{ record: ProposalRecord; outcome?: CrmOutcome; marked: boolean }> {
   const { now, crm } = deps;
   const { entry } = lease;
+  // An open marker may exist (false when it was settled in the invocation that stored it).
+  let marked = !start.fresh;
   const loaded = start.fresh ? null : await records.load(entry.request_id);
   let record: ProposalRecord;
   if (loaded === null) {
@@ -122,7 +113,7 @@ async function storeAndComplete(
     // The open marker first: no stored request the sweep cannot find, whatever fails after.
     if (owes(first)) {
       await markOpen(deps.store, first);
-      onMarked();
+      marked = true;
     }
     record = await records.create(first);
   } else {
@@ -183,7 +174,7 @@ async function storeAndComplete(
       return { digest: sent };
     });
   }
-  return { record, ...(outcome && { outcome }) };
+  return { record, marked, ...(outcome && { outcome }) };
 }
 
 /** Does the record still owe anything? */
