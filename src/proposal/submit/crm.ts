@@ -1,12 +1,4 @@
-/**
- * Delivery to whatever system the partner uses as its CRM: the adapter seam, one HTTP POST with
- * one outcome (shared with the chat notice), and the two HTTP adapters. The webhook is signed per
- * Standard Webhooks with webhook-id = the Idempotency-Key, so a receiver that dedupes on it never
- * stores one submission twice, even when our retry follows a lost 2xx. HubSpot goes through the
- * Forms API (secure submission), not the CRM objects API: a form submission records the sender's
- * legal consent natively and HubSpot dedupes the contact by email. The form must contain the
- * fields sent below (email, firstname, lastname, company, jobtitle, message).
- */
+/** Delivery to the partner's CRM: the adapter seam, one HTTP POST with one outcome, the two HTTP adapters. */
 import { Webhook } from 'standardwebhooks';
 import type { CrmName } from '../../contract/submit-replies.ts';
 import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
@@ -104,7 +96,10 @@ export function isAllowedEndpoint(value: string): boolean {
   return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
 }
 
-/** `secret`: "whsec_" followed by the base64 key, as Standard Webhooks tools print it. */
+/**
+ * Signed per Standard Webhooks; `secret` is "whsec_<base64>". webhook-id is the Idempotency-Key, so a
+ * receiver that dedupes on it never stores one submission twice, even after a lost 2xx.
+ */
 export function webhookAdapter({ url, secret }: { url: string; secret: string }): CrmAdapter {
   const signer = new Webhook(secret);
   return {
@@ -128,6 +123,10 @@ export function webhookAdapter({ url, secret }: { url: string; secret: string })
 
 export type HubSpotSubmission = ReturnType<typeof hubSpotSubmission>;
 
+/**
+ * The Forms API (secure submission), which records legal consent natively and dedupes the contact by
+ * email. The form must have the fields sent (email, firstname, lastname, company, jobtitle, message).
+ */
 export function hubSpotAdapter(
   settings: { portalId: string; formGuid: string; accessToken: string; apiBase: string },
   partner: Partner,

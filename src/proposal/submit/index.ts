@@ -1,7 +1,6 @@
 /**
- * The submit pipeline: stored in Blobs before the CRM is called. Each Idempotency-Key leads to one
- * stored request, at most one CRM delivery, one confirmation email and one notice; the record
- * says what is still owed (owed-work.ts), so a retry or the sweep completes it after any crash.
+ * The submit pipeline: each Idempotency-Key leads to one request, stored before the CRM is called, and
+ * at most one delivery, confirmation and notice; a retry or the sweep completes what it owes after a crash.
  */
 import type { SubmitRequest } from '../../contract/requests.ts';
 import { problem, type Reply } from '../../contract/http.ts';
@@ -90,8 +89,7 @@ async function submitOnce(
         { headers: { 'Retry-After': '2' } },
       );
     }
-    // Busy: the first request usually finishes within moments, and replaying its answer
-    // saves the client a round trip. Lost: another writer moved first; read again at once.
+    // Busy: the first request usually finishes in moments; replaying it saves a round trip. Lost: read again now.
     if (claim.kind !== 'lost') await new Promise((resolve) => setTimeout(resolve, IN_USE_POLL_MS));
   }
 }

@@ -1,9 +1,7 @@
 /**
- * Email over SMTP (nodemailer): the confirmation, sent once the CRM accepted the request, and the
- * sales team's messages. A transient failure (server down, 4xx) leaves it owed for a later
- * invocation; a refusal (5xx) is final. The confirmation goes to an address nobody has verified,
- * so it carries nothing the sender wrote (no name, free text or URL, in any header or the body):
- * only the partner's words, and the choices picked from the contract's lists by the site's labels.
+ * Email over SMTP (nodemailer): the confirmation and the sales team's messages. The confirmation goes
+ * to an address nobody has verified, so it carries nothing the sender wrote, in any header or the body:
+ * only the partner's words and the site's names for the choices picked from the contract's lists.
  */
 import type { Transporter } from 'nodemailer';
 import type { Partner } from './partner.ts';
@@ -47,8 +45,7 @@ export function createMailer(env: (name: string) => string | undefined): Mailer 
   let transport: Promise<Transporter> | undefined;
   const connect = () =>
     (transport ??= import('nodemailer').then((nodemailer) =>
-      // A CommonJS module, so maybe a default export; the object form applies the timeouts (a
-      // second argument would be message defaults).
+      // A CommonJS module (maybe a default export); timeouts in the object form, not a second argument.
       (nodemailer.default ?? nodemailer).createTransport({
         url,
         connectionTimeout: SMTP_TIMEOUT_MS,
@@ -68,8 +65,7 @@ export function createMailer(env: (name: string) => string | undefined): Mailer 
       ).sendMail({
         from,
         ...mail,
-        // One Message-ID per message: should a crash make a retry send it again, mail systems
-        // that deduplicate by Message-ID show it once.
+        // Should a crash make a retry send it again, mail systems that dedupe by Message-ID show it once.
         messageId: `<${mail.messageId}@${domain}>`,
         // Nothing in this message may make nodemailer read files or fetch URLs.
         disableFileAccess: true,
@@ -111,7 +107,6 @@ export function createMailer(env: (name: string) => string | undefined): Mailer 
 }
 
 function confirmationText(record: ProposalRecord, partner: Partner): string {
-  // The choices picked from the site's lists, named by the site.
   const picked = [
     ['engagement_model', record.intake.engagement_model],
     ['primary_need', record.guidance.primary_need],

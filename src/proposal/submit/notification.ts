@@ -1,7 +1,6 @@
 /**
- * Messages to the partner's sales team (notice, alert, daily-limit alert, hourly digest), by email
- * to NOTIFY_EMAIL and as a chat message {"text": ...} to NOTIFY_WEBHOOK_URL. Sender text goes
- * through singleLine, so it cannot add a header or a line that looks like ours.
+ * Messages to the sales team, by email and as a chat message {"text": ...}. Sender text goes through
+ * singleLine, so it cannot add a header or a line that looks like ours.
  */
 import { postForOutcome } from './crm.ts';
 import type { Partner } from './partner.ts';

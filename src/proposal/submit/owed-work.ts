@@ -1,7 +1,6 @@
 /**
- * What a stored request still owes, done in order under its key's lease: the CRM delivery (or
- * `failed` after REDELIVERY_MAX_HOURS), the confirmation email, the sales team's messages. The
- * sender, its retries and the sweep all run this code, so each effect happens once.
+ * What a stored request still owes, in order under its key's lease: CRM delivery, confirmation, sales
+ * messages. The sender, its retries and the sweep all run this code, so each effect happens once.
  */
 import { json, type Reply } from '../../contract/http.ts';
 import { deliverWithin, type CrmOutcome } from './crm.ts';
@@ -51,9 +50,8 @@ export class RecordGoneError extends Error {
 }
 
 /**
- * Stores the request if new, does what it owes and ends the lease: final with the answer to
- * replay, or pending. Null when the lease was taken over (its holder answers). A StoreUnavailable
- * thrown from here means nothing is known to be stored.
+ * Stores the request if new, does what it owes and ends the lease (final with the answer to replay, or
+ * pending). Null when the lease was taken over; a StoreUnavailable thrown means nothing is known stored.
  */
 export async function completeOwedWork(
   deps: SubmitDeps,
@@ -148,8 +146,7 @@ async function storeAndComplete(
   if (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent') {
     await step((current) => confirmationEmail(current, deps));
   }
-  // After the delivery attempt, so the notice can say whether the CRM has the request. Counted
-  // once, before the first attempt: a notice already tried was let through.
+  // After the delivery, so the notice says whether the CRM has it; counted before the first attempt only.
   const notice = record.notification;
   if (isOwed(notice) && notice.attempts === 0) await step((current) => digestIfPastLimit(current, notice, deps));
   for (const kind of ['notification', 'alert'] as const) {
@@ -258,7 +255,7 @@ function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome 
   }
 }
 
-/** base·2^(attempts−1), at most an hour (the largest REDELIVERY_BACKOFF_SECONDS), never below the CRM's Retry-After. */
+/** base·2^(attempts−1), at most an hour (REDELIVERY_BACKOFF_SECONDS' maximum), never below the CRM's Retry-After. */
 function backoffMs(policy: RedeliveryPolicy, attempts: number, retryAfterSeconds = 0): number {
   return Math.max(Math.min(policy.backoffBaseMs * 2 ** Math.max(0, attempts - 1), 3_600_000), retryAfterSeconds * 1000);
 }

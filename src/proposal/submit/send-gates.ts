@@ -1,9 +1,7 @@
 /**
- * The send limits, applied with the store's exact counters (a tally gives each request its place,
- * once, by request_id; a counter admits up to a limit): which confirmations and notices go out,
- * and the one alert and the hourly digest that stand in for the rest. A static site has no timer
- * for the digest: the first request past the limit owes it, due once the hour is over, and the
- * sweep that any later invocation starts sends it.
+ * The send limits, applied with the store's exact counters (a tally places each request once; a counter
+ * admits up to a limit). With no timer on a static site, the first request past the hour's limit owes
+ * its digest, due once the hour is over, and the sweep any later invocation starts sends it.
  */
 import { limitAddress, SEND_LIMIT_SPECS, type SendLimits } from '../../contract/send-limits.ts';
 import { countEventWithinLimit, tallyEvent, tallyOf } from '../store/event-tally.ts';
@@ -47,12 +45,9 @@ export async function withAddressCount(deps: SubmitDeps, record: ProposalRecord)
 }
 
 /**
- * Sends the confirmation email the record owes, unless a send limit holds it back. Counted before
- * the first attempt only (an email already tried was let through): the address's place decides
- * first (a retry keeps it); only an email the address allows counts against the site's UTC day
- * (countEventWithinLimit aligns days to UTC), and the first one the day's limit stops owes sales
- * the day's alert. A crash between counting and recording counts an email twice: the limit errs
- * towards fewer emails, never more.
+ * Sends the owed confirmation unless a limit holds it back, counted before the first attempt only:
+ * the address's place first (a retry keeps it), then the site's UTC day, whose first stopped email
+ * owes sales the day's alert. A crash between counting and recording errs towards fewer emails.
  */
 export async function confirmationEmail(record: ProposalRecord, deps: SubmitDeps): Promise<Partial<ProposalRecord>> {
   const { store, limits } = deps;

@@ -1,7 +1,4 @@
-/**
- * What sales may sort a stored request by: spam is kept visible, never dropped. The honeypot and
- * the fill-time check refuse with 422 before this point; what passed them is recorded here.
- */
+/** What sales may sort a stored request by: spam that passed the honeypot and fill-time checks is kept visible. */
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { SubmitRequest } from '../../contract/requests.ts';
 

@@ -1,7 +1,6 @@
 /**
- * The background sweep: completes what open requests still owe, under the lease their senders'
- * retries take, and deletes what is past retention. The function starts it after its reply, at
- * most once per REDELIVERY_INTERVAL_SECONDS across instances; `npm run inbox -- redeliver` on demand.
+ * The sweep: completes what open requests owe, under their senders' lease, and deletes what is past
+ * retention. Run after a reply at most once per interval across instances, or by `npm run inbox -- redeliver`.
  */
 import { claimForRequest } from '../store/key-entry.ts';
 import { claimSweep, listOpen, markSettled } from '../store/open-index.ts';
