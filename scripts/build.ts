@@ -45,7 +45,7 @@ function swap(source: string, target: string): void {
 }
 
 mkdirSync(work, { recursive: true });
-// The function-data integration (astro.config.mjs) writes the function's data where it is told.
+// The build-outputs integration (astro.config.mjs) writes the function's data where it is told.
 process.env.FUNCTION_DATA_DIR = next.generated;
 run('astro', ['build', '--outDir', next.dist, ...process.argv.slice(2)]);
 swap(next.dist, live.dist);

@@ -1,44 +1,93 @@
-/**
- * Writes what the pages handed over (src/lib/handover.ts) when `astro build` is done: every page's
- * markdown twin, in one loop of file writes (a route per twin costs far more: Astro renders, logs
- * and writes them one at a time), and the proposal function's data (./function-data.ts), as
- * Starlight runs Pagefind over a finished build. The function's data goes beside the site it was
- * built from (`dist/` → `.generated/`), so a fixture build elsewhere never touches the project's
- * own; `npm run build` (scripts/build.ts) points FUNCTION_DATA_DIR at its temporary folder, so a
- * failed build never replaces the last good `.generated/`.
- */
+/** Writes the twins (one loop: a route per twin is far slower) and the function's data once `astro build` is done. */
 import type { AstroIntegration } from 'astro';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFrontmatter } from 'astro/markdown';
-import { writeFunctionDataFromDist } from './function-data.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+// CommonJS modules exporting their function as `module.exports` and `.default`: fine for Node and Vite.
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import addFormats from 'ajv-formats';
+import { DOCUMENT_PATHS } from '../contract/paths.ts';
 import { takeOver } from '../lib/handover.ts';
 
-/** Writes `files` under `distDir`; returns each page's canonical URL and last update. */
-export function writeTwinFiles(distDir: string, files: [string, string][]): Map<string, string> {
-  const made = new Set<string>();
+/** What the proposal function reads from `.generated/`; the dev preview writes it too. */
+export interface FunctionData {
+  /** GET /api/proposal, which the function serves. */
+  contract: { actions: Record<string, { request_schema: object }> };
+  knowledge: object;
+}
+
+/** ajv's ESM output still `require`s its code-point counter, which Node and Vite import differently. */
+function asEsm(code: string): string {
+  const inlined = code.replace(/require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, 'codePointLength');
+  const other = /require\("[^"]+"\)/.exec(inlined);
+  if (other) throw new Error(`function data: unsupported runtime dependency in generated validators: ${other[0]}`);
+  const helper = 'function codePointLength(s) { let n = 0; for (const _ of s) n++; return n; }';
+  return `${helper}\n${inlined.replace(/^"use strict";/, '')}`;
+}
+
+/** Atomic, so a reloading function never reads half a file; unchanged files are left alone (no needless reload). */
+function writeAtomic(file: string, text: string): boolean {
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return false;
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+  return true;
+}
+
+/** The request validators compiled here (none at cold start), their types and the JSON; returns what changed. */
+export function writeFunctionData(outDir: string, { contract, knowledge }: FunctionData): string[] {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, code: { source: true, esm: true } });
+  addFormats(ajv, ['email']);
+  const actions = Object.keys(contract.actions);
+  for (const action of actions) ajv.addSchema(contract.actions[action]!.request_schema, action);
+  const files = {
+    'validators.mjs': asEsm(standaloneCode(ajv, Object.fromEntries(actions.map((a) => [a, a])))),
+    // Resolved from the project's `.generated/` (a build writes to a temporary folder first).
+    'validators.d.mts': `import type { Validators } from '../src/contract/requests.ts';\n${actions
+      .map((name) => `export declare const ${name}: Validators['${name}'];`)
+      .join('\n')}\n`,
+    'contract.json': `${JSON.stringify(contract, null, 2)}\n`,
+    'knowledge.json': `${JSON.stringify(knowledge, null, 2)}\n`,
+  };
+  mkdirSync(outDir, { recursive: true });
+  return Object.entries(files).flatMap(([name, text]) => (writeAtomic(join(outDir, name), text) ? [name] : []));
+}
+
+/** The function's data from a finished build: its HTML replies reuse the site's stylesheet, header and footer. */
+function writeFunctionDataFromDist(distDir: string, outDir: string, knowledge: object): string[] {
+  const stylesheet = readdirSync(join(distDir, '_astro')).find((f) => f.endsWith('.css'));
+  const proposalPage = readFileSync(join(distDir, 'proposal.html'), 'utf8');
+  const header = /<header class="site-header">[\s\S]*?<\/header>/.exec(proposalPage)?.[0];
+  const footer = /<footer class="site-footer">[\s\S]*?<\/footer>/.exec(proposalPage)?.[0];
+  if (!header || !footer)
+    throw new Error('function data: dist/proposal.html has no site header or footer to frame the reply pages');
+  // The reply is not /proposal itself: no link marked as the current page.
+  const frame = { header: header.replace(/ aria-current="page"/g, ''), footer };
+  return writeFunctionData(outDir, {
+    contract: JSON.parse(
+      readFileSync(join(distDir, `${DOCUMENT_PATHS.proposalApi}.json`), 'utf8'),
+    ) as FunctionData['contract'],
+    knowledge: { ...knowledge, frame, ...(stylesheet ? { stylesheet: `/_astro/${stylesheet}` } : {}) },
+  });
+}
+
+/** Returns each page's canonical URL and last update. */
+function writeTwinFiles(distDir: string, files: [string, string][]): Map<string, string> {
   const updated = new Map<string, string>();
   for (const [file, text] of files) {
     const { canonical_url, last_updated } = parseFrontmatter(text).frontmatter as Record<string, string>;
     updated.set(canonical_url!, last_updated!);
     const target = resolve(distDir, file);
-    // The files come from page paths, but a twin must never land outside the site.
     if (relative(distDir, target).startsWith('..')) throw new Error(`twin ${file} would be written outside dist/`);
-    const dir = dirname(target);
-    if (!made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      made.add(dir);
-    }
+    mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, text);
   }
   return updated;
 }
 
-/**
- * The integration, and the date each page last changed as its twin states it (`last_updated`),
- * for the sitemap: @astrojs/sitemap, listed after this integration, asks once the twins are written.
- */
+/** The integration, and each page's `last_updated` for @astrojs/sitemap (listed after it: asks once twins exist). */
 export function buildOutputs(): AstroIntegration & { lastUpdated: (url: string) => string } {
   let updated = new Map<string, string>();
   return {

@@ -1,17 +1,11 @@
-/**
- * The dev preview (`npm run dev`, scripts/dev.ts): Astro's dev server behind netlify dev. This
- * integration gives the dev server what production has beyond Astro's own routes: the published
- * paths of netlify.toml's rewrites, answers that always match the content on disk, and the
- * proposal function's `.generated/` data, written at start and whenever content changes, so the
- * function answers from the content on screen.
- */
+/** `npm run dev`: netlify.toml's rewrites, answers matching the content on disk, and the function's data. */
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { globSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
-import { writeFunctionData } from './function-data.ts';
+import { writeFunctionData } from './build-outputs.ts';
 import { LOAD_STARTED } from '../lib/content/loader.ts';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -19,17 +13,13 @@ const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
 const AGENT_DOCUMENTS = fileURLToPath(new URL('../lib/agents/agent-documents.ts', import.meta.url));
 /** A save often arrives as several file events; the preview reloads once they stop. */
 const SETTLE_MS = 50;
-/** Astro reloads its content config after every markdown change and skips a refresh meanwhile: a few tens of milliseconds. */
+/** Astro skips a refresh while it reloads its content config (a few tens of ms after a markdown change). */
 const RELOAD_RETRY_MS = 20;
 const RELOAD_TIMEOUT_MS = 10_000;
 /** The module Astro's content runtime reads the content store from. */
 const DATA_STORE_MODULE = '\0astro:data-layer-content';
 
-/**
- * The 200-rewrites of netlify.toml (published path → emitted file). netlify dev applies a
- * non-forced rewrite only when nothing answers the original path, and Astro's catch-all page
- * route answers every path, so the dev server applies them itself.
- */
+/** netlify.toml's 200-rewrites: netlify dev applies one only when nothing answers, and Astro answers every path. */
 function netlifyRewrites(toml: string): Map<string, string> {
   const rewrites = new Map<string, string>();
   for (const block of toml.split('[[redirects]]').slice(1)) {
@@ -40,53 +30,40 @@ function netlifyRewrites(toml: string): Map<string, string> {
   return rewrites;
 }
 
-/**
- * The site's Content-Security-Policy (netlify.toml) with inline styles allowed: Vite injects a
- * page's CSS as inline <style> in dev. netlify dev keeps a header the dev server sets itself.
- */
+/** netlify.toml's Content-Security-Policy plus inline styles, which Vite injects in dev. */
 function devContentSecurityPolicy(toml: string): string {
   const csp = /Content-Security-Policy\s*=\s*"([^"]+)"/.exec(toml)?.[1];
   if (!csp) throw new Error('netlify.toml: no Content-Security-Policy header found for the dev preview');
   return csp.replace(/style-src ([^;]*)/, "style-src $1 'unsafe-inline'");
 }
 
-/**
- * Writes the function's data, at start and after a content change, from the same modules the
- * pages render with, so a content mistake is not reported again by a request of our own: the page
- * and the terminal report it once, and the function keeps answering from the last content that
- * loaded until it is fixed.
- */
+/** From the modules the pages render with; on a content mistake the function keeps the last good content. */
 async function refreshFunctionData(server: ViteDevServer, logger: AstroIntegrationLogger): Promise<void> {
   const environment = server.environments['ssr'];
   if (!environment || !isRunnableDevEnvironment(environment)) return;
-  let written: string[];
   try {
     const documents =
       await environment.runner.import<typeof import('../lib/agents/agent-documents.ts')>(AGENT_DOCUMENTS);
     // As the published JSON reads: what the function receives is what GET /api/proposal answers.
     const asPublished = (value: unknown) => JSON.parse(JSON.stringify(value)) as never;
-    written = writeFunctionData(GENERATED_DIR, {
+    const written = writeFunctionData(GENERATED_DIR, {
       contract: asPublished(await documents.proposalContract()),
       knowledge: asPublished(await documents.knowledge()),
     });
+    if (written.length > 0) logger.info('proposal function data rewritten (.generated/)');
   } catch {
     logger.info('proposal function kept the last content that loaded; it follows once the mistake is fixed');
-    return;
   }
-  if (written.length > 0) logger.info('proposal function data rewritten (.generated/)');
 }
 
 /** What the folder holds now: a change to any file, a new file or a removed one changes it. */
 function contentFingerprint(dir: string): string {
-  return globSync('**/*', { cwd: dir, withFileTypes: false })
+  return globSync('**/*', { cwd: dir })
     .sort()
     .map((path) => {
-      try {
-        const stat = statSync(join(dir, path));
-        return stat.isFile() ? `${path}\t${stat.size}\t${stat.mtimeMs}` : '';
-      } catch {
-        return `${path}\tgone`; // removed between the listing and the stat
-      }
+      // A file removed between the listing and the stat has no stat.
+      const stat = statSync(join(dir, path), { throwIfNoEntry: false });
+      return stat?.isFile() ? `${path}\t${stat.size}\t${stat.mtimeMs}` : path;
     })
     .join('\n');
 }
@@ -109,12 +86,10 @@ function dropContentModules(server: ViteDevServer): void {
 }
 
 /**
- * Keeps the preview's answers equal to the content on disk. An editor's save can arrive as several
- * file events, and a read between them sees half a file, which the content store then keeps; and
- * module-level results built from the content (the site model, getStaticPaths props) outlive a
- * reload. So before a request is answered, the content folder is compared with what the content
- * layer last read and, when they differ, every file is read again and every module that depends on
- * the content is dropped. `current()` resolves once they match; `onSynced` follows each sync.
+ * Keeps answers equal to the content on disk: a save can arrive as several file events (a read
+ * between them keeps half a file), and module-level results outlive a reload. So before each
+ * request, when the folder differs from what was last read, every file is read again and every
+ * module depending on the content dropped. `current()` resolves once they match.
  */
 function contentGate(
   server: ViteDevServer,
@@ -131,8 +106,7 @@ function contentGate(
     try {
       await refreshContent?.({ context: { [LOAD_STARTED]: () => (ran = true) } });
     } catch {
-      // Content that does not load keeps the last good store; the site model reports the mistake
-      // on the page and in the terminal (src/lib/content/content.ts), so it is not repeated here.
+      // The last good store stays; the site model reports the mistake on the page.
     }
     return ran || !refreshContent;
   }

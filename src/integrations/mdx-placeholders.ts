@@ -1,9 +1,4 @@
-/**
- * Placeholders in .mdx bodies on the page. MDX would read `{partner}` as a JavaScript expression,
- * so this Vite plugin fills them in the source before @astrojs/mdx compiles it (astro.config.mjs
- * lists it ahead of mdx()'s), with the same function as every markdown text
- * (src/lib/content/placeholders.ts), which also reports misspelt ones when the body's markdown form is read.
- */
+/** MDX would read `{partner}` as JavaScript, so placeholders in .mdx bodies are filled in before it compiles. */
 import type { Plugin } from 'vite';
 import type { SiteData } from '../lib/content/entry-schema.ts';
 import { expandPlaceholders } from '../lib/content/placeholders.ts';

@@ -1,7 +1,4 @@
-/**
- * `compute` run once per key object (a site model, say), its result kept as long as the key lives:
- * what every page of a build asks for is worked out on the first ask.
- */
+/** `compute` run once per key object (a site model, say), its result kept as long as the key lives. */
 export function oncePer<K extends object, T>(compute: (key: K) => T): (key: K) => T {
   const results = new WeakMap<K, T>();
   return (key) => {

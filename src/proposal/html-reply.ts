@@ -12,7 +12,7 @@ import { ALL_FIELDS, displayValue, workspaceFormsHtml, type FormState } from './
 import { escapeHtml as esc } from '../text/escape-html.ts';
 import { isProblemType } from '../contract/problem-type.ts';
 
-/** The site's header and footer, cut from the built /proposal page (src/integrations/function-data.ts). */
+/** The site's header and footer, cut from the built /proposal page (src/integrations/build-outputs.ts). */
 export interface PageFrame {
   header: string;
   footer: string;

@@ -16,7 +16,11 @@ export const CONSENT: ConsentText = {
   version: '2026-11-01',
 };
 
-export const IDENTITY = { name: 'Kestrel Cloud', cloudProvider: 'AWS', cloudProviderFullName: 'Amazon Web Services' };
+export const IDENTITY = {
+  name: 'Kestrel Cloud',
+  cloud_provider: 'AWS',
+  cloud_provider_full_name: 'Amazon Web Services',
+};
 
 export function submitRequest(overrides: Partial<SubmitRequest> = {}): SubmitRequest {
   return {

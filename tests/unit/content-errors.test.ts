@@ -12,7 +12,7 @@ import type { PageDocument } from '../../src/lib/pages/page-document.ts';
 // Image sizes come through astro:assets, which only exists inside a build; links never need them.
 vi.mock('../../src/lib/content/images.ts', () => ({ imageSize: () => undefined }));
 const root = join(import.meta.dirname, '../..');
-const identity = { name: 'Kestrel Cloud', cloudProvider: 'AWS', cloudProviderFullName: 'Amazon Web Services' };
+const identity = { name: 'Kestrel Cloud', cloud_provider: 'AWS', cloud_provider_full_name: 'Amazon Web Services' };
 
 /** A copy of content/ changed by `edit`, checked as the build's loader checks it; returns the error text. */
 function fileCheckOf(edit: (dir: string) => void): string {
@@ -165,7 +165,7 @@ describe('the entry checks (after placeholders are filled in)', () => {
     ).toHaveLength(2);
     expect(problems.some((p) => p.includes('50 customer launches'))).toBe(true);
     expect(problems).toContainEqual(
-      expect.stringMatching(/^content\/site\.md: reasons\[1\]: .*partner-is-not-the-provider/),
+      expect.stringMatching(/^content\/site\.md: reasons, item 2: .*partner-is-not-the-provider/),
     );
   });
 

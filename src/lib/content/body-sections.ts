@@ -1,10 +1,5 @@
 /** A markdown body split at its `## ` headings: the text before the first, then each section. */
-export interface BodySection {
-  heading: string;
-  markdown: string;
-}
-
-export function bodySections(body: string): { intro: string; sections: BodySection[] } {
+export function bodySections(body: string) {
   const [intro = '', ...rest] = body.split(/^## /m);
   return {
     intro: intro.trim(),
@@ -16,7 +11,6 @@ export function bodySections(body: string): { intro: string; sections: BodySecti
   };
 }
 
-/** The paragraphs of a markdown text. */
 export const paragraphs = (markdown: string) =>
   markdown
     .split(/\n\s*\n/)

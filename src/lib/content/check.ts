@@ -1,8 +1,4 @@
-/**
- * A check of every content file that reports all problems at once, in words an editor can act
- * on: two files that would publish at the same URL, frontmatter that does not match its schema
- * (./entry-errors.ts), and images that are missing or have no alt text.
- */
+/** Checks every content file before Astro reads it, reporting all problems at once in words an editor can act on. */
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseFrontmatter } from 'astro/markdown';
@@ -21,10 +17,7 @@ const entryId = (path: string) =>
     .map((segment) => slug(segment))
     .join('/');
 
-/**
- * Frontmatter read by Astro's own reader, the one its glob loader uses (so an unquoted date is a
- * date here too), with the body after it; a YAML error becomes a problem naming its line.
- */
+/** Frontmatter and body, by the reader Astro's glob loader uses (an unquoted date is a date here too). */
 function readFile(shown: string, raw: string): { data: Record<string, unknown>; body: string } | string {
   try {
     const { frontmatter, rawFrontmatter, content } = parseFrontmatter(raw);
@@ -32,15 +25,14 @@ function readFile(shown: string, raw: string): { data: Record<string, unknown>; 
       return `${shown}: no frontmatter; start the file with a --- line, the fields, then another --- line`;
     return { data: frontmatter, body: content };
   } catch (error) {
-    // The raw frontmatter starts on the line of the opening ---: its line 0 is the file's line 1.
+    // Line 0 of the raw frontmatter is the file's line 1 (the opening ---).
     const mark = (error as { mark?: { line: number } }).mark;
     const line = mark ? `:${mark.line + 1}` : '';
     return `${shown}${line}: the frontmatter is not valid YAML: ${(error as { reason?: string }).reason ?? (error as Error).message}. Text with a colon needs quotes.`;
   }
 }
 
-/** Files that exist under `dir` (for a suggestion), relative to it. */
-const filesUnder = (dir: string) => (existsSync(dir) ? globSync('**/*', { cwd: dir }) : []);
+export const filesUnder = (dir: string) => (existsSync(dir) ? globSync('**/*', { cwd: dir }) : []);
 
 function imageProblems(shown: string, file: ContentFile, publicDir: string): string[] {
   const problems: string[] = [];
@@ -66,10 +58,8 @@ function imageProblems(shown: string, file: ContentFile, publicDir: string): str
   return problems;
 }
 
-/** Whether the content folder has any .mdx file (a build without one reads no `mdx` collection). */
 export const hasMdxFiles = (dir: string) => globSync('**/*.mdx', { cwd: dir }).length > 0;
 
-/** A content file as read and checked: its entry id, frontmatter and body. */
 export interface ContentFile {
   id: string;
   absolute: string;
@@ -78,10 +68,9 @@ export interface ContentFile {
   body: string;
 }
 
-/** Checks every content file under `base`; throws one error listing every problem, or returns the files. */
 export function checkContentFiles(base: string, publicDir: string): ContentFile[] {
   const paths = globSync('**/*.{md,mdx}', { cwd: base }).sort();
-  // Named as editors know them, whichever folder was built (fixtures build copies of content/).
+  // As editors know them, whichever folder was built.
   const shown = (path: string) => `content/${path}`;
   const problems = duplicates(paths, entryId).map(
     ([path, other, id]) =>
@@ -100,7 +89,6 @@ export function checkContentFiles(base: string, publicDir: string): ContentFile[
     problems.push(...checkEntryData(shown(path), read.data, raw), ...imageProblems(shown(path), file, publicDir));
     files.push(file);
   }
-  // Located at the first file it names (./error.ts), where Astro's overlay points.
   if (problems.length > 0)
     throw new ContentError(
       `Content needs fixing (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n\n${problems.join('\n\n')}\n`,

@@ -1,13 +1,10 @@
-/**
- * The only caller of `getCollection`: loads the one content collection once, drops drafts,
- * checks structure and content rules, and returns the typed model every output derives from.
- */
+/** The only caller of `getCollection`: the content, checked, as the typed model every output derives from. */
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import type { EntryData, KindData, PageData, SiteData } from './entry-schema.ts';
 import { PAGE_IDS, type PageId } from '../../contract/ids.ts';
-import { duplicateProblems, ruleProblems } from './entry-checks.ts';
+import { duplicateProblems, mapStrings, ruleProblems } from './entry-checks.ts';
 import { markdownForm, mdxProblems } from './mdx-components.ts';
 import { bodyFirstLine, isOtherSite, isRootRelative, rewriteLinks, scanLinks, type SourcedLink } from './links.ts';
 import { publishImage } from './images.ts';
@@ -17,13 +14,11 @@ import { CONTENT_DIR, PUBLIC_DIR } from './project-dirs.ts';
 import { checkContentFiles, hasMdxFiles } from './check.ts';
 import { ContentError, throwIfProblems } from './error.ts';
 
-/** An entry's data with its markdown body and where it came from. */
 export interface Sourced<T> {
   data: T;
   body: string;
-  /** Path of the source file, relative to the project root, for error messages. */
+  /** `content/<path>`, for error messages. */
   file: string;
-  /** Last path segment of the entry id, used in URLs. */
   slug: string;
   /** An .mdx entry, which its page renders through @astrojs/mdx; `body` is its markdown form. */
   mdx?: CollectionEntry<'mdx'>;
@@ -31,42 +26,9 @@ export interface Sourced<T> {
 
 type Of<K extends EntryData['kind']> = Sourced<KindData<K>>;
 
-export interface SiteModel {
-  site: Of<'site'>;
-  pages: Record<PageId, Sourced<PageData>>;
-  audiences: Of<'audience'>[];
-  capabilities: Of<'capability'>[];
-  engagementModels: Of<'engagement-model'>[];
-  programSupport: Of<'program-support'>;
-  /** `selected_client_experience`: every case study's client, newest first, then `other_clients`. */
-  evidence: Sourced<KindData<'evidence'> & { selected_client_experience: string[] }>;
-  /** Newest first. */
-  caseStudies: Of<'case-study'>[];
-  /** Newest first. */
-  posts: Of<'post'>[];
-  /** Every link written in content, for the build's link check (src/lib/content/link-check.ts). */
-  links: SourcedLink[];
-}
-
 type Entry = CollectionEntry<'entries'> | CollectionEntry<'mdx'>;
 
-/** Deep copy of frontmatter with every string passed through `map` (given its field path). */
-function mapStrings(value: unknown, path: string, map: (text: string, field: string) => string): unknown {
-  if (typeof value === 'string') return map(value, path);
-  if (Array.isArray(value)) return value.map((v, i) => mapStrings(v, `${path}, item ${i + 1}`, map));
-  if (value && typeof value === 'object' && !(value instanceof Date)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, mapStrings(v, path ? `${path}.${k}` : k, map)]),
-    );
-  }
-  return value;
-}
-
-/**
- * An entry as published: placeholders filled in from site.md, and root-relative links
- * (`/services#id`) made absolute canonical URLs, so every agent document carries absolute URLs;
- * the HTML renderer turns them back into site-relative links. Links are recorded for the link check.
- */
+/** Placeholders filled in; links recorded for the link check and made absolute for the agent documents. */
 async function prepare(
   entry: Entry,
   site: SiteData,
@@ -100,7 +62,7 @@ async function prepare(
   }
   const before = links.length;
   const body = publishLinks(expandedBody, (line) => `${file}:${line}`, firstLine).trim();
-  const data = mapStrings(entry.data, '', (text, field) =>
+  const data = mapStrings(entry.data, [], (text, field) =>
     publishLinks(expand(text, `${file}: ${field}`), () => `${file}: ${field}`, 1),
   ) as EntryData;
   // `#heading` links resolve on the page that shows this entry's body.
@@ -124,7 +86,7 @@ const byOrder = <T extends { order: number }>(a: Sourced<T>, b: Sourced<T>) => a
 const newestFirst = <T extends { published: string }>(a: Sourced<T>, b: Sourced<T>) =>
   b.data.published.localeCompare(a.data.published) || a.slug.localeCompare(b.slug);
 
-async function load(): Promise<SiteModel> {
+async function load() {
   // Drafts are dropped here and only here, so no output can publish one.
   const mdx = import.meta.env.DEV || hasMdxFiles(CONTENT_DIR) ? await getCollection('mdx') : [];
   const entries = [...(await getCollection('entries')), ...mdx].filter((e) => !e.data.draft);
@@ -137,17 +99,12 @@ async function load(): Promise<SiteModel> {
   const problems: string[] = [];
   const all = await Promise.all(entries.map((e) => prepare(e, rawSite, links, problems)));
   const site = single(ofKind(all, 'site'), 'site');
-  const identity = {
-    name: site.data.name,
-    cloudProvider: site.data.cloud_provider,
-    cloudProviderFullName: site.data.cloud_provider_full_name,
-  };
   const pageList = ofKind(all, 'page');
   const audiences = ofKind(all, 'audience');
   const capabilities = ofKind(all, 'capability').sort(byOrder);
   const engagementModels = ofKind(all, 'engagement-model').sort(byOrder);
   problems.push(
-    ...ruleProblems(all, identity),
+    ...ruleProblems(all, site.data),
     ...duplicateProblems(pageList, (p) => p.data.page, 'page'),
     ...duplicateProblems(audiences, (a) => a.data.id, 'audience id'),
     ...duplicateProblems(capabilities, (c) => c.data.id, 'capability id'),
@@ -172,6 +129,7 @@ async function load(): Promise<SiteModel> {
     capabilities,
     engagementModels,
     programSupport: single(ofKind(all, 'program-support'), 'program-support'),
+    // Every case study's client, newest first, then `other_clients`.
     evidence: { ...evidence, data: { ...evidence.data, selected_client_experience: clients } },
     caseStudies,
     posts: ofKind(all, 'post').sort(newestFirst),
@@ -179,12 +137,12 @@ async function load(): Promise<SiteModel> {
   };
 }
 
+export type SiteModel = Awaited<ReturnType<typeof load>>;
+
 let cached: Promise<SiteModel> | undefined;
 
-/** The site model, loaded once per build. */
 export async function siteModel(): Promise<SiteModel> {
-  // In the dev preview Astro keeps a file's old data when it cannot reload it, and says so only
-  // in the terminal; checking the files on every page shows the problem where the editor looks.
+  // In dev, Astro keeps a file's old data when it cannot reload it and says so only in the terminal.
   if (import.meta.env.DEV) checkContentFiles(CONTENT_DIR, PUBLIC_DIR);
   return (cached ??= load());
 }

@@ -1,36 +1,34 @@
-/**
- * Checks over the prepared entries (placeholders filled in, links published) that the file checks
- * (./check.ts) cannot make: the content rules and ids used twice. Pure: each
- * returns problems as `content/<file>: <field>: <what to change>` lines, so the build can report
- * them all at once and tests can call them directly.
- */
-import { findViolations, ruleHelp, type Identity } from './rules.ts';
+/** Checks of the prepared entries the file checks cannot make, each problem a `content/<file>: <field>: <fix>` line. */
+import { findViolations, RULE_HELP, type Identity } from './rules.ts';
+import { fieldLabel } from './entry-errors.ts';
 
-/** What the checks read of an entry: its frontmatter, its body, its file as editors name it. */
 export interface CheckedEntry {
   data: object;
   body: string;
   file: string;
 }
 
-/** Every string in an entry's frontmatter, with the field path that holds it. */
-function* stringFields(value: unknown, path: string): Generator<[string, string]> {
-  if (typeof value === 'string') yield [path, value];
-  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* stringFields(v, `${path}[${i}]`);
-  else if (value && typeof value === 'object')
-    for (const [k, v] of Object.entries(value)) yield* stringFields(v, path ? `${path}.${k}` : k);
+/** Deep copy of frontmatter with every string passed through `map` (given its field, as ./entry-errors.ts names it). */
+export function mapStrings(value: unknown, path: PropertyKey[], map: (text: string, field: string) => string): unknown {
+  if (typeof value === 'string') return map(value, fieldLabel(path));
+  if (Array.isArray(value)) return value.map((v, i) => mapStrings(v, [...path, i], map));
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, [...path, k], map)]));
+  }
+  return value;
 }
 
-/** Every passage, in frontmatter or body, that breaks a content rule (./rules.ts). */
 export function ruleProblems(entries: CheckedEntry[], identity: Identity): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
-    const texts: [string, string][] = [...stringFields(entry.data, ''), ['body', entry.body]];
-    for (const [field, text] of texts) {
+    const check = (text: string, field: string) => {
       for (const v of findViolations(text, identity)) {
-        problems.push(`${entry.file}: ${field}: "${v.text}" breaks the rule "${v.rule}": ${ruleHelp(v.rule)}`);
+        problems.push(`${entry.file}: ${field}: "${v.text}" breaks the rule "${v.rule}": ${RULE_HELP[v.rule]}`);
       }
-    }
+      return text;
+    };
+    mapStrings(entry.data, [], check);
+    check(entry.body, 'body');
   }
   return problems;
 }
@@ -46,7 +44,6 @@ export function duplicates<T>(items: T[], key: (item: T) => string): [T, T, stri
   });
 }
 
-/** Two entries of one kind that claim the same id (`field` names it for the editor). */
 export function duplicateProblems<T extends CheckedEntry>(items: T[], key: (item: T) => string, field: string) {
   return duplicates(items, key).map(
     ([item, other, k]) => `${item.file}: ${field} "${k}" is already used by ${other.file}`,

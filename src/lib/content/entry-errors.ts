@@ -1,28 +1,21 @@
-/**
- * Schema errors for people: each names the file, the field, what was found, what is expected and
- * how to fix it. Positions in lists count from 1; an unquoted date and a misspelt field name get
- * their own advice.
- */
+/** Schema errors for people: the file, the field, what was found, what is expected and how to fix it. */
 import type { z } from 'astro/zod';
 import { EntrySchema } from './entry-schema.ts';
 import { nearest } from '../../text/nearest.ts';
 
 type Issue = z.core.$ZodIssue;
 
-/** Field names allowed for each `kind`, read from the schema so they never drift. */
 const FIELDS_BY_KIND = new Map<string, string[]>(
   EntrySchema.options.map((option) => [String(option.shape.kind.value), Object.keys(option.shape)]),
 );
 const KINDS = [...FIELDS_BY_KIND.keys()];
 
 /** `tags` + [1] → "tags, item 2": lists are counted from 1 for people. */
-function fieldLabel(path: readonly PropertyKey[]): string {
-  let label = '';
-  for (const part of path) {
-    if (typeof part === 'number') label += `, item ${part + 1}`;
-    else label += label ? `.${String(part)}` : String(part);
-  }
-  return label || '(frontmatter)';
+export function fieldLabel(path: readonly PropertyKey[]): string {
+  const label = path.map((part, i) =>
+    typeof part === 'number' ? `, item ${part + 1}` : `${i ? '.' : ''}${String(part)}`,
+  );
+  return label.join('') || '(frontmatter)';
 }
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
@@ -34,7 +27,6 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 
-/** A found value as an editor wrote it. */
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing (the field is missing)';
   if (value === null) return 'an empty value';
@@ -54,7 +46,6 @@ const TYPE_NAMES: Record<string, string> = {
   object: 'a group of fields',
 };
 
-/** What a field should hold and how to fix it, for one schema issue at a field holding `value`. */
 function explain(issue: Issue, value: unknown, field: string): [expected: string, fix: string] {
   switch (issue.code) {
     case 'invalid_type': {
@@ -69,10 +60,8 @@ function explain(issue: Issue, value: unknown, field: string): [expected: string
     }
     case 'invalid_value':
     case 'invalid_union': {
-      // A union issue is a wrong `kind`: the union is chosen by it.
+      // The schema's one union is chosen by `kind`: a union issue is a wrong kind.
       const kind = issue.code === 'invalid_union';
-      if (kind && issue.path.at(-1) !== 'kind')
-        return [issue.message, 'see the field in src/lib/content/entry-schema.ts'];
       const options = kind ? KINDS : issue.values.map(String);
       const guess = typeof value === 'string' ? nearest(value, options) : undefined;
       const otherwise = kind
@@ -100,7 +89,6 @@ function explain(issue: Issue, value: unknown, field: string): [expected: string
 /** The schema's own words ("must list at least one item") as an expectation ("at least one item"). */
 const expectation = (message: string) => message.replace(/^must (be )?/, '');
 
-/** The 1-based line of a top-level frontmatter field in a file's text, if it has it. */
 function fieldLine(raw: string, key: PropertyKey | undefined): number | undefined {
   const lines = raw.split(/\r?\n/);
   const end = lines.indexOf('---', 1);
@@ -108,11 +96,8 @@ function fieldLine(raw: string, key: PropertyKey | undefined): number | undefine
   return at === -1 ? undefined : at + 1;
 }
 
-/**
- * Validates one file's frontmatter: one readable block per problem (none when it is valid), headed
- * by the file and, given the file's text `raw`, the line of the field.
- */
-export function checkEntryData(file: string, data: unknown, raw = ''): string[] {
+/** One block per problem in a file's frontmatter, headed by the file and (given its text `raw`) the field's line. */
+export function checkEntryData(file: string, data: Record<string, unknown>, raw = ''): string[] {
   const result = EntrySchema.safeParse(data);
   if (result.success) return [];
   const { issues } = result.error;
@@ -120,7 +105,7 @@ export function checkEntryData(file: string, data: unknown, raw = ''): string[] 
     const line = path.length > 0 ? fieldLine(raw, path[0]) : undefined;
     return `${file}${line ? `:${line}` : ''}\n  field:    ${fieldLabel(path)}\n  found:    ${found}\n  expected: ${expected}\n  fix:      ${fix}`;
   };
-  const kind = typeof (data as { kind?: unknown })?.kind === 'string' ? (data as { kind: string }).kind : undefined;
+  const kind = typeof data['kind'] === 'string' ? data['kind'] : undefined;
   const known = (kind && FIELDS_BY_KIND.get(kind)) || [];
   // A misspelt field also leaves its right name missing; the "did you mean" block says both.
   const meant = new Set(

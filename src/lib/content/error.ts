@@ -1,7 +1,4 @@
-/**
- * Errors about content, located at the content file they name: Astro's dev server shows `loc`
- * (the file, its lines around the mistake) instead of a stack trace, and "Open in editor" opens it.
- */
+/** Errors located at the content file they name: Astro's overlay shows that file, not a stack trace. */
 import { join } from 'node:path';
 import { CONTENT_DIR } from './project-dirs.ts';
 
@@ -10,19 +7,16 @@ const NAMED_FILE = /\bcontent\/([\w./-]+\.mdx?)(?::(\d+))?/;
 
 export class ContentError extends Error {
   readonly loc: { file: string; line: number; column: number } | undefined;
-  /** The heading of Astro's error overlay. */
   readonly title = 'Content needs fixing';
   constructor(message: string) {
     super(message);
     this.name = 'ContentError';
     const named = NAMED_FILE.exec(message);
     this.loc = named ? { file: join(CONTENT_DIR, named[1]!), line: Number(named[2] ?? 1), column: 1 } : undefined;
-    // Where the checker noticed the mistake is of no use to the person who fixes the content.
     if (this.loc) this.stack = '';
   }
 }
 
-/** Throws one error listing every problem under `heading`; returns quietly when there is none. */
 export function throwIfProblems(heading: string, problems: string[]): void {
   if (problems.length > 0) throw new ContentError(`${heading} (${problems.length}):\n  ${problems.join('\n  ')}`);
 }

@@ -1,9 +1,4 @@
-/**
- * Images in content bodies. One beside its content file (`![A diagram](./diagram.png)`) goes
- * through Astro's image pipeline: optimized, hashed under /_astro/, with its width and height.
- * One under public/ (`![A chart](/images/chart.png)`) is served as it is, with its size read from
- * the file. The loader has already checked that each exists and has alt text.
- */
+/** Images in content bodies: beside the content file through Astro's image pipeline, under public/ as they are. */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { getImage } from 'astro:assets';
@@ -14,25 +9,16 @@ import { filePath } from './links.ts';
 /** Published image path → its size, for the width and height attributes of the HTML page. */
 const sizes = new Map<string, { width: number; height: number }>();
 
-/** The size of an image the content published at `src`, when it is known. */
 export const imageSize = (src: string) => sizes.get(src) ?? sizes.get(filePath(src));
 
-/**
- * Every image under the content folder, imported as Astro's images guide imports images known only
- * at build time (`import.meta.glob`). `@content` is that folder (astro.config.mjs), so a fixture
- * build of another folder finds its own images. Vite keys them from the project root: `/content/…`
- * inside it, `../…` outside; they are keyed here by absolute path.
- */
+/** Images known only at build time, as Astro's guide imports them; `@content` lets a fixture build find its own. */
 const contentImages = new Map(
   Object.entries(
     import.meta.glob<{ default: ImageMetadata }>('@content/**/*.{png,jpg,jpeg,gif,webp,avif,svg,tiff}'),
   ).map(([key, load]) => [key.startsWith('/') ? join(ROOT, key) : resolve(ROOT, key), load]),
 );
 
-/**
- * The published path of an image written in `importer` (the entry's file path as Astro stores it):
- * root-relative paths are files under public/, others are optimized by Astro's image pipeline.
- */
+/** The published path of an image written in `importer` (the entry's file path as Astro stores it). */
 export async function publishImage(src: string, importer: string, alt: string): Promise<string> {
   const path = filePath(src);
   if (src.startsWith('/')) {

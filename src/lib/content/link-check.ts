@@ -1,9 +1,4 @@
-/**
- * Every internal link in content is checked against what the site publishes: a link to a page or
- * heading that does not exist fails the build with the file, the line, the link and the nearest
- * existing path or heading.
- */
-import { existsSync, globSync } from 'node:fs';
+/** Every internal link in content checked against what the site publishes, naming file, line and the nearest match. */
 import type { PageDocument } from '../pages/page-document.ts';
 import { isOtherSite, type SourcedLink } from './links.ts';
 import { headingAnchors } from '../pages/render-markdown.ts';
@@ -12,13 +7,10 @@ import { base } from '../pages/urls.ts';
 import { DOCUMENT_PATHS, twinPath } from '../../contract/paths.ts';
 import { PUBLIC_DIR } from './project-dirs.ts';
 import { throwIfProblems } from './error.ts';
+import { filesUnder } from './check.ts';
 
-const publicPaths = () => (existsSync(PUBLIC_DIR) ? globSync('**/*', { cwd: PUBLIC_DIR }).map((f) => `/${f}`) : []);
-
-/** `/services/` → `/services`; `/` stays. */
 const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
 
-/** Throws one error listing every broken internal link; returns quietly when all resolve. */
 export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
   // Headings are read only from pages some link points into: most pages are never a link's target.
   const byPath = new Map(docs.map((doc) => [doc.path, doc]));
@@ -31,7 +23,7 @@ export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
   const paths = new Set([
     ...docs.flatMap((d) => [d.path, twinPath(d.path)]),
     ...Object.values(DOCUMENT_PATHS),
-    ...publicPaths(),
+    ...filesUnder(PUBLIC_DIR).map((f) => `/${f}`),
   ]);
   const problems: string[] = [];
   for (const { where, href, context } of links) {

@@ -1,24 +1,18 @@
-/**
- * Links and images as an editor wrote them in a markdown body, with their line numbers, and a
- * way to rewrite their targets. Code (fenced blocks and `inline code`) is never touched.
- */
+/** Links and images as written in a markdown body, with their lines, and rewritten; code is never touched. */
 
 export interface ContentLink {
   kind: 'link' | 'image';
-  /** The target as written, e.g. `/services#cloud-engineering` or `./diagram.png`. */
+  /** As written, e.g. `/services#cloud-engineering` or `./diagram.png`. */
   href: string;
-  /** Link text or image alt text. */
   text: string;
-  /** Line in the source file, counted from 1. */
   line: number;
 }
 
-/** An internal link found in content, checked at build by link-check.ts. */
 export interface SourcedLink {
   /** `content/blog/x.md:12`, or `content/site.md: summary` for frontmatter text. */
   where: string;
   href: string;
-  /** The entry's text as published, to resolve `#heading` links on the page that shows it. */
+  /** The entry's published text, to find the page a `#heading` link is on. */
   context: string;
 }
 
@@ -30,7 +24,6 @@ type Rewrite = (link: ContentLink) => string;
 
 const unwrap = (href: string) => (href.startsWith('<') && href.endsWith('>') ? href.slice(1, -1) : href);
 
-/** Applies `rewrite` to every link target outside code in one line of text. */
 function rewriteLine(text: string, line: number, rewrite: Rewrite): string {
   const reference = REFERENCE.exec(text);
   if (reference) {
@@ -52,7 +45,7 @@ function rewriteLine(text: string, line: number, rewrite: Rewrite): string {
     .join('');
 }
 
-/** Rewrites every link and image target in `body`; `firstLine` is the file line the body starts on. */
+/** `firstLine`: the file line the body starts on. */
 export function rewriteLinks(body: string, firstLine: number, rewrite: Rewrite): string {
   let fence: string | undefined;
   return body
@@ -68,7 +61,6 @@ export function rewriteLinks(body: string, firstLine: number, rewrite: Rewrite):
     .join('\n');
 }
 
-/** Every link and image in `body`, in order. */
 export function scanLinks(body: string, firstLine: number): ContentLink[] {
   const found: ContentLink[] = [];
   rewriteLinks(body, firstLine, (link) => {
@@ -78,7 +70,6 @@ export function scanLinks(body: string, firstLine: number): ContentLink[] {
   return found;
 }
 
-/** The line (from 1) on which the body starts in the raw file text. */
 export function bodyFirstLine(raw: string, body: string): number {
   const at = body.trim() === '' ? -1 : raw.indexOf(body);
   return at < 0 ? 1 : raw.slice(0, at).split('\n').length;
@@ -87,8 +78,7 @@ export function bodyFirstLine(raw: string, body: string): number {
 /** Site-internal targets are root-relative: `/services`, `/blog/x#id`, not `//host/...`. */
 export const isRootRelative = (href: string) => href.startsWith('/') && !href.startsWith('//');
 
-/** The file a target names: no query or fragment, percent-escapes decoded. */
 export const filePath = (href: string) => decodeURI(href.replace(/[?#].*$/, ''));
 
-/** A target on another site, or another scheme: `https://…`, `//host/…`, `mailto:…`. */
+/** `https://…`, `//host/…`, `mailto:…` */
 export const isOtherSite = (href: string) => /^[a-z][a-z0-9+.-]*:|^\/\//i.test(href);

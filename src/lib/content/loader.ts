@@ -1,18 +1,11 @@
-/**
- * The content collections' loaders, on Astro's documented loader API: every file is read and
- * checked (./check.ts), then each .md entry is parsed by the collection schema and stored with its
- * body. The site renders every body itself (src/lib/pages/render-markdown.ts).
- */
+/** The collections' loaders, on Astro's documented loader API; the site renders every body itself. */
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader } from 'astro/loaders';
 import { glob } from 'astro/loaders';
 import { checkContentFiles, hasMdxFiles } from './check.ts';
 
-/**
- * A function an integration may pass in `refreshContent({ context })`: called as the load begins,
- * so the caller knows the load ran (Astro skips a refresh while it reloads its content config).
- */
+/** A `refreshContent({ context })` callback called as the load begins: Astro may skip a refresh. */
 export const LOAD_STARTED = 'onLoadStarted';
 
 /** Every content file under `base` (relative to the project root), checked, as one collection. */
@@ -24,7 +17,6 @@ export function contentLoader(base: string): Loader {
       const started = refreshContextData?.[LOAD_STARTED];
       if (typeof started === 'function') (started as () => void)();
       const dir = resolve(fileURLToPath(config.root), base);
-      // The dev preview reloads the collection when a file under the folder changes (src/integrations/dev-preview.ts).
       watcher?.add(dir);
       const untouched = new Set(store.keys());
       // .mdx files are checked here and loaded by the `mdx` collection (src/content.config.ts).
@@ -42,10 +34,7 @@ export function contentLoader(base: string): Loader {
   };
 }
 
-/**
- * The .mdx files, on Astro's glob loader (which makes them renderable through @astrojs/mdx). A
- * build of content without any skips it, and its warnings about an empty collection.
- */
+/** The .mdx files on Astro's glob loader (renderable by @astrojs/mdx); skipped when there are none. */
 export function mdxLoader(base: string): Loader {
   const inner = glob({ base, pattern: '**/*.mdx' });
   return {

@@ -1,27 +1,14 @@
-/**
- * The components an .mdx file may use, and the markdown each stands for. The page renders them
- * through @astrojs/mdx (src/components/content/); the twins, the llms files and the capabilities
- * document read the markdown form, so they stay plain markdown. Each tag goes on lines of its own:
- *
- *   <Figure caption="The landing zone after the migration">      →  ![A diagram …](./zone.png)
- *   ![A diagram of the landing zone](./zone.png)                     *The landing zone after the migration*
- *   </Figure>
- *
- *   <Callout type="tip">Start with one workload.</Callout>        →  > **Tip:** Start with one workload.
- */
+/** The components an .mdx file may use, each tag on lines of its own, and the markdown each stands for. */
 
-/** Each call-out kind and the word that heads it, on the page and in its markdown form. */
 export const CALLOUT_LABELS = { note: 'Note', tip: 'Tip', warning: 'Warning' } as const;
 export type CalloutType = keyof typeof CALLOUT_LABELS;
-
-export const MDX_COMPONENTS = ['Figure', 'Callout'] as const;
 
 const FIGURE = /^<Figure\s+caption="([^"]*)"\s*>[ \t]*\n([\s\S]*?)\n<\/Figure>[ \t]*$/gm;
 const CALLOUT = /^<Callout(?:\s+type="([a-z]+)")?\s*>([\s\S]*?)<\/Callout>[ \t]*$/gm;
 
 const isCalloutType = (type: string): type is CalloutType => Object.hasOwn(CALLOUT_LABELS, type);
 
-/** An .mdx body with every component replaced by its markdown form, line for line (errors keep their line numbers). */
+/** Line for line, so errors keep their line numbers. */
 export function markdownForm(body: string): string {
   return body
     .replace(FIGURE, (_whole, caption: string, inner: string) => `\n${inner}\n*${caption}*`)
@@ -36,10 +23,7 @@ export function markdownForm(body: string): string {
     });
 }
 
-/**
- * What the body of `file` does that its markdown form could not carry, each as a problem for the
- * editor: an import, an export or another component would reach readers raw. Only an .mdx file has any.
- */
+/** What an .mdx body does that its markdown form could not carry (an import, another component). */
 export function mdxProblems(file: string, body: string): string[] {
   if (!file.endsWith('.mdx')) return [];
   const problems: string[] = [];
@@ -47,7 +31,7 @@ export function mdxProblems(file: string, body: string): string[] {
   if (statement) problems.push(`"${statement[0].trim()}": imports and exports are not supported`);
   for (const m of body.matchAll(/<([A-Z][\w.]*)([^>]*)>/g)) {
     const [tag, name = '', attributes = ''] = m;
-    if (!(MDX_COMPONENTS as readonly string[]).includes(name)) {
+    if (!['Figure', 'Callout'].includes(name)) {
       problems.push(`"${tag}": the only components are <Figure caption="..."> and <Callout type="note|tip|warning">`);
     } else if (name === 'Figure' && !/^\s+caption="[^"]*"\s*$/.test(attributes)) {
       problems.push(`"${tag}": a figure needs its caption: <Figure caption="What it shows">`);
@@ -57,7 +41,7 @@ export function mdxProblems(file: string, body: string): string[] {
         problems.push(`"${tag}": a call-out's type is one of ${Object.keys(CALLOUT_LABELS).join(', ')}`);
     }
   }
-  // Whatever is left after the known forms (a tag not on a line of its own) would reach readers raw.
+  // A tag left after the known forms is not on a line of its own.
   const left = /<\/?(?:Figure|Callout)\b[^>]*>/.exec(markdownForm(body));
   if (left && problems.length === 0)
     problems.push(`"${left[0]}": put each <Figure> and <Callout> tag on a line of its own`);

@@ -1,8 +1,4 @@
-/**
- * Facts written once in content/site.md and used anywhere else through placeholders:
- * `{partner}`, `{provider}`, `{provider_full_name}` and `{email}` in any frontmatter text or body.
- * Renaming the partner in site.md then renames it everywhere.
- */
+/** Facts written once in content/site.md, used in any frontmatter text or body as placeholders. */
 import type { SiteData } from './entry-schema.ts';
 import { nearest } from '../../text/nearest.ts';
 

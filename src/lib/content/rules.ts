@@ -1,35 +1,19 @@
-/**
- * The content rules of the published interface (spec part 1), as checks over any text the
- * site or the proposal function publishes. Pure: the build, the tests and the function share it.
- */
+/** The content rules of the published interface (spec part 1), over any text the site or function publishes. */
+import type { SiteData } from './entry-schema.ts';
+import { oncePer } from '../memo.ts';
 
-export interface Identity {
-  /** Partner's name, e.g. "Kestrel Cloud". */
-  name: string;
-  /** Cloud provider's short and full names, e.g. "AWS", "Amazon Web Services". */
-  cloudProvider: string;
-  cloudProviderFullName: string;
-}
+/** The partner and its cloud provider, as content/site.md names them. */
+export type Identity = Pick<SiteData, 'name' | 'cloud_provider' | 'cloud_provider_full_name'>;
 
 export type RuleId = 'partner-is-not-the-provider' | 'no-promised-funding' | 'launches-figure';
 
-export interface Violation {
-  rule: RuleId;
-  /** The offending passage, trimmed to a readable length. */
-  text: string;
-}
-
-const RULE_HELP: Record<RuleId, string> = {
+/** How an editor fixes a violation of each rule, in one sentence. */
+export const RULE_HELP: Record<RuleId, string> = {
   'partner-is-not-the-provider':
     'describe the partner as an independent consulting and delivery partner, never as the cloud provider',
   'no-promised-funding': 'never promise funding, credits or approval: the cloud provider decides; write "may qualify"',
   'launches-figure': 'render the launches figure exactly as "50+ customer launches" (not a count of companies)',
 };
-
-/** One sentence telling an editor how to fix a violation of `rule`. */
-export function ruleHelp(rule: RuleId): string {
-  return RULE_HELP[rule];
-}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -49,17 +33,13 @@ const PROMISE_PATTERNS = [
   /\bsure\s+to\s+(?:qualify|be\s+approved)\b/gi,
 ];
 
-/** The patterns of the last identity asked for: every page, document and request is checked with the same few. */
-let compiled: { key: string; patterns: RegExp[] } | undefined;
-
-function providerPatterns(id: Identity): RegExp[] {
-  const key = `${id.name}\n${id.cloudProvider}\n${id.cloudProviderFullName}`;
-  if (compiled?.key === key) return compiled.patterns;
-  const provider = `(?:${escape(id.cloudProvider)}|${escape(id.cloudProviderFullName)}|Amazon)`;
+/** Compiled once per identity: every text is checked against the same few. */
+const providerPatterns = oncePer((id: Identity): RegExp[] => {
+  const provider = `(?:${escape(id.cloud_provider)}|${escape(id.cloud_provider_full_name)}|Amazon)`;
   const subject = `(?:we\\s+are|we're|${escape(id.name)}\\s+is|${escape(id.name)}\\s+are)`;
   // "we are AWS" but not "we are an AWS Advanced Tier partner" or "AWS-certified".
   const notPartnerPhrase = `(?![\\w-]*(?:[\\s-]+[\\w-]+){0,3}[\\s-]+(?:partner|customer|certified|consultants?))`;
-  const patterns = [
+  return [
     new RegExp(
       `\\b${subject}\\s+(?:(?:part|a\\s+division|a\\s+unit|a\\s+team|a\\s+subsidiary)\\s+of\\s+)?(?:the\\s+)?${provider}\\b(?!['’]s\\b)${notPartnerPhrase}`,
       'gi',
@@ -67,9 +47,7 @@ function providerPatterns(id: Identity): RegExp[] {
     new RegExp(`\\b(?:an?\\s+)?${provider}[\\s-]+(?:owned\\s+)?(?:company|subsidiary|division)\\b`, 'gi'),
     new RegExp(`\\bon\\s+behalf\\s+of\\s+${provider}\\b`, 'gi'),
   ];
-  compiled = { key, patterns };
-  return patterns;
-}
+});
 
 const LAUNCH_FIGURE = /\b\d[\d,.]*\s*\+?\s*(?:(?:customer|client|product|successful)\s+)?launch(?:es|ed)?\b/gi;
 const COMPANY_COUNT = /\b50\s*\+?\s*(?:customers|companies|clients|startups)\b/gi;
@@ -81,9 +59,8 @@ function passage(text: string, index: number, length: number): string {
   return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ').trim()}${end < text.length ? '…' : ''}`;
 }
 
-/** Every passage of `text` that breaks a content rule. */
-export function findViolations(text: string, identity: Identity): Violation[] {
-  const found: Violation[] = [];
+export function findViolations(text: string, identity: Identity) {
+  const found: { rule: RuleId; text: string }[] = [];
   // matchAll works on a copy of each global pattern, so sharing the compiled ones is safe.
   for (const pattern of providerPatterns(identity)) {
     for (const m of text.matchAll(pattern)) {

@@ -7,7 +7,7 @@
 import type { Article, BreadcrumbList, Graph, ProfessionalService, Service, Thing } from 'schema-dts';
 import type { SiteModel } from '../content/content.ts';
 import type { PageDocument } from './page-document.ts';
-import { findViolations, ruleHelp } from '../content/rules.ts';
+import { findViolations, RULE_HELP } from '../content/rules.ts';
 import { documentAt } from './documents.ts';
 import { oncePer } from '../memo.ts';
 import { absolute } from './urls.ts';
@@ -98,16 +98,10 @@ export function jsonLdFor(doc: PageDocument, model: SiteModel): Graph {
 }
 
 function assertContentRules(path: string, nodes: Thing | Thing[], model: SiteModel): void {
-  const site = model.site.data;
-  const identity = {
-    name: site.name,
-    cloudProvider: site.cloud_provider,
-    cloudProviderFullName: site.cloud_provider_full_name,
-  };
-  const violations = findViolations(JSON.stringify(nodes), identity);
+  const violations = findViolations(JSON.stringify(nodes), model.site.data);
   if (violations.length > 0) {
     throw new Error(
-      `JSON-LD of ${path} breaks a content rule: ${violations.map((v) => `"${v.text}": ${ruleHelp(v.rule)}`).join('; ')}`,
+      `JSON-LD of ${path} breaks a content rule: ${violations.map((v) => `"${v.text}": ${RULE_HELP[v.rule]}`).join('; ')}`,
     );
   }
 }
