@@ -100,7 +100,7 @@ describe('the sweep delivers what the sender never retried', () => {
       const other = await submitProposal(submitRequest({ company: 'Other' }), randomUUID(), deps);
       expect(other.status).toBe(201);
 
-      const policy = deps.redelivery!;
+      const policy = deps.redelivery;
       const took = await sweepUntil(
         deps,
         async () => (await records(deps)).every((r) => r.delivery.state === 'received'),
