@@ -27,7 +27,7 @@ import { submitDepsFromEnv } from '../src/proposal/submit/config.ts';
 import { partnerFromKnowledge } from '../src/proposal/submit/partner.ts';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
 import { PROPOSALS_STORE, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
-import { openProposalsStore, type ProposalsStore } from '../src/proposal/store/blobs.ts';
+import { ProposalsStore } from '../src/proposal/store/blobs.ts';
 import { readAllRecords, readRecord } from '../src/proposal/store/record-store.ts';
 import { entriesNaming, eraseRecord } from '../src/proposal/store/retention.ts';
 import { forgetTally } from '../src/proposal/store/event-tally.ts';
@@ -152,7 +152,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 /** The deployed site's store, through the Netlify API. */
 function remoteSource(siteID: string, token: string): Source {
   return {
-    store: openProposalsStore({ location: { siteID, token } }),
+    store: new ProposalsStore({ location: { siteID, token } }),
     where: `site ${siteID}`,
     close: async () => undefined,
   };
@@ -194,7 +194,7 @@ async function localSource(root: string): Promise<Source | null> {
   const { port } = await server.start();
   const url = `http://127.0.0.1:${port}`;
   return {
-    store: openProposalsStore({ location: { siteID, token, edgeURL: url, uncachedEdgeURL: url } }),
+    store: new ProposalsStore({ location: { siteID, token, edgeURL: url, uncachedEdgeURL: url } }),
     where: `local store ${shown}, site ${siteID}`,
     close: () => server.stop(),
   };

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
       default: Handler;
     };
     const { EXAMPLE_REQUESTS } = await import('../../src/contract/contract.ts');
-    const { openProposalsStore } = await import('../../src/proposal/store/blobs.ts');
+    const { ProposalsStore } = await import('../../src/proposal/store/blobs.ts');
     const { submitDepsFromEnv } = await import('../../src/proposal/submit/config.ts');
     const { partnerFromKnowledge } = await import('../../src/proposal/submit/partner.ts');
     const { runSweep, FUNCTION_SWEEP_LIMITS } = await import('../../src/proposal/submit/sweep.ts');
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
       (name) => process.env[name],
       partnerFromKnowledge(k),
       k.consent,
-      openProposalsStore(),
+      new ProposalsStore(),
     );
     const count = (r: { requests: { outcome: string }[] }, outcome: string) =>
       r.requests.filter((x) => x.outcome === outcome).length;

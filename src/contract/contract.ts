@@ -1,8 +1,4 @@
-/**
- * The proposal contract, written once: request schemas (JSON Schema 2020-12), result meanings,
- * limits and idempotency rules. Published at GET /api/proposal, embedded in /openapi.json, and
- * compiled at build time into the function's validators.
- */
+/** The proposal contract, written once: served at GET /api/proposal, in /openapi.json, compiled into the validators. */
 import {
   COMPANY_SIZES,
   CONTACT_FIELDS,
@@ -51,13 +47,9 @@ export function workflowTexts(absolute: (path: string) => string) {
   };
 }
 
-/**
- * Text a person wrote: at least one visible character (not only spaces, zero-width or other
- * format characters), and no control characters; free text may keep tabs and line breaks.
- * Values are trimmed before they are checked.
- */
-export const VISIBLE_LINE_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])[^\\p{Cc}\\p{Cf}]*$';
-export const VISIBLE_TEXT_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])(?:[^\\p{Cc}\\p{Cf}]|[\\t\\n\\r])*$';
+/** At least one visible character and no control or format characters; free text may keep tabs and line breaks. */
+const VISIBLE_LINE_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])[^\\p{Cc}\\p{Cf}]*$';
+const VISIBLE_TEXT_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])(?:[^\\p{Cc}\\p{Cf}]|[\\t\\n\\r])*$';
 /** The longest address SMTP allows (RFC 5321 path limit). */
 export const MAX_EMAIL_LENGTH = 254;
 
@@ -167,10 +159,7 @@ const fieldRefs = {
   },
 };
 
-/**
- * JSON Schemas of the successful results (what guide.ts, summarize.ts and submit/reply-bodies.ts
- * return): the MCP tools' output schemas and the OpenAPI document's SubmitResult.
- */
+/** JSON Schemas of the successful results: the MCP tools' output schemas and the OpenAPI document's SubmitResult. */
 export function resultSchemas() {
   const object = (title: string, required: string[], properties: Record<string, unknown>) => ({
     $schema: 'https://json-schema.org/draft/2020-12/schema',

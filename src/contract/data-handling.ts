@@ -1,10 +1,6 @@
-/**
- * What the intake stores, where, for how long, what it sends and how to have it erased: one source
- * for the contract's data_handling, /privacy, /agents, /proposal and their twins. The function and
- * the build read RETENTION_DAYS and the send limits alike, so the pages say what the function does.
- */
+/** What the intake stores, where, how long, what it sends and how to erase it: for the contract and every page. */
 import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency-rules.ts';
-import { sendLimitsFromEnv, type SendLimits } from './send-limits.ts';
+import { sendLimitsFromEnv } from './send-limits.ts';
 
 export const RETENTION_DAYS_RANGE = { min: 1, max: 36_500 } as const;
 
@@ -17,14 +13,14 @@ export function retentionDays(raw: string | undefined): number | undefined {
     : undefined;
 }
 
-/** `retention_days` null: kept until its deletion is asked for; `limits`: the send limits in force. */
-export function dataHandling(
-  partner: { name: string; email: string },
-  days: number | undefined,
-  limits: SendLimits,
+/** The texts for the environment the site is built in (its RETENTION_DAYS and send limits). */
+export function dataHandlingFromEnv(
+  { name, email }: { name: string; email: string },
+  env: Record<string, string | undefined> = process.env,
   privacyUrl?: string,
 ) {
-  const { name, email } = partner;
+  const days = retentionDays(env['RETENTION_DAYS']);
+  const { limits } = sendLimitsFromEnv((variable) => env[variable]);
   return {
     stored:
       `Guide and summarize store nothing. A submitted request (the contact details, the intake fields, the consent ` +
@@ -34,6 +30,7 @@ export function dataHandling(
       `Requests are stored in Netlify Blobs, the storage of the host that runs this site. They are delivered to the ` +
       `customer-relationship system ${name} configures, and emails go through the mail provider ${name} configures; ` +
       `each receives the request only to do that job.`,
+    // null: kept until its deletion is asked for.
     retention_days: days ?? (null as number | null),
     retention:
       (days === undefined
@@ -55,14 +52,4 @@ export function dataHandling(
   };
 }
 
-export type DataHandling = ReturnType<typeof dataHandling>;
-
-/** The texts for the environment the site is built in (its RETENTION_DAYS and send limits). */
-export function dataHandlingFromEnv(
-  partner: { name: string; email: string },
-  env: Record<string, string | undefined> = process.env,
-  privacyUrl?: string,
-) {
-  const { limits } = sendLimitsFromEnv((name) => env[name]);
-  return dataHandling(partner, retentionDays(env['RETENTION_DAYS']), limits, privacyUrl);
-}
+export type DataHandling = ReturnType<typeof dataHandlingFromEnv>;

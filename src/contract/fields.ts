@@ -32,7 +32,6 @@ export type PrimaryNeed = CapabilityId | typeof NOT_SURE;
 
 export const GUIDANCE_FIELDS = ['question', 'industry', 'company_size', 'primary_need'] as const;
 export type GuidanceField = (typeof GUIDANCE_FIELDS)[number];
-/** Contact details a submit needs, and the optional one. */
 export const CONTACT_FIELDS = ['name', 'email', 'company'] as const;
 export const OPTIONAL_CONTACT_FIELDS = ['role'] as const;
 
@@ -44,7 +43,6 @@ export const MAX_BODY_BYTES = 32 * 1024;
 export const MAX_TEXT_LENGTH = 4000;
 export const MAX_SHORT_LENGTH = 200;
 
-/** Human labels of every request field, for overviews, emails and the workspace. */
 export const FIELD_LABELS = {
   question: 'Question',
   industry: 'Industry',
@@ -66,6 +64,5 @@ export const FIELD_LABELS = {
 /** The top-level field a problem pointer names: "#/email" → "email"; "#" → "". */
 export const fieldOfPointer = (pointer: string): string => pointer.replace(/^#\/?/, '').split('/')[0] ?? '';
 
-/** The human label of a field, or its name capitalised. */
 export const labelOfField = (name: string): string =>
   (FIELD_LABELS as Record<string, string>)[name] ?? `${name.charAt(0).toUpperCase()}${name.slice(1)}`;

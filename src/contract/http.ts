@@ -45,10 +45,7 @@ export function problemMeaning(type: ProblemType): string {
   return p.advice === undefined ? p.title : `${p.title}. ${p.advice}`;
 }
 
-/**
- * An RFC 9457 problem reply; `detail` never includes caller-sent values. Its `type` is relative to
- * the agents page until the handler, which knows the site, resolves it (withProblemBase).
- */
+/** An RFC 9457 problem; `detail` never echoes values. `type` stays relative until withProblemBase resolves it. */
 export function problem(
   type: ProblemType,
   detail: string,
@@ -82,7 +79,6 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body };
 }
 
-/** Reads a configuration variable: Netlify's runtime first, then the process environment. */
 export function readEnv(name: string): string | undefined {
   const netlify = (globalThis as { Netlify?: { env: { get(key: string): string | undefined } } }).Netlify;
   const value = netlify?.env.get(name) ?? process.env[name];

@@ -1,7 +1,4 @@
-/**
- * The facts the proposal function needs at run time, derived from the content at build time
- * (src/lib/agents/agent-documents.ts) and shipped as JSON, so the function carries no facts of its own.
- */
+/** The facts the function needs, built from the content (lib/agents/agent-documents.ts) and shipped as JSON. */
 import type { DataHandling } from './data-handling.ts';
 import type { AudienceId, CapabilityId, EngagementModelId } from './ids.ts';
 

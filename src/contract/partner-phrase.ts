@@ -1,4 +1,5 @@
 /** How pages and replies describe the partner, from `type` in content/site.md. */
+import type { Knowledge } from './knowledge.ts';
 
 /** "Cloud partner" → "a cloud partner". */
 export function partnerPhrase(type: string): string {
@@ -6,12 +7,8 @@ export function partnerPhrase(type: string): string {
   return `${/^[aeiou]/.test(lower) ? 'an' : 'a'} ${lower}`;
 }
 
-/** The names a sentence about the partner needs (Knowledge's `partner`); `described_as` is partnerPhrase of its type. */
-export interface PartnerNames {
-  name: string;
-  described_as: string;
-  cloud_provider_full_name: string;
-}
+/** The names a sentence about the partner needs; `described_as` is partnerPhrase of its type. */
+export type PartnerNames = Pick<Knowledge['partner'], 'name' | 'described_as' | 'cloud_provider_full_name'>;
 
 /** "Kestrel Cloud, an independent … partner (not Amazon Web Services)": the partner named in passing. */
 export const partnerWithAside = (p: PartnerNames): string =>

@@ -5,14 +5,11 @@ import { PAGE_IDS, type PageId } from './ids.ts';
 const pagePath = (id: PageId) => (id === 'home' ? '/' : `/${id}`);
 export const PAGE_PATHS = Object.fromEntries(PAGE_IDS.map((id) => [id, pagePath(id)])) as Record<PageId, string>;
 
-/** The proposal function's paths: GET the contract or POST an action; MCP (Streamable HTTP, POST only). */
 export const PROPOSAL_API_PATH = '/api/proposal';
-export const MCP_PATH = '/mcp';
 
-/** Documents published beside the pages, for agents and crawlers. */
 export const DOCUMENT_PATHS = {
   proposalApi: PROPOSAL_API_PATH,
-  mcp: MCP_PATH,
+  mcp: '/mcp',
   mcpServerCard: '/.well-known/mcp/server-card.json',
   capabilities: '/api/capabilities',
   capabilitiesSchema: '/schemas/capabilities.schema.json',
@@ -28,11 +25,9 @@ export const DOCUMENT_PATHS = {
   agentSkillsIndex: '/.well-known/agent-skills/index.json',
 } as const;
 
-export const LLMS_FULL_SECTIONS_PATH = '/llms-full';
-
 /** Part `part` (from 1) of a section's full text: `/llms-full/blog.txt`, then `/llms-full/blog-2.txt`, ... */
 export const llmsFullSectionPath = (section: string, part: number) =>
-  `${LLMS_FULL_SECTIONS_PATH}/${section}${part > 1 ? `-${part}` : ''}.txt`;
+  `/llms-full/${section}${part > 1 ? `-${part}` : ''}.txt`;
 
 /** Path of a page's markdown twin: `/` → `/index.md`, `/services` → `/services.md`. */
 export function twinPath(path: string): string {
@@ -49,11 +44,8 @@ export const INDEX_PAGE_SIZE = 20;
 
 /** Path of page `n` (from 1) of a paginated index: `/blog`, then `/blog/archive/2`, ... */
 export function indexPagePath(basePath: string, n: number): string {
-  return n === 1 ? basePath : `${archivePrefix(basePath)}${n}`;
+  return n === 1 ? basePath : `${basePath}/archive/${n}`;
 }
-
-/** What every later page of a paginated index starts with: `/blog/archive/`. */
-export const archivePrefix = (basePath: string) => `${basePath}/archive/`;
 
 export const caseStudyPath = (slug: string) => `${PAGE_PATHS['case-studies']}/${slug}`;
 export const postPath = (slug: string) => `${PAGE_PATHS.blog}/${slug}`;
@@ -65,7 +57,5 @@ export const tagSlug = (tag: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, '-')
     .replace(/^-|-$/g, '');
 
-export const TAGS_PATH = `${PAGE_PATHS.blog}/tags`;
-
 /** Path of a blog tag's (first) page; later pages follow indexPagePath. */
-export const tagPath = (tag: string) => `${TAGS_PATH}/${tagSlug(tag)}`;
+export const tagPath = (tag: string) => `${PAGE_PATHS.blog}/tags/${tagSlug(tag)}`;

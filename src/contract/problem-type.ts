@@ -1,6 +1,5 @@
 /** A problem's `type` URI: its row's anchor on the agents page. Free of imports, so the page script can use it. */
 
-/** e.g. `problem-invalid-request`. */
 export const problemAnchor = (type: string): string => `problem-${type}`;
 
 /** The `type` URI of a problem, e.g. `https://…/agents#problem-invalid-request`. */

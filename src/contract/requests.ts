@@ -1,5 +1,5 @@
 /** The request types of POST /api/proposal, read off the published JSON Schemas (contract.ts). */
-import type { ErrorObject } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { RequestSchemas } from './contract.ts';
 import type { GuidanceField, IntakeField } from './fields.ts';
@@ -13,13 +13,9 @@ export type ProposalRequest = GuideRequest | SummarizeRequest | SubmitRequest;
 export type IntakeFields = Pick<SummarizeRequest, IntakeField>;
 export type GuidanceFields = Pick<SummarizeRequest, GuidanceField>;
 
-/** A request schema compiled by ajv (.generated/validators.mjs): a body it accepts has the schema's type. */
-export interface Validator<T> {
-  (data: unknown): data is T;
-  errors?: ErrorObject[] | null;
-}
+/** The request schemas compiled by ajv (.generated/validators.mjs): a body one accepts has the schema's type. */
 export interface Validators {
-  guide: Validator<GuideRequest>;
-  summarize: Validator<SummarizeRequest>;
-  submit: Validator<SubmitRequest>;
+  guide: ValidateFunction<GuideRequest>;
+  summarize: ValidateFunction<SummarizeRequest>;
+  submit: ValidateFunction<SubmitRequest>;
 }

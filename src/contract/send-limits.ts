@@ -1,8 +1,4 @@
-/**
- * How many messages the intake sends, written once: the function enforces these numbers and the
- * documents state them. Both read the environment (the build's and the function's), so they say
- * the same when the deployment sets them in one place, as Netlify's site-wide variables do.
- */
+/** How many messages the intake sends: the function enforces, the documents state, both from the environment. */
 
 export const SEND_LIMIT_SPECS = {
   /** Confirmation emails to one address (compared case-insensitively, without a +tag) in 24 h. */
@@ -37,11 +33,8 @@ export function sendLimitsFromEnv(read: (name: string) => string | undefined): {
 }
 
 /** The address a limit counts: lower case, without a `+tag`, so Ann+1@Example.com and ann@example.com share one. */
-export function limitAddress(email: string): string {
-  const address = email.trim().toLowerCase();
-  const at = address.lastIndexOf('@');
-  if (at < 0) return address;
-  const local = address.slice(0, at);
-  const plus = local.indexOf('+');
-  return `${plus > 0 ? local.slice(0, plus) : local}${address.slice(at)}`;
-}
+export const limitAddress = (email: string): string =>
+  email
+    .trim()
+    .toLowerCase()
+    .replace(/^([^+]+)\+.*(@[^@]*)$/s, '$1$2');

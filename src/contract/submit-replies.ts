@@ -1,14 +1,7 @@
-/**
- * Bodies of the submit replies: the pipeline sends them (submit/), the contract publishes an
- * example built by the same code, and the reply pages read them. Their sentences claim an email
- * only when it was sent, and promise nothing about programs, funding or approval.
- */
+/** Bodies of the submit replies: they claim an email only when it was sent, and promise nothing about programs. */
 import type { Knowledge } from './knowledge.ts';
 
-/**
- * The values of `confirmation_email`: what to tell the person (in the reply's `message`, which the
- * workspace and the no-JavaScript reply show) and, below, what each means to an agent.
- */
+/** Each `confirmation_email` value: what the reply's `message` tells the person (below: what it means to an agent). */
 export const CONFIRMATION_EMAIL_TO_PERSON = {
   sent: 'A confirmation email was sent to the address you gave.',
   not_sent:
@@ -21,7 +14,6 @@ export const CONFIRMATION_EMAIL_TO_PERSON = {
 
 export type ConfirmationEmailState = keyof typeof CONFIRMATION_EMAIL_TO_PERSON;
 
-/** For the contract, /openapi.json, SKILL.md and /agents. */
 export const CONFIRMATION_EMAIL_MEANINGS = {
   sent: 'The confirmation email was accepted by the mail server. Only this value allows saying an email was sent.',
   not_sent:
@@ -33,7 +25,6 @@ export const CONFIRMATION_EMAIL_MEANINGS = {
     'No confirmation email was sent because a sending limit was reached (a few per address a day, and a daily total for the site; data_handling.limits in the contract gives the numbers). The request itself is stored and delivered as usual; keep the request_id as the reference.',
 } as const satisfies Record<ConfirmationEmailState, string>;
 
-/** The customer-relationship systems a request can be delivered to. */
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';
 
 /** 201: the CRM accepted the request; `confirmation_email` reports the email separately. */
@@ -92,7 +83,6 @@ export function failedReplyBody(r: {
   };
 }
 
-/** The example reply of a received submit, published in the contract. */
 export function exampleSubmitReply(k: Knowledge) {
   return receivedReplyBody({
     requestId: '5b0e4f7e-8a5c-4d1e-9f2a-3c6d7e8f9a0b',

@@ -4,24 +4,21 @@ import type { GuideRequest } from '../contract/requests.ts';
 import type { Knowledge } from '../contract/knowledge.ts';
 import { partnerWithAside } from '../contract/partner-phrase.ts';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Keyword patterns, compiled once (the knowledge is fixed for a function instance). */
+const patterns = new Map<string, RegExp>();
 
-/** Keyword patterns, compiled once per keyword list (the knowledge is fixed for a function instance). */
-const patterns = new WeakMap<string[], RegExp[]>();
-
-function matchedKeywords(text: string, keywords: string[]): string[] {
-  let compiled = patterns.get(keywords);
-  if (!compiled) {
-    compiled = keywords.map((kw) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(kw)}(?:$|[^\\p{L}\\p{N}])`, 'iu'));
-    patterns.set(keywords, compiled);
+function mentions(text: string, keyword: string): boolean {
+  let pattern = patterns.get(keyword);
+  if (!pattern) {
+    pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}])${RegExp.escape(keyword)}(?:$|[^\\p{L}\\p{N}])`, 'iu');
+    patterns.set(keyword, pattern);
   }
-  return keywords.filter((_, i) => compiled[i]!.test(text));
+  return pattern.test(text);
 }
 
 /** Startups vs established businesses: company size first, then the words of the question. */
 function pickAudience(k: Knowledge, req: GuideRequest) {
   const bySize = k.audiences.filter((a) => a.company_sizes.includes(req.company_size));
-  if (bySize.length === 1) return bySize[0];
   const startupish = /\b(startup|start-up|seed|series [a-c]|founder|mvp|pre-revenue|yc)\b/i.test(
     `${req.question} ${req.industry}`,
   );
@@ -33,7 +30,7 @@ export function guide(k: Knowledge, req: GuideRequest) {
   const text = `${req.question} ${req.industry}`;
   const scored = k.capabilities
     .map((c, order) => {
-      const matched = matchedKeywords(text, c.keywords);
+      const matched = c.keywords.filter((keyword) => mentions(text, keyword));
       const primary = req.primary_need === c.id;
       return { c, order, matched, primary, score: (primary ? 5 : 0) + matched.length };
     })

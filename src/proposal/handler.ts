@@ -1,7 +1,4 @@
-/**
- * POST /api/proposal: the HTTP API and the workspace's form. Reads and parses the body, then hands
- * the action to the pipeline every channel shares. Every failure is an RFC 9457 problem.
- */
+/** POST /api/proposal (the HTTP API and the workspace's form): parses the body for the shared pipeline. */
 import type { Knowledge } from '../contract/knowledge.ts';
 import { problem, withProblemBase, type Reply } from '../contract/http.ts';
 import { readBody } from './read-body.ts';
@@ -10,8 +7,6 @@ import { logEvent } from './submit/log.ts';
 import { internalError, type ActionPipeline, type InvocationContext, type Routed } from './pipeline.ts';
 import { CHANNEL_HEADER, httpChannel, userAgentProduct } from './source.ts';
 import { PROPOSAL_API_PATH } from '../contract/paths.ts';
-
-export type { InvocationContext } from './pipeline.ts';
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -27,7 +22,7 @@ function mediaTypeOf(contentType: string | null): 'json' | 'form' | null {
   return null;
 }
 
-type Parsed = { body: Record<string, unknown>; key?: string };
+type Parsed = { body: Record<string, unknown>; key?: string | undefined };
 
 /** A form post carries strings; these fields become the JSON types the contract expects. */
 function formBody(raw: string): Parsed {
@@ -43,10 +38,9 @@ function formBody(raw: string): Parsed {
     else body[name] = value;
   }
   if (body.website === '') delete body.website;
-  return { body, ...(key ? { key } : {}) };
+  return { body, key };
 }
 
-/** A JSON body as an object, or the problem that says why it is not one. */
 function jsonBody(raw: string): Parsed | Reply {
   let value: unknown;
   try {
@@ -74,48 +68,52 @@ export function createProposalHandler(
   // The same bytes Astro writes to dist/api/proposal.json (src/lib/agents/responses.ts).
   const contractText = contract === undefined ? undefined : `${JSON.stringify(contract, null, 2)}\n`;
 
-  async function liveContract(origin: string, method: string): Promise<Response> {
-    const res = await fetch(new URL(`${PROPOSAL_API_PATH}.json`, origin), { method });
+  async function getContract(method: string): Promise<Response> {
+    const headers = {
+      'content-type': 'application/json; charset=utf-8',
+      'access-control-allow-origin': '*',
+      'cache-control': 'public, max-age=0, must-revalidate',
+    };
+    if (liveContractFrom === undefined) return new Response(method === 'HEAD' ? null : contractText, { headers });
+    const res = await fetch(new URL(`${PROPOSAL_API_PATH}.json`, liveContractFrom), { method });
+    const type = res.headers.get('content-type') ?? headers['content-type'];
     return new Response(res.body, {
       status: res.status,
-      headers: {
-        'content-type': res.headers.get('content-type') ?? 'application/json; charset=utf-8',
-        'access-control-allow-origin': '*',
-        'cache-control': 'no-store',
-      },
+      headers: { ...headers, 'content-type': type, 'cache-control': 'no-store' },
     });
   }
 
-  /** Method, media type, body; then the shared pipeline. */
   async function route(req: Request, form: boolean): Promise<Routed> {
-    const media = mediaTypeOf(req.headers.get('content-type'));
-    const answer = (reply: Reply): Routed => ({ reply, form });
-    if (req.method === 'OPTIONS') return answer({ status: 204, body: null });
+    if (req.method === 'OPTIONS') return { reply: { status: 204, body: null } };
     if (req.method !== 'POST') {
-      return answer(
-        problem('method-not-allowed', 'POST a JSON body; GET /api/proposal serves the contract.', {
+      return {
+        reply: problem('method-not-allowed', 'POST a JSON body; GET /api/proposal serves the contract.', {
           headers: { allow: 'GET, POST, OPTIONS' },
         }),
-      );
+      };
     }
-    if (media === null) {
-      return answer(
-        problem(
+    if (mediaTypeOf(req.headers.get('content-type')) === null) {
+      return {
+        reply: problem(
           'unsupported-media-type',
           'Send application/json (or application/x-www-form-urlencoded from the proposal workspace form).',
         ),
-      );
+      };
     }
     const raw = await readBody(req);
     if (!raw.ok) {
-      return answer(
-        raw.reason === 'too-large'
-          ? problem('payload-too-large', 'The body is larger than the documented max_body_bytes limit of the contract.')
-          : problem('malformed-json', 'The request body could not be read.'),
-      );
+      return {
+        reply:
+          raw.reason === 'too-large'
+            ? problem(
+                'payload-too-large',
+                'The body is larger than the documented max_body_bytes limit of the contract.',
+              )
+            : problem('malformed-json', 'The request body could not be read.'),
+      };
     }
     const parsed = form ? formBody(raw.text) : jsonBody(raw.text);
-    if ('status' in parsed) return answer(parsed);
+    if ('status' in parsed) return { reply: parsed };
     return pipeline.run({
       body: parsed.body,
       idempotencyKey: req.headers.get('idempotency-key'),
@@ -128,18 +126,9 @@ export function createProposalHandler(
   }
 
   return async function handle(req: Request, context?: InvocationContext): Promise<Response> {
-    if (contractText !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
-      if (liveContractFrom !== undefined) return liveContract(liveContractFrom, req.method);
-      return new Response(req.method === 'HEAD' ? null : contractText, {
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'access-control-allow-origin': '*',
-          'cache-control': 'public, max-age=0, must-revalidate',
-        },
-      });
-    }
+    if (contractText !== undefined && (req.method === 'GET' || req.method === 'HEAD')) return getContract(req.method);
     pipeline.scheduleSweep(context);
-    const form = mediaTypeOf(req.headers.get('content-type')) === 'form';
+    let form = mediaTypeOf(req.headers.get('content-type')) === 'form';
     // A form post's reply page shows the form again with what was typed, so keep a copy to read.
     const copy = form && req.method === 'POST' ? req.clone() : undefined;
     let routed: Routed;
@@ -147,11 +136,12 @@ export function createProposalHandler(
       routed = await route(req, form);
     } catch (error) {
       logEvent('unexpected_error', { name: error instanceof Error ? error.name : 'unknown' });
-      routed = { reply: internalError(), form: false };
+      routed = { reply: internalError() };
+      form = false;
     }
     const reply = withProblemBase(routed.reply, k.urls.agents);
     const accept = req.headers.get('accept') ?? '';
-    const wantsHtml = routed.form || (/\btext\/html\b/.test(accept) && !/json/.test(accept));
+    const wantsHtml = form || (/\btext\/html\b/.test(accept) && !/json/.test(accept));
     if (wantsHtml && reply.status !== 204) {
       const posted = copy && reply.status !== 413 ? new URLSearchParams(await copy.text().catch(() => '')) : undefined;
       return htmlReply(k, reply, routed.action, posted);

@@ -1,7 +1,4 @@
-/**
- * The reply to a plain HTML form post (the workspace without JavaScript): the result in the site's
- * frame, and the workspace again with everything typed. All text is escaped; no script.
- */
+/** The reply to a no-JavaScript form post: the result in the site's frame, and the workspace again with all typed. */
 import type { Knowledge } from '../contract/knowledge.ts';
 import { fieldOfPointer, labelOfField, type ProposalAction } from '../contract/fields.ts';
 import type { FieldError, Reply } from '../contract/http.ts';
@@ -12,13 +9,8 @@ import { ALL_FIELDS, displayValue, workspaceFormsHtml, type FormState } from './
 import { escapeHtml as esc } from '../text/escape-html.ts';
 import { isProblemType } from '../contract/problem-type.ts';
 
-/** The site's header and footer, cut from the built /proposal page (src/integrations/build-outputs.ts). */
-export interface PageFrame {
-  header: string;
-  footer: string;
-}
-
-export type ReplyKnowledge = Knowledge & { stylesheet?: string; frame?: PageFrame };
+/** `frame`: the site's header and footer, cut from the built /proposal page (src/integrations/build-outputs.ts). */
+type ReplyKnowledge = Knowledge & { stylesheet?: string; frame?: { header: string; footer: string } };
 
 /** `lead` is shown above the workspace; `form` is absent once the request is done. */
 interface Page {
@@ -29,12 +21,7 @@ interface Page {
 
 type Values = Record<string, string>;
 
-interface ProblemBody {
-  type?: string;
-  title?: string;
-  detail?: string;
-  errors?: FieldError[];
-}
+type ProblemBody = { type?: string; title?: string; detail?: string; errors?: FieldError[] };
 
 function problemPage(body: ProblemBody, values: Values): Page {
   // A missing consent is said once, at the box; the top of the page only points there.
@@ -45,11 +32,10 @@ function problemPage(body: ProblemBody, values: Values): Page {
       form: { values, errors: { consent: CONSENT_MISSING }, canSend: true },
     };
   }
-  const errors = body.errors ?? [];
   const sensitive = isProblemType(body.type, 'sensitive-data');
   const atFields: Record<string, string> = {};
   const general: string[] = [];
-  for (const e of errors) {
+  for (const e of body.errors ?? []) {
     const field = fieldOfPointer(e.pointer);
     if ((ALL_FIELDS as readonly string[]).includes(field) || field === 'consent')
       atFields[field] = `${labelOfField(field)} ${e.detail}.`;
@@ -103,14 +89,14 @@ function summaryPage(k: Knowledge, s: SummarizeReply, values: Values): Page {
 
 function submitPage(b: SubmitReply, values: Values): Page {
   const view = submitView(b, values['email'] === undefined ? {} : { email: values['email'] });
-  const lead = `<div class="reply" role="status">${viewToHtml(view.body, 'h2')}</div>`;
   // Only a pending request may be sent again; received and failed ones are done.
-  return b.status === 'pending'
-    ? { title: view.title, lead, form: { values, canSend: true } }
-    : { title: view.title, lead };
+  return {
+    title: view.title,
+    lead: `<div class="reply" role="status">${viewToHtml(view.body, 'h2')}</div>`,
+    ...(b.status === 'pending' && { form: { values, canSend: true } }),
+  };
 }
 
-/** The typed values of a form post, by field name (hidden protocol fields left out). */
 function formValues(params: URLSearchParams | undefined): Values {
   const values: Values = {};
   for (const name of [...ALL_FIELDS, 'form_started_at']) {
@@ -126,8 +112,7 @@ export function htmlReply(
   action: ProposalAction | undefined,
   params?: URLSearchParams,
 ): Response {
-  // The body is what the pipeline's action returned: a problem, or the named action's result.
-  const { body } = reply;
+  const body = reply.body;
   const values = formValues(params);
   const page =
     reply.status >= 400

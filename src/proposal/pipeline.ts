@@ -1,11 +1,8 @@
-/**
- * The one way an action runs, whichever channel parsed it (handler.ts for HTTP and the form,
- * mcp/endpoint.ts for MCP): key rules, consent, the schema, the anti-spam checks, the
- * sensitive-data guard and the exactly-once submit hold for every channel because they live here.
- */
+/** The one way an action runs, whichever channel parsed it (HTTP, form, MCP), so every rule holds for every channel. */
 import type { Knowledge } from '../contract/knowledge.ts';
 import { ACTIONS, type ProposalAction } from '../contract/fields.ts';
-import type { ProposalRequest, Validator, Validators } from '../contract/requests.ts';
+import type { ValidateFunction } from 'ajv';
+import type { ProposalRequest, Validators } from '../contract/requests.ts';
 import { consentRequired, json, problem, readEnv, type Reply } from '../contract/http.ts';
 import { guide } from './guide.ts';
 import { summarize } from './summarize.ts';
@@ -20,15 +17,11 @@ import { logEvent } from './submit/log.ts';
 import { sweepIfDue } from './submit/sweep.ts';
 import type { RequestSource } from './source.ts';
 
-/** The part of Netlify's function context used here. */
 export interface InvocationContext {
   waitUntil(promise: Promise<unknown>): void;
 }
 
-/**
- * One parsed action, as any channel delivers it. `idempotencyKey`: the HTTP header or the MCP
- * submit tool's argument; `form`: a plain HTML form post's raw bytes and hidden key field.
- */
+/** `idempotencyKey`: the HTTP header or the MCP tool's argument; `form`: a form post's raw bytes and hidden key field. */
 export interface ActionRequest {
   body: Record<string, unknown>;
   idempotencyKey: string | null;
@@ -39,7 +32,6 @@ export interface ActionRequest {
 export interface Routed {
   reply: Reply;
   action?: ProposalAction;
-  form: boolean;
 }
 
 export interface ActionPipeline {
@@ -51,7 +43,6 @@ export interface ActionPipeline {
 /** Forms filled in faster than this are treated as automated. */
 const MIN_FILL_MS = 3000;
 
-/** The reply to an error no step expected. */
 export function internalError(): Reply {
   return problem(
     'internal-error',
@@ -60,10 +51,10 @@ export function internalError(): Reply {
 }
 
 /**
- * Without JavaScript the workspace posts every field of the page whichever step's button was
- * pressed, so a form's fields that the action does not take are dropped. JSON clients get no such leniency.
+ * Without JavaScript the workspace posts every field of the page whichever button was pressed,
+ * so a form's fields the action does not take are dropped. JSON clients get no such leniency.
  */
-function validated<T>(validate: Validator<T>, body: Record<string, unknown>, form: boolean): T | undefined {
+function validated(validate: ValidateFunction<ProposalRequest>, body: Record<string, unknown>, form: boolean) {
   if (form && !validate(body)) {
     for (const error of validate.errors ?? []) {
       const extra = (error.params as { additionalProperty?: string }).additionalProperty;
@@ -82,21 +73,7 @@ function looksAutomated(request: ProposalRequest): boolean {
   return filledInMs >= 0 && filledInMs < MIN_FILL_MS;
 }
 
-/** The sensitive-data guard: names the field and the kind, never the value. */
-async function sensitiveData(body: Record<string, unknown>): Promise<Reply | undefined> {
-  const findings = await findSensitiveData(body);
-  if (findings.length === 0) return undefined;
-  return problem(
-    'sensitive-data',
-    'Remove credentials, secrets, card or ID numbers from the named fields; describe them instead. Nothing was stored.',
-    { errors: findings.map((f) => ({ pointer: f.pointer, detail: `looks like ${f.label}; remove it` })) },
-  );
-}
-
-/**
- * A plain HTML form cannot set headers: its key comes from a hidden field (held to the header's
- * rules), or else from the content itself, so resubmitting the same form is recognised.
- */
+/** A form cannot set headers: its key is a hidden field's, or else the content's hash, so a resubmit is recognised. */
 function submitKey(form: ActionRequest['form'], sent: string | null) {
   if (!form) return parseIdempotencyKey(sent);
   const fromField = form.key === undefined ? undefined : parseIdempotencyKey(form.key);
@@ -116,13 +93,7 @@ export function createActionPipeline(
 
   async function reply(action: ProposalAction, body: Record<string, unknown>, request: ActionRequest): Promise<Reply> {
     if (action === 'submit' && body.consent !== true) return consentRequired();
-    const isForm = request.form !== undefined;
-    const valid =
-      action === 'guide'
-        ? validated(validators.guide, body, isForm)
-        : action === 'summarize'
-          ? validated(validators.summarize, body, isForm)
-          : validated(validators.submit, body, isForm);
+    const valid = validated(validators[action], body, request.form !== undefined);
     if (valid === undefined) {
       return problem('invalid-request', `The ${action} request does not match the contract (GET /api/proposal).`, {
         errors: fieldErrors(validators[action].errors),
@@ -134,8 +105,15 @@ export function createActionPipeline(
         'The form was submitted faster than a person can fill it. Review it and submit again.',
       );
     }
-    const refused = await sensitiveData(body);
-    if (refused) return refused;
+    // Names the field and the kind, never the value.
+    const findings = await findSensitiveData(body);
+    if (findings.length > 0) {
+      return problem(
+        'sensitive-data',
+        'Remove credentials, secrets, card or ID numbers from the named fields; describe them instead. Nothing was stored.',
+        { errors: findings.map((f) => ({ pointer: f.pointer, detail: `looks like ${f.label}; remove it` })) },
+      );
+    }
     if (valid.action === 'guide') return json(200, guide(k, valid));
     if (valid.action === 'summarize') return json(200, summarize(k, valid));
     const key = submitKey(request.form, request.idempotencyKey);
@@ -143,28 +121,21 @@ export function createActionPipeline(
   }
 
   async function run(request: ActionRequest): Promise<Routed> {
-    const form = request.form !== undefined;
     // A key that is sent is held to its rules on every action, as the OpenAPI document says.
     const sentKey = request.idempotencyKey === null ? undefined : parseIdempotencyKey(request.idempotencyKey);
-    if (sentKey && !sentKey.ok) return { reply: sentKey.reply, form };
+    if (sentKey && !sentKey.ok) return { reply: sentKey.reply };
     // Leading and trailing spaces are never part of a value; the schema then sees what is stored.
     const body = request.body;
     for (const [name, value] of Object.entries(body)) if (typeof value === 'string') body[name] = value.trim();
     const action = ACTIONS.find((a) => a === body.action);
     if (action === undefined) {
       const detail = `must be one of: ${ACTIONS.join(', ')}`;
-      return {
-        reply: problem('unknown-action', `"action" ${detail}.`, { errors: [{ pointer: '#/action', detail }] }),
-        form,
-      };
+      return { reply: problem('unknown-action', `"action" ${detail}.`, { errors: [{ pointer: '#/action', detail }] }) };
     }
-    return { reply: await reply(action, body, request), action, form };
+    return { reply: await reply(action, body, request), action };
   }
 
-  /**
-   * After the reply: the platform keeps the invocation alive for the promise, and the sweep
-   * claims its lock only once the reply is on its way (setImmediate), so it adds nothing to it.
-   */
+  /** Runs after the reply (setImmediate) inside waitUntil, so the sweep adds nothing to the reply's time. */
   function scheduleSweep(context: InvocationContext | undefined): void {
     if (typeof context?.waitUntil !== 'function') return;
     const sweep = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {

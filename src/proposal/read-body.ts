@@ -7,19 +7,14 @@ export async function readBody(req: Request, limit = MAX_BODY_BYTES): Promise<Bo
   const declared = Number(req.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) return { ok: false, reason: 'too-large' };
   if (!req.body) return { ok: true, text: '' };
-  const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        return { ok: false, reason: 'too-large' };
-      }
-      chunks.push(value);
+    // Leaving the loop early cancels the stream.
+    for await (const chunk of req.body) {
+      size += chunk.byteLength;
+      if (size > limit) return { ok: false, reason: 'too-large' };
+      chunks.push(chunk);
     }
   } catch {
     return { ok: false, reason: 'unreadable' };

@@ -1,8 +1,4 @@
-/**
- * What a reply of the proposal API says to a person, as a small tree of text nodes that the no-JS
- * reply page (viewToHtml) and the workspace script (client/workspace/view.ts) both render, so they
- * say the same things. Browser-safe: no Node APIs, no knowledge beyond the reply itself.
- */
+/** What a reply says to a person, as a tree both the no-JS reply page and the workspace script render. Browser-safe. */
 import { labelOfField } from '../contract/fields.ts';
 import { escapeHtml } from '../text/escape-html.ts';
 import type { GuideReply } from './guide.ts';
@@ -34,12 +30,7 @@ export const el = (tag: ViewTag, attrs: Record<string, string> | null, ...childr
   children,
 });
 
-const list = (items: readonly ViewNode[]) =>
-  el(
-    'ul',
-    null,
-    items.map((item) => el('li', null, item)),
-  );
+const list = (items: readonly ViewNode[]) => el('ul', null, ...items.map((item) => el('li', null, item)));
 
 /** A link that moves focus to a form field (`data-focus`: the workspace script's click handler). */
 export const fieldLink = (name: string, text: string): ViewElement =>

@@ -1,9 +1,6 @@
 /**
- * The sensitive-data guard: finds credentials, secrets, card, bank and ID numbers in a request so
- * the function can refuse it (422 `sensitive-data`), naming the field and kind, never the value.
- * Two layers: secretlint's recommended preset (./sensitive-data/secretlint.ts) and our own detectors
- * for what it leaves out (./sensitive-data/detect.ts). Each needs a value's shape, not a word, so
- * security talk ("our password policy requires 14 characters") passes.
+ * Finds credentials, secrets, card, bank and ID numbers in a request (secretlint's preset, then our
+ * detectors for what it leaves out). Each needs a value's shape, not a word, so security talk passes.
  */
 import { credentialHits } from './sensitive-data/credentials.ts';
 import { kindsIn, MIN_SCANNED_LENGTH, normalize } from './sensitive-data/detect.ts';
@@ -17,7 +14,6 @@ export interface SensitiveFinding {
   /** JSON Pointer in URI-fragment form, e.g. "#/constraints" or "#/notes/0". */
   pointer: string;
   kind: SensitiveKind;
-  /** Human words for the kind, e.g. "a cloud access key". */
   label: string;
 }
 
@@ -38,34 +34,27 @@ interface Target {
   text: string;
   /** Pointer of the string, or of the object whose keys these are. */
   pointer: string;
-  /** Pointers of the objects above (outermost first), to report a secret key at its object. */
-  ancestors: readonly string[];
   keys: boolean;
 }
 
 /** Every string (and every object's keys) in document order. Bodies are schema-valid, so shallow. */
-function collectTargets(value: unknown, pointer: string, ancestors: readonly string[], targets: Target[]): Target[] {
+function collectTargets(value: unknown, pointer: string, targets: Target[]): Target[] {
   if (typeof value === 'string' && value.length >= MIN_SCANNED_LENGTH) {
-    targets.push({ text: value, pointer, ancestors, keys: false });
+    targets.push({ text: value, pointer, keys: false });
   } else if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value);
     const longKeys = Array.isArray(value)
       ? []
       : entries.map(([key]) => key).filter((key) => key.length >= MIN_SCANNED_LENGTH);
-    if (longKeys.length > 0) targets.push({ text: longKeys.join('\n'), pointer, ancestors, keys: true });
-    for (const [key, child] of entries)
-      collectTargets(child, `${pointer}/${encodeSegment(key)}`, [...ancestors, pointer], targets);
+    if (longKeys.length > 0) targets.push({ text: longKeys.join('\n'), pointer, keys: true });
+    for (const [key, child] of entries) collectTargets(child, `${pointer}/${encodeSegment(key)}`, targets);
   }
   return targets;
 }
 
-/**
- * Every sensitive value in a body's strings and keys: at most one finding per field and kind, in
- * document order, never the value. A secret used as a key is reported at its object, as is all
- * beneath it, so no pointer repeats the key.
- */
+/** One finding per field and kind, in document order; a secret key is reported at its object, never repeated. */
 export async function findSensitiveData(body: Record<string, unknown>): Promise<SensitiveFinding[]> {
-  const targets = collectTargets(body, '#', [], []);
+  const targets = collectTargets(body, '#', []);
   const texts = targets.map((target) => normalize(target.text));
   // Never let a detector's error (which might quote the input) reach a log or a reply.
   const fromSecretlint = await secretlintHitsEach(texts).catch(() => {
@@ -74,11 +63,13 @@ export async function findSensitiveData(body: Record<string, unknown>): Promise<
   const kindsEach = texts.map((text, index) =>
     kindsIn([...(fromSecretlint[index] ?? []), ...credentialHits(text), ...identifierHits(text)]),
   );
-  const sensitiveKeys = new Set(targets.filter((t, i) => t.keys && kindsEach[i]?.length).map((t) => t.pointer));
+  // Objects with a sensitive key, in document order: an outer one before those inside it.
+  const sensitiveKeys = targets.filter((t, i) => t.keys && kindsEach[i]?.length).map((t) => t.pointer);
   const findings = new Map<string, SensitiveFinding>();
   targets.forEach((target, index) => {
     // Clamp to the outermost object that has a sensitive key, if any lies on the way down.
-    const pointer = [...target.ancestors, target.pointer].find((p) => sensitiveKeys.has(p)) ?? target.pointer;
+    const at = (p: string) => target.pointer === p || target.pointer.startsWith(`${p}/`);
+    const pointer = sensitiveKeys.find(at) ?? target.pointer;
     for (const kind of kindsEach[index] ?? []) {
       findings.set(`${kind} ${pointer}`, { pointer, kind, label: SENSITIVE_KIND_LABELS[kind] });
     }

@@ -1,9 +1,5 @@
-/**
- * Where a request came from: its channel and the client's own name for itself, stored with it and
- * shown to the sales team. What the client says of itself, not proof.
- */
+/** Where a request came from, shown to the sales team: what the client says of itself, not proof. */
 
-/** Each channel and how the sales team reads it. */
 export const CHANNELS = {
   workspace: 'proposal workspace',
   form: 'proposal form without JavaScript',
@@ -25,14 +21,12 @@ export interface RequestSource {
   client?: string | undefined;
 }
 
-const MAX_CLIENT_LENGTH = 100;
-
-/** Printable ASCII only, one line, bounded: the name is shown in mail subjects and terminals. */
+/** Printable ASCII only, one line, at most 100 characters: the name is shown in mail subjects and terminals. */
 function cleanName(value: string): string | undefined {
   const name = value
     .replace(/[^\x20-\x7e]+/g, ' ')
     .trim()
-    .slice(0, MAX_CLIENT_LENGTH);
+    .slice(0, 100);
   return name === '' ? undefined : name;
 }
 

@@ -1,8 +1,4 @@
-/**
- * The three proposal actions as tools, written once: the workspace's forms declare them (WebMCP),
- * its script registers them, and the MCP endpoint serves them. Input schemas are the contract's
- * request schemas; the tool's name selects the action.
- */
+/** The three proposal actions as tools, for WebMCP and the MCP endpoint: the contract's request schemas, named. */
 import type { ProposalAction } from '../contract/fields.ts';
 import { requestSchemas, resultSchemas } from '../contract/contract.ts';
 import { idempotencyKeyPattern, MAX_IDEMPOTENCY_KEY_LENGTH } from '../contract/idempotency-rules.ts';
@@ -37,7 +33,6 @@ export const PROPOSAL_TOOLS = {
 /** The submit tool's argument for what the HTTP API takes as the Idempotency-Key header. */
 export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotency_key';
 
-/** The action a tool name selects, or undefined for an unknown name. */
 export function actionOfTool(name: string): ProposalAction | undefined {
   return (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).find((action) => PROPOSAL_TOOLS[action].name === name);
 }
@@ -50,27 +45,24 @@ function without(schema: JsonSchema, fields: readonly string[]): JsonSchema {
   return { ...schema, properties, required: schema.required.filter((f) => !fields.includes(f)) };
 }
 
-/** Each tool's input and output schema, from the contract. */
 export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema: JsonSchema; outputSchema: object }> {
   const requests = requestSchemas(k);
   const results = resultSchemas();
-  const submit = without(requests.submit, ['action']);
+  const { properties, required, ...submit } = without(requests.submit, ['action']);
+  const key = {
+    type: 'string',
+    pattern: idempotencyKeyPattern(MAX_IDEMPOTENCY_KEY_LENGTH),
+    description:
+      'The Idempotency-Key of the HTTP API, under its rules: one new value (a UUID) per proposal request, the same value with the same arguments on every retry.',
+  };
   return {
     guide: { inputSchema: without(requests.guide, ['action']), outputSchema: results.guide },
     summarize: { inputSchema: without(requests.summarize, ['action']), outputSchema: results.summarize },
     submit: {
       inputSchema: {
         ...submit,
-        properties: {
-          ...submit.properties,
-          [IDEMPOTENCY_KEY_ARGUMENT]: {
-            type: 'string',
-            pattern: idempotencyKeyPattern(MAX_IDEMPOTENCY_KEY_LENGTH),
-            description:
-              'The Idempotency-Key of the HTTP API, under its rules: one new value (a UUID) per proposal request, the same value with the same arguments on every retry.',
-          },
-        },
-        required: [...submit.required, IDEMPOTENCY_KEY_ARGUMENT],
+        properties: { ...properties, [IDEMPOTENCY_KEY_ARGUMENT]: key },
+        required: [...required, IDEMPOTENCY_KEY_ARGUMENT],
       },
       outputSchema: results.submit,
     },
@@ -80,7 +72,6 @@ export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema:
 /** Fields the workspace page sets itself (the step, the consent version, the spam checks): no tool parameter. */
 const PAGE_SET_FIELDS = ['action', 'consent_version', 'website', 'form_started_at'];
 
-/** The tools as the workspace registers them with WebMCP, written into the page at build time. */
 export function webmcpTools(k: Knowledge) {
   const requests = requestSchemas(k);
   return (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).map((action) => {

@@ -13,10 +13,7 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   'form_started_at',
 ]);
 
-/**
- * A property name the caller made up may itself be the secret ({"sk_live_…": 1}): only names
- * the contract knows are repeated; any other points at the object that holds it.
- */
+/** A made-up property name may itself be a secret ({"sk_live_…": 1}): only names the contract knows are repeated. */
 const pointerOf = (e: ErrorObject): string => {
   const params = e.params as { missingProperty?: string; additionalProperty?: string };
   const extra = params.additionalProperty;
@@ -53,21 +50,14 @@ function detailOf(e: ErrorObject): string {
   }
 }
 
+/** One entry per pointer and detail, in ajv's order. */
 export function fieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
-  const seen = new Set<string>();
-  const out: FieldError[] = [];
+  const out = new Map<string, FieldError>();
   for (const e of errors ?? []) {
     const pointer = pointerOf(e);
     const unknownName = e.keyword === 'additionalProperties' && pointer === `#${e.instancePath}`;
-    const error = {
-      pointer,
-      detail: unknownName ? 'has an unknown property (its name is not repeated here)' : detailOf(e),
-    };
-    const key = `${error.pointer} ${error.detail}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push(error);
-    }
+    const detail = unknownName ? 'has an unknown property (its name is not repeated here)' : detailOf(e);
+    out.set(`${pointer} ${detail}`, { pointer, detail });
   }
-  return out;
+  return [...out.values()];
 }

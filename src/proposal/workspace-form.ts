@@ -1,8 +1,4 @@
-/**
- * The proposal workspace's forms as HTML, written once: /proposal renders them empty at build time,
- * and every no-JavaScript reply page renders them filled in, so going on never loses what was
- * typed. One form per step and WebMCP tool; fields typed in other steps travel as hidden inputs.
- */
+/** The workspace's forms as HTML: empty on /proposal, filled in on every no-JS reply page, so nothing typed is lost. */
 import type { Knowledge } from '../contract/knowledge.ts';
 import { MAX_EMAIL_LENGTH, requestSchemas } from '../contract/contract.ts';
 import {
@@ -26,10 +22,8 @@ import { PROPOSAL_TOOLS } from './tools.ts';
 type FieldName = keyof typeof FIELD_LABELS;
 /** Fields of step 2 (the request), in the order people fill them in. */
 const REQUEST_FIELDS = [...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS] as const;
-/** Every field a person types, across the steps. */
 export const ALL_FIELDS: readonly FieldName[] = [...GUIDANCE_FIELDS, ...REQUEST_FIELDS];
 
-/** The choices of each select field, with people's words for the ids. */
 function selectOptions(k: Knowledge): Partial<Record<FieldName, { value: string; label: string }[]>> {
   return {
     company_size: COMPANY_SIZES.map((s) => ({ value: s, label: `${s} employees` })),
@@ -41,12 +35,10 @@ function selectOptions(k: Knowledge): Partial<Record<FieldName, { value: string;
   };
 }
 
-/** A field's value as people read it: option labels instead of ids. */
 export function displayValue(k: Knowledge, name: string, value: string): string {
   return selectOptions(k)[name as FieldName]?.find((o) => o.value === value)?.label ?? value;
 }
 
-/** The rule on what never to send through a public form (from the agent guidance). */
 export function neverSendRule(k: Knowledge): string {
   const rule = k.agent_guidance.find((g) => /^never send credentials/i.test(g));
   if (!rule)
@@ -64,7 +56,6 @@ export interface FormState {
 
 type FieldKind = 'text' | 'email' | 'textarea' | 'select';
 
-/** Renders one labelled field: its hint from the contract, its value and error from `state`. */
 function fieldRenderer(k: Knowledge, state: FormState) {
   const values = state.values ?? {};
   const errors = state.errors ?? {};
@@ -93,17 +84,14 @@ function fieldRenderer(k: Knowledge, state: FormState) {
     const describedby = [hintHtml && `h-${name}`, error && `e-${name}`].filter(Boolean).join(' ');
     const common = `id="${id}" name="${name}"${isRequired ? ' required' : ''}${describedby ? ` aria-describedby="${describedby}"` : ''}${error ? ' aria-invalid="true"' : ''} toolparamdescription="${esc(hintText ?? FIELD_LABELS[name])}"`;
     const value = values[name] ?? '';
+    const option = (o: { value: string; label: string }) =>
+      `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`;
     const max = kind === 'textarea' ? MAX_TEXT_LENGTH : name === 'email' ? MAX_EMAIL_LENGTH : MAX_SHORT_LENGTH;
     const control =
       kind === 'textarea'
         ? `<textarea ${common} rows="3" maxlength="${max}">${esc(value)}</textarea>`
         : kind === 'select'
-          ? `<select ${common}><option value="">Choose…</option>${(options[name] ?? [])
-              .map(
-                (o) =>
-                  `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`,
-              )
-              .join('')}</select>`
+          ? `<select ${common}><option value="">Choose…</option>${(options[name] ?? []).map(option).join('')}</select>`
           : `<input ${common} type="${kind}" maxlength="${max}"${extra.autocomplete ? ` autocomplete="${extra.autocomplete}"` : ''}${value ? ` value="${esc(value)}"` : ''}>`;
     return `<div class="field"><label for="${id}">${esc(FIELD_LABELS[name])}${isRequired ? '<span class="req"> (required)</span>' : ''}</label>${
       hintHtml ? `<span class="hint" id="h-${name}">${hintHtml}</span>` : ''
@@ -130,6 +118,9 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
     `<p class="ws-msg" id="m-${action}" role="status"></p><div class="ws-out" id="o-${action}" tabindex="-1" hidden></div>`;
 
   const textareas = INTAKE_FIELDS.filter((n) => n !== 'engagement_model').map((n) => field(n, 'textarea'));
+  const modelField = field('engagement_model', 'select', {
+    hintHtml: 'Compare them on <a href="/delivery-models">Delivery models</a>, or ask for guidance in step 1.',
+  });
   const guideForm = form(
     'guide',
     'guide-form',
@@ -138,13 +129,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
   const requestForm = form(
     'summarize',
     'workspace',
-    `<div class="step-body"><p class="notice warning" id="never-send"><strong>${esc(neverSendRule(k))}</strong> Describe such things instead; requests that contain them are refused.</p><div class="grid2">${textareas.join('')}</div>${field(
-      'engagement_model',
-      'select',
-      {
-        hintHtml: 'Compare them on <a href="/delivery-models">Delivery models</a>, or ask for guidance in step 1.',
-      },
-    )}<fieldset><legend>Contact details</legend><div class="grid2">${field('name', 'text', { autocomplete: 'name' })}${field('email', 'email', { autocomplete: 'email' })}${field('company', 'text', { autocomplete: 'organization' })}${field('role', 'text', { autocomplete: 'organization-title' })}</div></fieldset>${carry(GUIDANCE_FIELDS)}<div class="actions"><button name="action" value="summarize" formnovalidate>Review my request</button></div></div>`,
+    `<div class="step-body"><p class="notice warning" id="never-send"><strong>${esc(neverSendRule(k))}</strong> Describe such things instead; requests that contain them are refused.</p><div class="grid2">${textareas.join('')}</div>${modelField}<fieldset><legend>Contact details</legend><div class="grid2">${field('name', 'text', { autocomplete: 'name' })}${field('email', 'email', { autocomplete: 'email' })}${field('company', 'text', { autocomplete: 'organization' })}${field('role', 'text', { autocomplete: 'organization-title' })}</div></fieldset>${carry(GUIDANCE_FIELDS)}<div class="actions"><button name="action" value="summarize" formnovalidate>Review my request</button></div></div>`,
   );
   const consentError = errors['consent'];
   // Without JavaScript the send form on /proposal holds no values yet: review first, and the

@@ -1,7 +1,6 @@
 /** "Did you mean …?": the closest known word or path to one that was not found. */
 
-/** Levenshtein distance: insertions, deletions and substitutions, each costing 1. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
@@ -13,20 +12,13 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/**
- * The candidate closest to `word`, when it is close enough to be a likely typo: at most a third
- * of the word's length apart (and at least 2 edits allowed), compared case-insensitively.
- */
-export function nearest(
-  word: string,
-  candidates: Iterable<string>,
-  maxDistance = Math.max(2, Math.floor(word.length / 3)),
-): string | undefined {
+/** The closest candidate, case-insensitively, when a likely typo: within a third of the word's length (at least 2). */
+export function nearest(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
     const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
-  return bestDistance <= maxDistance ? best : undefined;
+  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getStore, setEnvironmentContext, type Store } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
-import { openProposalsStore, type ProposalsStore } from '../../src/proposal/store/blobs.ts';
+import { ProposalsStore } from '../../src/proposal/store/blobs.ts';
 
 export interface TestBlobs {
   directory: string;
@@ -34,7 +34,7 @@ export async function startBlobs(options: { directory?: string; siteID?: string 
     siteID,
     token,
     url,
-    freshStore: () => openProposalsStore({ name: `proposals-test-${++stores}` }),
+    freshStore: () => new ProposalsStore({ name: `proposals-test-${++stores}` }),
     stop: async () => {
       await server.stop();
       if (options.directory === undefined) await rm(directory, { recursive: true, force: true });

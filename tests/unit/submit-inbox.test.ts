@@ -11,7 +11,7 @@ import { crmAdapterFromEnv, submitDepsFromEnv } from '../../src/proposal/submit/
 import { csvField, toCsv } from '../../src/proposal/submit/inbox-export.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { keyEntryKey } from '../../src/proposal/store/key-entry.ts';
-import { openProposalsStore } from '../../src/proposal/store/blobs.ts';
+import { ProposalsStore } from '../../src/proposal/store/blobs.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { startBlobs } from '../helpers/blobs.ts';
 import { startCrmServer } from '../helpers/crm-server.ts';
@@ -69,7 +69,7 @@ describe('scripts/inbox.ts', () => {
   /** Stores two requests the way `netlify serve` would: one received, one pending. */
   async function seed(siteID: string): Promise<void> {
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID });
-    const store = openProposalsStore();
+    const store = new ProposalsStore();
     const base = submitDepsFromEnv(envOf({}), PARTNER, CONSENT, store);
     await submitProposal(submitRequest(), randomUUID(), base);
     const misconfigured = crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'webhook' }), PARTNER);
@@ -127,7 +127,7 @@ describe('scripts/inbox.ts redeliver and delete', () => {
   /** Three stored requests, two from one address, as `netlify serve` leaves them; returns their ids. */
   async function seed(): Promise<{ ann: string[]; bo: string; keys: string[] }> {
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
-    const store = openProposalsStore();
+    const store = new ProposalsStore();
     const base = submitDepsFromEnv(envOf({}), PARTNER, CONSENT, store);
     const keys = [randomUUID(), randomUUID(), randomUUID()];
     const id = async (request: Parameters<typeof submitProposal>[0], key: string) =>
@@ -181,7 +181,7 @@ describe('scripts/inbox.ts redeliver and delete', () => {
     await seed();
     // One request the CRM has not got: stored while the webhook CRM lacked its URL.
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
-    const store = openProposalsStore();
+    const store = new ProposalsStore();
     const pending = await submitProposal(
       submitRequest({ email: 'cy@example.com' }),
       randomUUID(),

@@ -16,7 +16,7 @@ import {
 import { PROPOSAL_API_PATH } from '../../contract/paths.ts';
 import { isProblemType } from '../../contract/problem-type.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
-import { CONSENT_MISSING, type SubmitReply } from '../../proposal/reply-view.ts';
+import { CONSENT_MISSING, fieldLink, type SubmitReply } from '../../proposal/reply-view.ts';
 import { findSecret } from '../../proposal/sensitive-data/detect.ts';
 import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../proposal/source.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
@@ -26,7 +26,6 @@ import {
   clear,
   clearField,
   fieldFor,
-  fieldLink,
   focusField,
   guidePanel,
   h,
@@ -56,323 +55,306 @@ const SUBMITTED: Record<SubmitReply['status'], string> = {
 
 const isAction = (value: unknown): value is Action => (ACTIONS as readonly unknown[]).includes(value);
 
+// Loaded only by /proposal, whose workspace has every form and field named here.
 const forms = Array.from(document.querySelectorAll<HTMLFormElement>('form[data-step]'));
-const area = document.querySelector<HTMLElement>('.ws');
-if (forms.length > 0 && area) init(forms, area);
+// Not form.action: the buttons are named "action" and shadow that property.
+const endpoint = forms[0]?.getAttribute('action') ?? PROPOSAL_API_PATH;
+const buttons = Array.from(document.querySelectorAll<HTMLButtonElement>('button[name="action"]'));
+const sendForm = forms.find((f) => f.dataset['step'] === 'submit');
+const hidden = (name: string) => sendForm?.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
+const consent = fieldFor('consent');
+let draft = loadDraft();
+/** The last body sent per step: a retry resends exactly it. */
+const last: Partial<Record<Action, Body>> = {};
+let busy = false;
+/** The one scheduled resend; a new one replaces it. */
+let retryTimer: number | undefined;
+/** Flagged values the person chose to send anyway: the server's guard decides then. */
+let acknowledged = '';
 
-function init(forms: HTMLFormElement[], area: HTMLElement): void {
-  // Not form.action: the buttons are named "action" and shadow that property.
-  const endpoint = forms[0]?.getAttribute('action') ?? PROPOSAL_API_PATH;
-  const buttons = Array.from(area.querySelectorAll<HTMLButtonElement>('button[name="action"]'));
-  const sendForm = forms.find((f) => f.dataset['step'] === 'submit');
-  const hidden = (name: string) => sendForm?.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
-  const consent = fieldFor('consent');
-  let draft = loadDraft();
-  /** The last body sent per step: a retry resends exactly it. */
-  const last: Partial<Record<Action, Body>> = {};
-  let busy = false;
-  /** The one scheduled resend; a new one replaces it. */
-  let retryTimer: number | undefined;
-  /** Flagged values the person chose to send anyway: the server's guard decides then. */
-  let acknowledged = '';
+// The script shows the server's errors at the fields, so the browser's own bubbles stay off.
+for (const form of forms) form.noValidate = true;
+// Without the script the send button comes with the review page; here it works on this page.
+for (const el of document.querySelectorAll<HTMLElement>('[data-needs-script]')) el.hidden = false;
+for (const name of FIELDS) {
+  const field = fieldFor(name);
+  const value = draft.fields[name];
+  if (field && value !== undefined) field.value = value;
+  checkSecret(name);
+}
+syncHidden();
 
-  // The script shows the server's errors at the fields, so the browser's own bubbles stay off.
-  for (const form of forms) form.noValidate = true;
-  // Without the script the send button comes with the review page; here it works on this page.
-  for (const el of area.querySelectorAll<HTMLElement>('[data-needs-script]')) el.hidden = false;
-  for (const name of FIELDS) {
-    const field = fieldFor(name);
-    const value = draft.fields[name];
-    if (field && value !== undefined) field.value = value;
-    checkSecret(name);
+function syncHidden(): void {
+  const key = hidden('idempotency_key');
+  const started = hidden('form_started_at');
+  if (key) key.value = draft.key;
+  if (started) started.value = String(draft.started);
+}
+
+function setBusy(value: boolean): void {
+  busy = value;
+  for (const b of buttons) b.disabled = value;
+}
+
+function save(): void {
+  draft.fields = Object.fromEntries(FIELDS.map((name) => [name, fieldFor(name)?.value ?? '']));
+  saveDraft(draft);
+}
+
+function bodyFor(action: Action): Body {
+  const body: Body = { action };
+  for (const name of fieldsOf(action)) {
+    const value = fieldFor(name)?.value.trim();
+    if (value) body[name] = value;
   }
-  syncHidden();
-
-  function syncHidden(): void {
-    const key = hidden('idempotency_key');
-    const started = hidden('form_started_at');
-    if (key) key.value = draft.key;
-    if (started) started.value = String(draft.started);
+  if (action === 'submit') {
+    body['consent'] = consent instanceof HTMLInputElement && consent.checked;
+    body['consent_version'] = consent?.dataset['version'];
+    const trap = sendForm?.querySelector<HTMLInputElement>('input[name="website"]')?.value;
+    if (trap) body['website'] = trap;
+    body['form_started_at'] = draft.started;
   }
+  return body;
+}
 
-  function setBusy(value: boolean): void {
-    busy = value;
-    for (const b of buttons) b.disabled = value;
+function checkSecret(name: string): boolean {
+  const field = fieldFor(name);
+  const found = field && !(field instanceof HTMLSelectElement) ? findSecret(field.value) : undefined;
+  if (field && found) markField(field, `This looks like ${found}. Remove it and describe it instead.`);
+  return found !== undefined;
+}
+
+/** Flags likely secrets at their fields and stops the first attempt; a second press sends. */
+function blockedBySecrets(action: Action): boolean {
+  const flagged = fieldsOf(action).filter(checkSecret);
+  const signature = flagged.map((name) => `${name}=${fieldFor(name)?.value ?? ''}`).join('\n');
+  if (flagged.length === 0 || signature === acknowledged) return false;
+  acknowledged = signature;
+  const labels = flagged.map(labelOfField).join(', ');
+  show(
+    action,
+    [
+      h('h2', null, 'Possible secret found'),
+      h(
+        'ul',
+        null,
+        flagged.map((name) => h('li', null, fieldLink(name, labelOfField(name)))),
+      ),
+      h(
+        'p',
+        null,
+        'Remove it and describe it instead. If you are sure it is not a secret, press the button again: our server checks it too.',
+      ),
+    ],
+    `Nothing was sent: possible secret in ${labels}.`,
+    fieldFor(flagged[0] ?? ''),
+  );
+  return true;
+}
+
+const resend = (action: Action) => () => void run(action, last[action]);
+const retryButton = (action: Action, text = 'Try again') => button(text, resend(action));
+const schedule = (action: Action, seconds: number) => {
+  window.clearTimeout(retryTimer);
+  retryTimer = window.setTimeout(resend(action), seconds * 1000);
+};
+
+async function post(action: Action, body: Body, by: PageChannel) {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    [CHANNEL_HEADER]: by,
+  };
+  // One key per draft: a double click, a retry or a reload all resend the same key.
+  if (action === 'submit') headers['idempotency-key'] = draft.key;
+  const res = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body) });
+  // A body that is not JSON (a proxy's error page) reads as null and is shown as a failure.
+  const data: unknown = await res.json().catch(() => null);
+  return { status: res.status, retryAfter: Number(res.headers.get('retry-after')) || 0, data };
+}
+
+/**
+ * Runs a step; resolves with the API's reply when one came (WebMCP tools return it). `by`: who
+ * pressed the button, a person or a WebMCP tool; the stored request records it.
+ */
+async function run(
+  action: Action,
+  again?: Body,
+  by: PageChannel = 'workspace',
+): Promise<{ status: number; data: unknown } | undefined> {
+  if (busy) {
+    // An automatic resend that meets another request in flight tries again shortly.
+    if (again) schedule(action, 2);
+    return undefined;
   }
-
-  function save(): void {
-    draft.fields = Object.fromEntries(FIELDS.map((name) => [name, fieldFor(name)?.value ?? '']));
-    saveDraft(draft);
+  // Only a new submit replaces a scheduled resend of a pending one; guidance and review do not.
+  if (action === 'submit') window.clearTimeout(retryTimer);
+  for (const name of [...FIELDS, 'consent']) clearField(fieldFor(name));
+  if (!again && blockedBySecrets(action)) return undefined;
+  // The server refuses a submit without consent too, but its wording is for API clients.
+  if (!again && action === 'submit' && consent instanceof HTMLInputElement && !consent.checked) {
+    // Said once, at the box: focus moves there and its description reads the error out.
+    markField(consent, CONSENT_MISSING);
+    clear(action);
+    focusField(consent);
+    return undefined;
   }
-
-  function bodyFor(action: Action): Body {
-    const body: Body = { action };
-    for (const name of fieldsOf(action)) {
-      const value = fieldFor(name)?.value.trim();
-      if (value) body[name] = value;
-    }
-    if (action === 'submit') {
-      body['consent'] = consent instanceof HTMLInputElement && consent.checked;
-      body['consent_version'] = consent?.dataset['version'];
-      const trap = sendForm?.querySelector<HTMLInputElement>('input[name="website"]')?.value;
-      if (trap) body['website'] = trap;
-      body['form_started_at'] = draft.started;
-    }
-    return body;
-  }
-
-  function checkSecret(name: string): boolean {
-    const field = fieldFor(name);
-    const found = field && !(field instanceof HTMLSelectElement) ? findSecret(field.value) : undefined;
-    if (field && found) markField(field, `This looks like ${found}. Remove it and describe it instead.`);
-    return found !== undefined;
-  }
-
-  /** Flags likely secrets at their fields and stops the first attempt; a second press sends. */
-  function blockedBySecrets(action: Action): boolean {
-    const flagged = fieldsOf(action).filter(checkSecret);
-    const signature = flagged.map((name) => `${name}=${fieldFor(name)?.value ?? ''}`).join('\n');
-    if (flagged.length === 0 || signature === acknowledged) return false;
-    acknowledged = signature;
-    const labels = flagged.map(labelOfField).join(', ');
+  const body = again ?? bodyFor(action);
+  last[action] = body;
+  setBusy(true);
+  say(action, action === 'submit' ? 'Sending…' : 'Working…');
+  try {
+    const reply = await post(action, body, by);
+    handle(action, body, reply);
+    return { status: reply.status, data: reply.data };
+  } catch {
     show(
       action,
       [
-        h('h2', null, 'Possible secret found'),
-        h(
-          'ul',
-          null,
-          flagged.map((name) => h('li', null, fieldLink(name, labelOfField(name)))),
-        ),
+        h('h2', null, 'Could not reach the server'),
         h(
           'p',
           null,
-          'Remove it and describe it instead. If you are sure it is not a secret, press the button again: our server checks it too.',
+          action === 'submit'
+            ? 'Your draft stays in this tab. Trying again resends the same request with the same reference, so it is never stored twice.'
+            : 'Your draft stays in this tab.',
         ),
+        retryButton(action),
       ],
-      `Nothing was sent: possible secret in ${labels}.`,
-      fieldFor(flagged[0] ?? ''),
+      'Could not reach the server. Try again.',
     );
-    return true;
+    return undefined;
+  } finally {
+    setBusy(false);
   }
+}
 
-  const resend = (action: Action) => () => void run(action, last[action]);
-  const retryButton = (action: Action, text = 'Try again') => button(text, resend(action));
-  const schedule = (action: Action, seconds: number) => {
-    window.clearTimeout(retryTimer);
-    retryTimer = window.setTimeout(resend(action), seconds * 1000);
-  };
-
-  async function post(action: Action, body: Body, by: PageChannel) {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      [CHANNEL_HEADER]: by,
-    };
-    // One key per draft: a double click, a retry or a reload all resend the same key.
-    if (action === 'submit') headers['idempotency-key'] = draft.key;
-    const res = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body) });
-    // A body that is not JSON (a proxy's error page) reads as null and is shown as a failure.
-    const data: unknown = await res.json().catch(() => null);
-    return { status: res.status, retryAfter: Number(res.headers.get('retry-after')) || 0, data };
-  }
-
-  /**
-   * Runs a step; resolves with the API's reply when one came (WebMCP tools return it). `by`: who
-   * pressed the button, a person or a WebMCP tool; the stored request records it.
-   */
-  async function run(
-    action: Action,
-    again?: Body,
-    by: PageChannel = 'workspace',
-  ): Promise<{ status: number; data: unknown } | undefined> {
-    if (busy) {
-      // An automatic resend that meets another request in flight tries again shortly.
-      if (again) schedule(action, 2);
-      return undefined;
-    }
-    // Only a new submit replaces a scheduled resend of a pending one; guidance and review do not.
-    if (action === 'submit') window.clearTimeout(retryTimer);
-    for (const name of [...FIELDS, 'consent']) clearField(fieldFor(name));
-    if (!again && blockedBySecrets(action)) return undefined;
-    // The server refuses a submit without consent too, but its wording is for API clients.
-    if (!again && action === 'submit' && consent instanceof HTMLInputElement && !consent.checked) {
-      // Said once, at the box: focus moves there and its description reads the error out.
-      markField(consent, CONSENT_MISSING);
-      clear(action);
-      focusField(consent);
-      return undefined;
-    }
-    const body = again ?? bodyFor(action);
-    last[action] = body;
-    setBusy(true);
-    say(action, action === 'submit' ? 'Sending…' : 'Working…');
-    try {
-      const reply = await post(action, body, by);
-      handle(action, body, reply);
-      return { status: reply.status, data: reply.data };
-    } catch {
+function handle(action: Action, body: Body, reply: { status: number; retryAfter: number; data: unknown }): void {
+  const { status, retryAfter, data } = reply;
+  if (status >= 200 && status < 300 && typeof data === 'object' && data !== null) {
+    if (action === 'guide') {
+      const g = data as GuideReply;
       show(
         action,
         [
-          h('h2', null, 'Could not reach the server'),
-          h(
-            'p',
-            null,
-            action === 'submit'
-              ? 'Your draft stays in this tab. Trying again resends the same request with the same reference, so it is never stored twice.'
-              : 'Your draft stays in this tab.',
-          ),
-          retryButton(action),
+          ...guidePanel(g, preselect(g)),
+          button('Continue: describe your request', () => focusField(fieldFor(INTAKE_FIELDS[0]))),
         ],
-        'Could not reach the server. Try again.',
+        'Guidance is ready below.',
       );
-      return undefined;
-    } finally {
-      setBusy(false);
+    } else if (action === 'summarize') {
+      const s = data as SummarizeReply;
+      const missing = s.missing_fields.length + s.missing_contact_fields.length;
+      show(
+        action,
+        summaryPanel(s),
+        s.ready_to_submit
+          ? 'Overview ready: your request can be sent.'
+          : `Overview ready: ${missing} required field(s) missing.`,
+      );
+    } else {
+      // Pending: stored, not yet accepted by the CRM; keep trying with the same key and body.
+      // Received, or failed (stored, the CRM never took it: our team follows up): nothing to retry.
+      const r = data as SubmitReply;
+      const wait = r.status === 'pending' ? Math.min(Math.max(retryAfter || r.retry_after_seconds, 2), 300) : undefined;
+      if (wait !== undefined) schedule(action, wait);
+      show(
+        action,
+        [
+          ...submitPanel(r, typeof body['email'] === 'string' ? body['email'] : '', wait),
+          wait === undefined ? button('Start a new request', startOver) : retryButton(action, 'Try now'),
+        ],
+        SUBMITTED[r.status],
+      );
     }
+    return;
   }
-
-  function handle(action: Action, body: Body, reply: { status: number; retryAfter: number; data: unknown }): void {
-    const { status, retryAfter, data } = reply;
-    if (status >= 200 && status < 300 && typeof data === 'object' && data !== null) {
-      if (action === 'guide') {
-        const g = data as GuideReply;
-        show(
-          action,
-          [...guidePanel(g, preselect(g)), button('Continue: describe your request', openRequest)],
-          'Guidance is ready below.',
-        );
-      } else if (action === 'summarize') {
-        const s = data as SummarizeReply;
-        const missing = s.missing_fields.length + s.missing_contact_fields.length;
-        show(
-          action,
-          summaryPanel(s),
-          s.ready_to_submit
-            ? 'Overview ready: your request can be sent.'
-            : `Overview ready: ${missing} required field(s) missing.`,
-        );
-      } else {
-        // Pending: stored, not yet accepted by the CRM; keep trying with the same key and body.
-        // Received, or failed (stored, the CRM never took it: our team follows up): nothing to retry.
-        const r = data as SubmitReply;
-        const wait =
-          r.status === 'pending' ? Math.min(Math.max(retryAfter || r.retry_after_seconds, 2), 300) : undefined;
-        if (wait !== undefined) schedule(action, wait);
-        show(
-          action,
-          [
-            ...submitPanel(r, typeof body['email'] === 'string' ? body['email'] : '', wait),
-            wait === undefined ? button('Start a new request', startOver) : retryButton(action, 'Try now'),
-          ],
-          SUBMITTED[r.status],
-        );
-      }
-      return;
-    }
-    if (status === 409) {
-      // The same key is still being processed (a retry raced the first try): ask again shortly.
-      schedule(action, Math.min(retryAfter || 2, 30));
-      say(action, 'Still being processed; checking again in a moment.');
-      return;
-    }
-    const p: Problem =
-      typeof data === 'object' && data !== null ? data : { title: 'The server did not answer properly' };
-    let first: Control | undefined;
-    const named: string[] = [];
-    for (const e of p.errors ?? []) {
-      const field = fieldFor(fieldOfPointer(e.pointer));
-      if (!field) continue;
-      markField(field, `${labelOfField(field.name)} ${e.detail}.`);
-      first ??= field;
-      named.push(labelOfField(field.name));
-    }
-    const reused = isProblemType(p.type, 'idempotency-key-reused');
-    const extra = reused
-      ? button('Send it as a new request', () => {
-          draft.key = newKey();
-          saveDraft(draft);
-          syncHidden();
-          void run('submit');
-        })
-      : status >= 429 && retryButton(action);
-    show(
-      action,
-      [...problemView(p, status >= 429 ? 'The request did not go through' : 'Please check your request'), extra],
-      `${isProblemType(p.type, 'invalid-request') ? 'Some fields are missing or not valid' : (p.title ?? 'The request was refused')}.${named.length > 0 ? ` Check: ${named.join(', ')}.` : ''}`,
-      first,
-    );
+  if (status === 409) {
+    // The same key is still being processed (a retry raced the first try): ask again shortly.
+    schedule(action, Math.min(retryAfter || 2, 30));
+    say(action, 'Still being processed; checking again in a moment.');
+    return;
   }
-
-  function preselect(g: GuideReply): boolean {
-    const select = fieldFor('engagement_model');
-    if (!g.engagement_model || !select || select.value) return false;
-    select.value = g.engagement_model.id;
-    save();
-    return true;
+  const p: Problem = typeof data === 'object' && data !== null ? data : { title: 'The server did not answer properly' };
+  let first: Control | undefined;
+  const named: string[] = [];
+  for (const e of p.errors ?? []) {
+    const field = fieldFor(fieldOfPointer(e.pointer));
+    if (!field) continue;
+    markField(field, `${labelOfField(field.name)} ${e.detail}.`);
+    first ??= field;
+    named.push(labelOfField(field.name));
   }
+  const reused = isProblemType(p.type, 'idempotency-key-reused');
+  const extra = reused
+    ? button('Send it as a new request', () => {
+        draft.key = newKey();
+        saveDraft(draft);
+        syncHidden();
+        void run('submit');
+      })
+    : status >= 429 && retryButton(action);
+  show(
+    action,
+    [...problemView(p, status >= 429 ? 'The request did not go through' : 'Please check your request'), extra],
+    `${isProblemType(p.type, 'invalid-request') ? 'Some fields are missing or not valid' : (p.title ?? 'The request was refused')}.${named.length > 0 ? ` Check: ${named.join(', ')}.` : ''}`,
+    first,
+  );
+}
 
-  /** Step 2 opens after the guidance (its <details> closes step 1). */
-  function openRequest(): void {
-    focusField(fieldFor(INTAKE_FIELDS[0]));
-  }
+function preselect(g: GuideReply): boolean {
+  const select = fieldFor('engagement_model');
+  if (!g.engagement_model || !select || select.value) return false;
+  select.value = g.engagement_model.id;
+  save();
+  return true;
+}
 
-  /** A new draft with a new key, after the person chose to start over. */
-  function startOver(): void {
-    for (const form of forms) form.reset();
-    window.clearTimeout(retryTimer);
-    draft = saveDraft(freshDraft());
-    acknowledged = '';
-    syncHidden();
-    for (const action of ACTIONS) clear(action);
-    focusField(fieldFor('question'));
-  }
+/** A new draft with a new key, after the person chose to start over. */
+function startOver(): void {
+  for (const form of forms) form.reset();
+  window.clearTimeout(retryTimer);
+  draft = saveDraft(freshDraft());
+  acknowledged = '';
+  syncHidden();
+  for (const action of ACTIONS) clear(action);
+  focusField(fieldFor('question'));
+}
 
-  for (const form of forms) {
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      const action =
-        event.submitter instanceof HTMLButtonElement ? event.submitter.value : (form.dataset['step'] ?? '');
-      void run(isAction(action) ? action : 'guide');
-    });
-  }
-
-  // Enter in a one-line field runs its own step's action.
-  area.addEventListener('keydown', (event) => {
-    const target = event.target;
-    if (event.key !== 'Enter' || event.isComposing || !(target instanceof HTMLInputElement)) return;
-    const step = target.closest<HTMLElement>('[data-step]')?.dataset['step'];
+for (const form of forms) {
+  form.addEventListener('submit', (event) => {
     event.preventDefault();
+    // Each step's form has one button, named for its step: Enter in a field submits it too.
+    const step = form.dataset['step'];
     if (isAction(step)) void run(step);
   });
-
-  area.addEventListener('input', (event) => {
-    const name = event.target instanceof Element ? (event.target.getAttribute('name') ?? '') : '';
-    if (!FIELDS.includes(name) && name !== 'consent') return;
-    clearField(fieldFor(name));
-    checkSecret(name);
-    save();
-  });
-
-  area.addEventListener('click', (event) => {
-    const link = event.target instanceof Element ? event.target.closest<HTMLElement>('a[data-focus]') : null;
-    if (!link) return;
-    event.preventDefault();
-    focusField(fieldFor(link.dataset['focus'] ?? ''));
-  });
-
-  void registerTools({
-    fill(values) {
-      for (const [name, value] of Object.entries(values)) {
-        const field = fieldFor(name);
-        if (field && FIELDS.includes(name) && typeof value === 'string') field.value = value;
-      }
-      save();
-    },
-    consent(agreed) {
-      if (consent instanceof HTMLInputElement) consent.checked = agreed;
-    },
-    run: (action) => run(action, undefined, 'webmcp'),
-  });
 }
+
+document.addEventListener('input', (event) => {
+  const name = event.target instanceof Element ? (event.target.getAttribute('name') ?? '') : '';
+  if (!FIELDS.includes(name) && name !== 'consent') return;
+  clearField(fieldFor(name));
+  checkSecret(name);
+  save();
+});
+
+document.addEventListener('click', (event) => {
+  const link = event.target instanceof Element ? event.target.closest<HTMLElement>('a[data-focus]') : null;
+  if (!link) return;
+  event.preventDefault();
+  focusField(fieldFor(link.dataset['focus'] ?? ''));
+});
+
+void registerTools({
+  fill(values) {
+    for (const [name, value] of Object.entries(values)) {
+      const field = fieldFor(name);
+      if (field && FIELDS.includes(name) && typeof value === 'string') field.value = value;
+    }
+    save();
+  },
+  consent(agreed) {
+    if (consent instanceof HTMLInputElement) consent.checked = agreed;
+  },
+  run: (action) => run(action, undefined, 'webmcp'),
+});

@@ -7,7 +7,7 @@ import { fieldOfPointer, labelOfField, type ProposalAction } from '../../contrac
 import type { GuideReply } from '../../proposal/guide.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
 import {
-  fieldLink as fieldLinkView,
+  fieldLink,
   guideView,
   submitView,
   summaryView,
@@ -16,7 +16,8 @@ import {
   type ViewNode,
 } from '../../proposal/reply-view.ts';
 
-export type Child = Node | string | false | null | undefined | readonly Child[];
+/** Reply views' nodes become elements too: the same words the no-JS reply page shows. */
+export type Child = Node | ViewNode | readonly Child[];
 export type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 export interface Problem {
   title?: string;
@@ -40,31 +41,20 @@ function append(node: Element, children: readonly Child[]): void {
   for (const child of children) {
     if (Array.isArray(child)) append(node, child);
     else if (child instanceof Node || (typeof child === 'string' && child !== '')) node.append(child);
+    // A reply's sections are h3 under the panel's h2.
+    else if (child && typeof child === 'object' && 'tag' in child)
+      node.append(h(child.tag === 'section' ? 'h3' : child.tag, child.attrs, child.children));
   }
-}
-
-/** A link that moves focus to a form field (the click handler lives in main.ts). */
-export const fieldLink = (name: string, text: string) => h('a', fieldLinkView(name, text).attrs, text);
-
-/** DOM nodes of a reply's view: the same words the no-JS reply page shows; its sections are h3 under the panel's h2. */
-function viewToDom(nodes: readonly ViewNode[]): Child[] {
-  return nodes.map((node): Child => {
-    if (typeof node !== 'object' || node === null) return node;
-    if (!('tag' in node)) return viewToDom(node);
-    return h(node.tag === 'section' ? 'h3' : node.tag, node.attrs, ...viewToDom(node.children));
-  });
 }
 
 const byId = (id: string) => document.getElementById(id);
 
 /** The visible control of a field name; the honeypot does not count. */
 export function fieldFor(name: string): Control | undefined {
-  const el = name ? byId(`f-${name}`) : null;
-  const control =
-    el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement
-      ? el
-      : undefined;
-  return control?.closest('.trap') ? undefined : control;
+  const el = byId(`f-${name}`);
+  const isControl =
+    el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
+  return isControl && !el.closest('.trap') ? el : undefined;
 }
 
 /** Opens the step (a <details>) that holds an element, so it can be seen, and focuses it. */
@@ -129,7 +119,7 @@ function shown(name: string, value: string): string {
 }
 
 /** A reply's shared view as the panel shows it. */
-const panel = (view: ReplyView): Child[] => [h('h2', null, view.title), ...viewToDom(view.body)];
+const panel = (view: ReplyView): Child[] => [h('h2', null, view.title), view.body];
 
 export const guidePanel = (g: GuideReply, preselected: boolean): Child[] => panel(guideView(g, { preselected }));
 

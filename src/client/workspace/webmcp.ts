@@ -27,8 +27,7 @@ const DECLARATIVE = ['toolname', 'tooldescription', 'toolparamdescription'];
  * attributes unregisters the form's); returns how to give it back should registering fail.
  */
 function takeOver(action: Action): () => void {
-  const form = document.querySelector<HTMLFormElement>(`form[data-step="${action}"]`);
-  if (!form) return () => undefined;
+  const form = document.querySelector<HTMLFormElement>(`form[data-step="${action}"]`)!;
   const saved = [form, ...form.querySelectorAll('[toolparamdescription]')].flatMap((el) =>
     DECLARATIVE.flatMap((attr) => {
       const value = el.getAttribute(attr);
@@ -50,15 +49,6 @@ const text = (value: unknown) => ({
   content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
 });
 
-/** The tool definitions the build wrote into the page; none when they are missing or unreadable. */
-function toolsInPage(): WebmcpTool[] {
-  try {
-    return JSON.parse(document.getElementById('webmcp-tools')?.textContent ?? '[]') as WebmcpTool[];
-  } catch {
-    return [];
-  }
-}
-
 export async function registerTools(api: WorkspaceApi): Promise<void> {
   const context =
     (document as { modelContext?: ModelContext }).modelContext ??
@@ -68,7 +58,9 @@ export async function registerTools(api: WorkspaceApi): Promise<void> {
   const controller = new AbortController();
   addEventListener('pagehide', () => controller.abort(), { once: true });
   addEventListener('pageshow', (e) => e.persisted && void registerTools(api), { once: true });
-  for (const { action, ...tool } of toolsInPage()) {
+  // The tool definitions the build wrote into the page, from the contract.
+  const tools = JSON.parse(document.getElementById('webmcp-tools')?.textContent ?? '[]') as WebmcpTool[];
+  for (const { action, ...tool } of tools) {
     const giveBack = takeOver(action);
     try {
       await context.registerTool(

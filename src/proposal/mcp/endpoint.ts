@@ -1,7 +1,6 @@
 /**
- * POST /mcp: the proposal actions over MCP's Streamable HTTP transport, stateless, with JSON
- * replies. This module guards the HTTP edge; the protocol side (./protocol.ts) is loaded only
- * when an MCP message arrives, so requests to the proposal API never pay for loading it.
+ * POST /mcp, the HTTP edge: ./protocol.ts is loaded only when an MCP message arrives, so requests
+ * to the proposal API never pay for loading it.
  */
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { MAX_BODY_BYTES } from '../../contract/fields.ts';
@@ -11,15 +10,14 @@ import { RPC, rpcErrorResponse } from './json-rpc.ts';
 
 /** A JSON-RPC envelope around the largest request the contract accepts. */
 const MAX_MCP_BODY_BYTES = MAX_BODY_BYTES + 4 * 1024;
-/** Methods the endpoint answers; GET (an event stream) and DELETE (a session) get 405. */
+/** GET (an event stream) and DELETE (a session) get 405. */
 const ALLOW = { allow: 'POST, OPTIONS' };
 
 export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline) {
   let protocol: Promise<typeof import('./protocol.ts')> | undefined;
 
   return async function handleMcp(req: Request, context?: InvocationContext): Promise<Response> {
-    // The transport's security rule: a browser's request from another site must not reach the
-    // server (DNS rebinding, cross-site calls). Clients outside a browser send no Origin.
+    // The transport's rule against DNS rebinding and cross-site calls; clients outside a browser send no Origin.
     const origin = req.headers.get('origin');
     if (origin !== null && origin !== new URL(req.url).origin && origin !== new URL(k.urls.home).origin) {
       return rpcErrorResponse(403, RPC.serverError, 'Forbidden: this Origin may not use the MCP endpoint.');
@@ -36,7 +34,7 @@ export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline) {
     if (!/^application\/json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) {
       return rpcErrorResponse(415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    // The client must take application/json (and text/event-stream, never sent here); no Accept is any.
+    // No Accept is any; text/event-stream is never sent here.
     const accept = req.headers.get('accept');
     if (accept !== null && !/(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i.test(accept)) {
       return rpcErrorResponse(406, RPC.serverError, 'Not Acceptable: this server answers application/json');

@@ -1,8 +1,6 @@
 /**
- * The MCP side of POST /mcp: JSON-RPC 2.0 messages of MCP's Streamable HTTP transport, answered
- * statelessly with `application/json` (no session id, no event stream). Written here rather than
- * on the official SDK's server, whose zod and ajv would triple the shipped function (README, "The
- * MCP endpoint"). A tool call becomes the parsed action the HTTP API hands to the pipeline.
+ * MCP's Streamable HTTP transport, stateless, answered with `application/json`. Hand-written: the
+ * official SDK's server (zod, ajv) would triple the shipped function (README, "The MCP endpoint").
  */
 import type { Knowledge } from '../../contract/knowledge.ts';
 import type { ProposalAction } from '../../contract/fields.ts';
@@ -31,7 +29,6 @@ interface Call {
   k: Knowledge;
   pipeline: ActionPipeline;
 }
-/** What a method answers: its result, or an error. */
 type Outcome = { result: unknown } | { error: { code: number; message: string } };
 
 function isRequest(value: unknown): value is RpcRequest {
@@ -44,13 +41,12 @@ function isRequest(value: unknown): value is RpcRequest {
   );
 }
 
-/** A client's answer to a server request, or an error; this server sends none, so they are ignored. */
+/** A client's answer to a server request: this server sends none, so they are ignored. */
 const isResponse = (value: unknown): boolean =>
   isObject(value) && value['jsonrpc'] === '2.0' && ('result' in value || 'error' in value) && 'id' in value;
 
 const invalidParams = (message: string): Outcome => ({ error: { code: RPC.invalidParams, message } });
 
-/** The methods this server answers. */
 const METHODS: Record<string, (call: Call, params: Params) => Outcome | Promise<Outcome>> = {
   initialize: ({ k }, params) => ({
     result: {
@@ -102,11 +98,10 @@ async function callTool({ req, k, pipeline }: Call, params: Params): Promise<Out
   return { result: toolResult(withProblemBase(reply, k.urls.agents)) };
 }
 
-/** The reply as a tool result: the body as structured content, or the problem with isError. */
 function toolResult(reply: Reply) {
   const text = (value: unknown) => [{ type: 'text' as const, text: JSON.stringify(value) }];
   if (reply.status < 300) return { content: text(reply.body), structuredContent: reply.body };
-  // A header the HTTP API would send (Retry-After on 409 and 429) travels in the problem itself.
+  // The HTTP API's Retry-After (409, 429) travels in the problem itself.
   const retryAfter = Number(reply.headers?.['Retry-After'] ?? reply.headers?.['retry-after']);
   const details = {
     ...(reply.body as Record<string, unknown>),
@@ -115,10 +110,7 @@ function toolResult(reply: Reply) {
   return { isError: true, content: text(details) };
 }
 
-/**
- * Answers one POST (its body already parsed): a request gets its response as JSON, notifications
- * and responses get 202 with no body. A batch (protocol 2025-03-26) is answered as one.
- */
+/** Notifications and responses get 202 with no body; a batch (protocol 2025-03-26) is answered as one. */
 export async function answer(
   req: Request,
   message: unknown,

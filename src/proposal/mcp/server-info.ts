@@ -1,21 +1,17 @@
-/**
- * The MCP server's facts, written once: what the endpoint answers in `initialize`, and what the
- * server card, the AI catalog, the API catalog, llms.txt, /agents and SKILL.md say about it.
- */
+/** The MCP server's facts: for `initialize`, the server card, the catalogs, llms.txt, /agents and SKILL.md. */
 import { CONTRACT_VERSION } from '../../contract/contract.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { PROPOSAL_TOOLS } from '../tools.ts';
 
-/** The MCP protocol versions the specification lists, newest first; initialize offers the first. */
+/** Newest first; initialize offers the first. */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
-/** The transport: Streamable HTTP, stateless, JSON replies; no session, no event stream. */
 export const MCP_TRANSPORT = 'streamable-http';
 
 /** The media type of a server card (SEP-2127), as the AI catalog's tester registers it. */
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
 
-/** `serverInfo` of initialize; the name is the partner's name as a lower-case slug. */
+/** The name is the partner's name as a lower-case slug. */
 export function mcpServerInfo(k: Knowledge) {
   const slug = k.partner.name
     .toLowerCase()
@@ -29,7 +25,6 @@ export function mcpServerInfo(k: Knowledge) {
   };
 }
 
-/** The `instructions` of initialize: how the three tools fit together, and the rules that bind them. */
 export function mcpInstructions(k: Knowledge): string {
   const t = PROPOSAL_TOOLS;
   return [
@@ -47,11 +42,7 @@ export function mcpDescription(k: Knowledge): string {
   return `Ask ${k.partner.name} for guidance, review a proposal request and submit it with consent.`;
 }
 
-/**
- * `/.well-known/mcp/server-card.json` (SEP-2127, current draft; the schema its reference,
- * experimental-ext-server-card, names): identity, the endpoint and the protocol versions it
- * answers. The name is reverse-DNS of the site's host and the server's slug.
- */
+/** `/.well-known/mcp/server-card.json` (SEP-2127 draft); the name is reverse-DNS of the host and the slug. */
 export function mcpServerCard(k: Knowledge) {
   const info = mcpServerInfo(k);
   const namespace = new URL(k.urls.home).hostname.split('.').reverse().join('.');

@@ -13,8 +13,7 @@ function base64Latin1(text: string): string {
 /** A JWT's first segment is a real JOSE header: a JSON object naming an algorithm. */
 function isJoseHeader(segment: string): boolean {
   try {
-    const header: unknown = JSON.parse(base64Latin1(segment));
-    return typeof header === 'object' && header !== null && typeof (header as { alg?: unknown }).alg === 'string';
+    return typeof (JSON.parse(base64Latin1(segment)) as { alg?: unknown } | null)?.alg === 'string';
   } catch {
     return false;
   }
@@ -72,13 +71,16 @@ const DATABASE_SCHEME =
   /^(?:amqps?|bolt|cassandra|clickhouse|cockroachdb|couchdb|db2|kafka|mariadb|memcached|mongodb(?:\+srv)?|mssql|mysqlx?|nats|neo4j(?:\+s)?|oracle|postgres(?:ql)?|rediss?|snowflake|sqlserver)$/i;
 
 /**
- * Token formats outside the preset: Google (API key, OAuth secret, access token), Entra ID client
- * secrets, `sk-` keys of any generation (secretlint wants newer markers), Twilio (key sid, and auth
- * tokens by its name), Mailchimp, Mailgun, Stripe webhook secrets, DigitalOcean, Atlassian, PyPI,
- * Square, Telegram bots, GitLab tokens other than glpat-, and Slack (workflows too) and Discord
- * webhook URLs.
+ * Token formats outside the preset, or that the page needs without it: AWS access key ids (AKIA,
+ * ASIA, the documented example too, as secretlint reads them), Google (API key, OAuth secret, access
+ * token), Entra ID client secrets, `sk-` keys of any generation (secretlint wants newer markers),
+ * Twilio (key sid, and auth tokens by its name), Mailchimp, Mailgun, Stripe webhook secrets,
+ * DigitalOcean, Atlassian, PyPI, Square, Telegram bots, GitLab tokens other than glpat-, Slack
+ * (workflows too) and Discord webhook URLs, Azure storage / Service Bus / Event Hubs keys, and the
+ * `sig=` of a shared access signature.
  */
 const PREFIXED_TOKENS: readonly (readonly [RegExp, SensitiveKind])[] = [
+  [/(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, 'cloud-access-key'],
   [/(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g, 'cloud-access-key'],
   [/(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g, 'secret'],
   [/(?<![A-Za-z0-9_-])ya29\.[0-9A-Za-z_-]{20,}/g, 'api-token'],
@@ -97,11 +99,11 @@ const PREFIXED_TOKENS: readonly (readonly [RegExp, SensitiveKind])[] = [
   [/(?<![A-Za-z0-9_-])gl(?:ptt|dt|rt|soat|ffct|cbt|oas|imt|agent)-[A-Za-z0-9_-]{20,}/g, 'api-token'],
   [/https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,}/g, 'api-token'],
   [/https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{40,}/g, 'api-token'],
+  [/(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*[A-Za-z0-9+/]{20,}={0,2}/gi, 'connection-string'],
+  [/[?&;]sig=[A-Za-z0-9%+/]{20,}/g, 'url-credentials'],
 ];
 
 const RULES: readonly Rule[] = [
-  // AWS access key ids (AKIA, ASIA), the documented example too, read as secretlint reads them.
-  { pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, kind: 'cloud-access-key' },
   {
     // A secret access key: 40 random base64 characters (hex hashes have one case) after AWS words.
     pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
@@ -179,12 +181,6 @@ const RULES: readonly Rule[] = [
       return !isTemplate(match[1] ?? match[2] ?? match[3] ?? '') && CONNECTION_KEY.test(line) && line.includes(';');
     },
   },
-  // Azure storage / Service Bus / Event Hubs keys, and the `sig=` of a shared access signature.
-  {
-    pattern: /(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*[A-Za-z0-9+/]{20,}={0,2}/gi,
-    kind: 'connection-string',
-  },
-  { pattern: /[?&;]sig=[A-Za-z0-9%+/]{20,}/g, kind: 'url-credentials' },
   {
     // Passwords in sentences: "our admin password is Tr0ub4dor&123", "pw: Summer2024!", "PIN is 4821".
     pattern:

@@ -26,13 +26,7 @@ const hasIssuerPrefix = (digits: string) =>
   ISSUERS.some(([prefix, lengths]) => prefix.test(digits) && lengths.includes(digits.length));
 
 /** As cards are written: one run, fours with a shorter tail (4-4-4-4-3), or Amex / Diners 4-6-5 and 4-6-4. */
-function cardLayout(lengths: readonly number[]): boolean {
-  const [first, second, third] = lengths;
-  if (lengths.length === 1 || (lengths.length === 3 && first === 4 && second === 6 && (third === 5 || third === 4)))
-    return true;
-  const last = lengths.at(-1) ?? 0;
-  return lengths.slice(0, -1).every((length) => length === 4) && last >= 1 && last <= 4;
-}
+const cardLayout = (lengths: readonly number[]): boolean => /^\d+$|^(?:4,)*[1-4]$|^4,6,[45]$/.test(lengths.join(','));
 
 /** A run of digit groups separated by single spaces or dashes; not part of a decimal or a phone. */
 const DIGIT_RUN = /(?<![\d.,/:+])\d{1,19}(?:[ -]\d{1,19}){0,18}(?!\d|[.,]\d)/g;
@@ -113,9 +107,17 @@ function verhoeff(digits: string): boolean {
   return check === 0 && !/^[01]/.test(digits);
 }
 
+/** `count` digits (spaces or dashes between them) within 20 characters after a name, valid by `check`. */
+/*#__NO_SIDE_EFFECTS__*/
+const afterName = (name: string, count: number, check: (digits: string) => boolean): Rule => ({
+  pattern: new RegExp(String.raw`\b(?:${name})\b[^\d\n]{0,20}((?:\d[ -]?){${count - 1}}\d)(?!\d)`, 'gi'),
+  kind: 'national-id',
+  keep: ([, digits = '']) => check(digits.replace(/[ -]/g, '')),
+});
+
 const ssnKeep: Rule['keep'] = ([, area = '', group = '', serial = '']) => ssnValid(area, group, serial);
 
-// Literals only, so the page's bundle can leave these out.
+// Free of side effects (`afterName` is marked so), so the page's bundle can leave these out.
 const ID_RULES: readonly Rule[] = [
   // US SSN: NNN-NN-NNNN, not inside a longer dashed number; or nine digits right after its name.
   { pattern: /(?<![\d-])(\d{3})-(\d{2})-(\d{4})(?![\d-])/g, kind: 'national-id', keep: ssnKeep },
@@ -146,21 +148,9 @@ const ID_RULES: readonly Rule[] = [
       dniLetterValid(String('XYZ'.indexOf(lead.toUpperCase())) + number, letter),
   },
   // Only after their names: Canadian SIN, Dutch BSN, Indian Aadhaar.
-  {
-    pattern: /\b(?:SIN|social insurance(?: number| no\.?)?)\b[^\d\n]{0,20}((?:\d[ -]?){8}\d)(?!\d)/gi,
-    kind: 'national-id',
-    keep: ([, digits = '']) => luhnValid(digits.replace(/[ -]/g, '')),
-  },
-  {
-    pattern: /\b(?:BSN|burgerservicenummer)\b[^\d\n]{0,20}((?:\d[ -]?){8}\d)(?!\d)/gi,
-    kind: 'national-id',
-    keep: ([, digits = '']) => elfproef(digits.replace(/[ -]/g, '')),
-  },
-  {
-    pattern: /\bAadhaar(?: number| no\.?)?\b[^\d\n]{0,20}((?:\d[ -]?){11}\d)(?!\d)/gi,
-    kind: 'national-id',
-    keep: ([, digits = '']) => verhoeff(digits.replace(/[ -]/g, '')),
-  },
+  afterName('SIN|social insurance(?: number| no\\.?)?', 9, luhnValid),
+  afterName('BSN|burgerservicenummer', 9, elfproef),
+  afterName('Aadhaar(?: number| no\\.?)?', 12, verhoeff),
 ];
 
 /** Every payment card, bank account and national ID number in one text. */

@@ -1,25 +1,20 @@
 /**
- * The proposals store: the only code that talks to Netlify Blobs. Every call runs through `#call`,
- * which bounds it in time (limits.ts), retries itself, and turns every answer a healthy store never
- * gives into StoreUnavailable; the client's own retry loop never runs (a failed attempt reaches it
- * as a status it does not retry). Its results are not trusted either: @netlify/blobs 11.1.1 reports
- * any status but 412 on a conditional write as `{ modified: true }` (a 503 reads as "written"), and
- * drops an empty `onlyIfMatch`, making the write unconditional (netlify/primitives#741).
+ * The only code that talks to Netlify Blobs. Every call is bounded in time (limits.ts), retried
+ * here rather than by the client, and any answer a healthy store never gives becomes
+ * StoreUnavailable. Results are checked too: @netlify/blobs 11.1.1 reports any status but 412 on a
+ * conditional write as `{ modified: true }` and drops an empty `onlyIfMatch` (netlify/primitives#741).
  */
 import { getStore, type GetStoreOptions, type Store } from '@netlify/blobs';
 import { PROPOSALS_STORE } from '../submit/record.ts';
-import { STORE_LIMITS, timeBounds, type TimeBounds } from './limits.ts';
+import { STORE_LIMITS } from './limits.ts';
 
 /**
- * `server-error` / `rate-limited`: 5xx / 429 after every attempt; `timeout`: no complete answer in
- * the attempt or call bound; `unreachable`: no connection, or it dropped; `malformed`: an answer a
- * healthy store never gives (a write without an ETag, an undocumented status, a body not the JSON
- * written); `contended`: a tally lost its conditional write too often; `not-configured`: no Blobs context.
+ * `timeout`: no complete answer within the bounds; `malformed`: an answer a healthy store never
+ * gives; `contended`: a tally lost its conditional write too often; `not-configured`: no Blobs context.
  */
 export type StoreFailure =
   'server-error' | 'rate-limited' | 'timeout' | 'unreachable' | 'malformed' | 'contended' | 'not-configured';
 
-/** The one error the store throws when it did not answer as it must. */
 export class StoreUnavailable extends Error {
   readonly operation: string;
   readonly reason: StoreFailure;
@@ -32,49 +27,42 @@ export class StoreUnavailable extends Error {
   }
 }
 
-/** The version of a stored value, as read or written: only this module makes one, never empty. */
+/** The version of a stored value: only this module makes one, never empty. */
 export type Version = string & { readonly __brand: 'StoreVersion' };
 
-/** The condition of a write: the key is new, or still holds the version read. */
 export type WriteCondition = { ifNew: true } | { ifVersion: Version };
 
-/** A status the client passes through without retrying; it never leaves this module. */
+/** A status the client does not retry; it never leaves this module. */
 const GAVE_UP_STATUS = 424;
-/** Calls at once while scanning a prefix: gentle on the Blobs API's rate limit. */
+/** Gentle on the Blobs API's rate limit. */
 const SCAN_CONCURRENCY = 8;
 
-/** Where the store is when the invocation's Blobs context does not say (the inbox script). */
 type BlobsLocation = Pick<GetStoreOptions, 'siteID' | 'token' | 'edgeURL' | 'uncachedEdgeURL'>;
+export type StoreOptions = { name?: string; location?: BlobsLocation; timeFactor?: number };
 
 interface Trace {
   failure?: StoreFailure;
-  /** Status and ETag of the last complete answer. */
   status?: number;
   etag?: string | null;
 }
 
-/** The site's proposals store: from the invocation's Blobs context, or at `location` (the inbox script); `name`: tests. */
-export function openProposalsStore(
-  options: { name?: string; location?: BlobsLocation; bounds?: TimeBounds } = {},
-): ProposalsStore {
-  return new ProposalsStore(options.name ?? PROPOSALS_STORE, options.location, options.bounds);
-}
-
-/** A Blobs store of the site, opened with strong consistency, every call bounded. */
+/**
+ * The site's proposals store, strongly consistent: from the invocation's Blobs context, or at
+ * `location` (the inbox script); `name`: tests; `timeFactor` stretches STORE_LIMITS' bounds.
+ */
 export class ProposalsStore {
   readonly name: string;
   readonly #location: BlobsLocation | undefined;
-  readonly #bounds: TimeBounds;
+  readonly #factor: number;
 
-  constructor(name: string, location?: BlobsLocation, bounds: TimeBounds = timeBounds()) {
+  constructor({ name = PROPOSALS_STORE, location, timeFactor = 1 }: StoreOptions = {}) {
     this.name = name;
     this.#location = location;
-    this.#bounds = bounds;
+    this.#factor = timeFactor;
   }
 
-  /** The value and its version, or null when the key holds nothing. */
   async read(key: string): Promise<{ value: unknown; version: Version } | null> {
-    return this.#call('read', this.#bounds.callBudgetMs, async (store) => {
+    return this.#call('read', STORE_LIMITS.callBudgetMs, async (store) => {
       const found = await store.getWithMetadata(key, { type: 'json' });
       if (found === null) return null;
       if (!found.etag) throw new StoreUnavailable('read', 'malformed');
@@ -82,13 +70,10 @@ export class ProposalsStore {
     });
   }
 
-  /**
-   * Writes `value` only if `condition` holds: the new version, or null when it did not hold
-   * (the key exists, or changed since it was read). Anything but 200 with an ETag, or 412, fails.
-   */
+  /** Writes only if the key is new (`ifNew`) or still at `ifVersion`: the new version, or null when not. */
   async writeIf(key: string, value: unknown, condition: WriteCondition): Promise<Version | null> {
     const options = 'ifNew' in condition ? { onlyIfNew: true as const } : { onlyIfMatch: condition.ifVersion };
-    return this.#call('write', this.#bounds.callBudgetMs, async (store, trace) => {
+    return this.#call('write', STORE_LIMITS.callBudgetMs, async (store, trace) => {
       const result = await store.setJSON(key, value, options);
       if (trace.status === 412 && !result.modified) return null;
       if (trace.status !== 200 || !result.modified || !trace.etag || result.etag !== trace.etag) {
@@ -100,12 +85,11 @@ export class ProposalsStore {
 
   /** Deletes the key; deleting what is not there is no error. */
   async remove(key: string): Promise<void> {
-    await this.#call('delete', this.#bounds.callBudgetMs, (store) => store.delete(key));
+    await this.#call('delete', STORE_LIMITS.callBudgetMs, (store) => store.delete(key));
   }
 
-  /** Every key under `prefix`. */
   async list(prefix: string): Promise<string[]> {
-    return this.#call('list', this.#bounds.listBudgetMs, async (store) => {
+    return this.#call('list', STORE_LIMITS.listBudgetMs, async (store) => {
       const { blobs } = await store.list({ prefix });
       return blobs.map((blob) => blob.key);
     });
@@ -125,16 +109,16 @@ export class ProposalsStore {
     return done;
   }
 
-  /** A client whose fetch is bounded and traced, and a deadline over the whole call. */
-  async #call<T>(operation: string, budgetMs: number, run: (store: Store, trace: Trace) => Promise<T>): Promise<T> {
+  async #call<T>(operation: string, limitMs: number, run: (store: Store, trace: Trace) => Promise<T>): Promise<T> {
     const trace: Trace = {};
+    const budgetMs = limitMs * this.#factor;
     const deadline = performance.now() + budgetMs;
     let store: Store;
     try {
       store = getStore({
         name: this.name,
         consistency: 'strong',
-        fetch: boundedFetch(deadline, this.#bounds.attemptTimeoutMs, trace),
+        fetch: boundedFetch(deadline, STORE_LIMITS.attemptTimeoutMs * this.#factor, trace),
         ...this.#location,
       });
     } catch (error) {
@@ -151,7 +135,7 @@ export class ProposalsStore {
       return result;
     } catch (error) {
       if (trace.failure !== undefined) throw new StoreUnavailable(operation, trace.failure, error);
-      if (error instanceof StoreUnavailable) throw new StoreUnavailable(operation, error.reason, error.cause);
+      if (error instanceof StoreUnavailable) throw error;
       // The client threw on an answer it did not expect, or a body was not JSON.
       throw new StoreUnavailable(operation, 'malformed', error);
     } finally {
@@ -161,9 +145,8 @@ export class ProposalsStore {
 }
 
 /**
- * A fetch for the Blobs client: each attempt bounded (the body read included), 5xx and 429 retried
- * within the call's deadline, and a read that cannot connect tried again. A write whose connection
- * failed is not repeated: it may have landed, and its condition would then refuse the repeat.
+ * Each attempt bounded (body included); 5xx, 429 and a read that cannot connect retried within the
+ * deadline. A write whose connection failed is not repeated: it may have landed.
  */
 function boundedFetch(deadline: number, attemptTimeoutMs: number, trace: Trace): typeof globalThis.fetch {
   return async (input, init) => {
@@ -175,7 +158,7 @@ function boundedFetch(deadline: number, attemptTimeoutMs: number, trace: Trace):
       let answer: Response | undefined;
       try {
         const response = await globalThis.fetch(input, { ...init, signal });
-        // Read inside the bound: a body that stalls or breaks off fails this attempt.
+        // Inside the bound: a body that stalls or breaks off fails this attempt.
         const body = await response.arrayBuffer();
         answer = new Response(body.byteLength === 0 ? null : body, response);
       } catch {
@@ -202,17 +185,15 @@ function gaveUp(trace: Trace, failure?: StoreFailure): Response {
 
 /** Waits before the next attempt; false when the wait the store asks for does not fit the deadline. */
 async function pause(attempt: number, headers: Headers | undefined, deadline: number): Promise<boolean> {
-  const ms = Math.max(
-    askedDelayMs(headers) ?? 0,
-    STORE_LIMITS.retryDelaysMs[attempt - 1] ?? STORE_LIMITS.retryDelaysMs.at(-1)!,
-  );
+  // Only before a retry (attempt < maxAttempts), and retryDelaysMs holds one delay per retry.
+  const ms = Math.max(askedDelayMs(headers), STORE_LIMITS.retryDelaysMs[attempt - 1]!);
   if (performance.now() + ms >= deadline) return false;
   await new Promise((resolve) => setTimeout(resolve, ms));
   return true;
 }
 
-/** Retry-After (seconds or a date) or Blobs' X-RateLimit-Reset (epoch seconds), in ms from now. */
-function askedDelayMs(headers: Headers | undefined): number | undefined {
+/** Retry-After (seconds or a date) or Blobs' X-RateLimit-Reset (epoch seconds), in ms from now; 0 when neither. */
+function askedDelayMs(headers: Headers | undefined): number {
   const retryAfter = headers?.get('retry-after');
   if (retryAfter) {
     const seconds = Number(retryAfter);
@@ -220,5 +201,5 @@ function askedDelayMs(headers: Headers | undefined): number | undefined {
     if (!Number.isNaN(at)) return Math.max(0, at);
   }
   const reset = Number(headers?.get('x-ratelimit-reset') ?? Number.NaN);
-  return Number.isNaN(reset) ? undefined : Math.max(0, reset * 1000 - Date.now());
+  return Number.isNaN(reset) ? 0 : Math.max(0, reset * 1000 - Date.now());
 }

@@ -1,8 +1,7 @@
 /**
- * Tallies: events counted in order, once each, so an event knows its place ("the 5th request from
- * this address in 24 hours") and a retry of the same event gets the place it got before; with a
- * limit, only up to it ("at most 500 confirmation emails a day"). Each tally is one blob changed
- * only by compare-and-swap, so simultaneous invocations never share a place or pass a limit.
+ * Tallies: events counted once each, in order, so an event knows its place ("the 5th request from
+ * this address in 24 hours") and a retry gets the same place; with a limit, only up to it. Each is
+ * one blob changed by compare-and-swap, so simultaneous invocations never share a place.
  */
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../submit/fingerprint.ts';
@@ -11,37 +10,31 @@ import { StoreUnavailable, type ProposalsStore } from './blobs.ts';
 import { STORE_LIMITS } from './limits.ts';
 
 const TALLIES_PREFIX = 'tallies/';
-/** Events remembered by id per tally; past this a tally only counts (places stay exact, a retry may count again). */
+/** Past this a tally only counts (places stay exact, a retry may count again). */
 const KEEP_IDS = 1_000;
 /** A tally whose newest event is older than this holds nothing any window still needs. */
 const TALLY_KEEP_MS = 48 * 3_600_000;
 
 interface TallyValue {
-  /** Remembered events, oldest first. */
   events: { id: string; at: string; flagged?: boolean }[];
-  /** Events counted but no longer remembered by id (beyond KEEP_IDS), and how many of them were flagged. */
+  /** Events counted but no longer remembered by id (beyond KEEP_IDS), and how many were flagged. */
   more: number;
   more_flagged: number;
 }
 
-/** Blob key of a tally: a hash, so an email address never appears in a key name. */
+/** A hash, so an email address never appears in a key name. */
 const tallyKey = (name: string) => `${TALLIES_PREFIX}${sha256Hex(name)}`;
 
 export interface TallyOptions {
-  /** A sliding window: events older than this are forgotten first. Omit it when `name` names its window (an hour). */
+  /** A sliding window; omit it when `name` names its window (an hour). */
   windowMs?: number;
-  /** Marks the event, so tallyOf can say how many flagged events there were. */
   flagged?: boolean;
-  /** Most events counted: a new event past it is not written and gets place `limit + 1`, `fresh` false. */
+  /** A new event past it is not written and gets place `limit + 1`, `fresh` false. */
   limit?: number;
   now?: Date;
 }
 
-/**
- * Counts `eventId` under `name` and returns its place, from 1, and whether it was counted now.
- * Counting the same event again returns the same place and changes nothing. Throws
- * StoreUnavailable when the store fails or the tally stays contended for STORE_LIMITS.tallyMaxAttempts writes.
- */
+/** Counts `eventId` under `name`: its place, from 1 (the same again for a repeat), and whether it was counted now. */
 export async function tallyEvent(
   store: ProposalsStore,
   name: string,
@@ -66,17 +59,15 @@ export async function tallyEvent(
     };
     const written = await store.writeIf(key, next, found ? { ifVersion: found.version } : { ifNew: true });
     if (written !== null) return { place, fresh: true };
-    // Another event took this place between our read and our write: read again, a little later
-    // at random, so twenty writers do not retry in step.
+    // Another event took this place: read again, a little later at random, so writers do not retry in step.
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * Math.min(attempt, 5)));
   }
   throw new StoreUnavailable('count', 'contended');
 }
 
 /**
- * Counts one more event under `key` in the current window if fewer than `limit` are counted: a
- * tally of the window (windows are aligned to multiples of `windowMs` since the epoch, so a UTC
- * day for 86 400 000), each call a new event. `count` includes this event when allowed.
+ * Counts a new event under `key` if fewer than `limit` are counted in the current window (aligned to
+ * multiples of `windowMs` since the epoch: a UTC day for 86 400 000). `count` includes this event.
  */
 export async function countEventWithinLimit(
   store: ProposalsStore,
@@ -89,18 +80,13 @@ export async function countEventWithinLimit(
   return { allowed: fresh, count: fresh ? place : place - 1, resetAt: new Date(start + windowMs).toISOString() };
 }
 
-/**
- * How many events the tally holds in its window, and how many of those after the first `skip`
- * were flagged (the digest's "of the requests past the limit, this many look suspect").
- */
+/** How many events the tally holds, and how many of those after the first `skip` were flagged (the digest's). */
 export async function tallyOf(
   store: ProposalsStore,
   name: string,
-  options: { skip?: number; windowMs?: number; now?: Date } = {},
+  { skip, now }: { skip: number; now: Date },
 ): Promise<{ count: number; flaggedAfter: number }> {
-  const skip = options.skip ?? 0;
-  const found = await store.read(tallyKey(name));
-  const value = readTally(found?.value, options.now ?? new Date(), options.windowMs);
+  const value = readTally((await store.read(tallyKey(name)))?.value, now);
   // Events no longer remembered by id come first; their flags are known only as a total.
   const remembered = value.events.slice(Math.max(0, skip - value.more)).filter((e) => e.flagged === true).length;
   return {
@@ -109,7 +95,7 @@ export async function tallyOf(
   };
 }
 
-/** Deletes the tally `name` (erasure of a person's data: their address's tally goes with their requests). */
+/** Erasure of a person's data: their address's tally goes with their requests. */
 export async function forgetTally(store: ProposalsStore, name: string): Promise<boolean> {
   const key = tallyKey(name);
   if ((await store.read(key)) === null) return false;
@@ -118,9 +104,8 @@ export async function forgetTally(store: ProposalsStore, name: string): Promise<
 }
 
 /**
- * Deletes tallies whose newest event is older than TALLY_KEEP_MS (the sweep's housekeeping, so
- * the store keeps no per-address trace longer than the limits need). An event counted between
- * the read and the delete goes with it: at most one extra email for that address.
+ * Deletes tallies whose newest event is older than TALLY_KEEP_MS: no per-address trace outlives
+ * the limits. An event counted between the read and the delete goes too: at most one extra email.
  */
 export function deleteStaleTallies(store: ProposalsStore, now: Date, budgetMs: number): Promise<number> {
   return store.scan(TALLIES_PREFIX, budgetMs, async (key) => {
@@ -133,10 +118,7 @@ export function deleteStaleTallies(store: ProposalsStore, now: Date, budgetMs: n
   });
 }
 
-/**
- * The stored tally, less the events older than a sliding `windowMs`; once remembered events age
- * out, so have the older uncounted ones.
- */
+/** The stored tally, less events older than `windowMs`; once remembered events age out, so have older uncounted ones. */
 function readTally(value: unknown, now: Date, windowMs?: number): TallyValue {
   if (!isObject(value) || !Array.isArray(value['events'])) return { events: [], more: 0, more_flagged: 0 };
   const stored = (value['events'] as unknown[]).flatMap((e) =>

@@ -1,8 +1,7 @@
 /**
- * The blob that owns an Idempotency-Key: who is working on it, which request it created and,
- * once nothing is owed, the answer to replay. Every write is conditional, so two invocations, in
- * one process or in many, can never both own a key (the local Blobs server is made atomic for
- * this by patches/@netlify+blobs+*.patch; Netlify Blobs is atomic in production).
+ * The blob that owns an Idempotency-Key: who works on it, its request and, once nothing is owed,
+ * the answer to replay. Every write is conditional, so two invocations never both own a key
+ * (patches/@netlify+blobs+*.patch makes the local Blobs server atomic, as production is).
  */
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../submit/fingerprint.ts';
@@ -12,7 +11,6 @@ import type { ProposalsStore, Version, WriteCondition } from './blobs.ts';
 
 /** A lease not renewed for this long belongs to a dead invocation: the next retry takes it over. */
 export const LEASE_STALE_MS = 8_000;
-/** How often the holder renews it while it works, however long the CRM takes. */
 const LEASE_RENEW_MS = 2_000;
 
 export interface StoredReply {
@@ -22,34 +20,26 @@ export interface StoredReply {
 }
 
 interface KeyEntry {
-  /** requestFingerprint of the payload first sent with this key. */
   fingerprint: string;
-  /** Stable across retries, so a retry continues the same stored request. */
   request_id: string;
   received_at: string;
-  /** Start of the 24 h retention. */
   created_at: string;
-  /** running: leased; pending: work (CRM delivery, email) is owed to the next retry; final: `reply` is replayed. */
+  /** pending: work (CRM delivery, email) is owed to the next retry; final: `reply` is replayed. */
   state: 'running' | 'pending' | 'final';
-  /** Last renewal of the lease (running only). */
   locked_at?: string;
   reply?: StoredReply;
 }
 
-/** Blob key of an Idempotency-Key: a hash, so the raw key never appears in a key name. */
+/** A hash, so the raw key never appears in a key name. */
 export function keyEntryKey(idempotencyKey: string): string {
   return `idempotency/${sha256Hex(idempotencyKey)}`;
 }
 
-/**
- * The entry the sweep leases for a request whose own key entry is gone (deleted after 24 h)
- * or now belongs to another request (the key expired and was used again). Only sweeps use it.
- */
+/** The entry the sweep leases for a request whose own key entry expired (or was reused). */
 export function requestEntryKey(requestId: string): string {
   return `idempotency/request-${requestId}`;
 }
 
-/** Writes `entry` if `condition` holds, and then holds its lease. */
 async function take(
   store: ProposalsStore,
   entryKey: string,
@@ -61,21 +51,18 @@ async function take(
   return version === null ? null : new KeyLease(store, entryKey, entry, version, now);
 }
 
-/** A new entry, leased from `at`. */
 function opened(fingerprint: string, request_id: string, received_at: string, at: string): KeyEntry {
   return { fingerprint, request_id, received_at, created_at: at, state: 'running', locked_at: at };
 }
 
-/** The entry leased again from `at`: work is owed (pending) or its holder died. */
 function rerun({ reply: _reply, ...entry }: KeyEntry, at: string): KeyEntry {
   return { ...entry, state: 'running', locked_at: at };
 }
 
 /**
- * The sweep's way to the same lease the sender's retries take: the request's own key entry while
- * it is live and still names this request, else the request's synthetic entry (created if need be).
- * `final`: the entry says nothing is owed (the open marker is stale); `busy`: someone (the
- * sender's retry, another sweep) holds the lease or moved first.
+ * The sweep's way to the lease the sender's retries take: the request's own key entry while it is
+ * live and names this request, else its synthetic entry. `final`: nothing is owed (a stale open
+ * marker); `busy`: someone holds the lease or moved first.
  */
 export async function claimForRequest(
   store: ProposalsStore,
@@ -107,9 +94,8 @@ export async function claimForRequest(
 }
 
 /**
- * Claims an Idempotency-Key for a submit. `lost`: another invocation changed the entry between
- * our read and our write; read again. `tryCreate: false` when the entry is known to exist
- * (polling a busy key): read without a doomed write.
+ * Claims an Idempotency-Key for a submit. `lost`: another invocation changed the entry between our
+ * read and write; read again. `tryCreate: false` when polling a busy key: no doomed write.
  */
 export async function claimKey(
   store: ProposalsStore,
@@ -125,16 +111,14 @@ export async function claimKey(
 > {
   const at = now().toISOString();
   const newEntry = () => opened(fingerprint, randomUUID(), at, at);
-  // Most keys are new: create the entry first and read only when it already exists.
+  // Most keys are new: create first, read only when that fails.
   const created = tryCreate ? await take(store, entryKey, newEntry(), { ifNew: true }, now) : null;
   if (created) return { kind: 'owner', lease: created, fresh: true };
 
   const found = await store.read(entryKey);
-  // Gone since the failed create (or never there when polling): start over with a create.
   if (!found) return { kind: 'lost' };
   const existing = found.value;
   if (!isKeyEntry(existing) || age(existing.created_at, now()) >= KEY_RETENTION_MS) {
-    // An expired or unreadable entry is replaced by a new submission with its own request id.
     const lease = await take(store, entryKey, newEntry(), { ifVersion: found.version }, now);
     return lease ? { kind: 'owner', lease, fresh: true } : { kind: 'lost' };
   }
@@ -145,7 +129,7 @@ export async function claimKey(
   return lease ? { kind: 'owner', lease, fresh: false } : { kind: 'lost' };
 }
 
-/** Thrown when another invocation took the lease over: stop before any further effect. */
+/** Another invocation took the lease over: stop before any further effect. */
 export class LeaseLostError extends Error {
   constructor() {
     super('The idempotency lease was taken over by another invocation.');
@@ -153,10 +137,7 @@ export class LeaseLostError extends Error {
   }
 }
 
-/**
- * The lease on a key while one invocation works on it: renewed in the background, and checked
- * before each effect that must happen once (CRM delivery, email, record write).
- */
+/** Renewed in the background; checked before each effect that must happen once (CRM delivery, email, record write). */
 export class KeyLease {
   #version: Version;
   #lost = false;
@@ -165,7 +146,6 @@ export class KeyLease {
   #queue: Promise<unknown> = Promise.resolve();
 
   readonly entry: KeyEntry;
-  /** Blob key of the entry this lease is on. */
   readonly entryKey: string;
   readonly #store: ProposalsStore;
 
@@ -184,12 +164,11 @@ export class KeyLease {
     clearInterval(this.#timer);
   }
 
-  /** Throws LeaseLostError once a renewal found the entry changed by someone else. */
   assertHeld(): void {
     if (this.#lost) throw new LeaseLostError();
   }
 
-  /** Ends the lease: `final` stores the answer to replay; `pending` hands owed work to the next retry. */
+  /** `final` stores the answer to replay; `pending` hands owed work to the next retry. */
   async release(outcome: { state: 'final'; reply: StoredReply } | { state: 'pending' }): Promise<boolean> {
     clearInterval(this.#timer);
     const { locked_at: _lockedAt, reply: _reply, ...rest } = this.entry;
@@ -203,10 +182,9 @@ export class KeyLease {
       const version = await this.#store
         .writeIf(this.entryKey, next, { ifVersion: this.#version })
         .catch(() => undefined);
-      if (version === undefined) return false;
       if (version === null) this.#lost = true;
-      else this.#version = version;
-      return version !== null;
+      else if (version !== undefined) this.#version = version;
+      return Boolean(version);
     });
     this.#queue = run;
     return run;

@@ -1,8 +1,7 @@
 /**
- * What the sweep works from. The index of requests that still owe work: one small blob per open
- * request, written before the request is stored and deleted once its idempotency entry is final,
- * so the sweep lists this prefix instead of every stored request. And the sweep lock: at most one
- * sweep per interval across all instances.
+ * What the sweep works from: one small blob per request that still owes work (written before the
+ * request is stored, deleted once its entry is final), so it lists these instead of every request;
+ * and the lock that allows one sweep per interval across all instances.
  */
 import { isObject } from '../submit/record.ts';
 import type { ProposalsStore } from './blobs.ts';
@@ -11,7 +10,7 @@ const OPEN_PREFIX = 'open/';
 const SWEEP_LOCK_KEY = 'sweep/lock';
 type Marked = { request_id: string; received_at: string };
 
-/** `open/<receipt time in ms, 13 digits>-<request id>`: sorted by key, oldest first. */
+/** `open/<receipt ms, 13 digits>-<request id>`: oldest first. */
 export function openMarkerKey(record: Marked): string {
   const ms = Date.parse(record.received_at);
   return `${OPEN_PREFIX}${String(Number.isNaN(ms) ? 0 : ms).padStart(13, '0')}-${record.request_id}`;
@@ -26,23 +25,14 @@ export async function markSettled(store: ProposalsStore, record: Marked): Promis
   await store.remove(openMarkerKey(record));
 }
 
-/** Open markers, oldest first; foreign keys are skipped. */
-export async function listOpen(
-  store: ProposalsStore,
-): Promise<Array<{ key: string; requestId: string; receivedMs: number }>> {
-  return (await store.list(OPEN_PREFIX))
-    .flatMap((key) => {
-      const match = /^open\/(\d{13})-(.+)$/.exec(key);
-      return match ? [{ key, requestId: match[2]!, receivedMs: Number(match[1]) }] : [];
-    })
-    .sort((a, b) => a.key.localeCompare(b.key));
+export async function listOpen(store: ProposalsStore): Promise<Array<{ requestId: string; receivedMs: number }>> {
+  return (await store.list(OPEN_PREFIX)).sort().flatMap((key) => {
+    const match = /^open\/(\d{13})-(.+)$/.exec(key);
+    return match ? [{ requestId: match[2]!, receivedMs: Number(match[1]) }] : [];
+  });
 }
 
-/**
- * True when this caller may sweep now: the last sweep started at least `intervalMs` ago. The lock
- * is one blob holding that time, taken with a conditional write, so of any number of
- * simultaneous invocations exactly one wins.
- */
+/** True when the last sweep started at least `intervalMs` ago and this caller's conditional write won. */
 export async function claimSweep(store: ProposalsStore, now: Date, intervalMs: number): Promise<boolean> {
   const found = await store.read(SWEEP_LOCK_KEY);
   const data = found?.value;

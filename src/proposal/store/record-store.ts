@@ -1,7 +1,6 @@
 /**
- * Reads and writes one stored request for the invocation that holds its key's lease. Every
- * write is conditional on the version read or written before, so an invocation whose lease was
- * taken over cannot overwrite newer progress: it stops with LeaseLostError.
+ * One stored request, for the invocation holding its key's lease. Every write is conditional on
+ * the version seen before, so a taken-over invocation cannot overwrite newer progress.
  */
 import { isProposalRecord, recordKey, RECORDS_PREFIX, type ProposalRecord } from '../submit/record.ts';
 import type { ProposalsStore, Version } from './blobs.ts';
@@ -18,19 +17,18 @@ export class RecordStore {
     this.#lease = lease;
   }
 
-  /** The request as the store last confirmed it (read or written), or null before any: a reply after a failed write claims no more. */
+  /** As the store last confirmed it: a reply after a failed write claims no more. */
   get stored(): ProposalRecord | null {
     return this.#stored;
   }
 
-  /** The stored request, or null when none is stored (or what is stored is unreadable). */
   async load(requestId: string): Promise<ProposalRecord | null> {
     const found = await this.#store.read(recordKey(requestId));
     if (!found || !isProposalRecord(found.value)) return null;
     return this.#confirmed(found.value, found.version);
   }
 
-  /** Stores a new request; when one is already there (a dead owner got that far), that one wins. */
+  /** When a request is already there (a dead owner got that far), that one wins. */
   async create(record: ProposalRecord): Promise<ProposalRecord> {
     this.#lease.assertHeld();
     const version = await this.#store.writeIf(recordKey(record.request_id), record, { ifNew: true });
@@ -40,7 +38,6 @@ export class RecordStore {
     return stored;
   }
 
-  /** Writes a new state of the request over the version this invocation last saw. */
   async update(record: ProposalRecord): Promise<ProposalRecord> {
     this.#lease.assertHeld();
     const condition = this.#version === undefined ? { ifNew: true as const } : { ifVersion: this.#version };
@@ -62,7 +59,7 @@ export async function readRecord(store: ProposalsStore, requestId: string): Prom
   return isProposalRecord(data) ? data : null;
 }
 
-/** Every stored value under requests/, as read (the inbox script checks their shape). */
+/** Unchecked: the inbox script checks their shape. */
 export async function readAllRecords(store: ProposalsStore): Promise<unknown[]> {
   const values: unknown[] = [];
   await store.scan(RECORDS_PREFIX, Infinity, async (key) => {

@@ -1,7 +1,6 @@
 /**
- * What leaves the store, and when: idempotency entries after their 24 hours (the sweep), stored
- * requests after RETENTION_DAYS when set (the sweep), and a person's requests on demand
- * (`npm run inbox -- delete`). A request goes with its idempotency entries and its open marker.
+ * What leaves the store: idempotency entries after 24 hours and requests after RETENTION_DAYS (the
+ * sweep), a person's requests on demand (`npm run inbox -- delete`), each with its entries and marker.
  */
 import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
 import { isObject, isProposalRecord, recordKey, RECORDS_PREFIX, type ProposalRecord } from '../submit/record.ts';
@@ -12,9 +11,8 @@ import { openMarkerKey } from './open-index.ts';
 const ENTRIES_PREFIX = 'idempotency/';
 
 /**
- * Deletes idempotency entries past their 24 hours, except one whose lease is live. Blobs has no
- * conditional delete, so an entry is first overwritten (If-Match the version read) with a
- * tombstone: a sender that reused the key in between wins that write, and its entry stays.
+ * Deletes idempotency entries past their 24 hours, unless leased. Blobs has no conditional delete:
+ * a tombstone is written first (If-Match), so a sender that reused the key meanwhile keeps its entry.
  */
 export function deleteExpiredEntries(store: ProposalsStore, now: () => Date, budgetMs: number): Promise<number> {
   return store.scan(ENTRIES_PREFIX, budgetMs, async (key) => {
@@ -32,7 +30,6 @@ export function deleteExpiredEntries(store: ProposalsStore, now: () => Date, bud
   });
 }
 
-/** Deletes stored requests received longer ago than `retentionMs`, with their entries and markers. */
 export function deleteExpiredRequests(
   store: ProposalsStore,
   now: () => Date,
@@ -48,9 +45,8 @@ export function deleteExpiredRequests(
 }
 
 /**
- * Deletes a request and what it owns (the record, its open marker, its idempotency entries and
- * `extraEntryKeys`); returns the keys that existed. An idempotency entry is deleted only while it
- * still names this request (a reused key belongs to someone else now).
+ * Deletes a request, its open marker, its idempotency entries and `extraEntryKeys`, each entry only
+ * while it names this request (a reused key is someone else's); returns the keys that existed.
  */
 export async function eraseRecord(
   store: ProposalsStore,

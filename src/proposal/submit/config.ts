@@ -6,8 +6,8 @@ import { createMailer, type Mailer } from './mailer.ts';
 import type { CrmName } from '../../contract/submit-replies.ts';
 import { RETENTION_DAYS_RANGE } from '../../contract/data-handling.ts';
 import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../../contract/send-limits.ts';
-import { openProposalsStore, type ProposalsStore } from '../store/blobs.ts';
-import { MAX_TIME_FACTOR, timeBounds } from '../store/limits.ts';
+import { ProposalsStore } from '../store/blobs.ts';
+import { MAX_TIME_FACTOR } from '../store/limits.ts';
 
 /** Reads one configuration variable, e.g. `readEnv` of contract/http.ts. */
 export type EnvReader = (name: string) => string | undefined;
@@ -70,7 +70,7 @@ export function submitDepsFromEnv(
   }
   const timeFactor = numberFromEnv(readEnv, 'STORE_TIMEOUT_FACTOR', 1, MAX_TIME_FACTOR, true) ?? 1;
   return {
-    store: store ?? openProposalsStore({ bounds: timeBounds(timeFactor) }),
+    store: store ?? new ProposalsStore({ timeFactor }),
     crm: crmAdapterFromEnv(readEnv, partner),
     mailer: createMailer(readEnv),
     partner,
