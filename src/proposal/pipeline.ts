@@ -11,9 +11,8 @@ import { findSensitiveData } from './sensitive-data.ts';
 import { parseIdempotencyKey } from './submit/idempotency-key.ts';
 import { sha256Hex } from './submit/fingerprint.ts';
 import { submitProposal } from './submit/index.ts';
-import { submitDepsFromEnv } from './submit/config.ts';
+import { submitDepsFromEnv, type SubmitDeps } from './submit/config.ts';
 import { partnerFromKnowledge } from './submit/partner.ts';
-import type { SubmitDeps } from './submit/deps.ts';
 import { logEvent } from './submit/log.ts';
 import { sweepIfDue } from './submit/sweep.ts';
 import type { RequestSource } from './source.ts';
@@ -87,7 +86,7 @@ function submitKey(form: ActionRequest['form'], sent: string | null) {
 export function createActionPipeline(
   k: Knowledge,
   validators: Validators,
-  tuning: Pick<SubmitDeps, 'now' | 'inUseWaitMs'> = {},
+  tuning: Partial<Pick<SubmitDeps, 'now' | 'inUseWaitMs'>> = {},
 ): ActionPipeline {
   let deps: SubmitDeps | undefined;
   const submitDeps = () => (deps ??= { ...submitDepsFromEnv(readEnv, partnerFromKnowledge(k), k.consent), ...tuning });

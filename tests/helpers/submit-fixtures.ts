@@ -1,7 +1,7 @@
 /** Shared inputs of the submit tests: a valid request, the partner, consent text, env maps. */
 import { randomBytes } from 'node:crypto';
 import type { SubmitRequest } from '../../src/contract/requests.ts';
-import type { EnvReader } from '../../src/proposal/submit/env.ts';
+import type { EnvReader } from '../../src/proposal/submit/config.ts';
 import type { ConsentText, Partner } from '../../src/proposal/submit/partner.ts';
 
 export const PARTNER: Partner = {

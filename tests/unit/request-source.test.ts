@@ -3,7 +3,7 @@ import { httpChannel, implementationName, sourceText, userAgentProduct } from '.
 import { buildRecord } from '../../src/proposal/submit/record.ts';
 import { listText, toCsv } from '../../src/proposal/submit/inbox-export.ts';
 import { notificationText } from '../../src/proposal/submit/notification.ts';
-import { hubSpotSubmission } from '../../src/proposal/submit/crm/hubspot.ts';
+import { hubSpotSubmission } from '../../src/proposal/submit/crm.ts';
 import { CONSENT, PARTNER, submitRequest } from '../helpers/submit-fixtures.ts';
 
 describe('where a request came from', () => {

@@ -3,9 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { crmAdapterFromEnv, crmTimeoutFromEnv, submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
-import { deliverWithin, type CrmAdapter } from '../../src/proposal/submit/crm/adapter.ts';
-import { isAllowedEndpoint, parseRetryAfter } from '../../src/proposal/submit/crm/http.ts';
-import type { HubSpotSubmission } from '../../src/proposal/submit/crm/hubspot.ts';
+import {
+  deliverWithin,
+  isAllowedEndpoint,
+  parseRetryAfter,
+  type CrmAdapter,
+  type HubSpotSubmission,
+} from '../../src/proposal/submit/crm.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';

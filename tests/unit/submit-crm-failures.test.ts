@@ -1,8 +1,7 @@
 /** CRM outages keep the request stored as pending (202); a retry with the same key completes it. */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
-import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
+import { submitDepsFromEnv, type SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { readAll } from '../helpers/blobs.ts';

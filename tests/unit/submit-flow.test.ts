@@ -1,8 +1,7 @@
 /** submitProposal against real loopback Blobs, CRM webhook and SMTP servers. */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
-import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
+import { submitDepsFromEnv, type SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { keyEntryKey, LEASE_STALE_MS } from '../../src/proposal/store/key-entry.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';

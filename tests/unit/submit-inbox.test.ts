@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { getStore } from '@netlify/blobs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { crmAdapterFromEnv } from '../../src/proposal/submit/config.ts';
+import { crmAdapterFromEnv, submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import { csvField, toCsv } from '../../src/proposal/submit/inbox-export.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { keyEntryKey } from '../../src/proposal/store/key-entry.ts';
@@ -70,8 +70,8 @@ describe('scripts/inbox.ts', () => {
   async function seed(siteID: string): Promise<void> {
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID });
     const store = new ProposalsStore();
-    const base = { store, mailer: null, partner: PARTNER, consent: CONSENT };
-    await submitProposal(submitRequest(), randomUUID(), { ...base, crm: crmAdapterFromEnv(envOf({}), PARTNER) });
+    const base = submitDepsFromEnv(envOf({}), PARTNER, CONSENT, store);
+    await submitProposal(submitRequest(), randomUUID(), base);
     const misconfigured = crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'webhook' }), PARTNER);
     await submitProposal(submitRequest({ name: 'Bo, "Quoted"', email: 'bo@example.com' }), randomUUID(), {
       ...base,
@@ -128,13 +128,7 @@ describe('scripts/inbox.ts redeliver and delete', () => {
   async function seed(): Promise<{ ann: string[]; bo: string; keys: string[] }> {
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
     const store = new ProposalsStore();
-    const base = {
-      store,
-      mailer: null,
-      partner: PARTNER,
-      consent: CONSENT,
-      crm: crmAdapterFromEnv(envOf({}), PARTNER),
-    };
+    const base = submitDepsFromEnv(envOf({}), PARTNER, CONSENT, store);
     const keys = [randomUUID(), randomUUID(), randomUUID()];
     const id = async (request: Parameters<typeof submitProposal>[0], key: string) =>
       ((await submitProposal(request, key, base)).body as { request_id: string }).request_id;
@@ -188,13 +182,11 @@ describe('scripts/inbox.ts redeliver and delete', () => {
     // One request the CRM has not got: stored while the webhook CRM lacked its URL.
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
     const store = new ProposalsStore();
-    const pending = await submitProposal(submitRequest({ email: 'cy@example.com' }), randomUUID(), {
-      store,
-      mailer: null,
-      partner: PARTNER,
-      consent: CONSENT,
-      crm: crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'webhook' }), PARTNER),
-    });
+    const pending = await submitProposal(
+      submitRequest({ email: 'cy@example.com' }),
+      randomUUID(),
+      submitDepsFromEnv(envOf({ CRM_PROVIDER: 'webhook' }), PARTNER, CONSENT, store),
+    );
     await blobs.stop();
     const pendingId = (pending.body as { request_id: string }).request_id;
     await mkdir(join(root, '.generated'), { recursive: true });

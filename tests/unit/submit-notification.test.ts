@@ -1,8 +1,7 @@
 /** The sales team's notice of each new request: once, by email and chat, never failing the submit. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
-import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
+import { submitDepsFromEnv, type SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { runSweep } from '../../src/proposal/submit/sweep.ts';

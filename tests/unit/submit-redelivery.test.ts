@@ -6,8 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
-import type { SubmitDeps } from '../../src/proposal/submit/deps.ts';
+import { submitDepsFromEnv, type SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { keyEntryKey, requestEntryKey } from '../../src/proposal/store/key-entry.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
@@ -101,7 +100,7 @@ describe('the sweep delivers what the sender never retried', () => {
       const other = await submitProposal(submitRequest({ company: 'Other' }), randomUUID(), deps);
       expect(other.status).toBe(201);
 
-      const policy = deps.redelivery!;
+      const policy = deps.redelivery;
       const took = await sweepUntil(
         deps,
         async () => (await records(deps)).every((r) => r.delivery.state === 'received'),

@@ -1,20 +1,54 @@
-/** Builds SubmitDeps from configuration variables; the names are documented in .env.example. */
-import { DEFAULT_CRM_TIMEOUT_MS, type CrmAdapter } from './crm/adapter.ts';
-import { hubSpotAdapter } from './crm/hubspot.ts';
-import { isAllowedEndpoint } from './crm/http.ts';
-import { webhookAdapter } from './crm/webhook.ts';
-import type { SubmitDeps } from './deps.ts';
-import type { EnvReader } from './env.ts';
+/** What the submit pipeline needs from outside, built from configuration variables (documented in .env.example). */
+import { DEFAULT_CRM_TIMEOUT_MS, hubSpotAdapter, isAllowedEndpoint, webhookAdapter, type CrmAdapter } from './crm.ts';
 import type { ConsentText, Partner } from './partner.ts';
 import { logEvent } from './log.ts';
-import { createMailer } from './mailer.ts';
-import type { NotifyConfig } from './notification.ts';
+import { createMailer, type Mailer } from './mailer.ts';
 import type { CrmName } from '../../contract/submit-replies.ts';
-import { DEFAULT_REDELIVERY_POLICY as D, type RedeliveryPolicy } from './redelivery-policy.ts';
 import { RETENTION_DAYS_RANGE } from '../../contract/data-handling.ts';
-import { SEND_LIMIT_RANGE, sendLimitsFromEnv } from '../../contract/send-limits.ts';
+import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../../contract/send-limits.ts';
 import { ProposalsStore } from '../store/blobs.ts';
 import { MAX_TIME_FACTOR } from '../store/limits.ts';
+
+/** Reads one configuration variable, e.g. `readEnv` of contract/http.ts. */
+export type EnvReader = (name: string) => string | undefined;
+
+export interface SubmitDeps {
+  /** Every call bounded, every failure StoreUnavailable. */
+  store: ProposalsStore;
+  crm: CrmAdapter;
+  mailer: Mailer | null;
+  partner: Partner;
+  consent: ConsentText;
+  /** Bound of one CRM delivery. */
+  crmTimeoutMs: number;
+  /** Where the sales team is told of each request. */
+  notify: NotifyConfig;
+  redelivery: RedeliveryPolicy;
+  limits: SendLimits;
+  /** How long a submit waits for another one with the same key before 409. */
+  inUseWaitMs: number;
+  /** Clock for stored times and key expiry; tests move it. */
+  now: () => Date;
+}
+
+export interface NotifyConfig {
+  /** Addresses of the sales team; used when a mailer is configured. */
+  emailTo: string[];
+  /** Chat webhook (Slack, Mattermost, Google Chat, Teams workflows accept {"text": ...}). */
+  chatUrl?: string;
+}
+
+/** When the sweep runs and how it retries a request the CRM refused. */
+export interface RedeliveryPolicy {
+  /** At most one sweep per this interval, across all instances. */
+  intervalMs: number;
+  /** First backoff step after a failed attempt; doubles per attempt, up to an hour. */
+  backoffBaseMs: number;
+  /** After this long since receipt a request the CRM still refuses is `failed`. */
+  maxAgeMs: number;
+  /** Requests older than this are deleted by the sweep; undefined keeps them. */
+  retentionMs?: number;
+}
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;
@@ -45,6 +79,8 @@ export function submitDepsFromEnv(
     notify: notifyConfigFromEnv(readEnv, partner),
     redelivery: redeliveryPolicyFromEnv(readEnv),
     limits,
+    inUseWaitMs: 5_000,
+    now: () => new Date(),
   };
 }
 
@@ -73,10 +109,9 @@ export function redeliveryPolicyFromEnv(readEnv: EnvReader): RedeliveryPolicy {
   };
   const retentionMs = ms('RETENTION_DAYS', 86_400_000, range.min, range.max);
   return {
-    intervalMs: ms('REDELIVERY_INTERVAL_SECONDS', 1000, 0.1, 86_400) ?? D.intervalMs,
-    backoffBaseMs: ms('REDELIVERY_BACKOFF_SECONDS', 1000, 0.1, 3_600) ?? D.backoffBaseMs,
-    backoffCapMs: D.backoffCapMs,
-    maxAgeMs: ms('REDELIVERY_MAX_HOURS', 3_600_000, 0.0001, 8_760) ?? D.maxAgeMs,
+    intervalMs: ms('REDELIVERY_INTERVAL_SECONDS', 1000, 0.1, 86_400) ?? 60_000,
+    backoffBaseMs: ms('REDELIVERY_BACKOFF_SECONDS', 1000, 0.1, 3_600) ?? 60_000,
+    maxAgeMs: ms('REDELIVERY_MAX_HOURS', 3_600_000, 0.0001, 8_760) ?? 72 * 3_600_000,
     ...(retentionMs !== undefined && { retentionMs }),
   };
 }

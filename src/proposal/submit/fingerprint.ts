@@ -18,11 +18,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/**
- * What "the same payload" means for a key: everything the sender chose to send. The honeypot
- * and the form's start time describe the browser session, not the request, so a retry from a
- * reloaded page still matches.
- */
+/** "The same payload" for a key: all the sender chose to send, not the session (honeypot, form start time). */
 export function requestFingerprint(request: SubmitRequest): string {
   const { website: _honeypot, form_started_at: _formTiming, ...meaningful } = request;
   return sha256Hex(canonicalJson(meaningful));

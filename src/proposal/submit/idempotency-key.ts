@@ -1,7 +1,6 @@
 /**
- * The Idempotency-Key request header (IETF draft "The Idempotency-Key HTTP Header Field").
- * The draft defines the value as a Structured Field string ("..."); clients also send bare
- * tokens (e.g. a UUID), so both forms are accepted and mean the same key.
+ * The Idempotency-Key header (IETF draft): a Structured Field string ("...") or, as clients also send,
+ * a bare token; both mean the same key.
  */
 import { problem, type Reply } from '../../contract/http.ts';
 import { KEY_CHAR_CLASS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../contract/idempotency-rules.ts';

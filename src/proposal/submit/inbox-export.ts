@@ -1,5 +1,5 @@
 /** Listing and exporting stored proposal requests (the "inbox" CRM): pure, so the CSV rules are tested. */
-import { INTAKE_FIELDS } from '../../contract/fields.ts';
+import { CONTACT_FIELDS, GUIDANCE_FIELDS, INTAKE_FIELDS, OPTIONAL_CONTACT_FIELDS } from '../../contract/fields.ts';
 import { isProposalRecord, type DeliveryState, type ProposalRecord } from './record.ts';
 import { singleLine } from './single-line.ts';
 
@@ -34,15 +34,9 @@ export const CSV_COLUMNS: Column[] = [
   ['channel', (r) => r.source?.channel],
   ['client', (r) => r.source?.client],
   ['failed_at', (r) => r.delivery.failed_at],
-  ['name', (r) => r.contact.name],
-  ['email', (r) => r.contact.email],
-  ['company', (r) => r.contact.company],
-  ['role', (r) => r.contact.role],
+  ...[...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS].map((field): Column => [field, (r) => r.contact[field]]),
   ...INTAKE_FIELDS.map((field): Column => [field, (r) => r.intake[field]]),
-  ['question', (r) => r.guidance.question],
-  ['industry', (r) => r.guidance.industry],
-  ['company_size', (r) => r.guidance.company_size],
-  ['primary_need', (r) => r.guidance.primary_need],
+  ...GUIDANCE_FIELDS.map((field): Column => [field, (r) => r.guidance[field]]),
   ['consent_version', (r) => r.consent.version],
   ['consent_at', (r) => r.consent.at],
 ];
@@ -105,7 +99,7 @@ function signalsTag(record: ProposalRecord): string {
 function noticeState(record: ProposalRecord): string {
   const n = record.notification;
   if (n === undefined) return '-';
-  const states = [n.email, n.chat];
-  for (const state of ['sent', 'owed', 'failed', 'in_digest'] as const) if (states.includes(state)) return state;
-  return 'not_configured';
+  return (
+    (['sent', 'owed', 'failed', 'in_digest'] as const).find((s) => n.email === s || n.chat === s) ?? 'not_configured'
+  );
 }

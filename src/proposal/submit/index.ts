@@ -1,11 +1,10 @@
 /**
- * The submit pipeline: stored in Blobs before the CRM is called. Each Idempotency-Key leads to one
- * stored request, at most one CRM delivery, one confirmation email and one notice; the record
- * says what is still owed (owed-work.ts), so a retry or the sweep completes it after any crash.
+ * The submit pipeline: each Idempotency-Key leads to one request, stored before the CRM is called, and
+ * at most one delivery, confirmation and notice; a retry or the sweep completes what it owes after a crash.
  */
 import type { SubmitRequest } from '../../contract/requests.ts';
 import { problem, type Reply } from '../../contract/http.ts';
-import { withDefaults, type Deps, type SubmitDeps } from './deps.ts';
+import type { SubmitDeps } from './config.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { claimKey, keyEntryKey } from '../store/key-entry.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
@@ -27,7 +26,7 @@ export async function submitProposal(
   source?: RequestSource,
 ): Promise<Reply> {
   try {
-    return await submitOnce(request, idempotencyKey, withDefaults(deps), source);
+    return await submitOnce(request, idempotencyKey, deps, source);
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
     // Nothing is known to be stored: nothing was sent to the CRM, nothing was mailed.
@@ -43,7 +42,7 @@ export async function submitProposal(
 async function submitOnce(
   request: SubmitRequest,
   idempotencyKey: string,
-  deps: Deps,
+  deps: SubmitDeps,
   source: RequestSource | undefined,
 ): Promise<Reply> {
   const fingerprint = requestFingerprint(request);
@@ -66,7 +65,7 @@ async function submitOnce(
           consent: deps.consent,
           entryKey: lease.entryKey,
           deliveryId: idempotencyKey,
-          notification: initialNotification(deps.notify, deps.mailer),
+          notification: initialNotification(deps),
           signals: observedSignals(request, entry.received_at),
           source,
         });
@@ -90,8 +89,7 @@ async function submitOnce(
         { headers: { 'Retry-After': '2' } },
       );
     }
-    // Busy: the first request usually finishes within moments, and replaying its answer
-    // saves the client a round trip. Lost: another writer moved first; read again at once.
+    // Busy: the first request usually finishes in moments; replaying it saves a round trip. Lost: read again now.
     if (claim.kind !== 'lost') await new Promise((resolve) => setTimeout(resolve, IN_USE_POLL_MS));
   }
 }

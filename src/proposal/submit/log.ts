@@ -1,7 +1,4 @@
-/**
- * One JSON line per operational event. Fields are ids, kinds, codes and variable names only:
- * never names, emails, free text or secrets, so logs can be shared without a data review.
- */
+/** One JSON line per event; fields are ids, kinds, codes and variable names only, so logs hold no personal data. */
 export type LogFields = Record<string, string | number | boolean | undefined>;
 
 export function logEvent(event: string, fields: LogFields = {}): void {

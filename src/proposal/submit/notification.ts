@@ -1,34 +1,25 @@
 /**
- * Messages to the partner's sales team (notice, alert, daily-limit alert, hourly digest), by email
- * to NOTIFY_EMAIL and as a chat message {"text": ...} to NOTIFY_WEBHOOK_URL. Sender text goes
- * through singleLine, so it cannot add a header or a line that looks like ours.
+ * Messages to the sales team, by email and as a chat message {"text": ...}. Sender text goes through
+ * singleLine, so it cannot add a header or a line that looks like ours.
  */
-import { postForOutcome } from './crm/http.ts';
+import { postForOutcome } from './crm.ts';
 import type { Partner } from './partner.ts';
 import { logEvent } from './log.ts';
-import type { Mailer, Notice, SendResult } from './mailer.ts';
+import type { SubmitDeps } from './config.ts';
+import { MAX_SEND_ATTEMPTS, type Notice, type SendResult } from './mailer.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
 import { singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
 import { sourceText } from '../source.ts';
 
-export interface NotifyConfig {
-  /** Addresses of the sales team; used when a mailer is configured. */
-  emailTo: string[];
-  /** Chat webhook (Slack, Mattermost, Google Chat, Teams workflows accept {"text": ...}). */
-  chatUrl?: string;
-}
-
 /** Bound of one chat post: a dead chat service must not hold the function. */
 const CHAT_TIMEOUT_MS = 5_000;
-/** After this many transient failures a channel counts as failed. */
-const MAX_NOTIFY_ATTEMPTS = 5;
 
 /** What a new request owes: a channel is owed when it is configured. */
-export function initialNotification(config: NotifyConfig, mailer: Mailer | null): NotificationStatus {
+export function initialNotification({ notify, mailer }: Pick<SubmitDeps, 'notify' | 'mailer'>): NotificationStatus {
   return {
-    email: mailer !== null && config.emailTo.length > 0 ? 'owed' : 'not_configured',
-    chat: config.chatUrl !== undefined ? 'owed' : 'not_configured',
+    email: mailer !== null && notify.emailTo.length > 0 ? 'owed' : 'not_configured',
+    chat: notify.chatUrl !== undefined ? 'owed' : 'not_configured',
     attempts: 0,
   };
 }
@@ -95,28 +86,27 @@ export function noticeMessage(
 export async function sendOwedMessage<S extends NotificationStatus>(
   status: S,
   message: SalesMessage,
-  deps: { mailer: Mailer | null; notify: NotifyConfig },
-  at: string,
+  { mailer, notify, now }: SubmitDeps,
   requestId: string,
 ): Promise<S> {
+  const at = now().toISOString();
   const attempts = status.attempts + 1;
-  const { subject, text } = message;
   const settle = (result: SendResult): NotifyState =>
-    result === 'retry' ? (attempts >= MAX_NOTIFY_ATTEMPTS ? 'failed' : 'owed') : result;
+    result === 'retry' ? (attempts >= MAX_SEND_ATTEMPTS ? 'failed' : 'owed') : result;
   const [email, chat] = await Promise.all([
-    status.email === 'owed'
-      ? deps.mailer === null
+    status.email !== 'owed'
+      ? status.email
+      : mailer === null
         ? ('not_configured' as const)
-        : deps.mailer
-            .sendNotice({ ...message, to: deps.notify.emailTo })
+        : mailer
+            .sendNotice({ ...message, to: notify.emailTo })
             .catch((): SendResult => 'retry')
-            .then(settle)
-      : status.email,
-    status.chat === 'owed'
-      ? deps.notify.chatUrl === undefined
+            .then(settle),
+    status.chat !== 'owed'
+      ? status.chat
+      : notify.chatUrl === undefined
         ? ('not_configured' as const)
-        : postChat(deps.notify.chatUrl, `${subject}\n${text}`, requestId).then(settle)
-      : status.chat,
+        : postChat(notify.chatUrl, `${message.subject}\n${message.text}`, requestId).then(settle),
   ]);
   return { ...status, email, chat, attempts, at };
 }

@@ -1,11 +1,10 @@
 /**
- * What a stored request still owes, done in order under its key's lease: the CRM delivery (or
- * `failed` after REDELIVERY_MAX_HOURS), the confirmation email, the sales team's messages. The
- * sender, its retries and the sweep all run this code, so each effect happens once.
+ * What a stored request still owes, in order under its key's lease: CRM delivery, confirmation, sales
+ * messages. The sender, its retries and the sweep all run this code, so each effect happens once.
  */
 import { json, type Reply } from '../../contract/http.ts';
-import { deliverWithin, type CrmOutcome } from './crm/adapter.ts';
-import type { Deps } from './deps.ts';
+import { deliverWithin, type CrmOutcome } from './crm.ts';
+import type { RedeliveryPolicy, SubmitDeps } from './config.ts';
 import { LeaseLostError, type KeyLease } from '../store/key-entry.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
 import { markOpen, markSettled } from '../store/open-index.ts';
@@ -14,24 +13,19 @@ import { logEvent } from './log.ts';
 import {
   dailyLimitAlert,
   hourlyDigest,
-  initialNotification,
   isOwed,
   noticeMessage,
   sendOwedMessage,
   type SalesMessage,
 } from './notification.ts';
-import { confirmationGate, countAddressRequest, digestCounts, digestDue, noticeGate } from './send-gates.ts';
-import { isSuspect } from './spam-signals.ts';
+import { confirmationEmail, digestCounts, digestDue, digestIfPastLimit, withAddressCount } from './send-gates.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
-import { backoffMs } from './redelivery-policy.ts';
 import { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../contract/submit-replies.ts';
 
 /** Retry hint of a 202 when the CRM named none. */
 const DEFAULT_RETRY_AFTER_SECONDS = 30;
-/** After this many transient failures the confirmation email counts as failed. */
-const MAX_EMAIL_ATTEMPTS = 5;
 
-export interface OwedWorkStart {
+interface OwedWorkStart {
   /** The entry was just created: no record is stored yet, skip the read. */
   fresh: boolean;
   /** Builds the record when none is stored (the sender's path); the sweep passes none. */
@@ -40,7 +34,7 @@ export interface OwedWorkStart {
   respectBackoff?: boolean;
 }
 
-export interface OwedWorkResult {
+interface OwedWorkResult {
   reply: Reply;
   record: ProposalRecord;
   /** The store failed after storing: `reply` and `record` are what it last confirmed; the sweep finishes. */
@@ -56,67 +50,57 @@ export class RecordGoneError extends Error {
 }
 
 /**
- * Stores the request if new, does what it owes and ends the lease: final with the answer to
- * replay, or pending. Null when the lease was taken over (its holder answers). A StoreUnavailable
- * thrown from here means nothing is known to be stored.
+ * Stores the request if new, does what it owes and ends the lease (final with the answer to replay, or
+ * pending). Null when the lease was taken over; a StoreUnavailable thrown means nothing is known stored.
  */
 export async function completeOwedWork(
-  deps: Deps,
+  deps: SubmitDeps,
   lease: KeyLease,
   start: OwedWorkStart,
 ): Promise<OwedWorkResult | null> {
+  const records = new RecordStore(deps.store, lease);
+  let done: Awaited<ReturnType<typeof storeAndComplete>>;
   try {
-    const records = new RecordStore(deps.store, lease);
-    // An open marker may exist (false when it was settled in the invocation that stored it).
-    let marked = !start.fresh;
-    let result: OwedWorkResult;
-    try {
-      const { record, outcome } = await storeAndComplete(deps, lease, start, records, () => (marked = true));
-      result = { reply: replyFor(record, deps, outcome), record };
-    } catch (error) {
-      const stored = records.stored;
-      if (!(error instanceof StoreUnavailable) || stored === null) throw error;
-      // Answer with what the store confirmed, never more; write nothing more: the lease goes stale.
-      logEvent('store_unavailable', {
-        request_id: stored.request_id,
-        operation: error.operation,
-        reason: error.reason,
-      });
-      lease.abandon();
-      return { reply: replyFor(stored, deps, undefined), record: stored, storeFailed: error };
-    }
-    const final = !owes(result.record);
-    const released = await lease.release(
-      final ? { state: 'final', reply: { headers: {}, ...result.reply } } : { state: 'pending' },
-    );
-    // Once final, the request leaves the index of open work; a failed delete is settled by the next sweep.
-    if (final && marked && released) await markSettled(deps.store, result.record).catch(() => undefined);
-    return result;
+    done = await storeAndComplete(deps, lease, start, records);
   } catch (error) {
     if (error instanceof LeaseLostError) {
       logEvent('idempotency_lease_lost', { request_id: lease.entry.request_id });
       return null;
     }
-    if (error instanceof StoreUnavailable) {
-      // Another write would only add its own bound to the reply; a retry takes the stale lease over.
-      lease.abandon();
+    if (!(error instanceof StoreUnavailable)) {
+      // Free the key now so a retry need not wait for the lease to go stale.
+      await lease.release({ state: 'pending' }).catch(() => undefined);
       throw error;
     }
-    // Free the key now so a retry need not wait for the lease to go stale.
-    await lease.release({ state: 'pending' }).catch(() => undefined);
-    throw error;
+    // Another write would only add its own bound to the reply: the lease goes stale, a retry takes it over.
+    lease.abandon();
+    const stored = records.stored;
+    if (stored === null) throw error;
+    // Answer with what the store confirmed, never more.
+    logEvent('store_unavailable', { request_id: stored.request_id, operation: error.operation, reason: error.reason });
+    return { reply: replyFor(stored, deps, undefined), record: stored, storeFailed: error };
   }
+  const { record, outcome, marked } = done;
+  const reply = replyFor(record, deps, outcome);
+  const final = !owes(record);
+  const released = await lease.release(
+    final ? { state: 'final', reply: { headers: {}, ...reply } } : { state: 'pending' },
+  );
+  // Once final, the request leaves the index of open work; a failed delete is settled by the next sweep.
+  if (final && marked && released) await markSettled(deps.store, record).catch(() => undefined);
+  return { reply, record };
 }
 
 async function storeAndComplete(
-  deps: Deps,
+  deps: SubmitDeps,
   lease: KeyLease,
   start: OwedWorkStart,
   records: RecordStore,
-  onMarked: () => void,
-): Promise<{ record: ProposalRecord; outcome?: CrmOutcome }> {
+): Promise<{ record: ProposalRecord; outcome?: CrmOutcome; marked: boolean }> {
   const { now, crm } = deps;
   const { entry } = lease;
+  // An open marker may exist (false when it was settled in the invocation that stored it).
+  let marked = !start.fresh;
   const loaded = start.fresh ? null : await records.load(entry.request_id);
   let record: ProposalRecord;
   if (loaded === null) {
@@ -127,7 +111,7 @@ async function storeAndComplete(
     // The open marker first: no stored request the sweep cannot find, whatever fails after.
     if (owes(first)) {
       await markOpen(deps.store, first);
-      onMarked();
+      marked = true;
     }
     record = await records.create(first);
   } else {
@@ -141,9 +125,7 @@ async function storeAndComplete(
   }
 
   let outcome: CrmOutcome | undefined;
-  const next = record.delivery.next_attempt_at;
-  const due = next === undefined || Date.parse(next) <= now().getTime();
-  if (record.delivery.state === 'pending' && (!start.respectBackoff || due)) {
+  if (record.delivery.state === 'pending' && !(start.respectBackoff && backoffAhead(record, now()))) {
     lease.assertHeld();
     outcome = await deliverWithin(crm, record, record.delivery.delivery_id ?? record.request_id, deps.crmTimeoutMs);
     // Durable before the email: a retry sees "received" and never delivers again.
@@ -158,15 +140,13 @@ async function storeAndComplete(
     const changed = await change(record);
     if (changed !== undefined) record = await records.update({ ...record, ...changed });
   };
-  const sales = { mailer: deps.mailer, notify: deps.notify };
-  const send = async <S extends NotificationStatus>(status: S, message: SalesMessage) =>
-    sendOwedMessage(status, message, sales, now().toISOString(), record.request_id);
+  const send = <S extends NotificationStatus>(status: S, message: SalesMessage) =>
+    sendOwedMessage(status, message, deps, record.request_id);
 
   if (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent') {
     await step((current) => confirmationEmail(current, deps));
   }
-  // After the delivery attempt, so the notice can say whether the CRM has the request. Counted
-  // once, before the first attempt: a notice already tried was let through.
+  // After the delivery, so the notice says whether the CRM has it; counted before the first attempt only.
   const notice = record.notification;
   if (isOwed(notice) && notice.attempts === 0) await step((current) => digestIfPastLimit(current, notice, deps));
   for (const kind of ['notification', 'alert'] as const) {
@@ -191,7 +171,7 @@ async function storeAndComplete(
       return { digest: sent };
     });
   }
-  return { record, ...(outcome && { outcome }) };
+  return { record, marked, ...(outcome && { outcome }) };
 }
 
 /** Does the record still owe anything? */
@@ -206,68 +186,14 @@ export function owes(record: ProposalRecord): boolean {
   );
 }
 
-/** Counted before storing, so the CRM and the notice show it; if the store cannot count now, the email's gate does. */
-async function withAddressCount(deps: Deps, record: ProposalRecord): Promise<ProposalRecord> {
-  if (record.signals === undefined) return record;
-  try {
-    const ordinal = await countAddressRequest(deps.store, record, deps.now());
-    return { ...record, signals: { ...record.signals, address_requests_24h: ordinal } };
-  } catch (error) {
-    logEvent('address_count_failed', {
-      request_id: record.request_id,
-      name: error instanceof Error ? error.name : 'unknown',
-    });
-    return record;
-  }
-}
-
-/** Past NOTIFY_LIMIT_PER_HOUR the notice is left to the hour's digest; the first request past it owes that digest. */
-async function digestIfPastLimit(
-  record: ProposalRecord,
-  status: NotificationStatus,
-  deps: Deps,
-): Promise<Partial<ProposalRecord> | undefined> {
-  const gate = await noticeGate(
-    deps.store,
-    record,
-    deps.limits,
-    deps.now(),
-    isSuspect(record.signals, deps.limits.perAddress),
-  );
-  if (gate.individual) return undefined;
-  const held = (state: NotifyState): NotifyState => (state === 'owed' ? 'in_digest' : state);
-  logEvent('notice_in_digest', { request_id: record.request_id, hour: gate.hour });
-  return {
-    notification: { ...status, email: held(status.email), chat: held(status.chat) },
-    ...(gate.opensDigest && { digest: { ...initialNotification(deps.notify, deps.mailer), hour: gate.hour } }),
-  };
-}
-
-/** Sends the confirmation email the record owes, unless a send limit holds it back. */
-async function confirmationEmail(record: ProposalRecord, deps: Deps): Promise<Partial<ProposalRecord>> {
-  const at = deps.now().toISOString();
-  if (!deps.mailer) return { confirmation_email: { state: 'not_configured', at } };
-  const attempts = (record.confirmation_email.attempts ?? 0) + 1;
-  // Counted before the first attempt only: an email already tried was let through.
-  if (attempts === 1) {
-    const gate = await confirmationGate(deps.store, record, deps.limits, deps.now());
-    if (!gate.send) {
-      logEvent('confirmation_email_limited', { request_id: record.request_id, limit: gate.limit });
-      return {
-        confirmation_email: { state: 'limited', at, limit: gate.limit },
-        ...(gate.alertDay !== undefined && {
-          daily_limit_alert: { ...initialNotification(deps.notify, deps.mailer), day: gate.alertDay },
-        }),
-      };
-    }
-  }
-  const result = await deps.mailer.sendConfirmation(record, deps.partner).catch(() => 'retry' as const);
-  const state = result === 'retry' ? (attempts >= MAX_EMAIL_ATTEMPTS ? 'failed' : 'not_sent') : result;
-  return { confirmation_email: { state, at, attempts } };
+/** The CRM delivery is pending and its backoff has not run out. */
+export function backoffAhead(record: ProposalRecord, now: Date): boolean {
+  const next = record.delivery.next_attempt_at;
+  return record.delivery.state === 'pending' && next !== undefined && Date.parse(next) > now.getTime();
 }
 
 /** The record as accepted by the CRM. */
-function delivered(record: ProposalRecord, deps: Deps, reference?: string): ProposalRecord {
+function delivered(record: ProposalRecord, deps: SubmitDeps, reference?: string): ProposalRecord {
   const { next_attempt_at: _next, ...delivery } = record.delivery;
   return {
     ...record,
@@ -283,7 +209,7 @@ function delivered(record: ProposalRecord, deps: Deps, reference?: string): Prop
 }
 
 /** After a refusal: retried after a backoff, or failed past REDELIVERY_MAX_HOURS, owing sales an alert. */
-function refused(record: ProposalRecord, deps: Deps, outcome: CrmOutcome & { ok: false }): ProposalRecord {
+function refused(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome & { ok: false }): ProposalRecord {
   const attempts = record.delivery.attempts + 1;
   const at = deps.now();
   const gaveUp = at.getTime() - Date.parse(record.received_at) >= deps.redelivery.maxAgeMs;
@@ -308,7 +234,7 @@ function refused(record: ProposalRecord, deps: Deps, outcome: CrmOutcome & { ok:
   };
 }
 
-function replyFor(record: ProposalRecord, deps: Deps, outcome: CrmOutcome | undefined): Reply {
+function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome | undefined): Reply {
   const base = { requestId: record.request_id, receivedAt: record.received_at };
   const confirmationEmail = record.confirmation_email.state;
   switch (record.delivery.state) {
@@ -327,4 +253,9 @@ function replyFor(record: ProposalRecord, deps: Deps, outcome: CrmOutcome | unde
       });
     }
   }
+}
+
+/** base·2^(attempts−1), at most an hour (REDELIVERY_BACKOFF_SECONDS' maximum), never below the CRM's Retry-After. */
+function backoffMs(policy: RedeliveryPolicy, attempts: number, retryAfterSeconds = 0): number {
+  return Math.max(Math.min(policy.backoffBaseMs * 2 ** Math.max(0, attempts - 1), 3_600_000), retryAfterSeconds * 1000);
 }

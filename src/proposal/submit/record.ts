@@ -1,7 +1,4 @@
-/**
- * The stored proposal request: written to Blobs before any delivery, so nothing a sender
- * consented to is lost when the CRM or the mail server is down.
- */
+/** The stored proposal request: written before any delivery, so nothing is lost when the CRM or mail is down. */
 import type { GuidanceFields, IntakeFields, SubmitRequest } from '../../contract/requests.ts';
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { SpamSignals } from './spam-signals.ts';
@@ -12,10 +9,7 @@ export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unre
 /** `failed`: the CRM did not accept it within REDELIVERY_MAX_HOURS; kept, and sales alerted to follow up by hand. */
 export type DeliveryState = 'pending' | 'received' | 'failed';
 
-/**
- * One channel of a message to the sales team. `owed`: the next invocation or sweep sends it.
- * `in_digest`: past NOTIFY_LIMIT_PER_HOUR, the hour's digest counts it instead.
- */
+/** One channel of a sales message. `owed`: the next invocation or sweep sends it; `in_digest`: the hour's digest counts it. */
 export type NotifyState = 'owed' | 'sent' | 'failed' | 'not_configured' | 'in_digest';
 
 /** A message to the partner's sales team, per channel; sent once, whatever retries follow. */
@@ -88,10 +82,7 @@ export function recordKey(requestId: string): string {
   return `${RECORDS_PREFIX}${requestId}`;
 }
 
-/**
- * Maps fields explicitly (never a spread of the request) so the honeypot, the form timing and
- * anything added later stay out of the record unless someone chooses to store them.
- */
+/** Fields mapped one by one, never spread, so the honeypot, form timing and anything added later stay out. */
 export function buildRecord(
   request: SubmitRequest,
   meta: {
@@ -106,7 +97,7 @@ export function buildRecord(
     source?: RequestSource | undefined;
   },
 ): ProposalRecord {
-  const { consent, source } = meta;
+  const { consent } = meta;
   const picked = <F extends keyof SubmitRequest>(fields: readonly F[]) =>
     Object.fromEntries(fields.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]])));
   return {
@@ -138,9 +129,7 @@ export function buildRecord(
     ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
     ...(meta.notification !== undefined && { notification: meta.notification }),
     ...(meta.signals !== undefined && { signals: meta.signals }),
-    ...(source !== undefined && {
-      source: { channel: source.channel, ...(source.client !== undefined && { client: source.client }) },
-    }),
+    ...(meta.source !== undefined && { source: meta.source }),
   };
 }
 

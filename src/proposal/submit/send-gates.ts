@@ -1,29 +1,27 @@
 /**
- * The send limits applied with the store's exact counters (a tally gives each request its place,
- * once, by request_id; a counter admits up to a limit): which confirmations and notices go out,
- * and the one alert and the hourly digest that stand in for the rest. A static site has no timer
- * for the digest: the first request past the limit owes it, due once the hour is over, and the
- * sweep that any later invocation starts sends it.
+ * The send limits, applied with the store's exact counters (a tally places each request once; a counter
+ * admits up to a limit). With no timer on a static site, the first request past the hour's limit owes
+ * its digest, due once the hour is over, and the sweep any later invocation starts sends it.
  */
-import { limitAddress, SEND_LIMIT_SPECS, sendLimitsFromEnv, type SendLimits } from '../../contract/send-limits.ts';
+import { limitAddress, SEND_LIMIT_SPECS, type SendLimits } from '../../contract/send-limits.ts';
 import { countEventWithinLimit, tallyEvent, tallyOf } from '../store/event-tally.ts';
 import type { ProposalsStore } from '../store/blobs.ts';
-import type { ProposalRecord } from './record.ts';
-
-export const DEFAULT_SEND_LIMITS: SendLimits = sendLimitsFromEnv(() => undefined).limits;
+import type { SubmitDeps } from './config.ts';
+import { logEvent } from './log.ts';
+import { MAX_SEND_ATTEMPTS } from './mailer.ts';
+import { initialNotification } from './notification.ts';
+import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
+import { isSuspect } from './spam-signals.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const ADDRESS_WINDOW_MS = SEND_LIMIT_SPECS.perAddress.windowHours * HOUR_MS;
-/** The UTC day a confirmation counts against (countEventWithinLimit aligns days to UTC), and the hour a notice does. */
-const utcDay = (at: Date) => at.toISOString().slice(0, 10);
-const utcHour = (at: Date) => at.toISOString().slice(0, 13);
 /** The tally of an address's requests; `npm run inbox -- delete --email` erases it. */
 export const addressTally = (email: string) => `address:${limitAddress(email)}`;
 const hourTally = (hour: string) => `notices:${hour}`;
 
 /** This request's place among the requests sent with its address in the last 24 hours. */
-export async function countAddressRequest(store: ProposalsStore, record: ProposalRecord, now: Date): Promise<number> {
+async function countAddressRequest(store: ProposalsStore, record: ProposalRecord, now: Date): Promise<number> {
   const { place } = await tallyEvent(store, addressTally(record.contact.email), record.request_id, {
     windowMs: ADDRESS_WINDOW_MS,
     now,
@@ -31,52 +29,74 @@ export async function countAddressRequest(store: ProposalsStore, record: Proposa
   return place;
 }
 
-export type ConfirmationGate =
-  | { send: true }
-  /** `alertDay`: this request is the first the day's limit stopped; it owes sales the alert. */
-  | { send: false; limit: 'per_address' | 'per_day'; alertDay?: string };
-
-/**
- * May this request's confirmation go out? The address's place decides first (a retry keeps it);
- * only an email the address allows counts against the site's UTC day. The day's alert is a
- * counter of limit 1, so one stopped email a day owes it. A crash between counting and recording
- * counts an email twice: the limit errs towards fewer emails, never more.
- */
-export async function confirmationGate(
-  store: ProposalsStore,
-  record: ProposalRecord,
-  limits: SendLimits,
-  now: Date,
-): Promise<ConfirmationGate> {
-  const place = record.signals?.address_requests_24h ?? (await countAddressRequest(store, record, now));
-  if (place > limits.perAddress) return { send: false, limit: 'per_address' };
-  const day = await countEventWithinLimit(store, 'confirmations:site', { limit: limits.perDay, windowMs: DAY_MS, now });
-  if (day.allowed) return { send: true };
-  const alert = await countEventWithinLimit(store, 'confirmations:site-limit-alert', {
-    limit: 1,
-    windowMs: DAY_MS,
-    now,
-  });
-  return { send: false, limit: 'per_day', ...(alert.allowed && { alertDay: utcDay(now) }) };
+/** Counted before storing, so the CRM and the notice show it; if the store cannot count now, the email's gate does. */
+export async function withAddressCount(deps: SubmitDeps, record: ProposalRecord): Promise<ProposalRecord> {
+  if (record.signals === undefined) return record;
+  try {
+    const ordinal = await countAddressRequest(deps.store, record, deps.now());
+    return { ...record, signals: { ...record.signals, address_requests_24h: ordinal } };
+  } catch (error) {
+    logEvent('address_count_failed', {
+      request_id: record.request_id,
+      name: error instanceof Error ? error.name : 'unknown',
+    });
+    return record;
+  }
 }
 
-export type NoticeGate =
-  | { individual: true }
-  /** `opensDigest`: this request is the first past the hour's limit; it owes that hour's digest. */
-  | { individual: false; hour: string; opensDigest: boolean };
+/**
+ * Sends the owed confirmation unless a limit holds it back, counted before the first attempt only:
+ * the address's place first (a retry keeps it), then the site's UTC day, whose first stopped email
+ * owes sales the day's alert. A crash between counting and recording errs towards fewer emails.
+ */
+export async function confirmationEmail(record: ProposalRecord, deps: SubmitDeps): Promise<Partial<ProposalRecord>> {
+  const { store, limits } = deps;
+  const now = deps.now();
+  const at = now.toISOString();
+  if (!deps.mailer) return { confirmation_email: { state: 'not_configured', at } };
+  const attempts = (record.confirmation_email.attempts ?? 0) + 1;
+  if (attempts === 1) {
+    const place = record.signals?.address_requests_24h ?? (await countAddressRequest(store, record, now));
+    const count = (name: string, limit: number) => countEventWithinLimit(store, name, { limit, windowMs: DAY_MS, now });
+    const limit =
+      place > limits.perAddress
+        ? 'per_address'
+        : (await count('confirmations:site', limits.perDay)).allowed
+          ? undefined
+          : 'per_day';
+    if (limit !== undefined) {
+      const alert = limit === 'per_day' && (await count('confirmations:site-limit-alert', 1)).allowed;
+      logEvent('confirmation_email_limited', { request_id: record.request_id, limit });
+      return {
+        confirmation_email: { state: 'limited', at, limit },
+        ...(alert && { daily_limit_alert: { ...initialNotification(deps), day: at.slice(0, 10) } }),
+      };
+    }
+  }
+  const result = await deps.mailer.sendConfirmation(record, deps.partner).catch(() => 'retry' as const);
+  const state = result === 'retry' ? (attempts >= MAX_SEND_ATTEMPTS ? 'failed' : 'not_sent') : result;
+  return { confirmation_email: { state, at, attempts } };
+}
 
-/** May this request's notice go to sales by itself, or does the hour's digest count it? */
-export async function noticeGate(
-  store: ProposalsStore,
+/** Past NOTIFY_LIMIT_PER_HOUR the notice is left to the hour's digest; the first request past it owes that digest. */
+export async function digestIfPastLimit(
   record: ProposalRecord,
-  limits: SendLimits,
-  now: Date,
-  suspect: boolean,
-): Promise<NoticeGate> {
-  const hour = utcHour(now);
-  const { place } = await tallyEvent(store, hourTally(hour), record.request_id, { flagged: suspect, now });
-  if (place <= limits.noticesPerHour) return { individual: true };
-  return { individual: false, hour, opensDigest: place === limits.noticesPerHour + 1 };
+  status: NotificationStatus,
+  deps: SubmitDeps,
+): Promise<Partial<ProposalRecord> | undefined> {
+  const now = deps.now();
+  const hour = now.toISOString().slice(0, 13);
+  const flagged = isSuspect(record.signals, deps.limits.perAddress);
+  const { place } = await tallyEvent(deps.store, hourTally(hour), record.request_id, { flagged, now });
+  if (place <= deps.limits.noticesPerHour) return undefined;
+  const held = (state: NotifyState): NotifyState => (state === 'owed' ? 'in_digest' : state);
+  logEvent('notice_in_digest', { request_id: record.request_id, hour });
+  return {
+    notification: { ...status, email: held(status.email), chat: held(status.chat) },
+    ...(place === deps.limits.noticesPerHour + 1 && {
+      digest: { ...initialNotification(deps), hour },
+    }),
+  };
 }
 
 /** The digest of `hour` is due once the hour is over. */

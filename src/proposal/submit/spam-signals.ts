@@ -1,7 +1,4 @@
-/**
- * What sales may sort a stored request by: spam is kept visible, never dropped. The honeypot and
- * the fill-time check refuse with 422 before this point; what passed them is recorded here.
- */
+/** What sales may sort a stored request by: spam that passed the honeypot and fill-time checks is kept visible. */
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { SubmitRequest } from '../../contract/requests.ts';
 
@@ -18,27 +15,16 @@ export interface SpamSignals {
 
 const LINK = /\bhttps?:\/\/|\bwww\.[^\s.]/gi;
 
-/** The text a sender wrote: every free-text field, the name and the company. */
-function writtenText(request: SubmitRequest): string[] {
-  const fields = [...INTAKE_FIELDS, ...GUIDANCE_FIELDS, 'name', 'company', 'role'] as const;
-  return fields.flatMap((field) => {
-    const value = request[field];
-    return typeof value === 'string' ? [value] : [];
-  });
-}
-
-export function linkCount(request: SubmitRequest): number {
-  return writtenText(request).reduce((sum, text) => sum + (text.match(LINK)?.length ?? 0), 0);
-}
-
 /** The signals a request carries by itself; the address count comes from the store. */
 export function observedSignals(request: SubmitRequest, receivedAt: string): SpamSignals {
   const startedAt = request.form_started_at;
   const filledMs = startedAt === undefined ? undefined : Date.parse(receivedAt) - startedAt;
+  // The text a sender wrote: every free-text field, the name and the company.
+  const written = [...INTAKE_FIELDS, ...GUIDANCE_FIELDS, 'name', 'company', 'role'] as const;
   return {
     form_checks: startedAt === undefined && request.website === undefined ? 'not_checked' : 'passed',
     ...(filledMs !== undefined && filledMs >= 0 && { fill_seconds: Math.round(filledMs / 1000) }),
-    links: linkCount(request),
+    links: written.reduce((sum, field) => sum + (request[field]?.match(LINK)?.length ?? 0), 0),
   };
 }
 

@@ -1,18 +1,16 @@
 /**
- * The background sweep: completes what open requests still owe, under the lease their senders'
- * retries take, and deletes what is past retention. The function starts it after its reply, at
- * most once per REDELIVERY_INTERVAL_SECONDS across instances; `npm run inbox -- redeliver` on demand.
+ * The sweep: completes what open requests owe, under their senders' lease, and deletes what is past
+ * retention. Run after a reply at most once per interval across instances, or by `npm run inbox -- redeliver`.
  */
 import { claimForRequest } from '../store/key-entry.ts';
 import { claimSweep, listOpen, markSettled } from '../store/open-index.ts';
 import { readRecord } from '../store/record-store.ts';
 import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
-import { withDefaults, type Deps, type SubmitDeps } from './deps.ts';
+import type { SubmitDeps } from './config.ts';
 import { logEvent } from './log.ts';
-import { completeOwedWork, owes, RecordGoneError } from './owed-work.ts';
+import { backoffAhead, completeOwedWork, owes, RecordGoneError } from './owed-work.ts';
 import { isOwed } from './notification.ts';
-import type { ProposalRecord } from './record.ts';
 import { deleteStaleTallies } from '../store/event-tally.ts';
 
 export interface SweepLimits {
@@ -33,8 +31,7 @@ type RequestOutcome =
   'delivered' | 'failed' | 'pending' | 'completed' | 'waiting' | 'busy' | 'settled' | 'gone' | 'error';
 
 /** What the sweep did: `requests` lists those it looked at; `deferred` were left for the next one. */
-export async function runSweep(given: SubmitDeps, limits: SweepLimits = FUNCTION_SWEEP_LIMITS) {
-  const deps = withDefaults(given);
+export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_SWEEP_LIMITS) {
   const started = performance.now();
   const deadline = started + limits.budgetMs;
   const open = await listOpen(deps.store);
@@ -90,7 +87,7 @@ export async function runSweep(given: SubmitDeps, limits: SweepLimits = FUNCTION
 
 /** One open request: skip it while its backoff runs, else complete its owed work under its lease. */
 async function sweepOne(
-  deps: Deps,
+  deps: SubmitDeps,
   { requestId, receivedMs }: { requestId: string; receivedMs: number },
   ignoreBackoff: boolean,
 ): Promise<RequestOutcome> {
@@ -105,7 +102,8 @@ async function sweepOne(
     await markSettled(deps.store, data);
     return 'settled';
   }
-  if (!ignoreBackoff && waiting(data, deps.now())) return 'waiting';
+  // Only the CRM delivery is owed, and not yet.
+  if (!ignoreBackoff && backoffAhead(data, deps.now()) && !isOwed(data.notification)) return 'waiting';
   const claim = await claimForRequest(deps.store, data, deps.now);
   if (claim.kind === 'final') await markSettled(deps.store, data);
   if (claim.kind !== 'owner') return claim.kind === 'final' ? 'settled' : 'busy';
@@ -119,29 +117,16 @@ async function sweepOne(
   if (result === null) return 'busy';
   if (result === 'gone') return result;
   if (result.storeFailed) throw result.storeFailed;
-  const before = data.delivery.state;
   const after = result.record.delivery.state;
-  if (before === 'pending' && after === 'received') return 'delivered';
-  if (before === 'pending' && after === 'failed') return 'failed';
-  return after === 'pending' ? 'pending' : 'completed';
-}
-
-/** Only the CRM delivery is owed and its backoff has not run out. */
-function waiting(record: ProposalRecord, now: Date): boolean {
-  const next = record.delivery.next_attempt_at;
-  return (
-    record.delivery.state === 'pending' &&
-    next !== undefined &&
-    Date.parse(next) > now.getTime() &&
-    !isOwed(record.notification)
-  );
+  if (after === 'pending') return 'pending';
+  if (data.delivery.state === 'pending') return after === 'received' ? 'delivered' : 'failed';
+  return 'completed';
 }
 
 /** The function's call after its reply: sweeps when due, never throws. Null when another instance swept recently. */
 export async function sweepIfDue(deps: SubmitDeps) {
   try {
-    const { now, redelivery } = withDefaults(deps);
-    if (!(await claimSweep(deps.store, now(), redelivery.intervalMs))) return null;
+    if (!(await claimSweep(deps.store, deps.now(), deps.redelivery.intervalMs))) return null;
     return await runSweep(deps);
   } catch (error) {
     logEvent('sweep_error', {

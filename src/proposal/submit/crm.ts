@@ -1,0 +1,201 @@
+/** Delivery to the partner's CRM: the adapter seam, one HTTP POST with one outcome, the two HTTP adapters. */
+import { Webhook } from 'standardwebhooks';
+import type { CrmName } from '../../contract/submit-replies.ts';
+import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
+import type { Partner } from './partner.ts';
+import { signalsLine } from './spam-signals.ts';
+import { sourceText } from '../source.ts';
+import type { CrmFailureKind, ProposalRecord } from './record.ts';
+
+export type CrmOutcome =
+  { ok: true; reference?: string } | { ok: false; kind: CrmFailureKind; retryAfterSeconds?: number };
+
+export interface CrmAdapter {
+  name: CrmName;
+  /** The stored record is itself the delivery (the Blobs inbox): storing it is accepting it. */
+  storesRecord?: boolean;
+  /** `idempotencyKey` lets a receiver drop duplicates; `signal` aborts when the delivery runs out of time. */
+  deliver(record: ProposalRecord, ctx: { idempotencyKey: string; signal: AbortSignal }): Promise<CrmOutcome>;
+}
+
+/** Default bound of one delivery: far below the platform's 60 s limit, leaving time to store and answer. */
+export const DEFAULT_CRM_TIMEOUT_MS = 8_000;
+
+/** One delivery with a deadline, even for an adapter that ignores its signal; a throw is a failure outcome. */
+export async function deliverWithin(
+  adapter: CrmAdapter,
+  record: ProposalRecord,
+  idempotencyKey: string,
+  timeoutMs: number,
+): Promise<CrmOutcome> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const timedOut = new Promise<CrmOutcome>((resolve) =>
+    signal.addEventListener('abort', () => resolve({ ok: false, kind: 'timeout' }), { once: true }),
+  );
+  const delivered = adapter
+    .deliver(record, { idempotencyKey, signal })
+    .catch((): CrmOutcome => ({ ok: false, kind: signal.aborted ? 'timeout' : 'unreachable' }));
+  return Promise.race([delivered, timedOut]);
+}
+
+/** Longest Retry-After we pass on; a CRM asking for more is treated as "try in an hour". */
+const MAX_RETRY_AFTER_SECONDS = 3600;
+
+/**
+ * POSTs and maps the answer: 2xx received; 429 and 5xx retryable; other 4xx `rejected` (still
+ * kept pending, since the consented data must not be dropped); network errors by cause.
+ */
+export async function postForOutcome(
+  url: string,
+  init: { headers: Record<string, string>; body: string; signal: AbortSignal },
+): Promise<CrmOutcome> {
+  let response: Response;
+  try {
+    // No redirects: a 3xx must not carry a bearer token or the payload anywhere else.
+    response = await fetch(url, { method: 'POST', redirect: 'manual', ...init });
+  } catch {
+    return { ok: false, kind: init.signal.aborted ? 'timeout' : 'unreachable' };
+  }
+  // The body is not needed; release the connection.
+  await response.body?.cancel().catch(() => undefined);
+  if (response.ok) return { ok: true };
+  if (response.status === 429) {
+    const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+    return { ok: false, kind: 'rate-limited', ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
+  }
+  if (response.status === 408) return { ok: false, kind: 'timeout' };
+  if (response.status >= 500) return { ok: false, kind: 'server-error' };
+  return { ok: false, kind: 'rejected' };
+}
+
+/** Retry-After as delay-seconds or an HTTP-date (RFC 9110 10.2.3), clamped to 1 s .. 1 h. */
+export function parseRetryAfter(value: string | null, now: Date = new Date()): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  let seconds: number;
+  if (/^\d+$/.test(trimmed)) seconds = Number(trimmed);
+  else {
+    const at = Date.parse(trimmed);
+    if (Number.isNaN(at)) return undefined;
+    seconds = Math.ceil((at - now.getTime()) / 1000);
+  }
+  return Math.min(Math.max(seconds, 1), MAX_RETRY_AFTER_SECONDS);
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** An endpoint must be https:, except plain http on loopback for local runs and tests. */
+export function isAllowedEndpoint(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username !== '' || url.password !== '') return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+}
+
+/**
+ * Signed per Standard Webhooks; `secret` is "whsec_<base64>". webhook-id is the Idempotency-Key, so a
+ * receiver that dedupes on it never stores one submission twice, even after a lost 2xx.
+ */
+export function webhookAdapter({ url, secret }: { url: string; secret: string }): CrmAdapter {
+  const signer = new Webhook(secret);
+  return {
+    name: 'webhook',
+    deliver: async (record, { idempotencyKey, signal }) => {
+      const payload = JSON.stringify(record);
+      const sentAt = new Date();
+      return postForOutcome(url, {
+        signal,
+        body: payload,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'webhook-id': idempotencyKey,
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': signer.sign(idempotencyKey, sentAt, payload),
+        },
+      });
+    },
+  };
+}
+
+export type HubSpotSubmission = ReturnType<typeof hubSpotSubmission>;
+
+/**
+ * The Forms API (secure submission), which records legal consent natively and dedupes the contact by
+ * email. The form must have the fields sent (email, firstname, lastname, company, jobtitle, message).
+ */
+export function hubSpotAdapter(
+  settings: { portalId: string; formGuid: string; accessToken: string; apiBase: string },
+  partner: Partner,
+): CrmAdapter {
+  const base = settings.apiBase.replace(/\/+$/, '');
+  const url = `${base}/submissions/v3/integration/secure/submit/${settings.portalId}/${settings.formGuid}`;
+  return {
+    name: 'hubspot',
+    deliver: async (record, { signal }) =>
+      postForOutcome(url, {
+        signal,
+        body: JSON.stringify(hubSpotSubmission(record, partner)),
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          authorization: `Bearer ${settings.accessToken}`,
+        },
+      }),
+  };
+}
+
+/** The submission body; contact properties use HubSpot's default internal names (object 0-1). */
+export function hubSpotSubmission(record: ProposalRecord, partner: Partner) {
+  const { firstname, lastname } = splitName(record.contact.name);
+  const values: Array<[string, string | undefined]> = [
+    ['email', record.contact.email],
+    ['firstname', firstname],
+    ['lastname', lastname],
+    ['company', record.contact.company],
+    ['jobtitle', record.contact.role],
+    [
+      'message',
+      `Proposal request ${record.request_id}\nCame through: ${sourceText(record.source)}\n\n${overviewText(record)}\n\n${signalsLine(record.signals)}`,
+    ],
+  ];
+  return {
+    submittedAt: String(Date.parse(record.received_at)),
+    fields: values.flatMap(([name, value]) =>
+      value === undefined || value === '' ? [] : [{ objectTypeId: '0-1' as const, name, value }],
+    ),
+    context: { pageUri: partner.proposalUrl, pageName: `${partner.name} proposal request` },
+    legalConsentOptions: {
+      consent: { consentToProcess: true as const, text: record.consent.text, communications: [] as [] },
+    },
+  };
+}
+
+/** First word as first name, the rest as last name: good enough for a CRM, and reversible by reading both. */
+function splitName(name: string): { firstname: string; lastname?: string } {
+  const parts = name.trim().split(/\s+/);
+  const [first = '', ...rest] = parts;
+  return rest.length === 0 ? { firstname: first } : { firstname: first, lastname: rest.join(' ') };
+}
+
+/** The request as labelled lines; a multi-line value is indented under its label. */
+function overviewText(record: ProposalRecord): string {
+  const { name, email, company, role } = record.contact;
+  const lines: Array<[string, string | undefined]> = [
+    [FIELD_LABELS.name, name],
+    [FIELD_LABELS.email, email],
+    [FIELD_LABELS.company, company],
+    [FIELD_LABELS.role, role],
+    ...INTAKE_FIELDS.map((field): [string, string | undefined] => [FIELD_LABELS[field], record.intake[field]]),
+    ...GUIDANCE_FIELDS.map((field): [string, string | undefined] => [FIELD_LABELS[field], record.guidance[field]]),
+  ];
+  return lines
+    .flatMap(([label, value]) => {
+      if (value === undefined) return [];
+      const parts = value.split(/\r\n|\r|\n/);
+      return [parts.length === 1 ? `${label}: ${value}` : `${label}:\n${parts.map((line) => `  ${line}`).join('\n')}`];
+    })
+    .join('\n');
+}
