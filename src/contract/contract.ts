@@ -12,7 +12,7 @@ import {
   type PrimaryNeed,
 } from './fields.ts';
 import { PROBLEM_TYPES, problemMeaning, type ProblemType } from './http.ts';
-import { CONFIRMATION_EMAIL_MEANINGS } from './submit-replies.ts';
+import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from './submit-replies.ts';
 import { problemTypeUri } from './problem-type.ts';
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
@@ -24,16 +24,6 @@ import { partnerWithAside } from './partner-phrase.ts';
 export const CONTRACT_VERSION = '2026-11-01';
 /** Mirrors `config.rateLimit` of the function (netlify/functions/proposal.mts); a test keeps them equal. */
 export const RATE_LIMIT = { window_seconds: 60, requests_per_window: 30, aggregate_by: ['ip', 'domain'] } as const;
-
-export const STATUS_MEANINGS = {
-  received: 'The customer-relationship system accepted the request. Treat this, and only this, as confirmation.',
-  pending:
-    'The request is stored safely but the customer-relationship system has not accepted it yet. It is delivered automatically, without any retry from you, and the confirmation email follows. Retrying with the same Idempotency-Key and body is still safe: it returns the current outcome and never submits twice.',
-  failed:
-    "The request is stored safely, but the customer-relationship system did not accept it within the redelivery period. The partner's team was alerted and follows up by email; do not submit it again.",
-} as const;
-
-export const EMAIL_MEANINGS = CONFIRMATION_EMAIL_MEANINGS;
 
 /** The `proposal_workflow` texts of the capabilities document (spec 2.10). */
 export function workflowTexts(absolute: (path: string) => string) {
@@ -211,7 +201,7 @@ export function resultSchemas() {
     ),
     submit: object('Submit result', ['status', 'confirmation_email', 'request_id'], {
       status: { enum: Object.keys(STATUS_MEANINGS), description: 'received, pending or failed; see the contract.' },
-      confirmation_email: { enum: Object.keys(EMAIL_MEANINGS) },
+      confirmation_email: { enum: Object.keys(CONFIRMATION_EMAIL_MEANINGS) },
       request_id: str,
       received_at: { type: 'string', format: 'date-time' },
       retry_after_seconds: { type: 'integer', minimum: 0 },
@@ -304,7 +294,7 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
         required_headers: ['Idempotency-Key'],
         example_request: EXAMPLE_REQUESTS.submit,
         example_response: { status: 201, body: examples.submit },
-        result: { status: STATUS_MEANINGS, confirmation_email: EMAIL_MEANINGS },
+        result: { status: STATUS_MEANINGS, confirmation_email: CONFIRMATION_EMAIL_MEANINGS },
       },
     },
     errors: {

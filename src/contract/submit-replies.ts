@@ -14,6 +14,15 @@ export const CONFIRMATION_EMAIL_TO_PERSON = {
 
 export type ConfirmationEmailState = keyof typeof CONFIRMATION_EMAIL_TO_PERSON;
 
+/** Each submit `status`: what it means to an agent. */
+export const STATUS_MEANINGS = {
+  received: 'The customer-relationship system accepted the request. Treat this, and only this, as confirmation.',
+  pending:
+    'The request is stored safely but the customer-relationship system has not accepted it yet. It is delivered automatically, without any retry from you, and the confirmation email follows. Retrying with the same Idempotency-Key and body is still safe: it returns the current outcome and never submits twice.',
+  failed:
+    "The request is stored safely, but the customer-relationship system did not accept it within the redelivery period. The partner's team was alerted and follows up by email; do not submit it again.",
+} as const;
+
 export const CONFIRMATION_EMAIL_MEANINGS = {
   sent: 'The confirmation email was accepted by the mail server. Only this value allows saying an email was sent.',
   not_sent:

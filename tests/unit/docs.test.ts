@@ -2,11 +2,11 @@
  * The documents a newcomer follows stay true: every command they name exists, every link lands,
  * README stays short, and the facts the code defines are listed where DOC_HOMES says they live.
  */
+import { CONFIRMATION_EMAIL_MEANINGS } from '../../src/contract/submit-replies.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
-import { EMAIL_MEANINGS } from '../../src/contract/contract.ts';
 import { DOC_HOMES, DOCUMENTS } from '../helpers/doc-homes.ts';
 import { CHROMIUM, JAVA } from '../../scripts/local-site/prerequisites.ts';
 
@@ -71,6 +71,6 @@ describe('the documents', () => {
 
   it(`list every confirmation_email value a submit can answer in ${DOC_HOMES.confirmationEmail}`, () => {
     const listed = [...read(DOC_HOMES.confirmationEmail).matchAll(/^\| `([a-z_]+)` +\|/gm)].map((m) => m[1]);
-    for (const value of Object.keys(EMAIL_MEANINGS)) expect(listed).toContain(value);
+    for (const value of Object.keys(CONFIRMATION_EMAIL_MEANINGS)) expect(listed).toContain(value);
   });
 });

@@ -3,16 +3,10 @@
  * "request a proposal", written from the content and the contract, and an index naming it by type,
  * URL and the sha256 digest of the exact bytes served.
  */
+import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/submit-replies.ts';
 import { createHash } from 'node:crypto';
 import type { Knowledge } from '../../contract/knowledge.ts';
-import {
-  CONTRACT_VERSION,
-  EMAIL_MEANINGS,
-  EXAMPLE_REQUESTS,
-  requestSchemas,
-  STATUS_MEANINGS,
-  workflowTexts,
-} from '../../contract/contract.ts';
+import { CONTRACT_VERSION, EXAMPLE_REQUESTS, requestSchemas, workflowTexts } from '../../contract/contract.ts';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../../contract/idempotency-rules.ts';
 import { PROBLEM_TYPES, problemMeaning, type ProblemType } from '../../contract/http.ts';
 import { problemTypeUri } from '../../contract/problem-type.ts';
@@ -110,7 +104,9 @@ export function proposalSkill(k: Knowledge): Skill {
       `- \`status: "pending"\` (HTTP 202, with \`Retry-After\`): ${STATUS_MEANINGS.pending}`,
       `- \`status: "failed"\` (HTTP 202): ${STATUS_MEANINGS.failed}`,
       `- HTTP 503, problem type \`store-unavailable\` (with \`Retry-After\`): ${problemMeaning('store-unavailable')}`,
-      ...Object.entries(EMAIL_MEANINGS).map(([value, meaning]) => `- \`confirmation_email: "${value}"\`: ${meaning}`),
+      ...Object.entries(CONFIRMATION_EMAIL_MEANINGS).map(
+        ([value, meaning]) => `- \`confirmation_email: "${value}"\`: ${meaning}`,
+      ),
     ].join('\n'),
     `Tell the person exactly this much and no more: never say the request was accepted unless status is "received", never say an email was sent unless confirmation_email is "sent".`,
     '## Fields of a submit request',

@@ -1,13 +1,7 @@
 /** OpenAPI 3.1 description of the three operations, embedding the contract's own request schemas. */
+import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/submit-replies.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
-import {
-  CONTRACT_VERSION,
-  EMAIL_MEANINGS,
-  RATE_LIMIT,
-  requestSchemas,
-  resultSchemas,
-  STATUS_MEANINGS,
-} from '../../contract/contract.ts';
+import { CONTRACT_VERSION, RATE_LIMIT, requestSchemas, resultSchemas } from '../../contract/contract.ts';
 import {
   IDEMPOTENCY_RETENTION_HOURS,
   idempotencyKeyPattern,
@@ -149,7 +143,9 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
               content: { 'application/json': { schema: { type: 'object' } }, ...HTML_REPLY },
             },
             '201': {
-              description: `Submit: ${STATUS_MEANINGS.received} confirmation_email: ${Object.entries(EMAIL_MEANINGS)
+              description: `Submit: ${STATUS_MEANINGS.received} confirmation_email: ${Object.entries(
+                CONFIRMATION_EMAIL_MEANINGS,
+              )
                 .map(([v, m]) => `"${v}": ${m}`)
                 .join(' ')}`,
               headers: {

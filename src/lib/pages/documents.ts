@@ -2,6 +2,7 @@
  * Every published page as blocks built from the site model. The HTML page, its markdown twin,
  * /llms.txt and /llms-full.txt all render from these, so they cannot disagree.
  */
+import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/submit-replies.ts';
 import type { SiteModel } from '../content/content.ts';
 import { oncePer } from '../memo.ts';
 import {
@@ -16,7 +17,6 @@ import {
 } from '../../contract/paths.ts';
 import { PROBLEM_TYPES, problemMeaning, type ProblemType } from '../../contract/http.ts';
 import { problemAnchor } from '../../contract/problem-type.ts';
-import { EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/contract.ts';
 import { contractOf, knowledgeOf } from '../agents/agent-documents.ts';
 import { apiExamples } from '../agents/api-examples.ts';
 import { askFormHtml, neverSendRule, workspaceFormsHtml } from '../../proposal/workspace-form.ts';
@@ -204,7 +204,7 @@ function agents(model: SiteModel): Block[] {
     // What a submit reply's `status` and `confirmation_email` mean, from the contract's own lists.
     h('What a submit answer means', 'submit-outcomes'),
     list(Object.entries(STATUS_MEANINGS).map(outcome('status')), 'prose'),
-    list(Object.entries(EMAIL_MEANINGS).map(outcome('confirmation_email')), 'prose'),
+    list(Object.entries(CONFIRMATION_EMAIL_MEANINGS).map(outcome('confirmation_email')), 'prose'),
     ...yourData(model),
     h('Problem types', 'problem-types'),
     p(
