@@ -37,7 +37,7 @@ export function workflowTexts(absolute: (path: string) => string) {
   };
 }
 
-/** At least one visible character and no control or format characters; free text may keep tabs and line breaks. */
+/** At least one visible character, no control or format characters (free text keeps tabs, line breaks); checked trimmed. */
 const VISIBLE_LINE_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])[^\\p{Cc}\\p{Cf}]*$';
 const VISIBLE_TEXT_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])(?:[^\\p{Cc}\\p{Cf}]|[\\t\\n\\r])*$';
 /** The longest address SMTP allows (RFC 5321 path limit). */

@@ -439,16 +439,14 @@ describe('the proposal workspace in a browser', () => {
     await typeInto('#f-name', 'Alex Doe');
     await typeInto('#f-email', email);
     await typeInto('#f-company', 'Example Insurance');
-    await tabTo('button[value="summarize"]');
-    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter'); // Enter in a text field runs its step
     await page.locator('#o-summarize', { hasText: 'Ready to send' }).waitFor();
 
     await tabTo('#f-consent');
     await page.keyboard.press('Space');
     expect(await page.isChecked('#f-consent')).toBe(true);
-    await tabTo('button[value="submit"]');
     await waitFillTime(page);
-    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter'); // and in the consent box, it sends
     await page.locator('#o-submit h2', { hasText: 'Request received' }).waitFor();
     expect(await activeId(page)).toBe('o-submit');
     await shot(page, 'keyboard-received', 4);

@@ -329,6 +329,12 @@ for (const form of forms) {
     if (isAction(step)) void run(step);
   });
 }
+// Browsers differ on Enter in a checkbox (the spec does not submit); here it sends, as in the text fields.
+consent?.addEventListener('keydown', (event) => {
+  if (!(event instanceof KeyboardEvent) || event.key !== 'Enter' || event.isComposing) return;
+  event.preventDefault();
+  void run('submit');
+});
 
 document.addEventListener('input', (event) => {
   const name = event.target instanceof Element ? (event.target.getAttribute('name') ?? '') : '';
