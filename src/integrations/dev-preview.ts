@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
 import { writeFunctionData } from './build-outputs.ts';
 import { LOAD_STARTED } from '../lib/content/loader.ts';
+import { CONTENT_DIR } from '../lib/content/project-dirs.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
@@ -143,12 +144,11 @@ export function devPreview(): AstroIntegration {
         const toml = readFileSync(new URL('netlify.toml', ROOT), 'utf8');
         const rewrites = netlifyRewrites(toml);
         const csp = devContentSecurityPolicy(toml);
-        const contentDir = fileURLToPath(new URL(`${process.env.CONTENT_DIR ?? './content'}/`, ROOT));
         // One write after another, so the last one written is from the newest content.
         let functionData = Promise.resolve();
         const followContent = () => (functionData = functionData.then(() => refreshFunctionData(server, logger)));
         // After every sync, pages open in a browser reload and the function's data follows.
-        const current = contentGate(server, contentDir, refreshContent, () => {
+        const current = contentGate(server, CONTENT_DIR, refreshContent, () => {
           server.environments.client.hot.send({ type: 'full-reload', path: '*' });
           void followContent();
         });
@@ -164,7 +164,7 @@ export function devPreview(): AstroIntegration {
         });
         // A save syncs once its file events settle, even when no request asks first.
         server.watcher.on('all', (_event, file) => {
-          if (!started || !file.startsWith(contentDir)) return;
+          if (!started || !file.startsWith(`${CONTENT_DIR}/`)) return;
           clearTimeout(timer);
           timer = setTimeout(() => void current(), SETTLE_MS);
         });
