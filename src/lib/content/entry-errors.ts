@@ -67,15 +67,11 @@ function explain(issue: Issue, value: unknown, field: string): [expected: string
         expectation(issue.message),
         issue.origin === 'array' ? 'add at least one "- item" line' : 'write a value',
       ];
-    case 'invalid_format':
-      return [
-        expectation(issue.message),
-        issue.format === 'regex' && /YYYY-MM-DD/.test(issue.message)
-          ? `write the date as "YYYY-MM-DD", in quotes`
-          : 'correct the value',
-      ];
-    default:
-      return [expectation(issue.message), 'correct the value'];
+    default: {
+      // Of the schema's patterns, only the date's message names YYYY-MM-DD.
+      const date = issue.code === 'invalid_format' && /YYYY-MM-DD/.test(issue.message);
+      return [expectation(issue.message), date ? 'write the date as "YYYY-MM-DD", in quotes' : 'correct the value'];
+    }
   }
 }
 
