@@ -7,10 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
 import { writeFunctionData } from './build-outputs.ts';
 import { LOAD_STARTED } from '../lib/content/loader.ts';
-import { CONTENT_DIR } from '../lib/content/project-dirs.ts';
+import { CONTENT_DIR, ROOT } from '../lib/content/project-dirs.ts';
 
-const ROOT = new URL('../../', import.meta.url);
-const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
+const GENERATED_DIR = join(ROOT, '.generated');
 const AGENT_DOCUMENTS = fileURLToPath(new URL('../lib/agents/agent-documents.ts', import.meta.url));
 /** A save often arrives as several file events; the preview reloads once they stop. */
 const SETTLE_MS = 50;
@@ -141,7 +140,7 @@ export function devPreview(): AstroIntegration {
     name: 'dev-preview',
     hooks: {
       'astro:server:setup': ({ server, logger, refreshContent }) => {
-        const toml = readFileSync(new URL('netlify.toml', ROOT), 'utf8');
+        const toml = readFileSync(join(ROOT, 'netlify.toml'), 'utf8');
         const rewrites = netlifyRewrites(toml);
         const csp = devContentSecurityPolicy(toml);
         // One write after another, so the last one written is from the newest content.
