@@ -26,11 +26,9 @@ export interface Sourced<T> {
 
 type Of<K extends EntryData['kind']> = Sourced<KindData<K>>;
 
-type Entry = CollectionEntry<'entries'> | CollectionEntry<'mdx'>;
-
 /** Placeholders filled in; links recorded for the link check and made absolute for the agent documents. */
 async function prepare(
-  entry: Entry,
+  entry: CollectionEntry<'entries' | 'mdx'>,
   site: SiteData,
   links: SourcedLink[],
   problems: string[],
