@@ -93,11 +93,10 @@ function dropContentModules(server: ViteDevServer): void {
  */
 function contentGate(
   server: ViteDevServer,
-  contentDir: string,
   refreshContent: ((options: { context?: Record<string, unknown> }) => Promise<void>) | undefined,
   onSynced: () => void,
 ): () => Promise<void> {
-  let synced = contentFingerprint(contentDir);
+  let synced = contentFingerprint(CONTENT_DIR);
   let syncing: Promise<void> | undefined;
 
   /** Has the content layer read every file; true once a load ran (Astro skips one while it reloads its config). */
@@ -126,7 +125,7 @@ function contentGate(
         continue;
       }
       // Taken before the read, so a save during the sync is seen by the next request.
-      const now = contentFingerprint(contentDir);
+      const now = contentFingerprint(CONTENT_DIR);
       if (now === synced) return;
       syncing = sync(now).finally(() => (syncing = undefined));
     }
@@ -147,7 +146,7 @@ export function devPreview(): AstroIntegration {
         let functionData = Promise.resolve();
         const followContent = () => (functionData = functionData.then(() => refreshFunctionData(server, logger)));
         // After every sync, pages open in a browser reload and the function's data follows.
-        const current = contentGate(server, CONTENT_DIR, refreshContent, () => {
+        const current = contentGate(server, refreshContent, () => {
           server.environments.client.hot.send({ type: 'full-reload', path: '*' });
           void followContent();
         });
