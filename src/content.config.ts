@@ -1,12 +1,10 @@
 import { defineCollection } from 'astro:content';
 import { contentLoader, mdxLoader } from './lib/content/loader.ts';
 import { EntrySchema } from './lib/content/entry-schema.ts';
-
-// CONTENT_DIR lets tests build fixtures; editors never need it.
-const base = process.env.CONTENT_DIR ?? './content';
+import { CONTENT_DIR } from './lib/content/project-dirs.ts';
 
 /** `entries`: the .md files (every file checked first); `mdx`: the .mdx files, for @astrojs/mdx. */
 export const collections = {
-  entries: defineCollection({ loader: contentLoader(base), schema: EntrySchema }),
-  mdx: defineCollection({ loader: mdxLoader(base), schema: EntrySchema }),
+  entries: defineCollection({ loader: contentLoader(CONTENT_DIR), schema: EntrySchema }),
+  mdx: defineCollection({ loader: mdxLoader(CONTENT_DIR), schema: EntrySchema }),
 };

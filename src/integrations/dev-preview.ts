@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
 import { writeFunctionData } from './build-outputs.ts';
 import { LOAD_STARTED } from '../lib/content/loader.ts';
+import { CONTENT_DIR, ROOT } from '../lib/content/project-dirs.ts';
 
-const ROOT = new URL('../../', import.meta.url);
-const GENERATED_DIR = fileURLToPath(new URL('.generated/', ROOT));
+const GENERATED_DIR = join(ROOT, '.generated');
 const AGENT_DOCUMENTS = fileURLToPath(new URL('../lib/agents/agent-documents.ts', import.meta.url));
 /** A save often arrives as several file events; the preview reloads once they stop. */
 const SETTLE_MS = 50;
@@ -93,11 +93,10 @@ function dropContentModules(server: ViteDevServer): void {
  */
 function contentGate(
   server: ViteDevServer,
-  contentDir: string,
   refreshContent: ((options: { context?: Record<string, unknown> }) => Promise<void>) | undefined,
   onSynced: () => void,
 ): () => Promise<void> {
-  let synced = contentFingerprint(contentDir);
+  let synced = contentFingerprint(CONTENT_DIR);
   let syncing: Promise<void> | undefined;
 
   /** Has the content layer read every file; true once a load ran (Astro skips one while it reloads its config). */
@@ -126,7 +125,7 @@ function contentGate(
         continue;
       }
       // Taken before the read, so a save during the sync is seen by the next request.
-      const now = contentFingerprint(contentDir);
+      const now = contentFingerprint(CONTENT_DIR);
       if (now === synced) return;
       syncing = sync(now).finally(() => (syncing = undefined));
     }
@@ -140,15 +139,14 @@ export function devPreview(): AstroIntegration {
     name: 'dev-preview',
     hooks: {
       'astro:server:setup': ({ server, logger, refreshContent }) => {
-        const toml = readFileSync(new URL('netlify.toml', ROOT), 'utf8');
+        const toml = readFileSync(join(ROOT, 'netlify.toml'), 'utf8');
         const rewrites = netlifyRewrites(toml);
         const csp = devContentSecurityPolicy(toml);
-        const contentDir = fileURLToPath(new URL(`${process.env.CONTENT_DIR ?? './content'}/`, ROOT));
         // One write after another, so the last one written is from the newest content.
         let functionData = Promise.resolve();
         const followContent = () => (functionData = functionData.then(() => refreshFunctionData(server, logger)));
         // After every sync, pages open in a browser reload and the function's data follows.
-        const current = contentGate(server, contentDir, refreshContent, () => {
+        const current = contentGate(server, refreshContent, () => {
           server.environments.client.hot.send({ type: 'full-reload', path: '*' });
           void followContent();
         });
@@ -164,7 +162,7 @@ export function devPreview(): AstroIntegration {
         });
         // A save syncs once its file events settle, even when no request asks first.
         server.watcher.on('all', (_event, file) => {
-          if (!started || !file.startsWith(contentDir)) return;
+          if (!started || !file.startsWith(`${CONTENT_DIR}/`)) return;
           clearTimeout(timer);
           timer = setTimeout(() => void current(), SETTLE_MS);
         });

@@ -15,16 +15,8 @@ import { DOCUMENT_PATHS } from '../../contract/paths.ts';
 import { partnerStatement, partnerWithAside } from '../../contract/partner-phrase.ts';
 import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS } from '../../proposal/tools.ts';
 
+/** 1-64 lower-case letters, digits and single hyphens; also the directory name. */
 const SKILL_NAME = 'request-a-proposal';
-
-export interface Skill {
-  /** 1-64 lower-case letters, digits and single hyphens; also the directory name. */
-  name: string;
-  /** What it does and when to use it, at most 1024 characters. */
-  description: string;
-  /** The SKILL.md served at skillMdPath(name); the index's digest is of exactly these bytes. */
-  skillMd: string;
-}
 
 /** The MCP tools' names, as every agent document lists them. */
 export const TOOL_NAMES = Object.values(PROPOSAL_TOOLS).map((t) => t.name);
@@ -33,7 +25,7 @@ export const TOOL_NAMES = Object.values(PROPOSAL_TOOLS).map((t) => t.name);
 export const skillMdPath = (skill: string) => `${DOCUMENT_PATHS.agentSkills}/${skill}/SKILL.md`;
 
 /** `/.well-known/agent-skills/index.json`: one `skill-md` entry per skill. */
-export function skillsIndex(skills: Skill[]) {
+export function skillsIndex(skills: ReturnType<typeof proposalSkill>[]) {
   return {
     $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
     skills: skills.map((skill) => ({
@@ -68,8 +60,12 @@ function fieldList(schema: {
     .join('\n');
 }
 
-/** The "request a proposal" skill, written from the knowledge the function runs on and the contract. */
-export function proposalSkill(k: Knowledge): Skill {
+/**
+ * The "request a proposal" skill, written from the knowledge the function runs on and the contract:
+ * its description (what it does and when to use it, at most 1024 characters) and the SKILL.md
+ * served at skillMdPath(name), whose exact bytes the index's digest is of.
+ */
+export function proposalSkill(k: Knowledge) {
   const name = k.partner.name;
   const schemas = requestSchemas(k);
   const flow = workflowTexts(absolute);

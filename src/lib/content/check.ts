@@ -34,7 +34,7 @@ function readFile(shown: string, raw: string): { data: Record<string, unknown>; 
 
 export const filesUnder = (dir: string) => (existsSync(dir) ? globSync('**/*', { cwd: dir }) : []);
 
-function imageProblems(shown: string, file: ContentFile, publicDir: string): string[] {
+function imageProblems(shown: string, file: { absolute: string; raw: string; body: string }, publicDir: string) {
   const problems: string[] = [];
   for (const image of scanLinks(file.body, bodyFirstLine(file.raw, file.body)).filter((l) => l.kind === 'image')) {
     const at = `${shown}:${image.line}: image "${image.href}"`;
@@ -60,15 +60,7 @@ function imageProblems(shown: string, file: ContentFile, publicDir: string): str
 
 export const hasMdxFiles = (dir: string) => globSync('**/*.mdx', { cwd: dir }).length > 0;
 
-export interface ContentFile {
-  id: string;
-  absolute: string;
-  raw: string;
-  data: Record<string, unknown>;
-  body: string;
-}
-
-export function checkContentFiles(base: string, publicDir: string): ContentFile[] {
+export function checkContentFiles(base: string, publicDir: string) {
   const paths = globSync('**/*.{md,mdx}', { cwd: base }).sort();
   // As editors know them, whichever folder was built.
   const shown = (path: string) => `content/${path}`;
@@ -76,19 +68,18 @@ export function checkContentFiles(base: string, publicDir: string): ContentFile[
     ([path, other, id]) =>
       `${shown(path)} and ${shown(other)} would both publish as "${id}" (file names differ only in case or punctuation); rename or remove one`,
   );
-  const files: ContentFile[] = [];
-  for (const path of paths) {
+  const files = paths.flatMap((path) => {
     const absolute = join(base, path);
     const raw = readFileSync(absolute, 'utf8');
     const read = readFile(shown(path), raw);
     if (typeof read === 'string') {
       problems.push(read);
-      continue;
+      return [];
     }
     const file = { id: entryId(path), absolute, raw, ...read };
     problems.push(...checkEntryData(shown(path), read.data, raw), ...imageProblems(shown(path), file, publicDir));
-    files.push(file);
-  }
+    return [file];
+  });
   if (problems.length > 0)
     throw new ContentError(
       `Content needs fixing (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n\n${problems.join('\n\n')}\n`,

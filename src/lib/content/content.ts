@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
-import type { EntryData, KindData, PageData, SiteData } from './entry-schema.ts';
+import type { EntryData, KindData, SiteData } from './entry-schema.ts';
 import { PAGE_IDS, type PageId } from '../../contract/ids.ts';
 import { duplicateProblems, mapStrings, ruleProblems } from './entry-checks.ts';
 import { markdownForm, mdxProblems } from './mdx-components.ts';
@@ -26,11 +26,9 @@ export interface Sourced<T> {
 
 type Of<K extends EntryData['kind']> = Sourced<KindData<K>>;
 
-type Entry = CollectionEntry<'entries'> | CollectionEntry<'mdx'>;
-
 /** Placeholders filled in; links recorded for the link check and made absolute for the agent documents. */
 async function prepare(
-  entry: Entry,
+  entry: CollectionEntry<'entries' | 'mdx'>,
   site: SiteData,
   links: SourcedLink[],
   problems: string[],
@@ -112,7 +110,7 @@ async function load() {
   );
   throwIfProblems('Content needs fixing', problems);
 
-  const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Record<PageId, Sourced<PageData>>;
+  const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Record<PageId, Of<'page'>>;
   const missing = PAGE_IDS.filter((id) => !pages[id]);
   if (missing.length > 0) {
     throw new ContentError(`content/pages/: missing page entries for: ${missing.join(', ')} (kind: page, page: <id>)`);

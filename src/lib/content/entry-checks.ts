@@ -2,12 +2,6 @@
 import { findViolations, RULE_HELP, type Identity } from './rules.ts';
 import { fieldLabel } from './entry-errors.ts';
 
-export interface CheckedEntry {
-  data: object;
-  body: string;
-  file: string;
-}
-
 /** Deep copy of frontmatter with every string passed through `map` (given its field, as ./entry-errors.ts names it). */
 export function mapStrings(value: unknown, path: PropertyKey[], map: (text: string, field: string) => string): unknown {
   if (typeof value === 'string') return map(value, fieldLabel(path));
@@ -18,7 +12,7 @@ export function mapStrings(value: unknown, path: PropertyKey[], map: (text: stri
   return value;
 }
 
-export function ruleProblems(entries: CheckedEntry[], identity: Identity): string[] {
+export function ruleProblems(entries: { data: object; body: string; file: string }[], identity: Identity): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
     const check = (text: string, field: string) => {
@@ -44,7 +38,7 @@ export function duplicates<T>(items: T[], key: (item: T) => string): [T, T, stri
   });
 }
 
-export function duplicateProblems<T extends CheckedEntry>(items: T[], key: (item: T) => string, field: string) {
+export function duplicateProblems<T extends { file: string }>(items: T[], key: (item: T) => string, field: string) {
   return duplicates(items, key).map(
     ([item, other, k]) => `${item.file}: ${field} "${k}" is already used by ${other.file}`,
   );

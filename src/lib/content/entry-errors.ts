@@ -18,13 +18,6 @@ export function fieldLabel(path: readonly PropertyKey[]): string {
   return label.join('') || '(frontmatter)';
 }
 
-function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
-  let value = data;
-  for (const part of path)
-    value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[part] : undefined;
-  return value;
-}
-
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 
 function describe(value: unknown): string {
@@ -74,15 +67,11 @@ function explain(issue: Issue, value: unknown, field: string): [expected: string
         expectation(issue.message),
         issue.origin === 'array' ? 'add at least one "- item" line' : 'write a value',
       ];
-    case 'invalid_format':
-      return [
-        expectation(issue.message),
-        issue.format === 'regex' && /YYYY-MM-DD/.test(issue.message)
-          ? `write the date as "YYYY-MM-DD", in quotes`
-          : 'correct the value',
-      ];
-    default:
-      return [expectation(issue.message), 'correct the value'];
+    default: {
+      // Of the schema's patterns, only the date's message names YYYY-MM-DD.
+      const date = issue.code === 'invalid_format' && /YYYY-MM-DD/.test(issue.message);
+      return [expectation(issue.message), date ? 'write the date as "YYYY-MM-DD", in quotes' : 'correct the value'];
+    }
   }
 }
 
@@ -98,7 +87,8 @@ function fieldLine(raw: string, key: PropertyKey | undefined): number | undefine
 
 /** One block per problem in a file's frontmatter, headed by the file and (given its text `raw`) the field's line. */
 export function checkEntryData(file: string, data: Record<string, unknown>, raw = ''): string[] {
-  const result = EntrySchema.safeParse(data);
+  // Each issue carries the value it is about (`input`; text already trimmed).
+  const result = EntrySchema.safeParse(data, { reportInput: true });
   if (result.success) return [];
   const { issues } = result.error;
   const block = (path: readonly PropertyKey[], found: string, [expected, fix]: [string, string]) => {
@@ -118,7 +108,7 @@ export function checkEntryData(file: string, data: Record<string, unknown>, raw 
       issue.code === 'invalid_type' &&
       issue.path.length === 1 &&
       meant.has(String(issue.path[0])) &&
-      valueAt(data, issue.path) === undefined
+      issue.input === undefined
     ) {
       return [];
     }
@@ -131,7 +121,8 @@ export function checkEntryData(file: string, data: Record<string, unknown>, raw 
         ]);
       });
     }
-    const value = valueAt(data, issue.path);
+    // A wrong kind's issue carries the whole entry.
+    const value = issue.code === 'invalid_union' ? data['kind'] : issue.input;
     return [block(issue.path, describe(value), explain(issue, value, fieldLabel(issue.path)))];
   });
 }

@@ -137,4 +137,3 @@ export type EntryData = z.output<typeof EntrySchema>;
 /** The data of an entry of one kind. */
 export type KindData<K extends EntryData['kind']> = Extract<EntryData, { kind: K }>;
 export type SiteData = KindData<'site'>;
-export type PageData = KindData<'page'>;

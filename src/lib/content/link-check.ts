@@ -40,18 +40,13 @@ export function checkLinks(links: SourcedLink[], docs: PageDocument[]): void {
       }
       continue;
     }
-    let url: URL;
-    if (isOtherSite(href)) {
-      if (!URL.canParse(href, base)) continue;
-      url = new URL(href, base);
-      if (url.origin !== base.origin) continue; // mailto:, other sites
-    } else if (href.startsWith('/')) {
-      url = new URL(href, base);
-    } else {
+    if (!isOtherSite(href) && !href.startsWith('/')) {
       const guess = nearest(`/${href.replace(/^(\.\.?\/)+/, '')}`, paths);
       problem(`internal links are written from the site root, e.g. "${guess ?? '/services'}"`);
       continue;
     }
+    const url = URL.parse(href, base);
+    if (url?.origin !== base.origin) continue; // mailto:, other sites, what is no URL
     const path = normalise(decodeURIComponent(url.pathname));
     if (!paths.has(path)) {
       const guess = nearest(path, paths);

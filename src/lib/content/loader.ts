@@ -1,6 +1,6 @@
 /** The collections' loaders, on Astro's documented loader API; the site renders every body itself. */
-import { relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Loader } from 'astro/loaders';
 import { glob } from 'astro/loaders';
 import { checkContentFiles, hasMdxFiles } from './check.ts';
@@ -8,15 +8,14 @@ import { checkContentFiles, hasMdxFiles } from './check.ts';
 /** A `refreshContent({ context })` callback called as the load begins: Astro may skip a refresh. */
 export const LOAD_STARTED = 'onLoadStarted';
 
-/** Every content file under `base` (relative to the project root), checked, as one collection. */
-export function contentLoader(base: string): Loader {
+/** Every content file under `dir`, checked, as one collection. */
+export function contentLoader(dir: string): Loader {
   return {
     name: 'content',
     load: async (context) => {
       const { config, store, refreshContextData, watcher } = context;
       const started = refreshContextData?.[LOAD_STARTED];
       if (typeof started === 'function') (started as () => void)();
-      const dir = resolve(fileURLToPath(config.root), base);
       watcher?.add(dir);
       const untouched = new Set(store.keys());
       // .mdx files are checked here and loaded by the `mdx` collection (src/content.config.ts).
@@ -35,12 +34,11 @@ export function contentLoader(base: string): Loader {
 }
 
 /** The .mdx files on Astro's glob loader (renderable by @astrojs/mdx); skipped when there are none. */
-export function mdxLoader(base: string): Loader {
-  const inner = glob({ base, pattern: '**/*.mdx' });
+export function mdxLoader(dir: string): Loader {
+  const inner = glob({ base: pathToFileURL(dir), pattern: '**/*.mdx' });
   return {
     name: 'mdx',
     load: async (context) => {
-      const dir = resolve(fileURLToPath(context.config.root), base);
       // The dev preview always watches, so a first .mdx file shows up without a restart.
       if (context.watcher || hasMdxFiles(dir)) await inner.load(context);
     },

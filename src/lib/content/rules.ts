@@ -5,10 +5,8 @@ import { oncePer } from '../memo.ts';
 /** The partner and its cloud provider, as content/site.md names them. */
 export type Identity = Pick<SiteData, 'name' | 'cloud_provider' | 'cloud_provider_full_name'>;
 
-export type RuleId = 'partner-is-not-the-provider' | 'no-promised-funding' | 'launches-figure';
-
 /** How an editor fixes a violation of each rule, in one sentence. */
-export const RULE_HELP: Record<RuleId, string> = {
+export const RULE_HELP = {
   'partner-is-not-the-provider':
     'describe the partner as an independent consulting and delivery partner, never as the cloud provider',
   'no-promised-funding': 'never promise funding, credits or approval: the cloud provider decides; write "may qualify"',
@@ -60,7 +58,7 @@ function passage(text: string, index: number, length: number): string {
 }
 
 export function findViolations(text: string, identity: Identity) {
-  const found: { rule: RuleId; text: string }[] = [];
+  const found: { rule: keyof typeof RULE_HELP; text: string }[] = [];
   // matchAll works on a copy of each global pattern, so sharing the compiled ones is safe.
   for (const pattern of providerPatterns(identity)) {
     for (const m of text.matchAll(pattern)) {
