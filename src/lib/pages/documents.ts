@@ -61,7 +61,7 @@ const table = (head: string[], rows: string[][], more: { label?: string; rowIds?
   ...more,
 });
 
-type Head = Pick<PageDocument, 'path' | 'title' | 'description' | 'section' | 'updated'> & Partial<PageDocument>;
+type Head = Omit<PageDocument, 'blocks' | 'markdown'>;
 
 function doc(head: Head, blocks: Block[]): PageDocument {
   return { ...head, blocks, markdown: blocksMarkdown(blocks) };
@@ -430,6 +430,9 @@ function yourData(model: SiteModel): Block[] {
   ];
 }
 
+const consentQuote = ({ data }: SiteModel['site']) =>
+  `Submitting means agreeing to this text (version ${data.consent_version}):\n\n> ${data.consent_text}`;
+
 /** The privacy notice: the page's own words, then every data_handling fact, as the contract states them. */
 function privacy(model: SiteModel): string {
   const d = knowledgeOf(model).data_handling;
@@ -438,7 +441,7 @@ function privacy(model: SiteModel): string {
     model.pages.privacy.body,
     '## What is stored {#stored}',
     d.stored,
-    `Submitting means agreeing to this text (version ${site.data.consent_version}):\n\n> ${site.data.consent_text}`,
+    consentQuote(site),
     '## Where it is kept {#where}',
     d.where,
     '## How long {#retention}',
@@ -482,9 +485,7 @@ function proposal(model: SiteModel): Block[] {
           `**Submit**: with your consent, the request goes to our customer-relationship system. "Received" means it was accepted; we say an email was sent only when it was.`,
         ]),
         h('Consent', 'consent'),
-        md(
-          `Submitting means agreeing to this text (version ${site.data.consent_version}):\n\n> ${site.data.consent_text}`,
-        ),
+        md(consentQuote(site)),
       ],
     },
     ...yourData(model),
