@@ -66,7 +66,7 @@ function breadcrumbs(doc: PageDocument, model: SiteModel): BreadcrumbList {
   const section = `/${doc.path.split('/')[1]}`;
   const pages = documentsByPath(model);
   const trail = [pages.get('/'), section !== doc.path ? pages.get(section) : undefined, doc].filter(
-    (d): d is PageDocument => d !== undefined,
+    (d) => d !== undefined,
   );
   return {
     '@type': 'BreadcrumbList',
