@@ -54,13 +54,6 @@ const code = (text: string) => `\`${text}\``;
 const join = (...parts: (string | false | undefined)[]) =>
   parts.filter((x): x is string => !!x && x.trim() !== '').join('\n\n');
 
-const table = (head: string[], rows: string[][], more: { label?: string; rowIds?: string[] } = {}): Block => ({
-  type: 'table',
-  head,
-  rows,
-  ...more,
-});
-
 type Head = Omit<PageDocument, 'blocks' | 'markdown'>;
 
 function doc(head: Head, blocks: Block[]): PageDocument {
@@ -151,9 +144,10 @@ function agents(model: SiteModel): Block[] {
   return [
     md(model.pages.agents.body, 'prose'),
     h('Endpoints', 'resources'),
-    table(
-      ['Method', 'Path', 'What it returns', 'Type'],
-      [
+    {
+      type: 'table',
+      head: ['Method', 'Path', 'What it returns', 'Type'],
+      rows: [
         get(
           D.capabilities,
           `Services, engagement models, program support, evidence and rules (JSON Schema: ${D.capabilitiesSchema})`,
@@ -168,7 +162,7 @@ function agents(model: SiteModel): Block[] {
         get(twinPath(PAGE_PATHS.home), 'Markdown twin of the home page; add .md to any page path', 'text/markdown'),
         get(D.sitemap, 'Every page', 'application/xml'),
       ],
-    ),
+    },
     h('Rules for agents', 'rules'),
     list(model.site.data.agent_guidance, 'prose'),
     h('MCP server', 'mcp'),
@@ -180,15 +174,16 @@ function agents(model: SiteModel): Block[] {
       'prose',
     ),
     { type: 'code', text: JSON.stringify(config, null, 2) },
-    table(
-      ['Tool', 'What it does', 'Effect'],
-      Object.values(PROPOSAL_TOOLS).map((t) => [
+    {
+      type: 'table',
+      head: ['Tool', 'What it does', 'Effect'],
+      rows: Object.values(PROPOSAL_TOOLS).map((t) => [
         code(t.name),
         t.description,
         t.annotations.readOnlyHint ? 'Read-only' : 'Stores and sends; idempotent per key',
       ]),
-      { label: 'MCP tools' },
-    ),
+      label: 'MCP tools',
+    },
     h('Proposal API examples', 'proposal-api'),
     p(
       `POST one JSON object to ${code(D.proposalApi)}; ${code('action')} selects the step. These exchanges are generated from the ${link('contract', D.proposalApi)} at build time.`,
@@ -211,15 +206,16 @@ function agents(model: SiteModel): Block[] {
       `Each problem's ${code('type')} is this page's address with the anchor below, e.g. ${code('#problem-invalid-request')}.`,
       'prose',
     ),
-    table(
-      ['Type', 'Status', 'Meaning'],
-      problems.map(([id, x]) => [
+    {
+      type: 'table',
+      head: ['Type', 'Status', 'Meaning'],
+      rows: problems.map(([id, x]) => [
         link(code(id), `${PAGE_PATHS.agents}#${problemAnchor(id)}`),
         String(x.status),
         problemMeaning(id as ProblemType),
       ]),
-      { rowIds: problems.map(([id]) => problemAnchor(id)) },
-    ),
+      rowIds: problems.map(([id]) => problemAnchor(id)),
+    },
     cta('Prefer a person?', 'The proposal workspace takes the same steps in a browser, with or without an agent.'),
   ];
 }
