@@ -26,7 +26,7 @@ import { absolute } from './urls.ts';
 import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';
 import { bodySections, paragraphs } from '../content/body-sections.ts';
-import { blocksMarkdown, type Block, type Card, type Link, type PageDocument } from './page-document.ts';
+import { blocksMarkdown, scriptJson, type Block, type Card, type Link, type PageDocument } from './page-document.ts';
 
 type Post = SiteModel['posts'][number];
 type CaseStudy = SiteModel['caseStudies'][number];
@@ -467,8 +467,8 @@ function proposal(model: SiteModel): Block[] {
     {
       type: 'form',
       html: workspaceFormsHtml(k),
-      // The WebMCP tools' definitions, for the script to register at once; `<` escaped inside the element.
-      tools: JSON.stringify(webmcpTools(k)).replace(/</g, '\\u003c'),
+      // The WebMCP tools' definitions, for the script to register at once.
+      tools: scriptJson(webmcpTools(k)),
       twin: [
         h('What to prepare', 'prepare'),
         list(site.data.useful_intake_fields),
