@@ -1,5 +1,5 @@
 import { getRssString } from '@astrojs/rss';
-import type { APIRoute, GetStaticPaths } from 'astro';
+import type { APIRoute, GetStaticPaths, InferGetStaticPropsType } from 'astro';
 import {
   capabilitiesDocument,
   capabilitiesSchema,
@@ -79,7 +79,7 @@ export const getStaticPaths = (async () => {
 const MEDIA_TYPES: Record<string, string> = { json: 'application/json', md: 'text/markdown', xml: 'application/xml' };
 
 // An explicit media type: the dev server sends it as is.
-export const GET: APIRoute = async ({ params, props }) =>
-  new Response(await (props as { body: () => string | Promise<string> }).body(), {
+export const GET: APIRoute<InferGetStaticPropsType<typeof getStaticPaths>> = async ({ params, props }) =>
+  new Response(await props.body(), {
     headers: { 'Content-Type': `${MEDIA_TYPES[params.file!.split('.').pop()!] ?? 'text/plain'}; charset=utf-8` },
   });

@@ -26,7 +26,7 @@ import { absolute } from './urls.ts';
 import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';
 import { bodySections, paragraphs } from '../content/body-sections.ts';
-import { blocksMarkdown, type Block, type Card, type Link, type PageDocument } from './page-document.ts';
+import { blocksMarkdown, scriptJson, type Block, type Card, type Link, type PageDocument } from './page-document.ts';
 
 type Post = SiteModel['posts'][number];
 type CaseStudy = SiteModel['caseStudies'][number];
@@ -54,14 +54,7 @@ const code = (text: string) => `\`${text}\``;
 const join = (...parts: (string | false | undefined)[]) =>
   parts.filter((x): x is string => !!x && x.trim() !== '').join('\n\n');
 
-const table = (head: string[], rows: string[][], more: { label?: string; rowIds?: string[] } = {}): Block => ({
-  type: 'table',
-  head,
-  rows,
-  ...more,
-});
-
-type Head = Pick<PageDocument, 'path' | 'title' | 'description' | 'section' | 'updated'> & Partial<PageDocument>;
+type Head = Omit<PageDocument, 'blocks' | 'markdown'>;
 
 function doc(head: Head, blocks: Block[]): PageDocument {
   return { ...head, blocks, markdown: blocksMarkdown(blocks) };
@@ -151,9 +144,10 @@ function agents(model: SiteModel): Block[] {
   return [
     md(model.pages.agents.body, 'prose'),
     h('Endpoints', 'resources'),
-    table(
-      ['Method', 'Path', 'What it returns', 'Type'],
-      [
+    {
+      type: 'table',
+      head: ['Method', 'Path', 'What it returns', 'Type'],
+      rows: [
         get(
           D.capabilities,
           `Services, engagement models, program support, evidence and rules (JSON Schema: ${D.capabilitiesSchema})`,
@@ -168,7 +162,7 @@ function agents(model: SiteModel): Block[] {
         get(twinPath(PAGE_PATHS.home), 'Markdown twin of the home page; add .md to any page path', 'text/markdown'),
         get(D.sitemap, 'Every page', 'application/xml'),
       ],
-    ),
+    },
     h('Rules for agents', 'rules'),
     list(model.site.data.agent_guidance, 'prose'),
     h('MCP server', 'mcp'),
@@ -180,15 +174,16 @@ function agents(model: SiteModel): Block[] {
       'prose',
     ),
     { type: 'code', text: JSON.stringify(config, null, 2) },
-    table(
-      ['Tool', 'What it does', 'Effect'],
-      Object.values(PROPOSAL_TOOLS).map((t) => [
+    {
+      type: 'table',
+      head: ['Tool', 'What it does', 'Effect'],
+      rows: Object.values(PROPOSAL_TOOLS).map((t) => [
         code(t.name),
         t.description,
         t.annotations.readOnlyHint ? 'Read-only' : 'Stores and sends; idempotent per key',
       ]),
-      { label: 'MCP tools' },
-    ),
+      label: 'MCP tools',
+    },
     h('Proposal API examples', 'proposal-api'),
     p(
       `POST one JSON object to ${code(D.proposalApi)}; ${code('action')} selects the step. These exchanges are generated from the ${link('contract', D.proposalApi)} at build time.`,
@@ -211,15 +206,16 @@ function agents(model: SiteModel): Block[] {
       `Each problem's ${code('type')} is this page's address with the anchor below, e.g. ${code('#problem-invalid-request')}.`,
       'prose',
     ),
-    table(
-      ['Type', 'Status', 'Meaning'],
-      problems.map(([id, x]) => [
+    {
+      type: 'table',
+      head: ['Type', 'Status', 'Meaning'],
+      rows: problems.map(([id, x]) => [
         link(code(id), `${PAGE_PATHS.agents}#${problemAnchor(id)}`),
         String(x.status),
         problemMeaning(id as ProblemType),
       ]),
-      { rowIds: problems.map(([id]) => problemAnchor(id)) },
-    ),
+      rowIds: problems.map(([id]) => problemAnchor(id)),
+    },
     cta('Prefer a person?', 'The proposal workspace takes the same steps in a browser, with or without an agent.'),
   ];
 }
@@ -430,6 +426,9 @@ function yourData(model: SiteModel): Block[] {
   ];
 }
 
+const consentQuote = ({ data }: SiteModel['site']) =>
+  `Submitting means agreeing to this text (version ${data.consent_version}):\n\n> ${data.consent_text}`;
+
 /** The privacy notice: the page's own words, then every data_handling fact, as the contract states them. */
 function privacy(model: SiteModel): string {
   const d = knowledgeOf(model).data_handling;
@@ -438,7 +437,7 @@ function privacy(model: SiteModel): string {
     model.pages.privacy.body,
     '## What is stored {#stored}',
     d.stored,
-    `Submitting means agreeing to this text (version ${site.data.consent_version}):\n\n> ${site.data.consent_text}`,
+    consentQuote(site),
     '## Where it is kept {#where}',
     d.where,
     '## How long {#retention}',
@@ -468,8 +467,8 @@ function proposal(model: SiteModel): Block[] {
     {
       type: 'form',
       html: workspaceFormsHtml(k),
-      // The WebMCP tools' definitions, for the script to register at once; `<` escaped inside the element.
-      tools: JSON.stringify(webmcpTools(k)).replace(/</g, '\\u003c'),
+      // The WebMCP tools' definitions, for the script to register at once.
+      tools: scriptJson(webmcpTools(k)),
       twin: [
         h('What to prepare', 'prepare'),
         list(site.data.useful_intake_fields),
@@ -482,9 +481,7 @@ function proposal(model: SiteModel): Block[] {
           `**Submit**: with your consent, the request goes to our customer-relationship system. "Received" means it was accepted; we say an email was sent only when it was.`,
         ]),
         h('Consent', 'consent'),
-        md(
-          `Submitting means agreeing to this text (version ${site.data.consent_version}):\n\n> ${site.data.consent_text}`,
-        ),
+        md(consentQuote(site)),
       ],
     },
     ...yourData(model),

@@ -6,7 +6,7 @@
  */
 import type { Article, BreadcrumbList, Graph, ProfessionalService, Service, Thing } from 'schema-dts';
 import type { SiteModel } from '../content/content.ts';
-import type { PageDocument } from './page-document.ts';
+import { scriptJson, type PageDocument } from './page-document.ts';
 import { findViolations, RULE_HELP } from '../content/rules.ts';
 import { documentsByPath } from './documents.ts';
 import { oncePer } from '../memo.ts';
@@ -66,7 +66,7 @@ function breadcrumbs(doc: PageDocument, model: SiteModel): BreadcrumbList {
   const section = `/${doc.path.split('/')[1]}`;
   const pages = documentsByPath(model);
   const trail = [pages.get('/'), section !== doc.path ? pages.get(section) : undefined, doc].filter(
-    (d): d is PageDocument => d !== undefined,
+    (d) => d !== undefined,
   );
   return {
     '@type': 'BreadcrumbList',
@@ -87,15 +87,15 @@ const shared = oncePer((model: SiteModel) => {
   return nodes;
 });
 
-/** The JSON-LD graph of one page. */
-export function jsonLdFor(doc: PageDocument, model: SiteModel): Graph {
+/** The JSON-LD graph of one page, as the text of its `<script type="application/ld+json">`. */
+export function jsonLdScript(doc: PageDocument, model: SiteModel): string {
   const { organization, services } = shared(model);
   const own: Thing[] = [];
   if (doc.published) own.push(article(model, { ...doc, published: doc.published }));
   if (doc.path !== '/') own.push(breadcrumbs(doc, model));
   assertContentRules(doc.path, own, model);
   const nodes: Thing[] = [organization, ...(doc.path === PAGE_PATHS.services ? services : []), ...own];
-  return { '@context': 'https://schema.org', '@graph': nodes };
+  return scriptJson({ '@context': 'https://schema.org', '@graph': nodes } satisfies Graph);
 }
 
 function assertContentRules(path: string, nodes: Thing | Thing[], model: SiteModel): void {
@@ -105,9 +105,4 @@ function assertContentRules(path: string, nodes: Thing | Thing[], model: SiteMod
       `JSON-LD of ${path} breaks a content rule: ${violations.map((v) => `"${v.text}": ${RULE_HELP[v.rule]}`).join('; ')}`,
     );
   }
-}
-
-/** JSON for a `<script type="application/ld+json">`: `<` escaped so no text can close the element. */
-export function jsonLdScript(graph: Graph): string {
-  return JSON.stringify(graph).replace(/</g, '\\u003c');
 }

@@ -105,6 +105,9 @@ function blockMarkdown(b: Block): string {
   }
 }
 
+/** JSON for a `<script>` data block (JSON-LD, the WebMCP tools): `<` escaped so no text can close the element. */
+export const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
 export function blocksMarkdown(blocks: Block[]): string {
   return blocks
     .map(blockMarkdown)

@@ -19,6 +19,9 @@ function isJoseHeader(segment: string): boolean {
   }
 }
 
+/** A template or one character repeated: $DB_PASSWORD, ${X}, {{x}}, %PASSWORD%, ******, xxxxxx, 000000. */
+const TEMPLATE = /^[$%]|\$\{|\{\{|%[A-Za-z_]+%|^(.)\1*$/;
+
 /** Compared lowercased, trailing `.?:` removed: values that name or stand for a credential. */
 const PLACEHOLDER_WORDS = new Set(
   `available blank censored complexity configured default disabled dummy empty enabled encrypted encryption example
@@ -35,16 +38,15 @@ function isPlaceholder(rawValue: string): boolean {
   return (
     value.length < 6 ||
     PLACEHOLDER_WORDS.has(value) ||
-    /^(.)\1*$/.test(value) || // ******, xxxxxx, 000000
-    /^[$%]|\$\{|\{\{|%[a-z_]+%/.test(value) || // $DB_PASSWORD, ${X}, %PASSWORD%
+    TEMPLATE.test(value) ||
     /^(?:process\.env|env\.|os\.environ|secrets\.|vars\.|arn:|ssm:|kms:|vault:)/.test(value) ||
     /^[a-z][a-z0-9+.-]*:\/\//.test(value) || // a URL: the URL rule's
     /^(?:\/|~\/|\.\.?\/)/.test(value) // a path
   );
 }
 
-/** A template, a `<placeholder>` or one character repeated, in a URL or connection string. */
-const isTemplate = (value: string): boolean => /^[$%]|\$\{|\{\{|%[A-Za-z_]+%|^<.*>$|^\[.*\]$|^(.)\1*$/.test(value);
+/** A template, a `<placeholder>` or a `[placeholder]`, in a URL or connection string. */
+const isTemplate = (value: string): boolean => TEMPLATE.test(value) || /^<.*>$|^\[.*\]$/.test(value);
 
 /** Letters with digits or symbols, as chosen passwords are; a plain word, date or version is prose. */
 function looksLikePassword(value: string, name: string, quoted: boolean): boolean {
