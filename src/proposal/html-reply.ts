@@ -1,6 +1,6 @@
 /** The reply to a no-JavaScript form post: the result in the site's frame, and the workspace again with all typed. */
 import type { Knowledge } from '../contract/knowledge.ts';
-import { fieldOfPointer, labelOfField, type ProposalAction } from '../contract/fields.ts';
+import { fieldOfPointer, labelOfField } from '../contract/fields.ts';
 import type { FieldError, Reply } from '../contract/http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
@@ -106,22 +106,18 @@ function formValues(params: URLSearchParams | undefined): Values {
   return values;
 }
 
-export function htmlReply(
-  k: ReplyKnowledge,
-  reply: Reply,
-  action: ProposalAction | undefined,
-  params?: URLSearchParams,
-): Response {
-  const body = reply.body;
+/** A successful reply's body names its action (guide and summarize), or is a submit's (a status). */
+export function htmlReply(k: ReplyKnowledge, reply: Reply, params?: URLSearchParams): Response {
   const values = formValues(params);
+  const body = reply.body as GuideReply | SummarizeReply | SubmitReply;
   const page =
     reply.status >= 400
-      ? problemPage(body as ProblemBody, values)
-      : action === 'guide'
-        ? guidePage(body as GuideReply, values)
-        : action === 'summarize'
-          ? summaryPage(k, body as SummarizeReply, values)
-          : submitPage(body as SubmitReply, values);
+      ? problemPage(reply.body as ProblemBody, values)
+      : !('action' in body)
+        ? submitPage(body, values)
+        : body.action === 'guide'
+          ? guidePage(body, values)
+          : summaryPage(k, body, values);
   const frame = k.frame ?? { header: '', footer: '' };
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

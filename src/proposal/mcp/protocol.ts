@@ -83,13 +83,12 @@ async function callTool({ req, k, pipeline }: Call, params: Params): Promise<Out
     reply = problem('invalid-idempotency-key', `The ${IDEMPOTENCY_KEY_ARGUMENT} argument must be a string.`);
   } else {
     try {
-      const routed = await pipeline.run({
+      reply = await pipeline.run({
         // Other actions take no key: sent to them, it is a field their schema does not allow.
         body: { ...(action === 'submit' ? args : given), action },
         idempotencyKey: action === 'submit' && typeof key === 'string' ? key : null,
         source: { channel: 'mcp', client },
       });
-      reply = routed.reply;
     } catch (error) {
       logEvent('unexpected_error', { name: error instanceof Error ? error.name : 'unknown', channel: 'mcp' });
       reply = internalError();
