@@ -1,10 +1,18 @@
 /** The reply to a no-JavaScript form post: the result in the site's frame, and the workspace again with all typed. */
 import type { Knowledge } from '../contract/knowledge.ts';
-import { fieldOfPointer, labelOfField } from '../contract/fields.ts';
-import type { FieldError, Reply } from '../contract/http.ts';
+import type { Reply } from '../contract/http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
-import { CONSENT_MISSING, guideView, submitView, summaryView, viewToHtml, type SubmitReply } from './reply-view.ts';
+import {
+  CONSENT_MISSING,
+  guideView,
+  problemView,
+  submitView,
+  summaryView,
+  viewToHtml,
+  type ProblemBody,
+  type SubmitReply,
+} from './reply-view.ts';
 import { ALL_FIELDS, displayValue, workspaceFormsHtml, type FormState } from './workspace-form.ts';
 import { escapeHtml as esc } from '../text/escape-html.ts';
 import { isProblemType } from '../contract/problem-type.ts';
@@ -21,9 +29,7 @@ interface Page {
 
 type Values = Record<string, string>;
 
-type ProblemBody = { type?: string; title?: string; detail?: string; errors?: FieldError[] };
-
-function problemPage(body: ProblemBody, values: Values): Page {
+function problemPage(status: number, body: ProblemBody, values: Values): Page {
   // A missing consent is said once, at the box; the top of the page only points there.
   if (isProblemType(body.type, 'consent-required')) {
     return {
@@ -33,26 +39,16 @@ function problemPage(body: ProblemBody, values: Values): Page {
     };
   }
   const sensitive = isProblemType(body.type, 'sensitive-data');
-  const atFields: Record<string, string> = {};
-  const general: string[] = [];
-  for (const e of body.errors ?? []) {
-    const field = fieldOfPointer(e.pointer);
-    if ((ALL_FIELDS as readonly string[]).includes(field) || field === 'consent')
-      atFields[field] = `${labelOfField(field)} ${e.detail}.`;
-    else general.push(`${labelOfField(field || 'request')} ${e.detail}.`);
-  }
+  const { atFields, ...view } = problemView(
+    body,
+    status,
+    (field) => (ALL_FIELDS as readonly string[]).includes(field) || field === 'consent',
+  );
   // A value refused as a likely secret is not sent back into the page.
   const kept = sensitive ? Object.fromEntries(Object.entries(values).filter(([name]) => !(name in atFields))) : values;
-  // The contract's wording ("does not match the contract") speaks to API clients; people get the list.
-  const intro = isProblemType(body.type, 'invalid-request')
-    ? 'Some fields are missing or not valid.'
-    : `${body.title ?? 'The request was refused'}. ${body.detail ?? ''}`;
-  const list = Object.keys(atFields)
-    .map((f) => `<li><a href="#f-${f}">${esc(atFields[f])}</a></li>`)
-    .concat(general.map((g) => `<li>${esc(g)}</li>`));
   return {
-    title: 'Please check your request',
-    lead: `<div class="reply problem" role="alert"><p>${esc(intro)}</p>${list.length > 0 ? `<ul>${list.join('')}</ul>` : ''}${
+    title: view.title,
+    lead: `<div class="reply problem" role="alert">${viewToHtml(view.body, 'h2')}${
       sensitive ? '<p>Fields that looked like a secret were cleared; describe what they held instead.</p>' : ''
     }<p>Everything else you typed is still in the form below.</p></div>`,
     form: { values: kept, errors: atFields, canSend: true },
@@ -112,7 +108,7 @@ export function htmlReply(k: ReplyKnowledge, reply: Reply, params?: URLSearchPar
   const body = reply.body as GuideReply | SummarizeReply | SubmitReply;
   const page =
     reply.status >= 400
-      ? problemPage(reply.body as ProblemBody, values)
+      ? problemPage(reply.status, reply.body as ProblemBody, values)
       : !('action' in body)
         ? submitPage(body, values)
         : body.action === 'guide'

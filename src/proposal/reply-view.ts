@@ -1,5 +1,7 @@
 /** What a reply says to a person, as a tree both the no-JS reply page and the workspace script render. Browser-safe. */
-import { labelOfField } from '../contract/fields.ts';
+import { fieldOfPointer, labelOfField } from '../contract/fields.ts';
+import type { FieldError } from '../contract/http.ts';
+import { isProblemType } from '../contract/problem-type.ts';
 import { escapeHtml } from '../text/escape-html.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
@@ -170,6 +172,44 @@ export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: num
       ),
       el('p', null, 'No confirmation email has been sent yet.'),
     ],
+  };
+}
+
+/** An RFC 9457 problem as the API sends it. */
+export type ProblemBody = { type?: string; title?: string; detail?: string; errors?: FieldError[] };
+
+/** The problem in a few words; the contract's wording ("does not match the contract") speaks to API clients. */
+export const problemSummary = (p: ProblemBody): string =>
+  isProblemType(p.type, 'invalid-request')
+    ? 'Some fields are missing or not valid'
+    : (p.title ?? 'The request was refused');
+
+/**
+ * Problem details as a list whose errors link to their fields where the page shows them (`onPage`);
+ * `atFields`: the message each of those fields shows.
+ */
+export function problemView(
+  p: ProblemBody,
+  status: number,
+  onPage: (field: string) => boolean,
+): ReplyView & { atFields: Record<string, string> } {
+  const atFields: Record<string, string> = {};
+  const items = (p.errors ?? []).map((e) => {
+    const name = fieldOfPointer(e.pointer);
+    const label = labelOfField(name || 'request');
+    if (!onPage(name)) return `${label} ${e.detail}.`;
+    atFields[name] = `${label} ${e.detail}.`;
+    return [fieldLink(name, label), ` ${e.detail}.`];
+  });
+  return {
+    // Too many requests, or a fault on our side: nothing in the request to check.
+    title: status >= 429 ? 'The request did not go through' : 'Please check your request',
+    body: [
+      // People get the list of fields instead of the detail written for API clients.
+      el('p', null, `${problemSummary(p)}.`, !isProblemType(p.type, 'invalid-request') && p.detail && ` ${p.detail}`),
+      items.length > 0 && list(items),
+    ],
+    atFields,
   };
 }
 

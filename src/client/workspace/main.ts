@@ -6,7 +6,6 @@
 import {
   ACTIONS,
   CONTACT_FIELDS,
-  fieldOfPointer,
   GUIDANCE_FIELDS,
   INTAKE_FIELDS,
   labelOfField,
@@ -16,7 +15,14 @@ import {
 import { PROPOSAL_API_PATH } from '../../contract/paths.ts';
 import { isProblemType } from '../../contract/problem-type.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
-import { CONSENT_MISSING, fieldLink, type SubmitReply } from '../../proposal/reply-view.ts';
+import {
+  CONSENT_MISSING,
+  fieldLink,
+  problemSummary,
+  problemView,
+  type ProblemBody,
+  type SubmitReply,
+} from '../../proposal/reply-view.ts';
 import { findSecret } from '../../proposal/sensitive-data/detect.ts';
 import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../proposal/source.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
@@ -30,13 +36,11 @@ import {
   guidePanel,
   h,
   markField,
-  problemView,
+  panel,
   say,
   show,
   submitPanel,
   summaryPanel,
-  type Control,
-  type Problem,
 } from './view.ts';
 import { registerTools } from './webmcp.ts';
 
@@ -275,16 +279,11 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
     say(action, 'Still being processed; checking again in a moment.');
     return;
   }
-  const p: Problem = typeof data === 'object' && data !== null ? data : { title: 'The server did not answer properly' };
-  let first: Control | undefined;
-  const named: string[] = [];
-  for (const e of p.errors ?? []) {
-    const field = fieldFor(fieldOfPointer(e.pointer));
-    if (!field) continue;
-    markField(field, `${labelOfField(field.name)} ${e.detail}.`);
-    first ??= field;
-    named.push(labelOfField(field.name));
-  }
+  const p: ProblemBody =
+    typeof data === 'object' && data !== null ? data : { title: 'The server did not answer properly' };
+  const view = problemView(p, status, (name) => fieldFor(name) !== undefined);
+  const named = Object.keys(view.atFields);
+  for (const name of named) markField(fieldFor(name)!, view.atFields[name]!);
   const reused = isProblemType(p.type, 'idempotency-key-reused');
   const extra = reused
     ? button('Send it as a new request', () => {
@@ -296,9 +295,9 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
     : status >= 429 && retryButton(action);
   show(
     action,
-    [...problemView(p, status >= 429 ? 'The request did not go through' : 'Please check your request'), extra],
-    `${isProblemType(p.type, 'invalid-request') ? 'Some fields are missing or not valid' : (p.title ?? 'The request was refused')}.${named.length > 0 ? ` Check: ${named.join(', ')}.` : ''}`,
-    first,
+    [...panel(view), extra],
+    `${problemSummary(p)}.${named.length > 0 ? ` Check: ${named.map(labelOfField).join(', ')}.` : ''}`,
+    fieldFor(named[0] ?? ''),
   );
 }
 

@@ -3,11 +3,10 @@
  * at their fields, each step's result panel (`#o-<action>`) and live message (`#m-<action>`), and
  * the API's replies in the words of the shared reply views (proposal/reply-view.ts).
  */
-import { fieldOfPointer, labelOfField, type ProposalAction } from '../../contract/fields.ts';
+import type { ProposalAction } from '../../contract/fields.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
 import {
-  fieldLink,
   guideView,
   submitView,
   summaryView,
@@ -19,12 +18,6 @@ import {
 /** Reply views' nodes become elements too: the same words the no-JS reply page shows. */
 export type Child = Node | ViewNode | readonly Child[];
 export type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
-export interface Problem {
-  title?: string;
-  detail?: string;
-  type?: string;
-  errors?: { pointer: string; detail: string }[];
-}
 
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -119,7 +112,7 @@ function shown(name: string, value: string): string {
 }
 
 /** A reply's shared view as the panel shows it. */
-const panel = (view: ReplyView): Child[] => [h('h2', null, view.title), view.body];
+export const panel = (view: ReplyView): Child[] => [h('h2', null, view.title), view.body];
 
 export const guidePanel = (g: GuideReply, preselected: boolean): Child[] => panel(guideView(g, { preselected }));
 
@@ -127,32 +120,3 @@ export const summaryPanel = (s: SummarizeReply): Child[] => panel(summaryView(s,
 
 export const submitPanel = (r: SubmitReply, email: string, retryIn: number | undefined): Child[] =>
   panel(submitView(r, { ...(email !== '' && { email }), ...(retryIn !== undefined && { retryIn }) }));
-
-/** Problem details with links to the named fields; errors without a field are listed as text. */
-export function problemView(p: Problem, heading: string): Child[] {
-  return [
-    h('h2', null, heading),
-    // The contract's wording ("does not match the contract") speaks to API clients; people get the list.
-    h(
-      'p',
-      null,
-      p.type?.endsWith('-invalid-request')
-        ? 'Some fields are missing or not valid:'
-        : [p.title, p.detail].filter(Boolean).join('. '),
-    ),
-    (p.errors ?? []).length > 0 &&
-      h(
-        'ul',
-        null,
-        (p.errors ?? []).map((e) => {
-          const name = fieldOfPointer(e.pointer);
-          return h(
-            'li',
-            null,
-            fieldFor(name) ? fieldLink(name, labelOfField(name)) : labelOfField(name || 'request'),
-            ` ${e.detail}`,
-          );
-        }),
-      ),
-  ];
-}
