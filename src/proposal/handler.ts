@@ -6,7 +6,7 @@ import { htmlReply } from './html-reply.ts';
 import { logEvent } from './submit/log.ts';
 import { internalError, type ActionPipeline, type InvocationContext } from './pipeline.ts';
 import { CHANNEL_HEADER, httpChannel, userAgentProduct } from './source.ts';
-import { PROPOSAL_API_PATH } from '../contract/paths.ts';
+import { DOCUMENT_PATHS } from '../contract/paths.ts';
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -75,7 +75,7 @@ export function createProposalHandler(
       'cache-control': 'public, max-age=0, must-revalidate',
     };
     if (liveContractFrom === undefined) return new Response(method === 'HEAD' ? null : contractText, { headers });
-    const res = await fetch(new URL(`${PROPOSAL_API_PATH}.json`, liveContractFrom), { method });
+    const res = await fetch(new URL(`${DOCUMENT_PATHS.proposalApi}.json`, liveContractFrom), { method });
     const type = res.headers.get('content-type') ?? headers['content-type'];
     return new Response(res.body, {
       status: res.status,

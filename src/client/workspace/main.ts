@@ -12,7 +12,7 @@ import {
   OPTIONAL_CONTACT_FIELDS,
   type ProposalAction as Action,
 } from '../../contract/fields.ts';
-import { PROPOSAL_API_PATH } from '../../contract/paths.ts';
+import { DOCUMENT_PATHS } from '../../contract/paths.ts';
 import { isProblemType } from '../../contract/problem-type.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
 import {
@@ -62,7 +62,7 @@ const isAction = (value: unknown): value is Action => (ACTIONS as readonly unkno
 // Loaded only by /proposal, whose workspace has every form and field named here.
 const forms = Array.from(document.querySelectorAll<HTMLFormElement>('form[data-step]'));
 // Not form.action: the buttons are named "action" and shadow that property.
-const endpoint = forms[0]?.getAttribute('action') ?? PROPOSAL_API_PATH;
+const endpoint = forms[0]?.getAttribute('action') ?? DOCUMENT_PATHS.proposalApi;
 const buttons = Array.from(document.querySelectorAll<HTMLButtonElement>('button[name="action"]'));
 const sendForm = forms.find((f) => f.dataset['step'] === 'submit');
 const hidden = (name: string) => sendForm?.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
