@@ -84,7 +84,7 @@ function summaryPage(k: Knowledge, s: SummarizeReply, values: Values): Page {
 }
 
 function submitPage(b: SubmitReply, values: Values): Page {
-  const view = submitView(b, values['email'] === undefined ? {} : { email: values['email'] });
+  const view = submitView(b, values['email']);
   // Only a pending request may be sent again; received and failed ones are done.
   return {
     title: view.title,

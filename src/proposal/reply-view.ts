@@ -130,7 +130,7 @@ export function summaryView(s: SummarizeReply, shown: (name: string, value: stri
 }
 
 /** "Received" only when the CRM accepted it; an email only when one was sent. `retryIn`: seconds to the workspace's next try. */
-export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: number } = {}): ReplyView {
+export function submitView(r: SubmitReply, email: string | undefined, retryIn?: number): ReplyView {
   const reference = (text: string) => el('p', null, text, ' Reference: ', el('code', null, r.request_id), '.');
   if (r.status === 'received') {
     return {
@@ -138,9 +138,9 @@ export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: num
       body: [
         reference('Our customer-relationship system has accepted your request.'),
         // Otherwise the reply's own message, whose email sentence comes from contract/submit-replies.ts.
-        r.confirmation_email === 'sent' && opts.email
+        r.confirmation_email === 'sent' && email
           ? [
-              el('p', null, `A confirmation email was sent to ${opts.email}.`),
+              el('p', null, `A confirmation email was sent to ${email}.`),
               el('p', null, 'A person reads every request and replies by email.'),
             ]
           : el('p', null, r.message),
@@ -166,9 +166,9 @@ export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: num
       el(
         'p',
         null,
-        opts.retryIn === undefined
+        retryIn === undefined
           ? 'Sending the same request again is safe and shows the outcome; it is never stored twice.'
-          : `We will keep trying while this page is open (next try in about ${opts.retryIn} seconds), and keep delivering after you close it. It is never stored twice.`,
+          : `We will keep trying while this page is open (next try in about ${retryIn} seconds), and keep delivering after you close it. It is never stored twice.`,
       ),
       el('p', null, 'No confirmation email has been sent yet.'),
     ],

@@ -18,8 +18,11 @@ import type { GuideReply } from '../../proposal/guide.ts';
 import {
   CONSENT_MISSING,
   fieldLink,
+  guideView,
   problemSummary,
   problemView,
+  submitView,
+  summaryView,
   type ProblemBody,
   type SubmitReply,
 } from '../../proposal/reply-view.ts';
@@ -27,21 +30,7 @@ import { findSecret } from '../../proposal/sensitive-data/detect.ts';
 import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../proposal/source.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
 import { freshDraft, loadDraft, newKey, saveDraft } from './draft.ts';
-import {
-  button,
-  clear,
-  clearField,
-  fieldFor,
-  focusField,
-  guidePanel,
-  h,
-  markField,
-  panel,
-  say,
-  show,
-  submitPanel,
-  summaryPanel,
-} from './view.ts';
+import { button, clear, clearField, fieldFor, focusField, h, markField, panel, say, show, shown } from './view.ts';
 import { registerTools } from './webmcp.ts';
 
 type PageChannel = (typeof PAGE_CHANNELS)[number];
@@ -241,7 +230,7 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
       show(
         action,
         [
-          ...guidePanel(g, preselect(g)),
+          ...panel(guideView(g, { preselected: preselect(g) })),
           button('Continue: describe your request', () => focusField(fieldFor(INTAKE_FIELDS[0]))),
         ],
         'Guidance is ready below.',
@@ -251,7 +240,7 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
       const missing = s.missing_fields.length + s.missing_contact_fields.length;
       show(
         action,
-        summaryPanel(s),
+        panel(summaryView(s, shown)),
         s.ready_to_submit
           ? 'Overview ready: your request can be sent.'
           : `Overview ready: ${missing} required field(s) missing.`,
@@ -265,7 +254,7 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
       show(
         action,
         [
-          ...submitPanel(r, typeof body['email'] === 'string' ? body['email'] : '', wait),
+          ...panel(submitView(r, typeof body['email'] === 'string' ? body['email'] : undefined, wait)),
           wait === undefined ? button('Start a new request', startOver) : retryButton(action, 'Try now'),
         ],
         SUBMITTED[r.status],

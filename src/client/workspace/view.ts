@@ -4,16 +4,7 @@
  * the API's replies in the words of the shared reply views (proposal/reply-view.ts).
  */
 import type { ProposalAction } from '../../contract/fields.ts';
-import type { GuideReply } from '../../proposal/guide.ts';
-import type { SummarizeReply } from '../../proposal/summarize.ts';
-import {
-  guideView,
-  submitView,
-  summaryView,
-  type ReplyView,
-  type SubmitReply,
-  type ViewNode,
-} from '../../proposal/reply-view.ts';
+import type { ReplyView, ViewNode } from '../../proposal/reply-view.ts';
 
 /** Reply views' nodes become elements too: the same words the no-JS reply page shows. */
 export type Child = Node | ViewNode | readonly Child[];
@@ -105,7 +96,7 @@ export function button(text: string, onClick: () => void): HTMLButtonElement {
 }
 
 /** A select's value shown as its option text ("51-200 employees", not "51-200"). */
-function shown(name: string, value: string): string {
+export function shown(name: string, value: string): string {
   const field = fieldFor(name);
   if (!(field instanceof HTMLSelectElement)) return value;
   return Array.from(field.options).find((o) => o.value === value)?.text ?? value;
@@ -113,10 +104,3 @@ function shown(name: string, value: string): string {
 
 /** A reply's shared view as the panel shows it. */
 export const panel = (view: ReplyView): Child[] => [h('h2', null, view.title), view.body];
-
-export const guidePanel = (g: GuideReply, preselected: boolean): Child[] => panel(guideView(g, { preselected }));
-
-export const summaryPanel = (s: SummarizeReply): Child[] => panel(summaryView(s, shown));
-
-export const submitPanel = (r: SubmitReply, email: string, retryIn: number | undefined): Child[] =>
-  panel(submitView(r, { ...(email !== '' && { email }), ...(retryIn !== undefined && { retryIn }) }));
