@@ -1,5 +1,6 @@
 /** The reply to a no-JavaScript form post: the result in the site's frame, and the workspace again with all typed. */
 import type { Knowledge } from '../contract/knowledge.ts';
+import { FORM_FIELDS } from '../contract/fields.ts';
 import type { Reply } from '../contract/http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
@@ -13,7 +14,7 @@ import {
   type ProblemBody,
   type SubmitReply,
 } from './reply-view.ts';
-import { ALL_FIELDS, displayValue, workspaceFormsHtml, type FormState } from './workspace-form.ts';
+import { displayValue, workspaceFormsHtml, type FormState } from './workspace-form.ts';
 import { escapeHtml as esc } from '../text/escape-html.ts';
 import { isProblemType } from '../contract/problem-type.ts';
 
@@ -42,7 +43,7 @@ function problemPage(status: number, body: ProblemBody, values: Values): Page {
   const { atFields, ...view } = problemView(
     body,
     status,
-    (field) => (ALL_FIELDS as readonly string[]).includes(field) || field === 'consent',
+    (field) => FORM_FIELDS.includes(field) || field === 'consent',
   );
   // A value refused as a likely secret is not sent back into the page.
   const kept = sensitive ? Object.fromEntries(Object.entries(values).filter(([name]) => !(name in atFields))) : values;
@@ -95,7 +96,7 @@ function submitPage(b: SubmitReply, values: Values): Page {
 
 function formValues(params: URLSearchParams | undefined): Values {
   const values: Values = {};
-  for (const name of [...ALL_FIELDS, 'form_started_at']) {
+  for (const name of [...FORM_FIELDS, 'form_started_at']) {
     const value = params?.get(name)?.trim();
     if (value) values[name] = value;
   }

@@ -5,11 +5,10 @@
  */
 import {
   ACTIONS,
-  CONTACT_FIELDS,
+  FORM_FIELDS,
   GUIDANCE_FIELDS,
   INTAKE_FIELDS,
   labelOfField,
-  OPTIONAL_CONTACT_FIELDS,
   type ProposalAction as Action,
 } from '../../contract/fields.ts';
 import { DOCUMENT_PATHS } from '../../contract/paths.ts';
@@ -36,9 +35,8 @@ import { registerTools } from './webmcp.ts';
 type PageChannel = (typeof PAGE_CHANNELS)[number];
 type Body = Record<string, unknown>;
 
-/** Every field a person fills in; guide accepts only its own four (the schemas allow no extras). */
-const FIELDS: readonly string[] = [...GUIDANCE_FIELDS, ...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS];
-const fieldsOf = (action: Action): readonly string[] => (action === 'guide' ? GUIDANCE_FIELDS : FIELDS);
+/** Guide accepts only its own four fields (the schemas allow no extras). */
+const fieldsOf = (action: Action): readonly string[] => (action === 'guide' ? GUIDANCE_FIELDS : FORM_FIELDS);
 
 const SUBMITTED: Record<SubmitReply['status'], string> = {
   received: 'Request received.',
@@ -69,7 +67,7 @@ let acknowledged = '';
 for (const form of forms) form.noValidate = true;
 // Without the script the send button comes with the review page; here it works on this page.
 for (const el of document.querySelectorAll<HTMLElement>('[data-needs-script]')) el.hidden = false;
-for (const name of FIELDS) {
+for (const name of FORM_FIELDS) {
   const field = fieldFor(name);
   const value = draft.fields[name];
   if (field && value !== undefined) field.value = value;
@@ -90,7 +88,7 @@ function setBusy(value: boolean): void {
 }
 
 function save(): void {
-  draft.fields = Object.fromEntries(FIELDS.map((name) => [name, fieldFor(name)?.value ?? '']));
+  draft.fields = Object.fromEntries(FORM_FIELDS.map((name) => [name, fieldFor(name)?.value ?? '']));
   saveDraft(draft);
 }
 
@@ -182,7 +180,7 @@ async function run(
   }
   // Only a new submit replaces a scheduled resend of a pending one; guidance and review do not.
   if (action === 'submit') window.clearTimeout(retryTimer);
-  for (const name of [...FIELDS, 'consent']) clearField(fieldFor(name));
+  for (const name of [...FORM_FIELDS, 'consent']) clearField(fieldFor(name));
   if (!again && blockedBySecrets(action)) return undefined;
   // The server refuses a submit without consent too, but its wording is for API clients.
   if (!again && action === 'submit' && consent instanceof HTMLInputElement && !consent.checked) {
@@ -326,7 +324,7 @@ consent?.addEventListener('keydown', (event) => {
 
 document.addEventListener('input', (event) => {
   const name = event.target instanceof Element ? (event.target.getAttribute('name') ?? '') : '';
-  if (!FIELDS.includes(name) && name !== 'consent') return;
+  if (!FORM_FIELDS.includes(name) && name !== 'consent') return;
   clearField(fieldFor(name));
   checkSecret(name);
   save();
@@ -343,7 +341,7 @@ void registerTools({
   fill(values) {
     for (const [name, value] of Object.entries(values)) {
       const field = fieldFor(name);
-      if (field && FIELDS.includes(name) && typeof value === 'string') field.value = value;
+      if (field && FORM_FIELDS.includes(name) && typeof value === 'string') field.value = value;
     }
     save();
   },
