@@ -11,7 +11,6 @@ import {
   labelOfField,
   type ProposalAction as Action,
 } from '../../contract/fields.ts';
-import { DOCUMENT_PATHS } from '../../contract/paths.ts';
 import { isProblemType } from '../../contract/problem-type.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
 import {
@@ -48,8 +47,8 @@ const isAction = (value: unknown): value is Action => (ACTIONS as readonly unkno
 
 // Loaded only by /proposal, whose workspace has every form and field named here.
 const forms = Array.from(document.querySelectorAll<HTMLFormElement>('form[data-step]'));
-// Not form.action: the buttons are named "action" and shadow that property.
-const endpoint = forms[0]?.getAttribute('action') ?? DOCUMENT_PATHS.proposalApi;
+// Where the forms post without the script; not form.action, which the buttons named "action" shadow.
+const endpoint = forms[0]!.getAttribute('action')!;
 const buttons = Array.from(document.querySelectorAll<HTMLButtonElement>('button[name="action"]'));
 const sendForm = forms.find((f) => f.dataset['step'] === 'submit');
 const hidden = (name: string) => sendForm?.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
