@@ -11,9 +11,8 @@ import {
   type IntakeField,
   type PrimaryNeed,
 } from './fields.ts';
-import { PROBLEM_TYPES, problemMeaning, type ProblemType } from './http.ts';
+import { PROBLEM_TYPES, problemMeaning, problemTypeUri, type ProblemType } from './http.ts';
 import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from './submit-replies.ts';
-import { problemTypeUri } from './problem-type.ts';
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
 import { DOCUMENT_PATHS } from './paths.ts';

@@ -1,7 +1,6 @@
 /** What a reply says to a person, as a tree both the no-JS reply page and the workspace script render. Browser-safe. */
 import { fieldOfPointer, labelOfField } from '../contract/fields.ts';
-import type { FieldError } from '../contract/http.ts';
-import { isProblemType } from '../contract/problem-type.ts';
+import { isProblemType, type FieldError } from '../contract/http.ts';
 import { escapeHtml } from '../text/escape-html.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';

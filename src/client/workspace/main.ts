@@ -11,7 +11,7 @@ import {
   labelOfField,
   type ProposalAction as Action,
 } from '../../contract/fields.ts';
-import { isProblemType } from '../../contract/problem-type.ts';
+import { isProblemType } from '../../contract/http.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
 import {
   CONSENT_MISSING,
