@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
-import { problemTypeUri } from '../src/contract/problem-type.ts';
+import { problemTypeUri } from '../src/contract/http.ts';
 import { readBoundedBody } from './serve/body-guard.ts';
 import { freePort } from './free-port.ts';
 

@@ -6,7 +6,7 @@ import { createProposalHandler } from '../../src/proposal/handler.ts';
 import { createMcpHandler } from '../../src/proposal/mcp/endpoint.ts';
 import { createActionPipeline } from '../../src/proposal/pipeline.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
-import { PROPOSAL_API_PATH } from '../../src/contract/paths.ts';
+import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
 
 const k = knowledge as Knowledge;
 // One pipeline for both paths: the HTTP API and MCP run the very same steps on a parsed action.
@@ -22,7 +22,7 @@ const mcp = createMcpHandler(k, pipeline);
 export default (req: Request, context?: Context) =>
   // Anything but the API's path is /mcp: netlify serve retries a 403 or 404 reply at /mcp.html
   // and the like (as its CDN emulation does for files), and those retries must be refused alike.
-  new URL(req.url).pathname === PROPOSAL_API_PATH ? http(req, context) : mcp(req, context);
+  new URL(req.url).pathname === DOCUMENT_PATHS.proposalApi ? http(req, context) : mcp(req, context);
 
 export const config: Config = {
   // DOCUMENT_PATHS.proposalApi and DOCUMENT_PATHS.mcp (src/contract/paths.ts), written out because

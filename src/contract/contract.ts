@@ -11,9 +11,8 @@ import {
   type IntakeField,
   type PrimaryNeed,
 } from './fields.ts';
-import { PROBLEM_TYPES, problemMeaning, type ProblemType } from './http.ts';
+import { PROBLEM_TYPES, problemMeaning, problemTypeUri, type ProblemType } from './http.ts';
 import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from './submit-replies.ts';
-import { problemTypeUri } from './problem-type.ts';
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
 import { DOCUMENT_PATHS } from './paths.ts';
@@ -210,6 +209,14 @@ export function resultSchemas() {
   };
 }
 
+/** The example request's intake, reviewed (summarize, with a field still missing) and then submitted. */
+const EXAMPLE_INTAKE = {
+  business_outcome: 'Cut average handle time by 20% with an AI assistant for agents.',
+  current_environment: 'Amazon Connect in one region; CRM on premises.',
+  blocker: 'No safe way to give the model customer context.',
+  timeline: 'Pilot in 10 weeks.',
+} as const;
+
 /** Example requests: real inputs whose responses are computed at build time from the content. */
 export const EXAMPLE_REQUESTS = {
   guide: {
@@ -219,24 +226,14 @@ export const EXAMPLE_REQUESTS = {
     company_size: '201-1000',
     primary_need: 'genai-and-contact-center',
   },
-  summarize: {
-    action: 'summarize',
-    business_outcome: 'Cut average handle time by 20% with an AI assistant for agents.',
-    current_environment: 'Amazon Connect in one region; CRM on premises.',
-    blocker: 'No safe way to give the model customer context.',
-    timeline: 'Pilot in 10 weeks.',
-    engagement_model: 'defined-project',
-  },
+  summarize: { action: 'summarize', ...EXAMPLE_INTAKE, engagement_model: 'defined-project' },
   submit: {
     action: 'submit',
     consent: true,
     name: 'Alex Doe',
     email: 'alex@example.com',
     company: 'Example Insurance',
-    business_outcome: 'Cut average handle time by 20% with an AI assistant for agents.',
-    current_environment: 'Amazon Connect in one region; CRM on premises.',
-    blocker: 'No safe way to give the model customer context.',
-    timeline: 'Pilot in 10 weeks.',
+    ...EXAMPLE_INTAKE,
     constraints: 'Customer data stays in the EU; SOC 2 controls apply.',
     engagement_model: 'defined-project',
   },

@@ -61,6 +61,9 @@ export const FIELD_LABELS = {
   role: 'Role',
 } as const;
 
+/** Every field a person fills in, in the workspace's order. */
+export const FORM_FIELDS: readonly string[] = Object.keys(FIELD_LABELS);
+
 /** The top-level field a problem pointer names: "#/email" → "email"; "#" → "". */
 export const fieldOfPointer = (pointer: string): string => pointer.replace(/^#\/?/, '').split('/')[0] ?? '';
 

@@ -1,5 +1,4 @@
 /** The function's replies: a plain value object so domain code stays free of the platform. */
-import { problemTypeUri } from './problem-type.ts';
 import { STORE_RETRY_AFTER_SECONDS } from './idempotency-rules.ts';
 
 export interface Reply {
@@ -13,6 +12,17 @@ export interface FieldError {
   pointer: string;
   detail: string;
 }
+
+/** A problem's `type` URI is its row's anchor on the agents page (/agents#problem-types). */
+export const problemAnchor = (type: string): string => `problem-${type}`;
+
+/** The `type` URI of a problem, e.g. `https://…/agents#problem-invalid-request`. */
+export const problemTypeUri = (agentsPageUrl: string, type: string): string =>
+  `${agentsPageUrl}#${problemAnchor(type)}`;
+
+/** Whether a problem's `type` URI names this type, wherever the site is served. */
+export const isProblemType = (uri: string | undefined, type: string): boolean =>
+  uri?.endsWith(`#${problemAnchor(type)}`) === true;
 
 /** Problem types, documented on /agents#problem-types; the URI fragment is the id. */
 export const PROBLEM_TYPES = {

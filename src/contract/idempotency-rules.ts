@@ -10,7 +10,8 @@ export const IDEMPOTENCY_RETENTION_HOURS = 24;
 export const KEY_RETENTION_MS = IDEMPOTENCY_RETENTION_HOURS * 60 * 60 * 1000;
 
 /** The whole value as a JSON Schema pattern: a bare key or one in double quotes. */
-export const idempotencyKeyPattern = (max: number) => `^(?:${KEY_CHAR_CLASS}{1,${max}}|"${KEY_CHAR_CLASS}{1,${max}}")$`;
+const KEY = `${KEY_CHAR_CLASS}{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}`;
+export const IDEMPOTENCY_KEY_PATTERN = `^(?:${KEY}|"${KEY}")$`;
 
 /** Retry-After of a 503: past the lease's 8 s (store/key-entry.ts), so a retry finds a left lease free (not 409). */
 export const STORE_RETRY_AFTER_SECONDS = 10;

@@ -5,10 +5,8 @@ import { PAGE_IDS, type PageId } from './ids.ts';
 const pagePath = (id: PageId) => (id === 'home' ? '/' : `/${id}`);
 export const PAGE_PATHS = Object.fromEntries(PAGE_IDS.map((id) => [id, pagePath(id)])) as Record<PageId, string>;
 
-export const PROPOSAL_API_PATH = '/api/proposal';
-
 export const DOCUMENT_PATHS = {
-  proposalApi: PROPOSAL_API_PATH,
+  proposalApi: '/api/proposal',
   mcp: '/mcp',
   mcpServerCard: '/.well-known/mcp/server-card.json',
   capabilities: '/api/capabilities',

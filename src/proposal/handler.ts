@@ -4,9 +4,9 @@ import { problem, withProblemBase, type Reply } from '../contract/http.ts';
 import { readBody } from './read-body.ts';
 import { htmlReply } from './html-reply.ts';
 import { logEvent } from './submit/log.ts';
-import { internalError, type ActionPipeline, type InvocationContext, type Routed } from './pipeline.ts';
+import { internalError, type ActionPipeline, type InvocationContext } from './pipeline.ts';
 import { CHANNEL_HEADER, httpChannel, userAgentProduct } from './source.ts';
-import { PROPOSAL_API_PATH } from '../contract/paths.ts';
+import { DOCUMENT_PATHS } from '../contract/paths.ts';
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -75,7 +75,7 @@ export function createProposalHandler(
       'cache-control': 'public, max-age=0, must-revalidate',
     };
     if (liveContractFrom === undefined) return new Response(method === 'HEAD' ? null : contractText, { headers });
-    const res = await fetch(new URL(`${PROPOSAL_API_PATH}.json`, liveContractFrom), { method });
+    const res = await fetch(new URL(`${DOCUMENT_PATHS.proposalApi}.json`, liveContractFrom), { method });
     const type = res.headers.get('content-type') ?? headers['content-type'];
     return new Response(res.body, {
       status: res.status,
@@ -83,37 +83,27 @@ export function createProposalHandler(
     });
   }
 
-  async function route(req: Request, form: boolean): Promise<Routed> {
-    if (req.method === 'OPTIONS') return { reply: { status: 204, body: null } };
+  async function route(req: Request, form: boolean): Promise<Reply> {
+    if (req.method === 'OPTIONS') return { status: 204, body: null };
     if (req.method !== 'POST') {
-      return {
-        reply: problem('method-not-allowed', 'POST a JSON body; GET /api/proposal serves the contract.', {
-          headers: { allow: 'GET, POST, OPTIONS' },
-        }),
-      };
+      return problem('method-not-allowed', 'POST a JSON body; GET /api/proposal serves the contract.', {
+        headers: { allow: 'GET, POST, OPTIONS' },
+      });
     }
     if (mediaTypeOf(req.headers.get('content-type')) === null) {
-      return {
-        reply: problem(
-          'unsupported-media-type',
-          'Send application/json (or application/x-www-form-urlencoded from the proposal workspace form).',
-        ),
-      };
+      return problem(
+        'unsupported-media-type',
+        'Send application/json (or application/x-www-form-urlencoded from the proposal workspace form).',
+      );
     }
     const raw = await readBody(req);
     if (!raw.ok) {
-      return {
-        reply:
-          raw.reason === 'too-large'
-            ? problem(
-                'payload-too-large',
-                'The body is larger than the documented max_body_bytes limit of the contract.',
-              )
-            : problem('malformed-json', 'The request body could not be read.'),
-      };
+      return raw.reason === 'too-large'
+        ? problem('payload-too-large', 'The body is larger than the documented max_body_bytes limit of the contract.')
+        : problem('malformed-json', 'The request body could not be read.');
     }
     const parsed = form ? formBody(raw.text) : jsonBody(raw.text);
-    if ('status' in parsed) return { reply: parsed };
+    if ('status' in parsed) return parsed;
     return pipeline.run({
       body: parsed.body,
       idempotencyKey: req.headers.get('idempotency-key'),
@@ -131,20 +121,20 @@ export function createProposalHandler(
     let form = mediaTypeOf(req.headers.get('content-type')) === 'form';
     // A form post's reply page shows the form again with what was typed, so keep a copy to read.
     const copy = form && req.method === 'POST' ? req.clone() : undefined;
-    let routed: Routed;
+    let routed: Reply;
     try {
       routed = await route(req, form);
     } catch (error) {
       logEvent('unexpected_error', { name: error instanceof Error ? error.name : 'unknown' });
-      routed = { reply: internalError() };
+      routed = internalError();
       form = false;
     }
-    const reply = withProblemBase(routed.reply, k.urls.agents);
+    const reply = withProblemBase(routed, k.urls.agents);
     const accept = req.headers.get('accept') ?? '';
     const wantsHtml = form || (/\btext\/html\b/.test(accept) && !/json/.test(accept));
     if (wantsHtml && reply.status !== 204) {
       const posted = copy && reply.status !== 413 ? new URLSearchParams(await copy.text().catch(() => '')) : undefined;
-      return htmlReply(k, reply, routed.action, posted);
+      return htmlReply(k, reply, posted);
     }
     const headers = new Headers({ ...CORS, 'cache-control': 'no-store' });
     for (const [name, value] of Object.entries(reply.headers ?? {})) headers.set(name, value);

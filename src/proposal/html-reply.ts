@@ -1,13 +1,21 @@
 /** The reply to a no-JavaScript form post: the result in the site's frame, and the workspace again with all typed. */
 import type { Knowledge } from '../contract/knowledge.ts';
-import { fieldOfPointer, labelOfField, type ProposalAction } from '../contract/fields.ts';
-import type { FieldError, Reply } from '../contract/http.ts';
+import { FORM_FIELDS } from '../contract/fields.ts';
+import { isProblemType, type Reply } from '../contract/http.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
-import { CONSENT_MISSING, guideView, submitView, summaryView, viewToHtml, type SubmitReply } from './reply-view.ts';
-import { ALL_FIELDS, displayValue, workspaceFormsHtml, type FormState } from './workspace-form.ts';
+import {
+  CONSENT_MISSING,
+  guideView,
+  problemView,
+  submitView,
+  summaryView,
+  viewToHtml,
+  type ProblemBody,
+  type SubmitReply,
+} from './reply-view.ts';
+import { displayValue, workspaceFormsHtml, type FormState } from './workspace-form.ts';
 import { escapeHtml as esc } from '../text/escape-html.ts';
-import { isProblemType } from '../contract/problem-type.ts';
 
 /** `frame`: the site's header and footer, cut from the built /proposal page (src/integrations/build-outputs.ts). */
 type ReplyKnowledge = Knowledge & { stylesheet?: string; frame?: { header: string; footer: string } };
@@ -21,9 +29,7 @@ interface Page {
 
 type Values = Record<string, string>;
 
-type ProblemBody = { type?: string; title?: string; detail?: string; errors?: FieldError[] };
-
-function problemPage(body: ProblemBody, values: Values): Page {
+function problemPage(status: number, body: ProblemBody, values: Values): Page {
   // A missing consent is said once, at the box; the top of the page only points there.
   if (isProblemType(body.type, 'consent-required')) {
     return {
@@ -33,26 +39,16 @@ function problemPage(body: ProblemBody, values: Values): Page {
     };
   }
   const sensitive = isProblemType(body.type, 'sensitive-data');
-  const atFields: Record<string, string> = {};
-  const general: string[] = [];
-  for (const e of body.errors ?? []) {
-    const field = fieldOfPointer(e.pointer);
-    if ((ALL_FIELDS as readonly string[]).includes(field) || field === 'consent')
-      atFields[field] = `${labelOfField(field)} ${e.detail}.`;
-    else general.push(`${labelOfField(field || 'request')} ${e.detail}.`);
-  }
+  const { atFields, ...view } = problemView(
+    body,
+    status,
+    (field) => FORM_FIELDS.includes(field) || field === 'consent',
+  );
   // A value refused as a likely secret is not sent back into the page.
   const kept = sensitive ? Object.fromEntries(Object.entries(values).filter(([name]) => !(name in atFields))) : values;
-  // The contract's wording ("does not match the contract") speaks to API clients; people get the list.
-  const intro = isProblemType(body.type, 'invalid-request')
-    ? 'Some fields are missing or not valid.'
-    : `${body.title ?? 'The request was refused'}. ${body.detail ?? ''}`;
-  const list = Object.keys(atFields)
-    .map((f) => `<li><a href="#f-${f}">${esc(atFields[f])}</a></li>`)
-    .concat(general.map((g) => `<li>${esc(g)}</li>`));
   return {
-    title: 'Please check your request',
-    lead: `<div class="reply problem" role="alert"><p>${esc(intro)}</p>${list.length > 0 ? `<ul>${list.join('')}</ul>` : ''}${
+    title: view.title,
+    lead: `<div class="reply problem" role="alert">${viewToHtml(view.body, 'h2')}${
       sensitive ? '<p>Fields that looked like a secret were cleared; describe what they held instead.</p>' : ''
     }<p>Everything else you typed is still in the form below.</p></div>`,
     form: { values: kept, errors: atFields, canSend: true },
@@ -88,7 +84,7 @@ function summaryPage(k: Knowledge, s: SummarizeReply, values: Values): Page {
 }
 
 function submitPage(b: SubmitReply, values: Values): Page {
-  const view = submitView(b, values['email'] === undefined ? {} : { email: values['email'] });
+  const view = submitView(b, values['email']);
   // Only a pending request may be sent again; received and failed ones are done.
   return {
     title: view.title,
@@ -99,29 +95,25 @@ function submitPage(b: SubmitReply, values: Values): Page {
 
 function formValues(params: URLSearchParams | undefined): Values {
   const values: Values = {};
-  for (const name of [...ALL_FIELDS, 'form_started_at']) {
+  for (const name of [...FORM_FIELDS, 'form_started_at']) {
     const value = params?.get(name)?.trim();
     if (value) values[name] = value;
   }
   return values;
 }
 
-export function htmlReply(
-  k: ReplyKnowledge,
-  reply: Reply,
-  action: ProposalAction | undefined,
-  params?: URLSearchParams,
-): Response {
-  const body = reply.body;
+/** A successful reply's body names its action (guide and summarize), or is a submit's (a status). */
+export function htmlReply(k: ReplyKnowledge, reply: Reply, params?: URLSearchParams): Response {
   const values = formValues(params);
+  const body = reply.body as GuideReply | SummarizeReply | SubmitReply;
   const page =
     reply.status >= 400
-      ? problemPage(body as ProblemBody, values)
-      : action === 'guide'
-        ? guidePage(body as GuideReply, values)
-        : action === 'summarize'
-          ? summaryPage(k, body as SummarizeReply, values)
-          : submitPage(body as SubmitReply, values);
+      ? problemPage(reply.status, reply.body as ProblemBody, values)
+      : !('action' in body)
+        ? submitPage(body, values)
+        : body.action === 'guide'
+          ? guidePage(body, values)
+          : summaryPage(k, body, values);
   const frame = k.frame ?? { header: '', footer: '' };
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -29,13 +29,8 @@ export interface ActionRequest {
   form?: { key?: string | undefined; raw: string };
 }
 
-export interface Routed {
-  reply: Reply;
-  action?: ProposalAction;
-}
-
 export interface ActionPipeline {
-  run(request: ActionRequest): Promise<Routed>;
+  run(request: ActionRequest): Promise<Reply>;
   /** Starts the redelivery sweep after the reply, where the platform keeps the invocation alive. */
   scheduleSweep(context: InvocationContext | undefined): void;
 }
@@ -120,19 +115,19 @@ export function createActionPipeline(
     return key.ok ? submitProposal(valid, key.key, submitDeps(), request.source) : key.reply;
   }
 
-  async function run(request: ActionRequest): Promise<Routed> {
+  async function run(request: ActionRequest): Promise<Reply> {
     // A key that is sent is held to its rules on every action, as the OpenAPI document says.
     const sentKey = request.idempotencyKey === null ? undefined : parseIdempotencyKey(request.idempotencyKey);
-    if (sentKey && !sentKey.ok) return { reply: sentKey.reply };
+    if (sentKey && !sentKey.ok) return sentKey.reply;
     // Leading and trailing spaces are never part of a value; the schema then sees what is stored.
     const body = request.body;
     for (const [name, value] of Object.entries(body)) if (typeof value === 'string') body[name] = value.trim();
     const action = ACTIONS.find((a) => a === body.action);
     if (action === undefined) {
       const detail = `must be one of: ${ACTIONS.join(', ')}`;
-      return { reply: problem('unknown-action', `"action" ${detail}.`, { errors: [{ pointer: '#/action', detail }] }) };
+      return problem('unknown-action', `"action" ${detail}.`, { errors: [{ pointer: '#/action', detail }] });
     }
-    return { reply: await reply(action, body, request), action };
+    return reply(action, body, request);
   }
 
   /** Runs after the reply (setImmediate) inside waitUntil, so the sweep adds nothing to the reply's time. */

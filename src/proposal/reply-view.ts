@@ -1,5 +1,6 @@
 /** What a reply says to a person, as a tree both the no-JS reply page and the workspace script render. Browser-safe. */
-import { labelOfField } from '../contract/fields.ts';
+import { fieldOfPointer, labelOfField } from '../contract/fields.ts';
+import { isProblemType, type FieldError } from '../contract/http.ts';
 import { escapeHtml } from '../text/escape-html.ts';
 import type { GuideReply } from './guide.ts';
 import type { SummarizeReply } from './summarize.ts';
@@ -128,7 +129,7 @@ export function summaryView(s: SummarizeReply, shown: (name: string, value: stri
 }
 
 /** "Received" only when the CRM accepted it; an email only when one was sent. `retryIn`: seconds to the workspace's next try. */
-export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: number } = {}): ReplyView {
+export function submitView(r: SubmitReply, email: string | undefined, retryIn?: number): ReplyView {
   const reference = (text: string) => el('p', null, text, ' Reference: ', el('code', null, r.request_id), '.');
   if (r.status === 'received') {
     return {
@@ -136,9 +137,9 @@ export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: num
       body: [
         reference('Our customer-relationship system has accepted your request.'),
         // Otherwise the reply's own message, whose email sentence comes from contract/submit-replies.ts.
-        r.confirmation_email === 'sent' && opts.email
+        r.confirmation_email === 'sent' && email
           ? [
-              el('p', null, `A confirmation email was sent to ${opts.email}.`),
+              el('p', null, `A confirmation email was sent to ${email}.`),
               el('p', null, 'A person reads every request and replies by email.'),
             ]
           : el('p', null, r.message),
@@ -164,12 +165,50 @@ export function submitView(r: SubmitReply, opts: { email?: string; retryIn?: num
       el(
         'p',
         null,
-        opts.retryIn === undefined
+        retryIn === undefined
           ? 'Sending the same request again is safe and shows the outcome; it is never stored twice.'
-          : `We will keep trying while this page is open (next try in about ${opts.retryIn} seconds), and keep delivering after you close it. It is never stored twice.`,
+          : `We will keep trying while this page is open (next try in about ${retryIn} seconds), and keep delivering after you close it. It is never stored twice.`,
       ),
       el('p', null, 'No confirmation email has been sent yet.'),
     ],
+  };
+}
+
+/** An RFC 9457 problem as the API sends it. */
+export type ProblemBody = { type?: string; title?: string; detail?: string; errors?: FieldError[] };
+
+/** The problem in a few words; the contract's wording ("does not match the contract") speaks to API clients. */
+export const problemSummary = (p: ProblemBody): string =>
+  isProblemType(p.type, 'invalid-request')
+    ? 'Some fields are missing or not valid'
+    : (p.title ?? 'The request was refused');
+
+/**
+ * Problem details as a list whose errors link to their fields where the page shows them (`onPage`);
+ * `atFields`: the message each of those fields shows.
+ */
+export function problemView(
+  p: ProblemBody,
+  status: number,
+  onPage: (field: string) => boolean,
+): ReplyView & { atFields: Record<string, string> } {
+  const atFields: Record<string, string> = {};
+  const items = (p.errors ?? []).map((e) => {
+    const name = fieldOfPointer(e.pointer);
+    const label = labelOfField(name || 'request');
+    if (!onPage(name)) return `${label} ${e.detail}.`;
+    atFields[name] = `${label} ${e.detail}.`;
+    return [fieldLink(name, label), ` ${e.detail}.`];
+  });
+  return {
+    // Too many requests, or a fault on our side: nothing in the request to check.
+    title: status >= 429 ? 'The request did not go through' : 'Please check your request',
+    body: [
+      // People get the list of fields instead of the detail written for API clients.
+      el('p', null, `${problemSummary(p)}.`, !isProblemType(p.type, 'invalid-request') && p.detail && ` ${p.detail}`),
+      items.length > 0 && list(items),
+    ],
+    atFields,
   };
 }
 

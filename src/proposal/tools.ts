@@ -1,7 +1,7 @@
 /** The three proposal actions as tools, for WebMCP and the MCP endpoint: the contract's request schemas, named. */
-import type { ProposalAction } from '../contract/fields.ts';
+import { ACTIONS, type ProposalAction } from '../contract/fields.ts';
 import { requestSchemas, resultSchemas } from '../contract/contract.ts';
-import { idempotencyKeyPattern, MAX_IDEMPOTENCY_KEY_LENGTH } from '../contract/idempotency-rules.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../contract/idempotency-rules.ts';
 import type { Knowledge } from '../contract/knowledge.ts';
 
 export const PROPOSAL_TOOLS = {
@@ -34,7 +34,7 @@ export const PROPOSAL_TOOLS = {
 export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotency_key';
 
 export function actionOfTool(name: string): ProposalAction | undefined {
-  return (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).find((action) => PROPOSAL_TOOLS[action].name === name);
+  return ACTIONS.find((action) => PROPOSAL_TOOLS[action].name === name);
 }
 
 type JsonSchema = { properties: Record<string, unknown>; required: readonly string[]; [key: string]: unknown };
@@ -45,28 +45,25 @@ function without(schema: JsonSchema, fields: readonly string[]): JsonSchema {
   return { ...schema, properties, required: schema.required.filter((f) => !fields.includes(f)) };
 }
 
-export function toolSchemas(k: Knowledge): Record<ProposalAction, { inputSchema: JsonSchema; outputSchema: object }> {
+/** The tools as MCP's tools/list describes them. */
+export function mcpTools(k: Knowledge) {
   const requests = requestSchemas(k);
   const results = resultSchemas();
-  const { properties, required, ...submit } = without(requests.submit, ['action']);
-  const key = {
-    type: 'string',
-    pattern: idempotencyKeyPattern(MAX_IDEMPOTENCY_KEY_LENGTH),
-    description:
-      'The Idempotency-Key of the HTTP API, under its rules: one new value (a UUID) per proposal request, the same value with the same arguments on every retry.',
-  };
-  return {
-    guide: { inputSchema: without(requests.guide, ['action']), outputSchema: results.guide },
-    summarize: { inputSchema: without(requests.summarize, ['action']), outputSchema: results.summarize },
-    submit: {
-      inputSchema: {
-        ...submit,
-        properties: { ...properties, [IDEMPOTENCY_KEY_ARGUMENT]: key },
-        required: [...required, IDEMPOTENCY_KEY_ARGUMENT],
-      },
-      outputSchema: results.submit,
-    },
-  };
+  return ACTIONS.map((action) => {
+    const { name, title, description, annotations } = PROPOSAL_TOOLS[action];
+    const inputSchema = without(requests[action], ['action']);
+    if (action === 'submit') {
+      inputSchema.properties[IDEMPOTENCY_KEY_ARGUMENT] = {
+        type: 'string',
+        pattern: IDEMPOTENCY_KEY_PATTERN,
+        description:
+          'The Idempotency-Key of the HTTP API, under its rules: one new value (a UUID) per proposal request, the same value with the same arguments on every retry.',
+      };
+      inputSchema.required = [...inputSchema.required, IDEMPOTENCY_KEY_ARGUMENT];
+    }
+    const outputSchema = results[action];
+    return { name, title, description, inputSchema, outputSchema, annotations: { title, ...annotations } };
+  });
 }
 
 /** Fields the workspace page sets itself (the step, the consent version, the spam checks): no tool parameter. */
@@ -74,7 +71,7 @@ const PAGE_SET_FIELDS = ['action', 'consent_version', 'website', 'form_started_a
 
 export function webmcpTools(k: Knowledge) {
   const requests = requestSchemas(k);
-  return (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).map((action) => {
+  return ACTIONS.map((action) => {
     const { name, title, description, annotations } = PROPOSAL_TOOLS[action];
     const { $schema: _dialect, properties, required, ...rest } = without(requests[action], PAGE_SET_FIELDS);
     // `consent` is `const: true` in the contract; the type makes the tool's parameter explicit.

@@ -5,6 +5,7 @@ import {
   COMPANY_SIZES,
   CONTACT_FIELDS,
   FIELD_LABELS,
+  FORM_FIELDS,
   GUIDANCE_FIELDS,
   INTAKE_FIELDS,
   MAX_SHORT_LENGTH,
@@ -22,7 +23,6 @@ import { PROPOSAL_TOOLS } from './tools.ts';
 type FieldName = keyof typeof FIELD_LABELS;
 /** Fields of step 2 (the request), in the order people fill them in. */
 const REQUEST_FIELDS = [...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS] as const;
-export const ALL_FIELDS: readonly FieldName[] = [...GUIDANCE_FIELDS, ...REQUEST_FIELDS];
 
 function selectOptions(k: Knowledge): Partial<Record<FieldName, { value: string; label: string }[]>> {
   return {
@@ -139,7 +139,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
     'send-form',
     `<div class="field"><div class="checkbox"><input type="checkbox" id="f-consent" name="consent" required data-version="${esc(k.consent.version)}" aria-describedby="h-consent${consentError ? ' e-consent' : ''}"${consentError ? ' aria-invalid="true"' : ''} toolparamdescription="True only when the person agreed to this consent text."><label for="f-consent">${esc(k.consent.text)}</label></div><span class="hint" id="h-consent">Consent text version ${esc(k.consent.version)}. What is stored, where and for how long: <a href="${PAGE_PATHS.privacy}">privacy notice</a>.</span>${consentError ? `<span class="field-error" id="e-consent">${esc(consentError)}</span>` : ''}</div>` +
       `<div class="trap" aria-hidden="true"><label for="f-website">Leave this field empty</label><input id="f-website" name="website" type="text" tabindex="-1" autocomplete="off"></div>` +
-      `<input type="hidden" name="idempotency_key" value=""><input type="hidden" name="form_started_at" value="${esc(values['form_started_at'] ?? '')}">${carry(ALL_FIELDS)}` +
+      `<input type="hidden" name="idempotency_key" value=""><input type="hidden" name="form_started_at" value="${esc(values['form_started_at'] ?? '')}">${carry(FORM_FIELDS)}` +
       `<div class="actions"${state.canSend ? '' : ' data-needs-script hidden'}><button name="action" value="submit">Send my request</button></div>${
         state.canSend
           ? ''

@@ -5,47 +5,37 @@
  */
 import {
   ACTIONS,
-  CONTACT_FIELDS,
-  fieldOfPointer,
+  FORM_FIELDS,
   GUIDANCE_FIELDS,
   INTAKE_FIELDS,
   labelOfField,
-  OPTIONAL_CONTACT_FIELDS,
   type ProposalAction as Action,
 } from '../../contract/fields.ts';
-import { PROPOSAL_API_PATH } from '../../contract/paths.ts';
-import { isProblemType } from '../../contract/problem-type.ts';
+import { isProblemType } from '../../contract/http.ts';
 import type { GuideReply } from '../../proposal/guide.ts';
-import { CONSENT_MISSING, fieldLink, type SubmitReply } from '../../proposal/reply-view.ts';
+import {
+  CONSENT_MISSING,
+  fieldLink,
+  guideView,
+  problemSummary,
+  problemView,
+  submitView,
+  summaryView,
+  type ProblemBody,
+  type SubmitReply,
+} from '../../proposal/reply-view.ts';
 import { findSecret } from '../../proposal/sensitive-data/detect.ts';
 import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../proposal/source.ts';
 import type { SummarizeReply } from '../../proposal/summarize.ts';
 import { freshDraft, loadDraft, newKey, saveDraft } from './draft.ts';
-import {
-  button,
-  clear,
-  clearField,
-  fieldFor,
-  focusField,
-  guidePanel,
-  h,
-  markField,
-  problemView,
-  say,
-  show,
-  submitPanel,
-  summaryPanel,
-  type Control,
-  type Problem,
-} from './view.ts';
+import { button, clear, clearField, fieldFor, focusField, h, markField, panel, say, show, shown } from './view.ts';
 import { registerTools } from './webmcp.ts';
 
 type PageChannel = (typeof PAGE_CHANNELS)[number];
 type Body = Record<string, unknown>;
 
-/** Every field a person fills in; guide accepts only its own four (the schemas allow no extras). */
-const FIELDS: readonly string[] = [...GUIDANCE_FIELDS, ...INTAKE_FIELDS, ...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS];
-const fieldsOf = (action: Action): readonly string[] => (action === 'guide' ? GUIDANCE_FIELDS : FIELDS);
+/** Guide accepts only its own four fields (the schemas allow no extras). */
+const fieldsOf = (action: Action): readonly string[] => (action === 'guide' ? GUIDANCE_FIELDS : FORM_FIELDS);
 
 const SUBMITTED: Record<SubmitReply['status'], string> = {
   received: 'Request received.',
@@ -57,8 +47,8 @@ const isAction = (value: unknown): value is Action => (ACTIONS as readonly unkno
 
 // Loaded only by /proposal, whose workspace has every form and field named here.
 const forms = Array.from(document.querySelectorAll<HTMLFormElement>('form[data-step]'));
-// Not form.action: the buttons are named "action" and shadow that property.
-const endpoint = forms[0]?.getAttribute('action') ?? PROPOSAL_API_PATH;
+// Where the forms post without the script; not form.action, which the buttons named "action" shadow.
+const endpoint = forms[0]!.getAttribute('action')!;
 const buttons = Array.from(document.querySelectorAll<HTMLButtonElement>('button[name="action"]'));
 const sendForm = forms.find((f) => f.dataset['step'] === 'submit');
 const hidden = (name: string) => sendForm?.querySelector<HTMLInputElement>(`input[type="hidden"][name="${name}"]`);
@@ -76,7 +66,7 @@ let acknowledged = '';
 for (const form of forms) form.noValidate = true;
 // Without the script the send button comes with the review page; here it works on this page.
 for (const el of document.querySelectorAll<HTMLElement>('[data-needs-script]')) el.hidden = false;
-for (const name of FIELDS) {
+for (const name of FORM_FIELDS) {
   const field = fieldFor(name);
   const value = draft.fields[name];
   if (field && value !== undefined) field.value = value;
@@ -97,7 +87,7 @@ function setBusy(value: boolean): void {
 }
 
 function save(): void {
-  draft.fields = Object.fromEntries(FIELDS.map((name) => [name, fieldFor(name)?.value ?? '']));
+  draft.fields = Object.fromEntries(FORM_FIELDS.map((name) => [name, fieldFor(name)?.value ?? '']));
   saveDraft(draft);
 }
 
@@ -189,7 +179,7 @@ async function run(
   }
   // Only a new submit replaces a scheduled resend of a pending one; guidance and review do not.
   if (action === 'submit') window.clearTimeout(retryTimer);
-  for (const name of [...FIELDS, 'consent']) clearField(fieldFor(name));
+  for (const name of [...FORM_FIELDS, 'consent']) clearField(fieldFor(name));
   if (!again && blockedBySecrets(action)) return undefined;
   // The server refuses a submit without consent too, but its wording is for API clients.
   if (!again && action === 'submit' && consent instanceof HTMLInputElement && !consent.checked) {
@@ -237,7 +227,7 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
       show(
         action,
         [
-          ...guidePanel(g, preselect(g)),
+          ...panel(guideView(g, { preselected: preselect(g) })),
           button('Continue: describe your request', () => focusField(fieldFor(INTAKE_FIELDS[0]))),
         ],
         'Guidance is ready below.',
@@ -247,7 +237,7 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
       const missing = s.missing_fields.length + s.missing_contact_fields.length;
       show(
         action,
-        summaryPanel(s),
+        panel(summaryView(s, shown)),
         s.ready_to_submit
           ? 'Overview ready: your request can be sent.'
           : `Overview ready: ${missing} required field(s) missing.`,
@@ -261,7 +251,7 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
       show(
         action,
         [
-          ...submitPanel(r, typeof body['email'] === 'string' ? body['email'] : '', wait),
+          ...panel(submitView(r, typeof body['email'] === 'string' ? body['email'] : undefined, wait)),
           wait === undefined ? button('Start a new request', startOver) : retryButton(action, 'Try now'),
         ],
         SUBMITTED[r.status],
@@ -275,16 +265,11 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
     say(action, 'Still being processed; checking again in a moment.');
     return;
   }
-  const p: Problem = typeof data === 'object' && data !== null ? data : { title: 'The server did not answer properly' };
-  let first: Control | undefined;
-  const named: string[] = [];
-  for (const e of p.errors ?? []) {
-    const field = fieldFor(fieldOfPointer(e.pointer));
-    if (!field) continue;
-    markField(field, `${labelOfField(field.name)} ${e.detail}.`);
-    first ??= field;
-    named.push(labelOfField(field.name));
-  }
+  const p: ProblemBody =
+    typeof data === 'object' && data !== null ? data : { title: 'The server did not answer properly' };
+  const view = problemView(p, status, (name) => fieldFor(name) !== undefined);
+  const named = Object.keys(view.atFields);
+  for (const name of named) markField(fieldFor(name)!, view.atFields[name]!);
   const reused = isProblemType(p.type, 'idempotency-key-reused');
   const extra = reused
     ? button('Send it as a new request', () => {
@@ -296,9 +281,9 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
     : status >= 429 && retryButton(action);
   show(
     action,
-    [...problemView(p, status >= 429 ? 'The request did not go through' : 'Please check your request'), extra],
-    `${isProblemType(p.type, 'invalid-request') ? 'Some fields are missing or not valid' : (p.title ?? 'The request was refused')}.${named.length > 0 ? ` Check: ${named.join(', ')}.` : ''}`,
-    first,
+    [...panel(view), extra],
+    `${problemSummary(p)}.${named.length > 0 ? ` Check: ${named.map(labelOfField).join(', ')}.` : ''}`,
+    fieldFor(named[0] ?? ''),
   );
 }
 
@@ -338,7 +323,7 @@ consent?.addEventListener('keydown', (event) => {
 
 document.addEventListener('input', (event) => {
   const name = event.target instanceof Element ? (event.target.getAttribute('name') ?? '') : '';
-  if (!FIELDS.includes(name) && name !== 'consent') return;
+  if (!FORM_FIELDS.includes(name) && name !== 'consent') return;
   clearField(fieldFor(name));
   checkSecret(name);
   save();
@@ -355,7 +340,7 @@ void registerTools({
   fill(values) {
     for (const [name, value] of Object.entries(values)) {
       const field = fieldFor(name);
-      if (field && FIELDS.includes(name) && typeof value === 'string') field.value = value;
+      if (field && FORM_FIELDS.includes(name) && typeof value === 'string') field.value = value;
     }
     save();
   },

@@ -3,28 +3,12 @@
  * at their fields, each step's result panel (`#o-<action>`) and live message (`#m-<action>`), and
  * the API's replies in the words of the shared reply views (proposal/reply-view.ts).
  */
-import { fieldOfPointer, labelOfField, type ProposalAction } from '../../contract/fields.ts';
-import type { GuideReply } from '../../proposal/guide.ts';
-import type { SummarizeReply } from '../../proposal/summarize.ts';
-import {
-  fieldLink,
-  guideView,
-  submitView,
-  summaryView,
-  type ReplyView,
-  type SubmitReply,
-  type ViewNode,
-} from '../../proposal/reply-view.ts';
+import type { ProposalAction } from '../../contract/fields.ts';
+import type { ReplyView, ViewNode } from '../../proposal/reply-view.ts';
 
 /** Reply views' nodes become elements too: the same words the no-JS reply page shows. */
 export type Child = Node | ViewNode | readonly Child[];
 export type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
-export interface Problem {
-  title?: string;
-  detail?: string;
-  type?: string;
-  errors?: { pointer: string; detail: string }[];
-}
 
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -112,47 +96,11 @@ export function button(text: string, onClick: () => void): HTMLButtonElement {
 }
 
 /** A select's value shown as its option text ("51-200 employees", not "51-200"). */
-function shown(name: string, value: string): string {
+export function shown(name: string, value: string): string {
   const field = fieldFor(name);
   if (!(field instanceof HTMLSelectElement)) return value;
   return Array.from(field.options).find((o) => o.value === value)?.text ?? value;
 }
 
 /** A reply's shared view as the panel shows it. */
-const panel = (view: ReplyView): Child[] => [h('h2', null, view.title), view.body];
-
-export const guidePanel = (g: GuideReply, preselected: boolean): Child[] => panel(guideView(g, { preselected }));
-
-export const summaryPanel = (s: SummarizeReply): Child[] => panel(summaryView(s, shown));
-
-export const submitPanel = (r: SubmitReply, email: string, retryIn: number | undefined): Child[] =>
-  panel(submitView(r, { ...(email !== '' && { email }), ...(retryIn !== undefined && { retryIn }) }));
-
-/** Problem details with links to the named fields; errors without a field are listed as text. */
-export function problemView(p: Problem, heading: string): Child[] {
-  return [
-    h('h2', null, heading),
-    // The contract's wording ("does not match the contract") speaks to API clients; people get the list.
-    h(
-      'p',
-      null,
-      p.type?.endsWith('-invalid-request')
-        ? 'Some fields are missing or not valid:'
-        : [p.title, p.detail].filter(Boolean).join('. '),
-    ),
-    (p.errors ?? []).length > 0 &&
-      h(
-        'ul',
-        null,
-        (p.errors ?? []).map((e) => {
-          const name = fieldOfPointer(e.pointer);
-          return h(
-            'li',
-            null,
-            fieldFor(name) ? fieldLink(name, labelOfField(name)) : labelOfField(name || 'request'),
-            ` ${e.detail}`,
-          );
-        }),
-      ),
-  ];
-}
+export const panel = (view: ReplyView): Child[] => [h('h2', null, view.title), view.body];

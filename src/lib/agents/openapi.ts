@@ -3,8 +3,8 @@ import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/sub
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { CONTRACT_VERSION, RATE_LIMIT, requestSchemas, resultSchemas } from '../../contract/contract.ts';
 import {
+  IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_RETENTION_HOURS,
-  idempotencyKeyPattern,
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from '../../contract/idempotency-rules.ts';
 import { PROBLEM_TYPES, problemMeaning } from '../../contract/http.ts';
@@ -114,7 +114,7 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
               // summarize, and a submit without it is answered 400 missing-idempotency-key.
               required: false,
               description: `Needed for action "submit" (without it: 400, problem type missing-idempotency-key); guide and summarize do not need it. When sent, it is checked on every action (400 invalid-idempotency-key). 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces or double quotes, bare or in one pair of double quotes; a UUID is a good choice. Send the same key with the same body on every retry; keys are kept ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
-              schema: { type: 'string', pattern: idempotencyKeyPattern(MAX_IDEMPOTENCY_KEY_LENGTH) },
+              schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
             },
           ],
           requestBody: {

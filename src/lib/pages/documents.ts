@@ -15,8 +15,7 @@ import {
   tagPath,
   twinPath,
 } from '../../contract/paths.ts';
-import { PROBLEM_TYPES, problemMeaning, type ProblemType } from '../../contract/http.ts';
-import { problemAnchor } from '../../contract/problem-type.ts';
+import { PROBLEM_TYPES, problemAnchor, problemMeaning, type ProblemType } from '../../contract/http.ts';
 import { contractOf, knowledgeOf } from '../agents/agent-documents.ts';
 import { apiExamples } from '../agents/api-examples.ts';
 import { askFormHtml, neverSendRule, workspaceFormsHtml } from '../../proposal/workspace-form.ts';

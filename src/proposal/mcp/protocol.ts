@@ -3,13 +3,12 @@
  * official SDK's server (zod, ajv) would triple the shipped function (README, "The MCP endpoint").
  */
 import type { Knowledge } from '../../contract/knowledge.ts';
-import type { ProposalAction } from '../../contract/fields.ts';
 import { problem, withProblemBase, type Reply } from '../../contract/http.ts';
 import { internalError, type ActionPipeline } from '../pipeline.ts';
 import { isObject } from '../submit/record.ts';
 import { logEvent } from '../submit/log.ts';
 import { implementationName, userAgentProduct } from '../source.ts';
-import { actionOfTool, IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS, toolSchemas } from '../tools.ts';
+import { actionOfTool, IDEMPOTENCY_KEY_ARGUMENT, mcpTools } from '../tools.ts';
 import { mcpInstructions, mcpServerInfo, PROTOCOL_VERSIONS } from './server-info.ts';
 import { jsonReply, RPC, rpcErrorResponse } from './json-rpc.ts';
 
@@ -58,14 +57,7 @@ const METHODS: Record<string, (call: Call, params: Params) => Outcome | Promise<
     },
   }),
   ping: () => ({ result: {} }),
-  'tools/list': ({ k }) => {
-    const schemas = toolSchemas(k);
-    const tools = (Object.keys(PROPOSAL_TOOLS) as ProposalAction[]).map((action) => {
-      const { name, title, description, annotations } = PROPOSAL_TOOLS[action];
-      return { name, title, description, ...schemas[action], annotations: { title, ...annotations } };
-    });
-    return { result: { tools } };
-  },
+  'tools/list': ({ k }) => ({ result: { tools: mcpTools(k) } }),
   'tools/call': callTool,
 };
 
@@ -83,13 +75,12 @@ async function callTool({ req, k, pipeline }: Call, params: Params): Promise<Out
     reply = problem('invalid-idempotency-key', `The ${IDEMPOTENCY_KEY_ARGUMENT} argument must be a string.`);
   } else {
     try {
-      const routed = await pipeline.run({
+      reply = await pipeline.run({
         // Other actions take no key: sent to them, it is a field their schema does not allow.
         body: { ...(action === 'submit' ? args : given), action },
         idempotencyKey: action === 'submit' && typeof key === 'string' ? key : null,
         source: { channel: 'mcp', client },
       });
-      reply = routed.reply;
     } catch (error) {
       logEvent('unexpected_error', { name: error instanceof Error ? error.name : 'unknown', channel: 'mcp' });
       reply = internalError();
