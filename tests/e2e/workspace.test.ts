@@ -167,7 +167,16 @@ describe('the proposal workspace in a browser', () => {
     await page.fill('#f-blocker', STEP2.blocker);
     await page.click('button[value="summarize"]');
     await page.locator('#o-summarize', { hasText: 'Ready to send' }).waitFor();
-    expect(await page.locator('#o-summarize').innerText()).toContain('Nothing has been sent yet');
+    const review = await page.locator('#o-summarize').innerText();
+    expect(review).toContain('Nothing has been sent yet');
+    // Selects as people read them: the option's text, not its id.
+    const [modelId, modelName] = await page.$eval('#f-engagement_model', (s: HTMLSelectElement) => [
+      s.value,
+      s.selectedOptions[0]?.text ?? '',
+    ]);
+    expect(review).toContain(modelName);
+    expect(review).not.toContain(modelId);
+    expect(review).toContain('201-1000 employees');
     await shot(page, '3-review', 3);
 
     expect(await page.isChecked('#f-consent')).toBe(false);

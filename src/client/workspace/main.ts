@@ -237,7 +237,8 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
       const missing = s.missing_fields.length + s.missing_contact_fields.length;
       show(
         action,
-        panel(summaryView(s, shown)),
+        // As sent: the reply names a model as "Name (id)" for API clients; people read the option's text.
+        panel(summaryView(s, (name, value) => shown(name, typeof body[name] === 'string' ? body[name] : value))),
         s.ready_to_submit
           ? 'Overview ready: your request can be sent.'
           : `Overview ready: ${missing} required field(s) missing.`,
