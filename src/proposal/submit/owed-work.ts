@@ -4,7 +4,7 @@
  */
 import { json, type Reply } from '../../contract/http.ts';
 import { deliverWithin, type CrmOutcome } from './crm.ts';
-import type { RedeliveryPolicy, SubmitDeps } from './config.ts';
+import type { SubmitDeps } from './config.ts';
 import { LeaseLostError, type KeyLease } from '../store/key-entry.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
 import { markOpen, markSettled } from '../store/open-index.ts';
@@ -256,6 +256,6 @@ function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome 
 }
 
 /** base·2^(attempts−1), at most an hour (REDELIVERY_BACKOFF_SECONDS' maximum), never below the CRM's Retry-After. */
-function backoffMs(policy: RedeliveryPolicy, attempts: number, retryAfterSeconds = 0): number {
+function backoffMs(policy: SubmitDeps['redelivery'], attempts: number, retryAfterSeconds = 0): number {
   return Math.max(Math.min(policy.backoffBaseMs * 2 ** Math.max(0, attempts - 1), 3_600_000), retryAfterSeconds * 1000);
 }
