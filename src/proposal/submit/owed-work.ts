@@ -8,7 +8,6 @@ import type { SubmitDeps } from './config.ts';
 import { LeaseLostError, type KeyLease } from '../store/key-entry.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
 import { markOpen, markSettled } from '../store/open-index.ts';
-import { RecordStore } from '../store/record-store.ts';
 import { logEvent } from './log.ts';
 import {
   dailyLimitAlert,
@@ -58,10 +57,9 @@ export async function completeOwedWork(
   lease: KeyLease,
   start: OwedWorkStart,
 ): Promise<OwedWorkResult | null> {
-  const records = new RecordStore(deps.store, lease);
   let done: Awaited<ReturnType<typeof storeAndComplete>>;
   try {
-    done = await storeAndComplete(deps, lease, start, records);
+    done = await storeAndComplete(deps, lease, start);
   } catch (error) {
     if (error instanceof LeaseLostError) {
       logEvent('idempotency_lease_lost', { request_id: lease.entry.request_id });
@@ -74,7 +72,7 @@ export async function completeOwedWork(
     }
     // Another write would only add its own bound to the reply: the lease goes stale, a retry takes it over.
     lease.abandon();
-    const stored = records.stored;
+    const stored = lease.record;
     if (stored === null) throw error;
     // Answer with what the store confirmed, never more.
     logEvent('store_unavailable', { request_id: stored.request_id, operation: error.operation, reason: error.reason });
@@ -95,13 +93,12 @@ async function storeAndComplete(
   deps: SubmitDeps,
   lease: KeyLease,
   start: OwedWorkStart,
-  records: RecordStore,
 ): Promise<{ record: ProposalRecord; outcome?: CrmOutcome; marked: boolean }> {
   const { now, crm } = deps;
   const { entry } = lease;
   // An open marker may exist (false when it was settled in the invocation that stored it).
   let marked = !start.fresh;
-  const loaded = start.fresh ? null : await records.load(entry.request_id);
+  const loaded = start.fresh ? null : await lease.loadRecord();
   let record: ProposalRecord;
   if (loaded === null) {
     if (start.build === undefined) throw new RecordGoneError(entry.request_id);
@@ -113,7 +110,7 @@ async function storeAndComplete(
       await markOpen(deps.store, first);
       marked = true;
     }
-    record = await records.create(first);
+    record = await lease.createRecord(first);
   } else {
     record = loaded;
     // A sender's retry: the invocation that stored the request may have died before its marker.
@@ -121,7 +118,7 @@ async function storeAndComplete(
   }
   if (record.idempotency_entry !== lease.entryKey) {
     // The sweep works under the request's synthetic entry from now on: say so on the record.
-    record = await records.update({ ...record, idempotency_entry: lease.entryKey });
+    record = await lease.updateRecord({ ...record, idempotency_entry: lease.entryKey });
   }
 
   let outcome: CrmOutcome | undefined;
@@ -129,7 +126,7 @@ async function storeAndComplete(
     lease.assertHeld();
     outcome = await deliverWithin(crm, record, record.delivery.delivery_id ?? record.request_id, deps.crmTimeoutMs);
     // Durable before the email: a retry sees "received" and never delivers again.
-    record = await records.update(
+    record = await lease.updateRecord(
       outcome.ok ? delivered(record, deps, outcome.reference) : refused(record, deps, outcome),
     );
   }
@@ -138,7 +135,7 @@ async function storeAndComplete(
   const step = async (change: (current: ProposalRecord) => Promise<Partial<ProposalRecord> | undefined>) => {
     lease.assertHeld();
     const changed = await change(record);
-    if (changed !== undefined) record = await records.update({ ...record, ...changed });
+    if (changed !== undefined) record = await lease.updateRecord({ ...record, ...changed });
   };
   const send = <S extends NotificationStatus>(status: S, message: SalesMessage) =>
     sendOwedMessage(status, message, deps, record.request_id);
