@@ -33,13 +33,6 @@ interface OwedWorkStart {
   respectBackoff?: boolean;
 }
 
-interface OwedWorkResult {
-  reply: Reply;
-  record: ProposalRecord;
-  /** The store failed after storing: `reply` and `record` are what it last confirmed; the sweep finishes. */
-  storeFailed?: StoreUnavailable;
-}
-
 /** Thrown when the sweep finds no stored request for an open marker (erased meanwhile). */
 export class RecordGoneError extends Error {
   constructor(requestId: string) {
@@ -51,12 +44,9 @@ export class RecordGoneError extends Error {
 /**
  * Stores the request if new, does what it owes and ends the lease (final with the answer to replay, or
  * pending). Null when the lease was taken over; a StoreUnavailable thrown means nothing is known stored.
+ * `storeFailed`: the store failed after storing; `reply` and `record` are what it last confirmed, the sweep finishes.
  */
-export async function completeOwedWork(
-  deps: SubmitDeps,
-  lease: KeyLease,
-  start: OwedWorkStart,
-): Promise<OwedWorkResult | null> {
+export async function completeOwedWork(deps: SubmitDeps, lease: KeyLease, start: OwedWorkStart) {
   let done: Awaited<ReturnType<typeof storeAndComplete>>;
   try {
     done = await storeAndComplete(deps, lease, start);
