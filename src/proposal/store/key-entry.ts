@@ -3,8 +3,7 @@
  * the answer to replay. Every write is conditional, so two invocations never both own a key
  * (patches/@netlify+blobs+*.patch makes the local Blobs server atomic, as production is).
  */
-import { randomUUID } from 'node:crypto';
-import { sha256Hex } from '../submit/fingerprint.ts';
+import { hash, randomUUID } from 'node:crypto';
 import { isObject, isProposalRecord, recordKey, type ProposalRecord } from '../submit/record.ts';
 import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
 import type { ProposalsStore, Version, WriteCondition } from './blobs.ts';
@@ -32,7 +31,7 @@ interface KeyEntry {
 
 /** A hash, so the raw key never appears in a key name. */
 export function keyEntryKey(idempotencyKey: string): string {
-  return `idempotency/${sha256Hex(idempotencyKey)}`;
+  return `idempotency/${hash('sha256', idempotencyKey)}`;
 }
 
 /** The entry the sweep leases for a request whose own key entry expired (or was reused). */
