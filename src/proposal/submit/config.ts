@@ -15,13 +15,6 @@ export type EnvReader = (name: string) => string | undefined;
 /** What the submit pipeline works with: the store, the CRM, mail, the partner, the limits and a clock. */
 export type SubmitDeps = ReturnType<typeof submitDepsFromEnv>;
 
-export interface NotifyConfig {
-  /** Addresses of the sales team; used when a mailer is configured. */
-  emailTo: string[];
-  /** Chat webhook (Slack, Mattermost, Google Chat, Teams workflows accept {"text": ...}). */
-  chatUrl?: string;
-}
-
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;
 const ENDPOINT_RULE = 'must be an https: URL (http: only on loopback)';
@@ -93,8 +86,12 @@ export function redeliveryPolicyFromEnv(readEnv: EnvReader) {
   };
 }
 
-/** NOTIFY_EMAIL (comma-separated; default: the partner's contact email) and NOTIFY_WEBHOOK_URL. */
-function notifyConfigFromEnv(readEnv: EnvReader, partner: Pick<Partner, 'email'>): NotifyConfig {
+/**
+ * The sales team's addresses, used when a mailer is configured (NOTIFY_EMAIL, comma-separated; default: the
+ * partner's contact email), and a chat webhook (NOTIFY_WEBHOOK_URL: Slack, Mattermost, Google Chat, Teams
+ * workflows accept {"text": ...}).
+ */
+function notifyConfigFromEnv(readEnv: EnvReader, partner: Pick<Partner, 'email'>) {
   const emailTo = (readEnv('NOTIFY_EMAIL') ?? partner.email)
     .split(',')
     .map((address) => address.trim())
