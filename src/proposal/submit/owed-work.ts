@@ -79,11 +79,7 @@ export async function completeOwedWork(deps: SubmitDeps, lease: KeyLease, start:
   return { reply, record };
 }
 
-async function storeAndComplete(
-  deps: SubmitDeps,
-  lease: KeyLease,
-  start: OwedWorkStart,
-): Promise<{ record: ProposalRecord; outcome?: CrmOutcome; marked: boolean }> {
+async function storeAndComplete(deps: SubmitDeps, lease: KeyLease, start: OwedWorkStart) {
   const { now, crm } = deps;
   const { entry } = lease;
   // An open marker may exist (false when it was settled in the invocation that stored it).
