@@ -8,7 +8,7 @@ import { readRecord } from '../store/record-store.ts';
 import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
 import type { SubmitDeps } from './config.ts';
-import { logEvent } from './log.ts';
+import { errorName, logEvent } from './log.ts';
 import { backoffAhead, completeOwedWork, owes, RecordGoneError } from './owed-work.ts';
 import { isOwed } from './notification.ts';
 import { deleteStaleTallies } from '../store/event-tally.ts';
@@ -44,10 +44,7 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
         const marker = queue[next++]!;
         const outcome = await sweepOne(deps, marker, limits.ignoreBackoff === true).catch(
           (error: unknown): RequestOutcome => {
-            logEvent('sweep_request_error', {
-              request_id: marker.request_id,
-              name: error instanceof Error ? error.name : 'unknown',
-            });
+            logEvent('sweep_request_error', { request_id: marker.request_id, name: errorName(error) });
             return 'error';
           },
         );
@@ -125,7 +122,7 @@ export async function sweepIfDue(deps: SubmitDeps) {
     return await runSweep(deps);
   } catch (error) {
     logEvent('sweep_error', {
-      name: error instanceof Error ? error.name : 'unknown',
+      name: errorName(error),
       ...(error instanceof StoreUnavailable && { operation: error.operation, reason: error.reason }),
     });
     return null;
