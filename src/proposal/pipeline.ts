@@ -1,4 +1,5 @@
 /** The one way an action runs, whichever channel parsed it (HTTP, form, MCP), so every rule holds for every channel. */
+import { hash } from 'node:crypto';
 import type { Knowledge } from '../contract/knowledge.ts';
 import { ACTIONS, type ProposalAction } from '../contract/fields.ts';
 import type { ValidateFunction } from 'ajv';
@@ -9,7 +10,6 @@ import { summarize } from './summarize.ts';
 import { fieldErrors } from './validation-errors.ts';
 import { findSensitiveData } from './sensitive-data.ts';
 import { parseIdempotencyKey } from './submit/idempotency-key.ts';
-import { sha256Hex } from './submit/fingerprint.ts';
 import { submitProposal } from './submit/index.ts';
 import { submitDepsFromEnv, type SubmitDeps } from './submit/config.ts';
 import { partnerFromKnowledge } from './submit/partner.ts';
@@ -74,7 +74,7 @@ function submitKey(form: ActionRequest['form'], sent: string | null) {
   const fromField = form.key === undefined ? undefined : parseIdempotencyKey(form.key);
   return fromField?.ok
     ? fromField
-    : { ok: true as const, key: `form-${sha256Hex(form.raw.replace(/(^|&)form_started_at=\d*/g, ''))}` };
+    : { ok: true as const, key: `form-${hash('sha256', form.raw.replace(/(^|&)form_started_at=\d*/g, ''))}` };
 }
 
 /** `tuning`: the clock and the 409 wait, for tests that move time instead of waiting for it. */

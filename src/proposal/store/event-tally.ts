@@ -3,8 +3,7 @@
  * this address in 24 hours") and a retry gets the same place; with a limit, only up to it. Each is
  * one blob changed by compare-and-swap, so simultaneous invocations never share a place.
  */
-import { randomUUID } from 'node:crypto';
-import { sha256Hex } from '../submit/fingerprint.ts';
+import { hash, randomUUID } from 'node:crypto';
 import { isObject } from '../submit/record.ts';
 import { StoreUnavailable, type ProposalsStore } from './blobs.ts';
 import { STORE_LIMITS } from './limits.ts';
@@ -23,7 +22,7 @@ interface TallyValue {
 }
 
 /** A hash, so an email address never appears in a key name. */
-const tallyKey = (name: string) => `${TALLIES_PREFIX}${sha256Hex(name)}`;
+const tallyKey = (name: string) => `${TALLIES_PREFIX}${hash('sha256', name)}`;
 
 export interface TallyOptions {
   /** A sliding window; omit it when `name` names its window (an hour). */

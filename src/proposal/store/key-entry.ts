@@ -3,9 +3,8 @@
  * the answer to replay. Every write is conditional, so two invocations never both own a key
  * (patches/@netlify+blobs+*.patch makes the local Blobs server atomic, as production is).
  */
-import { randomUUID } from 'node:crypto';
-import { sha256Hex } from '../submit/fingerprint.ts';
-import { isObject } from '../submit/record.ts';
+import { hash, randomUUID } from 'node:crypto';
+import { isObject, isProposalRecord, recordKey, type ProposalRecord } from '../submit/record.ts';
 import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
 import type { ProposalsStore, Version, WriteCondition } from './blobs.ts';
 
@@ -32,7 +31,7 @@ interface KeyEntry {
 
 /** A hash, so the raw key never appears in a key name. */
 export function keyEntryKey(idempotencyKey: string): string {
-  return `idempotency/${sha256Hex(idempotencyKey)}`;
+  return `idempotency/${hash('sha256', idempotencyKey)}`;
 }
 
 /** The entry the sweep leases for a request whose own key entry expired (or was reused). */
@@ -137,13 +136,19 @@ export class LeaseLostError extends Error {
   }
 }
 
-/** Renewed in the background; checked before each effect that must happen once (CRM delivery, email, record write). */
+/**
+ * Renewed in the background; checked before each effect that must happen once (CRM delivery, email,
+ * record write). The request's record is written through it, each write conditional on the version
+ * seen before, so a taken-over invocation cannot overwrite newer progress.
+ */
 export class KeyLease {
   #version: Version;
   #lost = false;
   #timer: ReturnType<typeof setInterval>;
   /** Renewals and the final write run one after another, each with the ETag of the one before. */
   #queue: Promise<unknown> = Promise.resolve();
+  #record: ProposalRecord | null = null;
+  #recordVersion: Version | undefined;
 
   readonly entry: KeyEntry;
   readonly entryKey: string;
@@ -173,6 +178,41 @@ export class KeyLease {
     clearInterval(this.#timer);
     const { locked_at: _lockedAt, reply: _reply, ...rest } = this.entry;
     return this.#write({ ...rest, ...outcome });
+  }
+
+  /** The request as the store last confirmed it: a reply after a failed write claims no more. */
+  get record(): ProposalRecord | null {
+    return this.#record;
+  }
+
+  async loadRecord(): Promise<ProposalRecord | null> {
+    const found = await this.#store.read(recordKey(this.entry.request_id));
+    if (!found || !isProposalRecord(found.value)) return null;
+    return this.#confirmed(found.value, found.version);
+  }
+
+  /** When the request is already there (a dead owner got that far), that one wins. */
+  async createRecord(record: ProposalRecord): Promise<ProposalRecord> {
+    this.assertHeld();
+    const version = await this.#store.writeIf(recordKey(record.request_id), record, { ifNew: true });
+    if (version !== null) return this.#confirmed(record, version);
+    const stored = await this.loadRecord();
+    if (stored === null) throw new LeaseLostError();
+    return stored;
+  }
+
+  async updateRecord(record: ProposalRecord): Promise<ProposalRecord> {
+    this.assertHeld();
+    const condition = this.#recordVersion === undefined ? { ifNew: true as const } : { ifVersion: this.#recordVersion };
+    const version = await this.#store.writeIf(recordKey(record.request_id), record, condition);
+    if (version === null) throw new LeaseLostError();
+    return this.#confirmed(record, version);
+  }
+
+  #confirmed(record: ProposalRecord, version: Version): ProposalRecord {
+    this.#recordVersion = version;
+    this.#record = record;
+    return record;
   }
 
   #write(next: KeyEntry): Promise<boolean> {

@@ -8,7 +8,7 @@ import type { ProposalsStore } from './blobs.ts';
 
 const OPEN_PREFIX = 'open/';
 const SWEEP_LOCK_KEY = 'sweep/lock';
-type Marked = { request_id: string; received_at: string };
+export type Marked = { request_id: string; received_at: string };
 
 /** `open/<receipt ms, 13 digits>-<request id>`: oldest first. */
 export function openMarkerKey(record: Marked): string {
@@ -25,10 +25,11 @@ export async function markSettled(store: ProposalsStore, record: Marked): Promis
   await store.remove(openMarkerKey(record));
 }
 
-export async function listOpen(store: ProposalsStore): Promise<Array<{ requestId: string; receivedMs: number }>> {
+/** Open requests, oldest first, as their marker keys name them. */
+export async function listOpen(store: ProposalsStore): Promise<Marked[]> {
   return (await store.list(OPEN_PREFIX)).sort().flatMap((key) => {
     const match = /^open\/(\d{13})-(.+)$/.exec(key);
-    return match ? [{ requestId: match[2]!, receivedMs: Number(match[1]) }] : [];
+    return match ? [{ request_id: match[2]!, received_at: new Date(Number(match[1])).toISOString() }] : [];
   });
 }
 

@@ -86,13 +86,8 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /** An endpoint must be https:, except plain http on loopback for local runs and tests. */
 export function isAllowedEndpoint(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.username !== '' || url.password !== '') return false;
+  const url = URL.parse(value);
+  if (url === null || url.username !== '' || url.password !== '') return false;
   return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
 }
 
@@ -174,10 +169,9 @@ export function hubSpotSubmission(record: ProposalRecord, partner: Partner) {
 }
 
 /** First word as first name, the rest as last name: good enough for a CRM, and reversible by reading both. */
-function splitName(name: string): { firstname: string; lastname?: string } {
-  const parts = name.trim().split(/\s+/);
-  const [first = '', ...rest] = parts;
-  return rest.length === 0 ? { firstname: first } : { firstname: first, lastname: rest.join(' ') };
+function splitName(name: string): { firstname: string; lastname: string } {
+  const [first = '', ...rest] = name.trim().split(/\s+/);
+  return { firstname: first, lastname: rest.join(' ') };
 }
 
 /** The request as labelled lines; a multi-line value is indented under its label. */

@@ -1,10 +1,6 @@
-/** Hashes that identify a submission and name its blobs. */
-import { createHash } from 'node:crypto';
+/** The hash that identifies a submission: the same payload, the same fingerprint. */
+import { hash } from 'node:crypto';
 import type { SubmitRequest } from '../../contract/requests.ts';
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
 
 /** JSON with object keys sorted at every depth, so equal values give equal text. */
 export function canonicalJson(value: unknown): string {
@@ -21,5 +17,5 @@ export function canonicalJson(value: unknown): string {
 /** "The same payload" for a key: all the sender chose to send, not the session (honeypot, form start time). */
 export function requestFingerprint(request: SubmitRequest): string {
   const { website: _honeypot, form_started_at: _formTiming, ...meaningful } = request;
-  return sha256Hex(canonicalJson(meaningful));
+  return hash('sha256', canonicalJson(meaningful));
 }

@@ -22,12 +22,6 @@ export interface Notice {
   messageId: string;
 }
 
-export interface Mailer {
-  sendConfirmation(record: ProposalRecord, partner: Partner): Promise<SendResult>;
-  /** `sent` when the server accepted at least one recipient. */
-  sendNotice(notice: Notice): Promise<SendResult>;
-}
-
 /** After this many transient failures a message counts as failed. */
 export const MAX_SEND_ATTEMPTS = 5;
 
@@ -35,7 +29,7 @@ export const MAX_SEND_ATTEMPTS = 5;
 const SMTP_TIMEOUT_MS = 5_000;
 
 /** A mailer when SMTP_URL and MAIL_FROM are both set; otherwise null ("not_configured"). */
-export function createMailer(env: (name: string) => string | undefined): Mailer | null {
+export function createMailer(env: (name: string) => string | undefined) {
   const url = env('SMTP_URL');
   const from = env('MAIL_FROM');
   if (url === undefined || from === undefined) return null;
@@ -87,7 +81,7 @@ export function createMailer(env: (name: string) => string | undefined): Mailer 
     }
   };
   return {
-    async sendConfirmation(record, partner) {
+    async sendConfirmation(record: ProposalRecord, partner: Partner) {
       const mail = {
         // The address alone: a display name would carry the sender's words into a header.
         to: singleLine(record.contact.email),
@@ -99,7 +93,8 @@ export function createMailer(env: (name: string) => string | undefined): Mailer 
       };
       return send(mail, 'confirmation_email', { request_id: record.request_id });
     },
-    async sendNotice(notice) {
+    /** `sent` when the server accepted at least one recipient. */
+    async sendNotice(notice: Notice) {
       const mail = { ...notice, to: notice.to.map(singleLine), subject: singleLine(notice.subject) };
       return send(mail, 'notify_email', {});
     },

@@ -91,22 +91,20 @@ export async function sendOwedMessage<S extends NotificationStatus>(
 ): Promise<S> {
   const at = now().toISOString();
   const attempts = status.attempts + 1;
-  const settle = (result: SendResult): NotifyState =>
-    result === 'retry' ? (attempts >= MAX_SEND_ATTEMPTS ? 'failed' : 'owed') : result;
+  /** A channel still owed is sent now, unless it is no longer configured (`send` undefined). */
+  const settle = async (state: NotifyState, send?: () => Promise<SendResult>): Promise<NotifyState> => {
+    if (state !== 'owed') return state;
+    if (send === undefined) return 'not_configured';
+    const result = await send().catch((): SendResult => 'retry');
+    return result === 'retry' ? (attempts >= MAX_SEND_ATTEMPTS ? 'failed' : 'owed') : result;
+  };
+  const { chatUrl } = notify;
   const [email, chat] = await Promise.all([
-    status.email !== 'owed'
-      ? status.email
-      : mailer === null
-        ? ('not_configured' as const)
-        : mailer
-            .sendNotice({ ...message, to: notify.emailTo })
-            .catch((): SendResult => 'retry')
-            .then(settle),
-    status.chat !== 'owed'
-      ? status.chat
-      : notify.chatUrl === undefined
-        ? ('not_configured' as const)
-        : postChat(notify.chatUrl, `${message.subject}\n${message.text}`, requestId).then(settle),
+    settle(status.email, mailer ? () => mailer.sendNotice({ ...message, to: notify.emailTo }) : undefined),
+    settle(
+      status.chat,
+      chatUrl === undefined ? undefined : () => postChat(chatUrl, `${message.subject}\n${message.text}`, requestId),
+    ),
   ]);
   return { ...status, email, chat, attempts, at };
 }

@@ -4,11 +4,10 @@
  */
 import { json, type Reply } from '../../contract/http.ts';
 import { deliverWithin, type CrmOutcome } from './crm.ts';
-import type { RedeliveryPolicy, SubmitDeps } from './config.ts';
+import type { SubmitDeps } from './config.ts';
 import { LeaseLostError, type KeyLease } from '../store/key-entry.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
 import { markOpen, markSettled } from '../store/open-index.ts';
-import { RecordStore } from '../store/record-store.ts';
 import { logEvent } from './log.ts';
 import {
   dailyLimitAlert,
@@ -34,13 +33,6 @@ interface OwedWorkStart {
   respectBackoff?: boolean;
 }
 
-interface OwedWorkResult {
-  reply: Reply;
-  record: ProposalRecord;
-  /** The store failed after storing: `reply` and `record` are what it last confirmed; the sweep finishes. */
-  storeFailed?: StoreUnavailable;
-}
-
 /** Thrown when the sweep finds no stored request for an open marker (erased meanwhile). */
 export class RecordGoneError extends Error {
   constructor(requestId: string) {
@@ -52,16 +44,12 @@ export class RecordGoneError extends Error {
 /**
  * Stores the request if new, does what it owes and ends the lease (final with the answer to replay, or
  * pending). Null when the lease was taken over; a StoreUnavailable thrown means nothing is known stored.
+ * `storeFailed`: the store failed after storing; `reply` and `record` are what it last confirmed, the sweep finishes.
  */
-export async function completeOwedWork(
-  deps: SubmitDeps,
-  lease: KeyLease,
-  start: OwedWorkStart,
-): Promise<OwedWorkResult | null> {
-  const records = new RecordStore(deps.store, lease);
+export async function completeOwedWork(deps: SubmitDeps, lease: KeyLease, start: OwedWorkStart) {
   let done: Awaited<ReturnType<typeof storeAndComplete>>;
   try {
-    done = await storeAndComplete(deps, lease, start, records);
+    done = await storeAndComplete(deps, lease, start);
   } catch (error) {
     if (error instanceof LeaseLostError) {
       logEvent('idempotency_lease_lost', { request_id: lease.entry.request_id });
@@ -74,7 +62,7 @@ export async function completeOwedWork(
     }
     // Another write would only add its own bound to the reply: the lease goes stale, a retry takes it over.
     lease.abandon();
-    const stored = records.stored;
+    const stored = lease.record;
     if (stored === null) throw error;
     // Answer with what the store confirmed, never more.
     logEvent('store_unavailable', { request_id: stored.request_id, operation: error.operation, reason: error.reason });
@@ -91,17 +79,12 @@ export async function completeOwedWork(
   return { reply, record };
 }
 
-async function storeAndComplete(
-  deps: SubmitDeps,
-  lease: KeyLease,
-  start: OwedWorkStart,
-  records: RecordStore,
-): Promise<{ record: ProposalRecord; outcome?: CrmOutcome; marked: boolean }> {
+async function storeAndComplete(deps: SubmitDeps, lease: KeyLease, start: OwedWorkStart) {
   const { now, crm } = deps;
   const { entry } = lease;
   // An open marker may exist (false when it was settled in the invocation that stored it).
   let marked = !start.fresh;
-  const loaded = start.fresh ? null : await records.load(entry.request_id);
+  const loaded = start.fresh ? null : await lease.loadRecord();
   let record: ProposalRecord;
   if (loaded === null) {
     if (start.build === undefined) throw new RecordGoneError(entry.request_id);
@@ -113,7 +96,7 @@ async function storeAndComplete(
       await markOpen(deps.store, first);
       marked = true;
     }
-    record = await records.create(first);
+    record = await lease.createRecord(first);
   } else {
     record = loaded;
     // A sender's retry: the invocation that stored the request may have died before its marker.
@@ -121,7 +104,7 @@ async function storeAndComplete(
   }
   if (record.idempotency_entry !== lease.entryKey) {
     // The sweep works under the request's synthetic entry from now on: say so on the record.
-    record = await records.update({ ...record, idempotency_entry: lease.entryKey });
+    record = await lease.updateRecord({ ...record, idempotency_entry: lease.entryKey });
   }
 
   let outcome: CrmOutcome | undefined;
@@ -129,7 +112,7 @@ async function storeAndComplete(
     lease.assertHeld();
     outcome = await deliverWithin(crm, record, record.delivery.delivery_id ?? record.request_id, deps.crmTimeoutMs);
     // Durable before the email: a retry sees "received" and never delivers again.
-    record = await records.update(
+    record = await lease.updateRecord(
       outcome.ok ? delivered(record, deps, outcome.reference) : refused(record, deps, outcome),
     );
   }
@@ -138,7 +121,7 @@ async function storeAndComplete(
   const step = async (change: (current: ProposalRecord) => Promise<Partial<ProposalRecord> | undefined>) => {
     lease.assertHeld();
     const changed = await change(record);
-    if (changed !== undefined) record = await records.update({ ...record, ...changed });
+    if (changed !== undefined) record = await lease.updateRecord({ ...record, ...changed });
   };
   const send = <S extends NotificationStatus>(status: S, message: SalesMessage) =>
     sendOwedMessage(status, message, deps, record.request_id);
@@ -256,6 +239,6 @@ function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome 
 }
 
 /** base·2^(attempts−1), at most an hour (REDELIVERY_BACKOFF_SECONDS' maximum), never below the CRM's Retry-After. */
-function backoffMs(policy: RedeliveryPolicy, attempts: number, retryAfterSeconds = 0): number {
+function backoffMs(policy: SubmitDeps['redelivery'], attempts: number, retryAfterSeconds = 0): number {
   return Math.max(Math.min(policy.backoffBaseMs * 2 ** Math.max(0, attempts - 1), 3_600_000), retryAfterSeconds * 1000);
 }

@@ -7,7 +7,7 @@ import { limitAddress, SEND_LIMIT_SPECS, type SendLimits } from '../../contract/
 import { countEventWithinLimit, tallyEvent, tallyOf } from '../store/event-tally.ts';
 import type { ProposalsStore } from '../store/blobs.ts';
 import type { SubmitDeps } from './config.ts';
-import { logEvent } from './log.ts';
+import { errorName, logEvent } from './log.ts';
 import { MAX_SEND_ATTEMPTS } from './mailer.ts';
 import { initialNotification } from './notification.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
@@ -36,10 +36,7 @@ export async function withAddressCount(deps: SubmitDeps, record: ProposalRecord)
     const ordinal = await countAddressRequest(deps.store, record, deps.now());
     return { ...record, signals: { ...record.signals, address_requests_24h: ordinal } };
   } catch (error) {
-    logEvent('address_count_failed', {
-      request_id: record.request_id,
-      name: error instanceof Error ? error.name : 'unknown',
-    });
+    logEvent('address_count_failed', { request_id: record.request_id, name: errorName(error) });
     return record;
   }
 }

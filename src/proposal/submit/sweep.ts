@@ -3,12 +3,12 @@
  * retention. Run after a reply at most once per interval across instances, or by `npm run inbox -- redeliver`.
  */
 import { claimForRequest } from '../store/key-entry.ts';
-import { claimSweep, listOpen, markSettled } from '../store/open-index.ts';
+import { claimSweep, listOpen, markSettled, type Marked } from '../store/open-index.ts';
 import { readRecord } from '../store/record-store.ts';
 import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
 import type { SubmitDeps } from './config.ts';
-import { logEvent } from './log.ts';
+import { errorName, logEvent } from './log.ts';
 import { backoffAhead, completeOwedWork, owes, RecordGoneError } from './owed-work.ts';
 import { isOwed } from './notification.ts';
 import { deleteStaleTallies } from '../store/event-tally.ts';
@@ -44,14 +44,11 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
         const marker = queue[next++]!;
         const outcome = await sweepOne(deps, marker, limits.ignoreBackoff === true).catch(
           (error: unknown): RequestOutcome => {
-            logEvent('sweep_request_error', {
-              request_id: marker.requestId,
-              name: error instanceof Error ? error.name : 'unknown',
-            });
+            logEvent('sweep_request_error', { request_id: marker.request_id, name: errorName(error) });
             return 'error';
           },
         );
-        requests.push({ request_id: marker.requestId, outcome });
+        requests.push({ request_id: marker.request_id, outcome });
       }
     }),
   );
@@ -86,13 +83,8 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
 }
 
 /** One open request: skip it while its backoff runs, else complete its owed work under its lease. */
-async function sweepOne(
-  deps: SubmitDeps,
-  { requestId, receivedMs }: { requestId: string; receivedMs: number },
-  ignoreBackoff: boolean,
-): Promise<RequestOutcome> {
-  const marker = { request_id: requestId, received_at: new Date(receivedMs).toISOString() };
-  const data = await readRecord(deps.store, requestId);
+async function sweepOne(deps: SubmitDeps, marker: Marked, ignoreBackoff: boolean): Promise<RequestOutcome> {
+  const data = await readRecord(deps.store, marker.request_id);
   if (data === null) {
     // Erased (or unreadable): nothing left to do for it.
     await markSettled(deps.store, marker);
@@ -130,7 +122,7 @@ export async function sweepIfDue(deps: SubmitDeps) {
     return await runSweep(deps);
   } catch (error) {
     logEvent('sweep_error', {
-      name: error instanceof Error ? error.name : 'unknown',
+      name: errorName(error),
       ...(error instanceof StoreUnavailable && { operation: error.operation, reason: error.reason }),
     });
     return null;
