@@ -185,4 +185,27 @@ describe('the hourly notice limit and its digest', () => {
     expect(text).toContain('npm run inbox');
     expect(parts.crm.requests).toHaveLength(5);
   });
+
+  it('a digest owed by a request whose CRM delivery is backing off is sent when the hour ends, not after the backoff', async () => {
+    // An hour's backoff step: the CRM is not tried again before 15:10.
+    const deps = makeDeps({ NOTIFY_LIMIT_PER_HOUR: '1', REDELIVERY_BACKOFF_SECONDS: '3600' });
+    parts.crm.behave({ kind: 'status', status: 500 });
+    const clock = { now: new Date('2026-11-24T14:10:00Z') };
+    const timed = { ...deps, now: () => clock.now };
+    for (const company of ['First', 'Second']) {
+      const reply = await submitProposal(submitRequest({ company }), randomUUID(), timed);
+      expect(reply.status).toBe(202);
+    }
+    const holder = (await records(deps)).find((r) => r.digest !== undefined);
+    expect(holder?.delivery.state).toBe('pending');
+    expect(Date.parse(holder?.delivery.next_attempt_at ?? '')).toBeGreaterThan(Date.parse('2026-11-24T15:05:00Z'));
+    const attempts = parts.crm.requests.length;
+
+    clock.now = new Date('2026-11-24T15:00:05Z');
+    const report = await runSweep(timed);
+    expect(notices().filter((m) => /more proposal requests/.test(subjectOf(m.raw)))).toHaveLength(1);
+    // The delivery's backoff still holds.
+    expect(parts.crm.requests).toHaveLength(attempts);
+    expect(report.requests.find((r) => r.request_id === holder?.request_id)?.outcome).toBe('pending');
+  });
 });

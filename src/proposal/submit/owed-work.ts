@@ -162,11 +162,13 @@ export function owes(record: ProposalRecord): boolean {
   return (
     record.delivery.state === 'pending' ||
     (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent') ||
-    isOwed(record.notification) ||
-    isOwed(record.alert) ||
-    isOwed(record.daily_limit_alert) ||
-    isOwed(record.digest)
+    owesSalesMessage(record)
   );
+}
+
+/** A notice, alert or digest to the sales team is still to be sent. */
+export function owesSalesMessage(record: ProposalRecord): boolean {
+  return [record.notification, record.alert, record.daily_limit_alert, record.digest].some(isOwed);
 }
 
 /** The CRM delivery is pending and its backoff has not run out. */

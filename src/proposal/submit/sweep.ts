@@ -9,8 +9,7 @@ import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.
 import { StoreUnavailable } from '../store/blobs.ts';
 import type { SubmitDeps } from './config.ts';
 import { errorName, logEvent } from './log.ts';
-import { backoffAhead, completeOwedWork, owes, RecordGoneError } from './owed-work.ts';
-import { isOwed } from './notification.ts';
+import { backoffAhead, completeOwedWork, owes, owesSalesMessage, RecordGoneError } from './owed-work.ts';
 import { deleteStaleTallies } from '../store/event-tally.ts';
 
 export interface SweepLimits {
@@ -94,8 +93,8 @@ async function sweepOne(deps: SubmitDeps, marker: Marked, ignoreBackoff: boolean
     await markSettled(deps.store, data);
     return 'settled';
   }
-  // Only the CRM delivery is owed, and not yet.
-  if (!ignoreBackoff && backoffAhead(data, deps.now()) && !isOwed(data.notification)) return 'waiting';
+  // Only the CRM delivery is owed, and not yet; a sales message owed is sent meanwhile.
+  if (!ignoreBackoff && backoffAhead(data, deps.now()) && !owesSalesMessage(data)) return 'waiting';
   const claim = await claimForRequest(deps.store, data, deps.now);
   if (claim.kind === 'final') await markSettled(deps.store, data);
   if (claim.kind !== 'owner') return claim.kind === 'final' ? 'settled' : 'busy';
