@@ -3,7 +3,7 @@ import type { Knowledge } from '../contract/knowledge.ts';
 import { problem, withProblemBase, type Reply } from '../contract/http.ts';
 import { readBody } from './read-body.ts';
 import { htmlReply } from './html-reply.ts';
-import { logEvent } from './submit/log.ts';
+import { errorName, logEvent } from './submit/log.ts';
 import { internalError, type ActionPipeline, type InvocationContext } from './pipeline.ts';
 import { CHANNEL_HEADER, httpChannel, userAgentProduct } from './source.ts';
 import { DOCUMENT_PATHS } from '../contract/paths.ts';
@@ -125,7 +125,7 @@ export function createProposalHandler(
     try {
       routed = await route(req, form);
     } catch (error) {
-      logEvent('unexpected_error', { name: error instanceof Error ? error.name : 'unknown' });
+      logEvent('unexpected_error', { name: errorName(error) });
       routed = internalError();
       form = false;
     }

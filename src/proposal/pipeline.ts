@@ -13,7 +13,7 @@ import { parseIdempotencyKey } from './submit/idempotency-key.ts';
 import { submitProposal } from './submit/index.ts';
 import { submitDepsFromEnv, type SubmitDeps } from './submit/config.ts';
 import { partnerFromKnowledge } from './submit/partner.ts';
-import { logEvent } from './submit/log.ts';
+import { errorName, logEvent } from './submit/log.ts';
 import { sweepIfDue } from './submit/sweep.ts';
 import type { RequestSource } from './source.ts';
 
@@ -138,7 +138,7 @@ export function createActionPipeline(
         await sweepIfDue(submitDeps());
       } catch (error) {
         // No Blobs here (e.g. a bare local run): nothing to sweep.
-        logEvent('sweep_error', { name: error instanceof Error ? error.name : 'unknown' });
+        logEvent('sweep_error', { name: errorName(error) });
       }
     });
     context.waitUntil(sweep);

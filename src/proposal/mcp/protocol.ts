@@ -6,7 +6,7 @@ import type { Knowledge } from '../../contract/knowledge.ts';
 import { problem, withProblemBase, type Reply } from '../../contract/http.ts';
 import { internalError, type ActionPipeline } from '../pipeline.ts';
 import { isObject } from '../submit/record.ts';
-import { logEvent } from '../submit/log.ts';
+import { errorName, logEvent } from '../submit/log.ts';
 import { implementationName, userAgentProduct } from '../source.ts';
 import { actionOfTool, IDEMPOTENCY_KEY_ARGUMENT, mcpTools } from '../tools.ts';
 import { mcpInstructions, mcpServerInfo, PROTOCOL_VERSIONS } from './server-info.ts';
@@ -82,7 +82,7 @@ async function callTool({ req, k, pipeline }: Call, params: Params): Promise<Out
         source: { channel: 'mcp', client },
       });
     } catch (error) {
-      logEvent('unexpected_error', { name: error instanceof Error ? error.name : 'unknown', channel: 'mcp' });
+      logEvent('unexpected_error', { name: errorName(error), channel: 'mcp' });
       reply = internalError();
     }
   }
