@@ -8,6 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 // CommonJS modules exporting their function as `module.exports` and `.default`: fine for Node and Vite.
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
+import { buildSync } from 'esbuild';
 import { DOCUMENT_PATHS } from '../contract/paths.ts';
 import { takeOver } from '../lib/handover.ts';
 
@@ -25,6 +26,28 @@ function asEsm(code: string): string {
   if (other) throw new Error(`function data: unsupported runtime dependency in generated validators: ${other[0]}`);
   const helper = 'function codePointLength(s) { let n = 0; for (const _ of s) n++; return n; }';
   return `${helper}\n${inlined.replace(/^"use strict";/, '')}`;
+}
+
+const MCP_SDK_ENTRY = fileURLToPath(new URL('../proposal/mcp/sdk.ts', import.meta.url));
+let mcpSdkBundle: string | undefined;
+
+/**
+ * The MCP SDK as one minified ESM file (src/proposal/mcp/sdk.ts says why); the same on every call,
+ * so a dev session bundles it once. Node built-ins stay imports; nothing else is left to resolve.
+ */
+function bundleMcpSdk(): string {
+  mcpSdkBundle ??= buildSync({
+    entryPoints: [MCP_SDK_ENTRY],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: ['node24'],
+    minify: true,
+    legalComments: 'eof',
+    write: false,
+    logLevel: 'silent',
+  }).outputFiles[0]!.text;
+  return mcpSdkBundle;
 }
 
 /** Atomic, so a reloading function never reads half a file; unchanged files are left alone (no needless reload). */
@@ -48,6 +71,8 @@ export function writeFunctionData(outDir: string, { contract, knowledge }: Funct
     'validators.d.mts': `import type { Validators } from '../src/contract/requests.ts';\n${actions
       .map((name) => `export declare const ${name}: Validators['${name}'];`)
       .join('\n')}\n`,
+    'mcp-sdk.mjs': bundleMcpSdk(),
+    'mcp-sdk.d.mts': `export * from '../src/proposal/mcp/sdk.ts';\n`,
     'contract.json': `${JSON.stringify(contract, null, 2)}\n`,
     'knowledge.json': `${JSON.stringify(knowledge, null, 2)}\n`,
   };

@@ -30,7 +30,7 @@ export const PROPOSAL_TOOLS = {
   },
 } as const satisfies Record<ProposalAction, { name: string; title: string; description: string; annotations: object }>;
 
-/** The submit tool's argument for what the HTTP API takes as the Idempotency-Key header. */
+/** The submit tool's argument for what the HTTP API takes as the Idempotency-Key header (same rules). */
 export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotency_key';
 
 export function actionOfTool(name: string): ProposalAction | undefined {
@@ -57,7 +57,7 @@ export function mcpTools(k: Knowledge) {
         type: 'string',
         pattern: IDEMPOTENCY_KEY_PATTERN,
         description:
-          'The Idempotency-Key of the HTTP API, under its rules: one new value (a UUID) per proposal request, the same value with the same arguments on every retry.',
+          'One new value (a UUID) per proposal request, and the same value with the same arguments on every retry: a retry then returns the stored result and never submits twice.',
       };
       inputSchema.required = [...inputSchema.required, IDEMPOTENCY_KEY_ARGUMENT];
     }

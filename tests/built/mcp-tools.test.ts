@@ -1,6 +1,7 @@
 /**
  * The MCP tools are the contract's actions, from one source: called in-process through the
- * function's default export at /mcp, their schemas are read against dist/api/proposal.json.
+ * function's default export at /mcp, their schemas are read against dist/api/proposal.json. And
+ * the edge of /mcp: Host and Origin, batches, malformed calls, never a stack trace.
  */
 import { describe, expect, it } from 'vitest';
 import handler from '../../netlify/functions/proposal.mts';
@@ -18,6 +19,18 @@ async function rpc(body: unknown, headers: Record<string, string> = {}) {
     }),
   );
   return { status: res.status, body: res.status === 202 ? null : await res.json() };
+}
+
+/** The raw reply text, to look for what must never be in it. */
+async function rawRpc(body: unknown, headers: Record<string, string> = {}) {
+  const res = await handler(
+    new Request(MCP, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
+  return { status: res.status, text: await res.text() };
 }
 
 describe('MCP tools from the contract', () => {
@@ -78,5 +91,80 @@ describe('MCP tools from the contract', () => {
     });
     expect(body.result.isError).toBe(true);
     expect(JSON.parse(body.result.content[0].text)).toMatchObject({ status: 422 });
+  });
+});
+
+describe('the edge of /mcp', () => {
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  };
+
+  it('refuses a Host or Origin it is not served on (DNS rebinding), with or without a matching pair', async () => {
+    const rebound = await rpc(initialize, { host: 'evil.example', origin: 'http://evil.example' });
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    expect((await rpc(initialize, { origin: 'https://attacker.example' })).status).toBe(403);
+    expect((await rpc(initialize, { origin: 'null' })).status).toBe(403);
+    expect((await rpc(initialize, { host: 'evil.example' })).status).toBe(403);
+  });
+
+  it('accepts the canonical host, loopback names and the deploy hosts Netlify names in URL, DEPLOY_URL, DEPLOY_PRIME_URL', async () => {
+    for (const host of ['kestrelcloud.example', 'localhost:8888', '127.0.0.1:3000', '[::1]:8888']) {
+      expect((await rpc(initialize, { host, origin: `http://${host}` })).status, host).toBe(200);
+    }
+    const preview = 'deploy-preview-7--kestrel.netlify.app';
+    expect((await rpc(initialize, { host: preview })).status).toBe(403);
+    process.env['DEPLOY_PRIME_URL'] = `https://${preview}`;
+    try {
+      expect((await rpc(initialize, { host: preview, origin: `https://${preview}` })).status).toBe(200);
+    } finally {
+      delete process.env['DEPLOY_PRIME_URL'];
+    }
+  });
+
+  it('refuses a batch under every protocol version: -32600, nothing in it is run', async () => {
+    for (const version of [undefined, '2025-03-26', '2025-11-25']) {
+      const batch = await rpc(
+        [initialize, { jsonrpc: '2.0', id: 2, method: 'ping' }],
+        version ? { 'mcp-protocol-version': version } : {},
+      );
+      expect(batch.status, version).toBe(400);
+      expect(batch.body.error.code, version).toBe(-32600);
+    }
+  });
+
+  it('a tools/call whose name is not a string is -32602, never a 500', async () => {
+    for (const name of [{ toString: 1 }, 42, null, ['request_guidance']]) {
+      const res = await rpc({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name } });
+      expect(res.status, JSON.stringify(name)).toBe(200);
+      expect(res.body.error.code, JSON.stringify(name)).toBe(-32602);
+    }
+  });
+
+  it('no reply names a file, a path or a stack frame', async () => {
+    const odd: unknown[] = [
+      { hello: 'world' },
+      { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'request_guidance', arguments: 'x' } },
+      {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'submit_proposal_request', arguments: { idempotency_key: 5 } },
+      },
+      { jsonrpc: '2.0', id: 10, method: 'tools/list', params: { cursor: { x: 1 } } },
+      { jsonrpc: '2.0', id: {}, method: 'ping' },
+      { jsonrpc: '2.0', id: 11, method: 'server/discover', params: { _meta: 'x' } },
+      { jsonrpc: '2.0', id: 12, result: { x: 1 } },
+    ];
+    for (const body of odd) {
+      const { status, text } = await rawRpc(body);
+      expect(status, text).toBeLessThan(500);
+      expect(text, JSON.stringify(body)).not.toMatch(
+        /\bat \S+ \(|\.(?:ts|mts|js|mjs):\d+|node_modules|\/work\/|file:\/\//,
+      );
+    }
   });
 });

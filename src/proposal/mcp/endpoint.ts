@@ -1,27 +1,70 @@
 /**
- * POST /mcp, the HTTP edge: ./protocol.ts is loaded only when an MCP message arrives, so requests
- * to the proposal API never pay for loading it.
+ * POST /mcp, the HTTP edge: the checks that need no MCP code (Host and Origin, method, media type,
+ * size, JSON, no batches), then the SDK server of ./server.ts, imported only when an MCP message
+ * arrives, so requests to the proposal API never pay for loading it.
  */
 import type { Knowledge } from '../../contract/knowledge.ts';
+import { readEnv } from '../../contract/http.ts';
 import { MAX_BODY_BYTES } from '../../contract/fields.ts';
 import { readBody } from '../read-body.ts';
 import type { ActionPipeline, InvocationContext } from '../pipeline.ts';
+import { errorName, logEvent } from '../submit/log.ts';
 import { RPC, rpcErrorResponse } from './json-rpc.ts';
+import { allowedHosts, hostRefusal } from './hosts.ts';
 
 /** A JSON-RPC envelope around the largest request the contract accepts. */
 const MAX_MCP_BODY_BYTES = MAX_BODY_BYTES + 4 * 1024;
 /** GET (an event stream) and DELETE (a session) get 405. */
 const ALLOW = { allow: 'POST, OPTIONS' };
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What the edge refuses before the SDK reads a message. A batch (an array): batching left MCP in
+ * 2025-06-18 and the 2026-07-28 revision forbids it, and one batch would carry many submits past
+ * the function's rate limit, which counts HTTP requests. A tools/call whose name is not a string:
+ * the SDK would look it up as an object key and could fail past its error mapping.
+ */
+function messageRefusal(message: unknown): Response | undefined {
+  if (Array.isArray(message)) {
+    return rpcErrorResponse(
+      400,
+      RPC.invalidRequest,
+      'Invalid Request: JSON-RPC batches are not supported; send one message per request.',
+    );
+  }
+  if (isObject(message) && message['method'] === 'tools/call' && 'id' in message) {
+    const params = message['params'];
+    if (!isObject(params) || typeof params['name'] !== 'string') {
+      const id = typeof message['id'] === 'string' || typeof message['id'] === 'number' ? message['id'] : null;
+      return new Response(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          error: { code: RPC.invalidParams, message: 'Invalid params: name must be a string naming a tool.' },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } },
+      );
+    }
+  }
+  return undefined;
+}
+
 export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline) {
-  let protocol: Promise<typeof import('./protocol.ts')> | undefined;
+  let server: Promise<{ fetch: (req: Request, options: { parsedBody: unknown }) => Promise<Response> }> | undefined;
+  const load = () =>
+    (server ??= import('./server.ts').then(({ createMcpServer }) => createMcpServer(k, pipeline, MAX_MCP_BODY_BYTES)));
 
   return async function handleMcp(req: Request, context?: InvocationContext): Promise<Response> {
-    // The transport's rule against DNS rebinding and cross-site calls; clients outside a browser send no Origin.
-    const origin = req.headers.get('origin');
-    if (origin !== null && origin !== new URL(req.url).origin && origin !== new URL(k.urls.home).origin) {
-      return rpcErrorResponse(403, RPC.serverError, 'Forbidden: this Origin may not use the MCP endpoint.');
-    }
+    // Against DNS rebinding and cross-site calls: Host and Origin name a host this site is served on.
+    const allowed = allowedHosts(k.urls.home, {
+      URL: readEnv('URL'),
+      DEPLOY_URL: readEnv('DEPLOY_URL'),
+      DEPLOY_PRIME_URL: readEnv('DEPLOY_PRIME_URL'),
+    });
+    const refusal = hostRefusal(req, allowed);
+    if (refusal !== undefined) return rpcErrorResponse(403, RPC.serverError, `Forbidden: ${refusal}.`);
     if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: ALLOW });
     if (req.method !== 'POST') {
       return rpcErrorResponse(
@@ -34,11 +77,7 @@ export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline) {
     if (!/^application\/json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) {
       return rpcErrorResponse(415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    // No Accept is any; text/event-stream is never sent here.
-    const accept = req.headers.get('accept');
-    if (accept !== null && !/(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i.test(accept)) {
-      return rpcErrorResponse(406, RPC.serverError, 'Not Acceptable: this server answers application/json');
-    }
+    // Read once here; the SDK gets the parsed message and never reads the body again.
     const body = await readBody(req, MAX_MCP_BODY_BYTES);
     if (!body.ok) {
       return body.reason === 'too-large'
@@ -51,8 +90,15 @@ export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline) {
     } catch {
       return rpcErrorResponse(400, RPC.parseError, 'Parse error: Invalid JSON');
     }
+    const refused = messageRefusal(message);
+    if (refused) return refused;
     pipeline.scheduleSweep(context);
-    const { answer } = await (protocol ??= import('./protocol.ts'));
-    return answer(req, message, k, pipeline);
+    try {
+      return await (await load()).fetch(req, { parsedBody: message });
+    } catch (error) {
+      // Never a stack trace or a file path: the class name goes to the log, a fixed text to the client.
+      logEvent('unexpected_error', { name: errorName(error), channel: 'mcp' });
+      return rpcErrorResponse(500, -32603, 'Internal error');
+    }
   };
 }

@@ -1,10 +1,17 @@
-/** The MCP server's facts: for `initialize`, the server card, the catalogs, llms.txt, /agents and SKILL.md. */
+/** The MCP server's facts: for `server/discover` and `initialize`, the server card, the catalogs, llms.txt, /agents and SKILL.md. */
 import { CONTRACT_VERSION } from '../../contract/contract.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { PROPOSAL_TOOLS } from '../tools.ts';
 
-/** Newest first; initialize offers the first. */
-export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+/**
+ * The revisions served, newest first: 2026-07-28 (stateless; server/discover) and the 2025-era
+ * ones through the SDK's stateless legacy path, whose initialize offers the first 2025-era entry.
+ * The SDK serves what this lists (./server.ts); a test keeps every entry one the SDK knows.
+ */
+export const PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+
+/** The revisions that connect with `initialize`; the newer ones start with `server/discover`. */
+export const LEGACY_PROTOCOL_VERSIONS = PROTOCOL_VERSIONS.filter((v) => v < '2026-07-28');
 
 export const MCP_TRANSPORT = 'streamable-http';
 
@@ -31,9 +38,9 @@ export function mcpInstructions(k: Knowledge): string {
     `Proposal intake of ${k.partner.name}, ${k.partner.described_as}.`,
     `${t.guide.name} gives non-binding guidance (nothing stored); ${t.summarize.name} shows an overview of a request and what is missing (nothing stored or sent); ${t.submit.name} sends it.`,
     `Submit only after the person agreed to this consent text (version ${k.consent.version}), shown word for word: "${k.consent.text}"`,
-    `Send one new idempotency_key (a UUID) per request and the same key with the same arguments on every retry.`,
+    `Give ${t.submit.name} one new idempotency_key argument (a UUID) per request and the same key with the same arguments on every retry.`,
     `Claim the request was received only when status is "received", and an email only when confirmation_email is "sent".`,
-    `Never include credentials, secrets, card or ID numbers. Contract: ${k.urls.proposal_api}; documentation: ${k.urls.agents}.`,
+    `Never include credentials, secrets, card or ID numbers. Documentation: ${k.urls.agents}.`,
   ].join(' ');
 }
 
