@@ -358,7 +358,7 @@ describe('the MCP server, as discovery documents name it', () => {
       {
         type: 'streamable-http',
         url: new URL('/mcp', base).href,
-        supportedProtocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
+        supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
       },
     ]);
     expect(knowledgeJson.urls.mcp).toBe(card.remotes[0].url);

@@ -1,9 +1,11 @@
 /**
- * The MCP endpoint as an agent's client meets it: `npm start`, the official SDK's Client over
- * StreamableHTTPClientTransport, a real SMTP server and a CRM webhook on loopback. Each tool is
- * called; one key submitted twice stores one request; refusals are isError results with the
- * problem; a foreign Origin, GET and DELETE are refused at the HTTP edge; and the stored request
- * names its channel and client in the CRM record, the sales notice and `npm run inbox`.
+ * The MCP endpoint as agents' clients meet it: `npm start`, a real SMTP server and a CRM webhook on
+ * loopback, and three official clients: SDK v2 (@modelcontextprotocol/client) pinned to 2026-07-28
+ * and in auto mode, and SDK 1.x (@modelcontextprotocol/sdk, 2025-11-25). Each lists the three tools
+ * and calls each with a valid and an invalid argument set. One key submitted twice stores one
+ * request and the second result says it is a replay; refusals are isError results with the problem,
+ * in MCP's words; a foreign Origin, GET and DELETE are refused at the HTTP edge; and the stored
+ * request names its channel and client in the CRM record, the sales notice and `npm run inbox`.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -15,11 +17,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+} from '@modelcontextprotocol/client';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
 import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
+import { LEGACY_PROTOCOL_VERSIONS } from '../../src/proposal/mcp/server-info.ts';
+import { REPLAYED_META } from '../../src/proposal/mcp/tool-result.ts';
 
 const SALES = 'proposals@kestrelcloud.example';
 const CLIENT = { name: 'proposal-e2e-agent', version: '1.4.2' };
@@ -60,6 +68,101 @@ function submitArguments(key: string, company = 'MCP Example Ltd'): Record<strin
 
 const textOf = (result: unknown) =>
   JSON.parse((result as { content: { type: string; text: string }[] }).content[0]!.text) as Record<string, unknown>;
+
+/** What both SDK generations' clients offer; each is driven through the same calls. */
+interface ToolClient {
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** A v2 client in one negotiation mode; the pinned one fails unless server/discover offers 2026-07-28. */
+async function connectV2(mode: 'auto' | { pin: string }) {
+  const client = new ClientV2(CLIENT, { versionNegotiation: { mode } });
+  await client.connect(new StreamableHTTPClientTransportV2(new URL('/mcp', site.url)));
+  return client;
+}
+
+const { action: _g, ...GUIDE_ARGS } = EXAMPLE_REQUESTS.guide;
+const { action: _s, ...REVIEW_ARGS } = EXAMPLE_REQUESTS.summarize;
+
+/** Lists the three tools, then calls each with a valid and an invalid argument set. */
+async function exerciseTools(client: ToolClient, company: string) {
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name)).toEqual(['request_guidance', 'review_proposal_request', 'submit_proposal_request']);
+  const calls: [string, Record<string, unknown>, Record<string, unknown>, RegExp][] = [
+    ['request_guidance', GUIDE_ARGS, { question: GUIDE_ARGS.question }, /#problem-invalid-request$/],
+    ['review_proposal_request', REVIEW_ARGS, { ...REVIEW_ARGS, budget: 'none' }, /#problem-invalid-request$/],
+    [
+      'submit_proposal_request',
+      submitArguments(randomUUID(), company),
+      { ...submitArguments(randomUUID(), company), consent: false },
+      /#problem-consent-required$/,
+    ],
+  ];
+  for (const [name, valid, invalid, problem] of calls) {
+    const ok = (await client.callTool({ name, arguments: valid })) as {
+      isError?: boolean;
+      structuredContent?: unknown;
+    };
+    expect(ok.isError, name).toBeFalsy();
+    expect(ok.structuredContent, name).toEqual(textOf(ok));
+    const refused = (await client.callTool({ name, arguments: invalid })) as { isError?: boolean };
+    expect(refused.isError, name).toBe(true);
+    expect(textOf(refused), name).toMatchObject({ status: 422, type: expect.stringMatching(problem) });
+  }
+  await client.close();
+}
+
+describe('each client lists the three tools and calls each with valid and invalid arguments', () => {
+  it('SDK v2 pinned to 2026-07-28: server/discover offers it', async () => {
+    const client = await connectV2({ pin: '2026-07-28' });
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    expect(client.getServerVersion()).toMatchObject({ name: 'kestrel-cloud-proposals' });
+    await exerciseTools(client, 'Pinned Ltd');
+  });
+
+  it('SDK v2 in auto mode settles on 2026-07-28', async () => {
+    const client = await connectV2('auto');
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    await exerciseTools(client, 'Auto Ltd');
+  });
+
+  it('SDK 1.x connects with initialize at 2025-11-25', async () => {
+    const { client, transport } = await connectWith();
+    expect(transport.protocolVersion).toBe('2025-11-25');
+    await exerciseTools(client, 'Legacy Ltd');
+  });
+
+  it('over 2026-07-28, tools/list carries a cache hint and the tool texts speak MCP, not the HTTP API', async () => {
+    const res = await fetch(`${site.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': CLIENT,
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const { result } = (await res.json()) as { result: { ttlMs: number; cacheScope: string; tools: unknown[] } };
+    expect(result).toMatchObject({ ttlMs: expect.any(Number), cacheScope: 'public' });
+    expect(result.ttlMs).toBeGreaterThan(0);
+    expect(JSON.stringify(result.tools)).not.toMatch(/Idempotency-Key|\{\\"action\\"|\/api\/proposal/);
+  });
+});
 
 describe('POST /mcp through the official SDK client', () => {
   it('initializes with a protocol version the specification lists and names the server', async () => {
@@ -129,6 +232,10 @@ describe('POST /mcp through the official SDK client', () => {
     expect(first.isError).toBeFalsy();
     expect(first.structuredContent).toMatchObject({ status: 'received' });
     expect(second.structuredContent).toEqual(first.structuredContent);
+    // The HTTP API's Idempotent-Replayed: true, as a tool result says it.
+    expect(first._meta?.[REPLAYED_META]).toBeUndefined();
+    expect(second._meta?.[REPLAYED_META]).toBe(true);
+    expect((second.content as { text: string }[])[1]!.text).toMatch(/^Replayed: this idempotency_key/);
     const requestId = (first.structuredContent as { request_id: string }).request_id;
 
     const deliveries = crm.requests.filter((r) => r.body.includes(requestId));
@@ -186,7 +293,21 @@ describe('POST /mcp through the official SDK client', () => {
     expect(textOf(noKey)).toMatchObject({
       status: 400,
       type: expect.stringMatching(/#problem-missing-idempotency-key$/),
+      title: 'The idempotency_key argument is required',
     });
+    // Missing with other fields, the key is listed with them.
+    const { company: _c, email: _e, ...fewer } = submitArguments(randomUUID());
+    const missing = await client.callTool({
+      name: 'submit_proposal_request',
+      arguments: { ...fewer, idempotency_key: undefined },
+    });
+    expect((textOf(missing).errors as { pointer: string }[]).map((e) => e.pointer)).toEqual(
+      expect.arrayContaining(['#/email', '#/company', '#/idempotency_key']),
+    );
+    // Every refusal is in MCP's words: the argument, never the HTTP header or endpoint.
+    for (const refusal of [noConsent, secret, noKey, missing]) {
+      expect(JSON.stringify(refusal)).not.toMatch(/Idempotency-Key|header|GET \/api\/proposal|\{\\"action\\"/);
+    }
 
     const reused = await client.callTool({
       name: 'submit_proposal_request',
@@ -220,18 +341,18 @@ describe('the HTTP edge of /mcp', () => {
       body: JSON.stringify(initialize),
     });
 
-  it('answers each protocol version the specification lists with that version, an unknown one with its newest', async () => {
-    const { PROTOCOL_VERSIONS } = await import('../../src/proposal/mcp/server-info.ts');
-    // Every version the server speaks is one the official SDK knows too.
-    for (const version of PROTOCOL_VERSIONS) expect(SUPPORTED_PROTOCOL_VERSIONS).toContain(version);
-    for (const version of [...PROTOCOL_VERSIONS, '2023-01-01']) {
+  it('initialize answers each 2025-era version with that version, any other with the newest 2025-era one', async () => {
+    // Every version initialize speaks is one the official 1.x SDK knows too.
+    for (const version of LEGACY_PROTOCOL_VERSIONS) expect(SUPPORTED_PROTOCOL_VERSIONS).toContain(version);
+    for (const version of [...LEGACY_PROTOCOL_VERSIONS, '2023-01-01', '2026-07-28']) {
       const res = await fetch(`${site.url}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ ...initialize, params: { ...initialize.params, protocolVersion: version } }),
       });
       const reply = (await res.json()) as { result: { protocolVersion: string } };
-      expect(reply.result.protocolVersion, version).toBe(version === '2023-01-01' ? PROTOCOL_VERSIONS[0] : version);
+      const known = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
+      expect(reply.result.protocolVersion, version).toBe(known ? version : LEGACY_PROTOCOL_VERSIONS[0]);
     }
   });
 

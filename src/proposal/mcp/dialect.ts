@@ -24,14 +24,13 @@ function rules(api: string): [RegExp, string | ((...m: string[]) => string)][] {
     [new RegExp(`\\s+(?:at|to)\\s+${url}(?=[\\s,.;)]|$)`, 'g'), ''],
     [/\(GET \/api\/proposal\)/g, `(the tool's inputSchema in tools/list)`],
     [/\bGET \/api\/proposal\b/g, 'tools/list'],
-    [/\b(?:an|the) Idempotency-Key header\b/g, `the ${KEY} argument`],
-    [/\bIdempotency-Key header\b/g, `${KEY} argument`],
-    [/\bA quoted Idempotency-Key\b/g, `A quoted ${KEY}`],
-    // "An Idempotency-Key" (a header) becomes "The idempotency_key" (the one argument).
+    // "An Idempotency-Key header" (one of many headers) becomes "The idempotency_key argument".
     [
-      /\b([Aa]n|[Tt]he) Idempotency-Key\b/g,
-      (_m, article) => `${article.startsWith('A') || article.startsWith('T') ? 'The' : 'the'} ${KEY}`,
+      /\b([Aa]n|[Tt]he) Idempotency-Key( header)?\b/g,
+      (_m, article: string, header?: string) =>
+        `${/^[AT]/.test(article) ? 'The' : 'the'} ${KEY}${header ? ' argument' : ''}`,
     ],
+    [/\bIdempotency-Key header\b/g, `${KEY} argument`],
     [/\bIdempotency-Key\b/g, KEY],
     [/\b(same idempotency_key) and (the same )?body\b/g, (_m, key, same) => `${key} and ${same ?? ''}arguments`],
     [/\bafter Retry-After seconds\b/g, `after ${RETRY_AFTER_MEMBER} seconds`],

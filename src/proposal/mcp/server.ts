@@ -53,13 +53,15 @@ const asJsonSchema = (schema: object) => schema as JsonSchemaType;
 /** tools/list and server/discover change only with a deploy: clients may keep them five minutes. */
 const CACHE_HINT = { ttlMs: 5 * 60 * 1000, cacheScope: 'public' as const };
 
-/** The client's name for itself: `clientInfo` in `_meta` (2026-07-28 envelope, SEP-2575), else its User-Agent. */
+/**
+ * The client's name for itself: `clientInfo` under its `_meta` key (SEP-2575; every 2026-07-28
+ * request carries it, and a 2025-era stateless client may send it too), else its User-Agent. The
+ * SDK lifts the reserved `_meta` keys into `ctx.mcpReq.envelope`.
+ */
 function clientOf(ctx: ServerContext): string | undefined {
-  const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   return (
-    implementationName(meta?.[CLIENT_INFO_META_KEY]) ??
-    implementationName(envelope?.['clientInfo']) ??
+    implementationName(envelope?.[CLIENT_INFO_META_KEY]) ??
     userAgentProduct(ctx.http?.req?.headers.get('user-agent') ?? null)
   );
 }
