@@ -106,7 +106,5 @@ start(
   {
     BROWSER: 'none',
     STORE_TIMEOUT_FACTOR: process.env['STORE_TIMEOUT_FACTOR'] ?? '4',
-    // GET /api/proposal answers with what Astro renders now (src/proposal/handler.ts, liveContractFrom).
-    DEV_CONTRACT_ORIGIN: astroOrigin,
   },
 );

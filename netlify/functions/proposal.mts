@@ -1,5 +1,4 @@
 import type { Config, Context } from '@netlify/functions';
-import contract from '../../.generated/contract.json' with { type: 'json' };
 import knowledge from '../../.generated/knowledge.json' with { type: 'json' };
 import * as validators from '../../.generated/validators.mjs';
 import { createProposalHandler } from '../../src/proposal/handler.ts';
@@ -11,13 +10,13 @@ import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
 const k = knowledge as Knowledge;
 // One pipeline for both paths: the HTTP API and MCP run the very same steps on a parsed action.
 const pipeline = createActionPipeline(k, validators);
-// Set by scripts/dev.ts alone: under npm run dev the contract is Astro's, rendered from the content now.
-const http = createProposalHandler(k, pipeline, contract, process.env['DEV_CONTRACT_ORIGIN']);
+const http = createProposalHandler(k, pipeline);
 const mcp = createMcpHandler(k, pipeline);
 
 /**
- * /api/proposal (POST an action; GET the contract Astro built) and /mcp (POST; other methods 405).
- * The context carries waitUntil, which runs the redelivery sweep after the reply.
+ * /api/proposal (POST an action) and /mcp (POST MCP messages). GET of either never reaches the
+ * function: the CDN serves the contract file and /mcp's 405 (netlify.toml). The context carries
+ * waitUntil, which runs the redelivery sweep after the reply.
  */
 export default (req: Request, context?: Context) =>
   // Anything but the API's path is /mcp: netlify serve retries a 403 or 404 reply at /mcp.html
@@ -26,11 +25,13 @@ export default (req: Request, context?: Context) =>
 
 export const config: Config = {
   // DOCUMENT_PATHS.proposalApi and DOCUMENT_PATHS.mcp (src/contract/paths.ts), written out because
-  // Netlify reads them statically; a test keeps them equal. The methods hold for both paths: GET
-  // and DELETE must reach the function so /mcp can answer 405 with Allow, as MCP asks of a
-  // server without an event stream or sessions; GET /api/proposal then serves the contract.
+  // Netlify reads them statically; a test keeps them equal. The methods hold for every path of a
+  // function, so GET is not among them: GET /api/proposal is the contract file from the CDN (no
+  // invocation, no rate-limit count), and GET /mcp is the CDN's 405 with Allow, a rewrite with
+  // status 405 in netlify.toml, as MCP asks of a server without an event stream. DELETE (a session
+  // end) reaches the function, which answers 405 with Allow.
   path: ['/api/proposal', '/mcp'],
-  method: ['GET', 'POST', 'OPTIONS', 'DELETE'],
+  method: ['POST', 'OPTIONS', 'DELETE'],
   // Mirrored in the contract's limits.rate_limit (src/contract/contract.ts); a test keeps them equal.
   rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
 };

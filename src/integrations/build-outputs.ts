@@ -14,7 +14,7 @@ import { takeOver } from '../lib/handover.ts';
 
 /** What the proposal function reads from `.generated/`; the dev preview writes it too. */
 export interface FunctionData {
-  /** GET /api/proposal, which the function serves. */
+  /** The contract Astro built (GET /api/proposal, from the CDN): its request schemas become the validators. */
   contract: { actions: Record<string, { request_schema: object }> };
   knowledge: object;
 }
@@ -73,7 +73,6 @@ export function writeFunctionData(outDir: string, { contract, knowledge }: Funct
       .join('\n')}\n`,
     'mcp-sdk.mjs': bundleMcpSdk(),
     'mcp-sdk.d.mts': `export * from '../src/proposal/mcp/sdk.ts';\n`,
-    'contract.json': `${JSON.stringify(contract, null, 2)}\n`,
     'knowledge.json': `${JSON.stringify(knowledge, null, 2)}\n`,
   };
   mkdirSync(outDir, { recursive: true });

@@ -18,14 +18,15 @@ import { documentsByPath, pageDocuments, twinFile } from '../lib/pages/documents
 import { absolute } from '../lib/pages/urls.ts';
 import { PAGE_PATHS, postPath, twinPath } from '../contract/paths.ts';
 import { mcpServerCard } from '../proposal/mcp/server-info.ts';
+import { METHOD_NOT_ALLOWED } from '../proposal/mcp/json-rpc.ts';
 
 /**
  * Every published file that is not a page, by its path: the JSON documents, the llms files (each
  * within its size limit, src/lib/agents/llms.ts), robots.txt, the skill's SKILL.md, the blog's RSS
  * feed, Netlify's headers file and, in the dev server, the pages' markdown twins. A rest parameter,
  * because Astro skips dot-folders such as .well-known and files starting with "_" under src/pages.
- * netlify.toml rewrites the published paths without `.json` to these files (/api/proposal: GET
- * only, POST goes to the function) and gives the catalogs their media types.
+ * netlify.toml rewrites the published paths without `.json` to these files (/api/proposal: every
+ * method the function does not take, GET among them) and gives the catalogs their media types.
  */
 export const getStaticPaths = (async () => {
   const model = await siteModel();
@@ -48,6 +49,8 @@ export const getStaticPaths = (async () => {
     '.well-known/api-catalog.json': () => json(apiCatalog()),
     '.well-known/ai-catalog.json': () => json(aiCatalog(k, model.site.data)),
     '.well-known/mcp/server-card.json': () => json(mcpServerCard(k)),
+    // GET /mcp: netlify.toml rewrites it here with status 405 (the function takes no GET).
+    'mcp-method-not-allowed.json': () => json(METHOD_NOT_ALLOWED),
     // The skill with the sha256 digest of the SKILL.md served beside it: exactly these bytes.
     '.well-known/agent-skills/index.json': () => json(skillsIndex([skill])),
     [skillMdPath(skill.name).slice(1)]: () => skill.skillMd,

@@ -6,7 +6,6 @@ import { htmlReply } from './html-reply.ts';
 import { errorName, logEvent } from './submit/log.ts';
 import { internalError, type ActionPipeline, type InvocationContext } from './pipeline.ts';
 import { CHANNEL_HEADER, httpChannel, userAgentProduct } from './source.ts';
-import { DOCUMENT_PATHS } from '../contract/paths.ts';
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -55,34 +54,8 @@ function jsonBody(raw: string): Parsed | Reply {
   });
 }
 
-/**
- * `contract`: what GET /api/proposal serves (without it GET is refused). `liveContractFrom`: under
- * `npm run dev`, the Astro dev server's origin, whose contract, rendered from the content now, GET relays.
- */
-export function createProposalHandler(
-  k: Knowledge,
-  pipeline: ActionPipeline,
-  contract?: unknown,
-  liveContractFrom?: string,
-) {
-  // The same bytes Astro writes to dist/api/proposal.json (src/pages/[...file].ts).
-  const contractText = contract === undefined ? undefined : `${JSON.stringify(contract, null, 2)}\n`;
-
-  async function getContract(method: string): Promise<Response> {
-    const headers = {
-      'content-type': 'application/json; charset=utf-8',
-      'access-control-allow-origin': '*',
-      'cache-control': 'public, max-age=0, must-revalidate',
-    };
-    if (liveContractFrom === undefined) return new Response(method === 'HEAD' ? null : contractText, { headers });
-    const res = await fetch(new URL(`${DOCUMENT_PATHS.proposalApi}.json`, liveContractFrom), { method });
-    const type = res.headers.get('content-type') ?? headers['content-type'];
-    return new Response(res.body, {
-      status: res.status,
-      headers: { ...headers, 'content-type': type, 'cache-control': 'no-store' },
-    });
-  }
-
+/** GET /api/proposal is the contract file the CDN serves (netlify.toml); the function takes no GET. */
+export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
   async function route(req: Request, form: boolean): Promise<Reply> {
     if (req.method === 'OPTIONS') return { status: 204, body: null };
     if (req.method !== 'POST') {
@@ -116,7 +89,6 @@ export function createProposalHandler(
   }
 
   return async function handle(req: Request, context?: InvocationContext): Promise<Response> {
-    if (contractText !== undefined && (req.method === 'GET' || req.method === 'HEAD')) return getContract(req.method);
     pipeline.scheduleSweep(context);
     let form = mediaTypeOf(req.headers.get('content-type')) === 'form';
     // A form post's reply page shows the form again with what was typed, so keep a copy to read.

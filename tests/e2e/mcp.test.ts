@@ -28,6 +28,7 @@ import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
 import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../src/proposal/mcp/server-info.ts';
 import { REPLAYED_META } from '../../src/proposal/mcp/tool-result.ts';
+import { METHOD_NOT_ALLOWED } from '../../src/proposal/mcp/json-rpc.ts';
 
 const SALES = 'proposals@kestrelcloud.example';
 const CLIENT = { name: 'proposal-e2e-agent', version: '1.4.2' };
@@ -371,10 +372,13 @@ describe('the HTTP edge of /mcp', () => {
   });
 
   it('answers GET and DELETE with 405 and Allow, and an unsupported protocol version with 400', async () => {
+    // GET from the CDN (a rewrite with status 405), DELETE from the function: the same answer.
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${site.url}/mcp`, { method, headers: { accept: 'text/event-stream' } });
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow'), method).toBe('POST, OPTIONS');
+      expect(res.headers.get('content-type'), method).toMatch(/^application\/json/);
+      expect(await res.json(), method).toEqual(METHOD_NOT_ALLOWED);
     }
     const res = await fetch(`${site.url}/mcp`, {
       method: 'POST',
@@ -388,10 +392,12 @@ describe('the HTTP edge of /mcp', () => {
     expect(res.status).toBe(400);
   });
 
-  it('GET /api/proposal is still the contract, byte for byte what the build wrote', async () => {
+  it('GET /api/proposal is the contract file from the CDN, byte for byte what the build wrote', async () => {
     const res = await fetch(`${site.url}/api/proposal`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // netlify.toml's [[headers]] apply to static files only: this Link proves the function was not run.
+    expect(res.headers.get('link')).toContain('rel="service-desc"');
     const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     expect(await res.text()).toBe(readFileSync(join(site.dir, 'dist/api/proposal.json'), 'utf8'));

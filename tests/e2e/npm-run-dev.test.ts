@@ -28,8 +28,8 @@ const get = (path: string) => fetch(`${dev.url}${path}`);
 const CAPABILITY = 'capabilities/cloud-engineering.md';
 /**
  * Every published document built from content that the dev server renders (the API catalog and
- * robots.txt are not built from content). GET /api/proposal is the function's, which answers
- * with what the dev server renders now.
+ * robots.txt are not built from content). GET /api/proposal is the contract file, rewritten to
+ * the dev server's route as the CDN rewrites it to the built file.
  */
 const CONTENT_DOCUMENTS = [
   '/api/proposal',

@@ -9,13 +9,13 @@ import { MAX_BODY_BYTES } from '../../contract/fields.ts';
 import { readBody } from '../read-body.ts';
 import type { ActionPipeline, InvocationContext } from '../pipeline.ts';
 import { errorName, logEvent } from '../submit/log.ts';
-import { RPC, rpcErrorResponse } from './json-rpc.ts';
+import { jsonReply, MCP_ALLOW, METHOD_NOT_ALLOWED, RPC, rpcErrorResponse } from './json-rpc.ts';
 import { allowedHosts, hostRefusal } from './hosts.ts';
 
 /** A JSON-RPC envelope around the largest request the contract accepts. */
 const MAX_MCP_BODY_BYTES = MAX_BODY_BYTES + 4 * 1024;
 /** GET (an event stream) and DELETE (a session) get 405. */
-const ALLOW = { allow: 'POST, OPTIONS' };
+const ALLOW = { allow: MCP_ALLOW };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -67,12 +67,7 @@ export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline) {
     if (refusal !== undefined) return rpcErrorResponse(403, RPC.serverError, `Forbidden: ${refusal}.`);
     if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: ALLOW });
     if (req.method !== 'POST') {
-      return rpcErrorResponse(
-        405,
-        RPC.serverError,
-        'Method not allowed: POST JSON-RPC messages; this stateless server offers no event stream and no session.',
-        ALLOW,
-      );
+      return jsonReply(405, METHOD_NOT_ALLOWED, ALLOW);
     }
     if (!/^application\/json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) {
       return rpcErrorResponse(415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json');

@@ -25,3 +25,16 @@ export function rpcErrorResponse(
 ): Response {
   return jsonReply(status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
 }
+
+/** What /mcp allows: no GET (no event stream), no DELETE (no session). */
+export const MCP_ALLOW = 'POST, OPTIONS';
+
+/** The 405 of GET and DELETE, from the function and from the CDN's file (netlify.toml) alike. */
+export const METHOD_NOT_ALLOWED = {
+  jsonrpc: '2.0',
+  id: null,
+  error: {
+    code: RPC.serverError,
+    message: 'Method not allowed: POST JSON-RPC messages; this stateless server offers no event stream and no session.',
+  },
+} as const;
