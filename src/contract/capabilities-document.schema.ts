@@ -21,7 +21,7 @@ export const AGENT_RESOURCE_PATHS = {
 const str = { type: 'string', minLength: 1 } as const;
 const strings = { type: 'array', items: str, minItems: 1 } as const;
 const uri = { type: 'string', format: 'uri', pattern: '^https?://' } as const;
-const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date' } as const;
+const date = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', format: 'date' } as const;
 
 function closed(properties: Record<string, unknown>, description?: string) {
   return {
@@ -79,11 +79,11 @@ export function capabilitiesDocumentSchema(slug: string, id: string) {
       },
       evidence: closed({
         cloud_partner_highlights: closed({
-          competencies: { type: 'string', pattern: '^\\d+$' },
-          certifications: { type: 'string', pattern: '^\\d+\\+$' },
+          competencies: { type: 'string', pattern: '^[0-9]+$' },
+          certifications: { type: 'string', pattern: '^[0-9]+\\+$' },
           customer_launches: {
             type: 'string',
-            pattern: '^\\d+\\+$',
+            pattern: '^[0-9]+\\+$',
             description: 'Rendered as "50+ customer launches"; not a count of companies.',
           },
           source: uri,

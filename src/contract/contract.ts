@@ -15,6 +15,7 @@ import { PROBLEM_TYPES, problemMeaning, problemTypeUri, type ProblemType } from 
 import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from './submit-replies.ts';
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
+import { VISIBLE_LINE_PATTERN, VISIBLE_TEXT_PATTERN } from './text-patterns.ts';
 import { DOCUMENT_PATHS } from './paths.ts';
 import type { CapabilityId, EngagementModelId } from './ids.ts';
 import { partnerWithAside } from './partner-phrase.ts';
@@ -36,9 +37,6 @@ export function workflowTexts(absolute: (path: string) => string) {
   };
 }
 
-/** At least one visible character, no control or format characters (free text keeps tabs, line breaks); checked trimmed. */
-const VISIBLE_LINE_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])[^\\p{Cc}\\p{Cf}]*$';
-const VISIBLE_TEXT_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Cc}\\p{Cf}])(?:[^\\p{Cc}\\p{Cf}]|[\\t\\n\\r])*$';
 /** The longest address SMTP allows (RFC 5321 path limit). */
 export const MAX_EMAIL_LENGTH = 254;
 
