@@ -5,13 +5,17 @@ import { createProposalHandler } from '../../src/proposal/handler.ts';
 import { createMcpHandler } from '../../src/proposal/mcp/endpoint.ts';
 import { createActionPipeline } from '../../src/proposal/pipeline.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
+import type { McpSdk } from '../../src/proposal/mcp/sdk.ts';
 import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
 
 const k = knowledge as Knowledge;
 // One pipeline for both paths: the HTTP API and MCP run the very same steps on a parsed action.
 const pipeline = createActionPipeline(k, validators);
 const http = createProposalHandler(k, pipeline);
-const mcp = createMcpHandler(k, pipeline);
+// A computed specifier: the packager leaves the SDK a file of its own (netlify.toml included_files)
+// instead of inlining it into this one, which every cold start parses (src/proposal/mcp/sdk.ts).
+const MCP_SDK = new URL('../../.generated/mcp-sdk.mjs', import.meta.url).href;
+const mcp = createMcpHandler(k, pipeline, () => import(MCP_SDK) as Promise<McpSdk>);
 
 /**
  * /api/proposal (POST an action) and /mcp (POST MCP messages). GET of either never reaches the

@@ -16,6 +16,7 @@ import { build } from 'esbuild';
 import { packagerOptions, packFunction, SHIPPED_ENTRY, functionsSettings } from '../shipped-function.ts';
 import { childEnv, progress, root, run } from './process.ts';
 import { bytes, bytesExact, median, ms, table } from './stats.ts';
+import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
 
 export const COLD_RUNS = 20;
 
@@ -35,6 +36,17 @@ export interface ColdImport {
   max: number;
 }
 
+/** One cold request: a fresh process imports the shipped function and answers one request. */
+export interface ColdRequest {
+  label: string;
+  /** Import plus the request, per run. */
+  runs: number[];
+  median: number;
+  status: number;
+  /** Module files of the MCP path (src/proposal/mcp/, the bundled SDK) the process loaded. */
+  mcpModules: string[];
+}
+
 export interface ShippedResult {
   /** The bundler the packager chose, and why (e.g. nft, "v2-nft"). */
   bundler: string;
@@ -42,6 +54,8 @@ export interface ShippedResult {
   zipBytes: number;
   files: number;
   coldImport: ColdImport;
+  /** A cold POST /api/proposal (guide) and a cold POST /mcp (tools/list), on the unpacked zip. */
+  coldRequests: ColdRequest[];
   /** The no-op V2 function packed the same way: the packager's own files, in every V2 zip. */
   floorZipBytes: number;
   floorFiles: number;
@@ -97,6 +111,51 @@ async function coldImports(file: string, cwd: string): Promise<{ imports: ColdIm
   return { imports: { runs, median: median(runs), max: Math.max(...runs) }, processMs };
 }
 
+/** Runs of each cold request: each is a fresh process. */
+const COLD_REQUEST_RUNS = 5;
+
+/** What a cold request counts as MCP code: the endpoint's lazy module folder and the bundled SDK. */
+const MCP_MODULE = /\/proposal\/mcp\/(?!endpoint|json-rpc|hosts)|mcp-sdk\.mjs$/;
+
+/**
+ * Imports the shipped function in a fresh process and sends it one request, recording every module
+ * file the process loads (module.registerHooks): a POST /api/proposal must load no MCP module.
+ */
+async function coldRequest(
+  file: string,
+  cwd: string,
+  label: string,
+  path: string,
+  body: unknown,
+): Promise<ColdRequest> {
+  const code = `
+import { registerHooks } from 'node:module';
+const loaded = [];
+registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+const t0 = performance.now();
+const m = await import(${JSON.stringify(pathToFileURL(file).href)});
+const res = await m.default(new Request('http://localhost${path}', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: ${JSON.stringify(JSON.stringify(body))} }));
+await res.text();
+console.log(JSON.stringify({ ms: performance.now() - t0, status: res.status, loaded }));`;
+  const runs: number[] = [];
+  let last = { status: 0, loaded: [] as string[] };
+  for (let i = 0; i < COLD_REQUEST_RUNS; i++) {
+    const r = await run(process.execPath, ['--input-type=module', '-e', code], { cwd, env: childEnv() });
+    if (r.code !== 0) throw new Error(`cold ${label} failed:\n${r.stderr.slice(-2000)}`);
+    const out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as {
+      ms: number;
+      status: number;
+      loaded: string[];
+    };
+    runs.push(out.ms);
+    last = out;
+  }
+  const mcpModules = last.loaded
+    .filter((url) => MCP_MODULE.test(url))
+    .map((url) => relative(cwd, new URL(url).pathname));
+  return { label, runs, median: median(runs), status: last.status, mcpModules };
+}
+
 const countFiles = (dir: string): number =>
   readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 
@@ -125,7 +184,18 @@ async function benchShipped(work: string): Promise<ShippedResult> {
   const floor = await packFloor(work);
   progress(`bundle: ${COLD_RUNS} cold imports of the shipped function file`);
   const shipped = await coldImports(join(unpacked.path, SHIPPED_ENTRY), unpacked.path);
+  progress(`bundle: ${COLD_REQUEST_RUNS} cold POST /api/proposal and ${COLD_REQUEST_RUNS} cold POST /mcp`);
+  const entry = join(unpacked.path, SHIPPED_ENTRY);
+  const coldRequests = [
+    await coldRequest(entry, unpacked.path, 'POST /api/proposal (guide)', '/api/proposal', EXAMPLE_REQUESTS.guide),
+    await coldRequest(entry, unpacked.path, 'POST /mcp (tools/list)', '/mcp', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+    }),
+  ];
   return {
+    coldRequests,
     bundler: zipped.bundler ?? 'unknown',
     reason: zipped.bundlerReason ?? '',
     zipBytes: statSync(zipped.path).size,
@@ -196,6 +266,13 @@ export function printBundle(r: BundleResult): void {
         ['files in it (floor)', `${s.files} (${s.floorFiles})`],
         ['cold import of the shipped function file, median', ms(s.coldImport.median)],
         ['cold import of the shipped function file, max', ms(s.coldImport.max)],
+        ...s.coldRequests.flatMap((c): [string, string][] => [
+          [`cold ${c.label}: import + reply, median of ${c.runs.length}`, `${ms(c.median)} (HTTP ${c.status})`],
+          [
+            `  MCP modules it loaded`,
+            c.mcpModules.length === 0 ? 'none' : `${c.mcpModules.length}: ${c.mcpModules.join(', ')}`,
+          ],
+        ]),
       ],
     ),
   );
@@ -203,7 +280,10 @@ export function printBundle(r: BundleResult): void {
     console.log(
       'WARNING: node_modules is a symlink here, so the zip holds the link, not the packages: sizes are not what ships',
     );
-  console.log(`left out of the trace (netlify.toml included_files): ${s.includedFiles.join(', ') || 'nothing'}`);
+  const left = s.includedFiles.filter((f) => f.startsWith('!')).map((f) => f.slice(1));
+  const added = s.includedFiles.filter((f) => !f.startsWith('!'));
+  console.log(`left out of the trace (netlify.toml included_files): ${left.join(', ') || 'nothing'}`);
+  console.log(`added to the trace (netlify.toml included_files): ${added.join(', ') || 'nothing'}`);
   console.log(
     table(
       `3b. For comparison, one esbuild bundle of the same entry (${ms(r.esbuildMs)} to bundle), not what ships`,

@@ -1,7 +1,7 @@
 /**
  * POST /mcp, the HTTP edge: the checks that need no MCP code (Host and Origin, method, media type,
- * size, JSON, no batches), then the SDK server of ./server.ts, imported only when an MCP message
- * arrives, so requests to the proposal API never pay for loading it.
+ * size, JSON, no batches), then the SDK server of ./server.ts, loaded with the SDK only when an
+ * MCP message arrives, so requests to the proposal API never pay for loading it.
  */
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { readEnv } from '../../contract/http.ts';
@@ -11,6 +11,7 @@ import type { ActionPipeline, InvocationContext } from '../pipeline.ts';
 import { errorName, logEvent } from '../submit/log.ts';
 import { jsonReply, MCP_ALLOW, METHOD_NOT_ALLOWED, RPC, rpcErrorResponse } from './json-rpc.ts';
 import { allowedHosts, hostRefusal } from './hosts.ts';
+import type { McpSdk } from './sdk.ts';
 
 /** A JSON-RPC envelope around the largest request the contract accepts. */
 const MAX_MCP_BODY_BYTES = MAX_BODY_BYTES + 4 * 1024;
@@ -51,10 +52,13 @@ function messageRefusal(message: unknown): Response | undefined {
   return undefined;
 }
 
-export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline) {
+/** `loadSdk`: imports the bundled SDK (./sdk.ts), called once, when the first MCP message arrives. */
+export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline, loadSdk: () => Promise<McpSdk>) {
   let server: Promise<{ fetch: (req: Request, options: { parsedBody: unknown }) => Promise<Response> }> | undefined;
   const load = () =>
-    (server ??= import('./server.ts').then(({ createMcpServer }) => createMcpServer(k, pipeline, MAX_MCP_BODY_BYTES)));
+    (server ??= Promise.all([loadSdk(), import('./server.ts')]).then(([sdk, { createMcpServer }]) =>
+      createMcpServer(sdk, k, pipeline, MAX_MCP_BODY_BYTES),
+    ));
 
   return async function handleMcp(req: Request, context?: InvocationContext): Promise<Response> {
     // Against DNS rebinding and cross-site calls: Host and Origin name a host this site is served on.

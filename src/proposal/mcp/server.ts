@@ -3,7 +3,7 @@
  * per action serves both protocol eras. createMcpHandler answers 2026-07-28 (server/discover, the
  * per-request `_meta` envelope, the Mcp-Method/Mcp-Name header checks, cache hints) and the 2025
  * revisions through its stateless legacy path. Loaded by ./endpoint.ts only when an MCP message
- * arrives, so POST /api/proposal never loads the SDK.
+ * arrives, so POST /api/proposal never loads the SDK (./sdk.ts).
  *
  * The 2025 leg is wired by hand as the SDK documents (isLegacyRequest in front of a `legacy:
  * 'reject'` handler) for one difference: its stateless fallback answers with an event stream, and
@@ -16,15 +16,8 @@ import type {
   JsonSchemaValidator,
   ServerContext,
 } from '@modelcontextprotocol/server';
-// The SDK's code, bundled at build (./sdk.ts says why).
-import {
-  CLIENT_INFO_META_KEY,
-  createMcpHandler,
-  fromJsonSchema,
-  isLegacyRequest,
-  McpServer,
-  WebStandardStreamableHTTPServerTransport,
-} from '../../../.generated/mcp-sdk.mjs';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpSdk } from './sdk.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { problem, withProblemBase, type Reply } from '../../contract/http.ts';
 import { ACTIONS, type ProposalAction } from '../../contract/fields.ts';
@@ -58,15 +51,16 @@ const CACHE_HINT = { ttlMs: 5 * 60 * 1000, cacheScope: 'public' as const };
  * request carries it, and a 2025-era stateless client may send it too), else its User-Agent. The
  * SDK lifts the reserved `_meta` keys into `ctx.mcpReq.envelope`.
  */
-function clientOf(ctx: ServerContext): string | undefined {
+function clientOf(ctx: ServerContext, sdk: McpSdk): string | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   return (
-    implementationName(envelope?.[CLIENT_INFO_META_KEY]) ??
+    implementationName(envelope?.[sdk.CLIENT_INFO_META_KEY]) ??
     userAgentProduct(ctx.http?.req?.headers.get('user-agent') ?? null)
   );
 }
 
 async function runTool(
+  sdk: McpSdk,
   action: ProposalAction,
   given: Record<string, unknown>,
   ctx: ServerContext,
@@ -83,7 +77,7 @@ async function runTool(
         // Other actions take no key: sent to them, it is a field their schema does not allow.
         body: { ...(action === 'submit' ? args : given), action },
         idempotencyKey: action === 'submit' && typeof key === 'string' ? key : null,
-        source: { channel: 'mcp', client: clientOf(ctx) },
+        source: { channel: 'mcp', client: clientOf(ctx, sdk) },
       });
     } catch (error) {
       logEvent('unexpected_error', { name: errorName(error), channel: 'mcp' });
@@ -94,8 +88,8 @@ async function runTool(
   return toolResult(withProblemBase(reply, k.urls.agents), k.urls.proposal_api);
 }
 
-function buildServer(k: Knowledge, pipeline: ActionPipeline): McpServer {
-  const server = new McpServer(mcpServerInfo(k), {
+function buildServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipeline): McpServer {
+  const server = new sdk.McpServer(mcpServerInfo(k), {
     capabilities: { tools: { listChanged: false } },
     instructions: mcpInstructions(k),
     supportedProtocolVersions: [...PROTOCOL_VERSIONS],
@@ -109,11 +103,11 @@ function buildServer(k: Knowledge, pipeline: ActionPipeline): McpServer {
       {
         title,
         description,
-        inputSchema: fromJsonSchema<Record<string, unknown>>(asJsonSchema(inputSchema), PIPELINE_VALIDATES),
-        outputSchema: fromJsonSchema(asJsonSchema(outputSchema), PIPELINE_VALIDATES),
+        inputSchema: sdk.fromJsonSchema<Record<string, unknown>>(asJsonSchema(inputSchema), PIPELINE_VALIDATES),
+        outputSchema: sdk.fromJsonSchema(asJsonSchema(outputSchema), PIPELINE_VALIDATES),
         annotations,
       },
-      (args, ctx) => runTool(action, args, ctx, k, pipeline),
+      (args, ctx) => runTool(sdk, action, args, ctx, k, pipeline),
     );
   });
   return server;
@@ -123,8 +117,8 @@ function buildServer(k: Knowledge, pipeline: ActionPipeline): McpServer {
 const onerror = (error: Error) => logEvent('mcp_error', { name: errorName(error) });
 
 /** A 2025-era request: a fresh server on the SDK's stateless transport, answering JSON. */
-async function answerLegacy(server: McpServer, req: Request, parsedBody: unknown): Promise<Response> {
-  const transport = new WebStandardStreamableHTTPServerTransport({
+async function answerLegacy(sdk: McpSdk, server: McpServer, req: Request, parsedBody: unknown): Promise<Response> {
+  const transport = new sdk.WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
@@ -138,8 +132,9 @@ async function answerLegacy(server: McpServer, req: Request, parsedBody: unknown
 }
 
 /** The web-standard fetch handler of both eras; every reply `application/json`, never an event stream or a session. */
-export function createMcpServer(k: Knowledge, pipeline: ActionPipeline, maxRequestBodySize: number) {
-  const modern = createMcpHandler(() => buildServer(k, pipeline), {
+/** `sdk`: the SDK module, loaded by the function entry (./sdk.ts says why). */
+export function createMcpServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipeline, maxRequestBodySize: number) {
+  const modern = sdk.createMcpHandler(() => buildServer(sdk, k, pipeline), {
     legacy: 'reject',
     responseMode: 'json',
     maxRequestBodySize,
@@ -147,8 +142,8 @@ export function createMcpServer(k: Knowledge, pipeline: ActionPipeline, maxReque
   });
   return {
     async fetch(req: Request, { parsedBody }: { parsedBody: unknown }): Promise<Response> {
-      return (await isLegacyRequest(req, parsedBody, { maxRequestBodySize }))
-        ? answerLegacy(buildServer(k, pipeline), req, parsedBody)
+      return (await sdk.isLegacyRequest(req, parsedBody, { maxRequestBodySize }))
+        ? answerLegacy(sdk, buildServer(sdk, k, pipeline), req, parsedBody)
         : modern.fetch(req, { parsedBody });
     },
   };
