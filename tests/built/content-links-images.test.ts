@@ -62,6 +62,8 @@ describe('a good build: links, images, placeholders and a renamed partner', () =
           '',
           'Just **markdown** from {partner}.',
           '',
+          "{/* An editor's note: MDX renders nothing here, and the twin carries nothing either. */}",
+          '',
           '<Figure caption="The zone {partner} built">',
           '![A diagram of the zone](./zone.png)',
           '</Figure>',
@@ -95,7 +97,10 @@ describe('a good build: links, images, placeholders and a renamed partner', () =
       /!\[A diagram of the zone\]\(https:\/\/kestrelcloud\.example\/_astro\/zone\.[^)]+\.webp\)\n\*The zone Falcon Cloud built\*/,
     );
     expect(twin).toContain('> **Tip:**\n> Start with [one service](https://kestrelcloud.example/services).');
-    for (const doc of [twin, read('llms-full.txt')]) expect(doc).not.toMatch(/<\/?(?:Figure|Callout)/);
+    for (const doc of [twin, read('llms-full.txt')]) {
+      expect(doc).not.toMatch(/<\/?(?:Figure|Callout)/);
+      expect(doc).not.toContain("editor's note");
+    }
   });
 
   it('renders root-relative links as site-relative links in HTML', () => {

@@ -178,6 +178,22 @@ describe('the entry checks (after placeholders are filled in)', () => {
     ).toEqual([]);
   });
 
+  it('drops MDX comments from the markdown form, line for line, and keeps braces in code', () => {
+    expect(markdownForm('Before {/* a note */} after.\n{/*\n two lines\n*/}\nEnd.')).toBe('Before  after.\n\n\n\nEnd.');
+    expect(markdownForm('Code: `{/* kept */}`\n\n```js\nconst x = {/* kept */};\n```')).toBe(
+      'Code: `{/* kept */}`\n\n```js\nconst x = {/* kept */};\n```',
+    );
+  });
+
+  it('refuses an MDX expression the markdown twin cannot carry; placeholders, escaped braces, comments and code pass', () => {
+    expect(mdxProblems('content/blog/e.mdx', 'It is {new Date().getFullYear()} now.')).toEqual([
+      'content/blog/e.mdx: body: "{new Date().getFullYear()}": an expression in braces has no markdown form; write the text, or \\{ for a brace',
+    ]);
+    expect(mdxProblems('content/blog/p.mdx', 'From {partner}, \\{literal\\} and {/* note */} and `{code}`.')).toEqual(
+      [],
+    );
+  });
+
   it('refuses an .mdx body that uses another component, an import or an export, naming the file', () => {
     expect(mdxProblems('content/blog/x.mdx', 'Text.\n\n<Chart data="x" />\n')).toEqual([
       'content/blog/x.mdx: body: "<Chart data="x" />": the only components are <Figure caption="..."> and <Callout type="note|tip|warning">',

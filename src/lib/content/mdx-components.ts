@@ -8,9 +8,38 @@ const CALLOUT = /^<Callout(?:\s+type="([a-z]+)")?\s*>([\s\S]*?)<\/Callout>[ \t]*
 
 const isCalloutType = (type: string): type is CalloutType => Object.hasOwn(CALLOUT_LABELS, type);
 
-/** Line for line, so errors keep their line numbers. */
+/** Fenced code blocks and code spans, where MDX reads braces as text. */
+const CODE = /^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$|`[^`\n]+`/gm;
+/** An MDX comment, `{/* … *\/}`, which renders nothing. */
+const COMMENT = /\{\s*\/\*[\s\S]*?\*\/\s*\}/g;
+/** A brace that opens an MDX expression: not escaped (`\{`), not a placeholder such as `{partner}`. */
+const EXPRESSION = /(?<!\\)\{(?![a-z][a-z_]*\})/;
+
+/** `edit` applied to the prose only: code keeps its braces as MDX keeps them. */
+function outsideCode(body: string, edit: (prose: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const m of body.matchAll(CODE)) {
+    out += edit(body.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return out + edit(body.slice(at));
+}
+
+/** The first MDX expression in the prose, as written (at most 40 characters), if any. */
+function firstExpression(body: string): string | undefined {
+  const found: string[] = [];
+  outsideCode(body.replace(COMMENT, ''), (prose) => {
+    const at = EXPRESSION.exec(prose)?.index;
+    if (at !== undefined) found.push(/^\{[^}\n]{0,40}\}?/.exec(prose.slice(at))?.[0] ?? '{');
+    return prose;
+  });
+  return found[0];
+}
+
+/** Line for line, so errors keep their line numbers; MDX comments go (their line breaks stay). */
 export function markdownForm(body: string): string {
-  return body
+  return outsideCode(body, (prose) => prose.replace(COMMENT, (comment) => comment.replace(/[^\n]/g, '')))
     .replace(FIGURE, (_whole, caption: string, inner: string) => `\n${inner}\n*${caption}*`)
     .replace(CALLOUT, (_whole, type: string | undefined, inner: string) => {
       const label = CALLOUT_LABELS[type && isCalloutType(type) ? type : 'note'];
@@ -41,6 +70,10 @@ export function mdxProblems(file: string, body: string): string[] {
         problems.push(`"${tag}": a call-out's type is one of ${Object.keys(CALLOUT_LABELS).join(', ')}`);
     }
   }
+  // The markdown twin cannot evaluate an expression; it drops a comment, and placeholders are filled.
+  const expression = firstExpression(body);
+  if (expression !== undefined)
+    problems.push(`"${expression}": an expression in braces has no markdown form; write the text, or \\{ for a brace`);
   // A tag left after the known forms is not on a line of its own.
   const left = /<\/?(?:Figure|Callout)\b[^>]*>/.exec(markdownForm(body));
   if (left && problems.length === 0)
