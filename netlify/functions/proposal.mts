@@ -5,7 +5,7 @@ import { createProposalHandler } from '../../src/proposal/handler.ts';
 import { createMcpHandler } from '../../src/proposal/mcp/endpoint.ts';
 import { createActionPipeline } from '../../src/proposal/pipeline.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
-import type { McpSdk } from '../../src/proposal/mcp/sdk.ts';
+import type { McpSdk } from '../../src/proposal/mcp/server.ts';
 import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
 
 const k = knowledge as Knowledge;

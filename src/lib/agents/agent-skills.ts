@@ -13,6 +13,7 @@ import { absolute } from '../pages/urls.ts';
 import { DOCUMENT_PATHS } from '../../contract/paths.ts';
 import { partnerStatement, partnerWithAside } from '../../contract/partner-phrase.ts';
 import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS } from '../../proposal/tools.ts';
+import { mcpRevisionsText } from '../../proposal/mcp/server-info.ts';
 
 /** 1-64 lower-case letters, digits and single hyphens; also the directory name. */
 const SKILL_NAME = 'request-a-proposal';
@@ -115,7 +116,7 @@ export function proposalSkill(k: Knowledge) {
       ),
     ),
     '## Over MCP',
-    `The same steps are MCP tools at ${k.urls.mcp} (Streamable HTTP; server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}): ${TOOL_NAMES.map((t) => `\`${t}\``).join(', ')}. Their arguments are the fields above without \`action\`; submit takes the Idempotency-Key as \`${IDEMPOTENCY_KEY_ARGUMENT}\`. A refused call returns \`isError\` with the same problem details.`,
+    `The same steps are MCP tools at ${k.urls.mcp} (Streamable HTTP; server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}): ${TOOL_NAMES.map((t) => `\`${t}\``).join(', ')}. Their arguments are the fields above without \`action\`; submit takes the Idempotency-Key as \`${IDEMPOTENCY_KEY_ARGUMENT}\`. A refused call returns \`isError\` with the same problem details. ${mcpRevisionsText()}`,
     '## References',
     bullets([
       `Contract with schemas, limits and examples: GET ${api}`,

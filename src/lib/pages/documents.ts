@@ -20,7 +20,7 @@ import { contractOf, knowledgeOf } from '../agents/agent-documents.ts';
 import { apiExamples } from '../agents/api-examples.ts';
 import { askFormHtml, neverSendRule, workspaceFormsHtml } from '../../proposal/workspace-form.ts';
 import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS, webmcpTools } from '../../proposal/tools.ts';
-import { MCP_TRANSPORT, mcpServerInfo, PROTOCOL_VERSIONS } from '../../proposal/mcp/server-info.ts';
+import { MCP_TRANSPORT, mcpRevisionsText, mcpServerInfo } from '../../proposal/mcp/server-info.ts';
 import { absolute } from './urls.ts';
 import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';
@@ -167,7 +167,7 @@ function agents(model: SiteModel): Block[] {
     h('MCP server', 'mcp'),
     md(
       join(
-        `The same function answers MCP at ${code(k.urls.mcp)} (${MCP_TRANSPORT}, stateless: no session, JSON replies, protocol versions ${PROTOCOL_VERSIONS.join(', ')}). Its tools carry the names of the workspace's WebMCP tools, take the contract's request schemas as input, and hold to every rule of the API: consent, the sensitive-data check, the limits and one stored request per key. Submit takes the Idempotency-Key as the argument ${code(IDEMPOTENCY_KEY_ARGUMENT)}. A refused request is a result with ${code('isError')} and the problem details below. Browsers may call it only from this site.`,
+        `The same function answers MCP at ${code(k.urls.mcp)} (${MCP_TRANSPORT}). ${mcpRevisionsText()} Its tools carry the names of the workspace's WebMCP tools, take the contract's request schemas as input, and hold to every rule of the API: consent, the sensitive-data check, the limits and one stored request per key. Submit takes the Idempotency-Key as the argument ${code(IDEMPOTENCY_KEY_ARGUMENT)}; a replayed submit says so in the result's ${code('_meta')}. A refused request is a result with ${code('isError')} and the problem details below, in the tools' words. Only requests to this site's own hosts are answered, and browsers may call it only from this site.`,
         'Add it to a client that speaks MCP over HTTP:',
       ),
       'prose',

@@ -11,7 +11,7 @@ import type { ActionPipeline, InvocationContext } from '../pipeline.ts';
 import { errorName, logEvent } from '../submit/log.ts';
 import { jsonReply, MCP_ALLOW, METHOD_NOT_ALLOWED, RPC, rpcErrorResponse } from './json-rpc.ts';
 import { allowedHosts, hostRefusal } from './hosts.ts';
-import type { McpSdk } from './sdk.ts';
+import type { McpSdk } from './server.ts';
 
 /** A JSON-RPC envelope around the largest request the contract accepts. */
 const MAX_MCP_BODY_BYTES = MAX_BODY_BYTES + 4 * 1024;

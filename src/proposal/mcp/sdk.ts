@@ -16,6 +16,3 @@ export {
   McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-
-/** The SDK as ./server.ts receives it. */
-export type McpSdk = typeof import('./sdk.ts');

@@ -44,6 +44,16 @@ export function mcpInstructions(k: Knowledge): string {
   ].join(' ');
 }
 
+/** How a client of either era connects: for /agents, SKILL.md and llms.txt alike. */
+export function mcpRevisionsText(): string {
+  const [modern] = PROTOCOL_VERSIONS;
+  return (
+    `Protocol revisions ${PROTOCOL_VERSIONS.join(', ')}. A ${modern} client starts with server/discover and sends its protocol version, client info and capabilities in each request's _meta (the official TypeScript SDK v2 pins it with versionNegotiation { mode: { pin: "${modern}" } }); ` +
+    `a client of an earlier revision starts with initialize (offered ${LEGACY_PROTOCOL_VERSIONS[0]}). ` +
+    'Stateless: no session, one JSON reply per POST, no batches; GET answers 405.'
+  );
+}
+
 /** One line on what the server does (a server card allows 100 characters). */
 export function mcpDescription(k: Knowledge): string {
   return `Ask ${k.partner.name} for guidance, review a proposal request and submit it with consent.`;

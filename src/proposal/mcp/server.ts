@@ -17,7 +17,6 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { McpSdk } from './sdk.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { problem, withProblemBase, type Reply } from '../../contract/http.ts';
 import { ACTIONS, type ProposalAction } from '../../contract/fields.ts';
@@ -27,6 +26,9 @@ import { implementationName, userAgentProduct } from '../source.ts';
 import { IDEMPOTENCY_KEY_ARGUMENT, mcpTools } from '../tools.ts';
 import { mcpInstructions, mcpServerInfo, PROTOCOL_VERSIONS } from './server-info.ts';
 import { toolResult, withMissingKey } from './tool-result.ts';
+
+/** The SDK as this module receives it from the function entry (./sdk.ts says why). */
+export type McpSdk = typeof import('./sdk.ts');
 
 /**
  * The contract's JSON Schemas go to tools/list as they are; the SDK checks nothing against them.
