@@ -39,14 +39,11 @@ function messageRefusal(message: unknown): Response | undefined {
     const params = message['params'];
     if (!isObject(params) || typeof params['name'] !== 'string') {
       const id = typeof message['id'] === 'string' || typeof message['id'] === 'number' ? message['id'] : null;
-      return new Response(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          error: { code: RPC.invalidParams, message: 'Invalid params: name must be a string naming a tool.' },
-        }),
-        { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } },
-      );
+      return jsonReply(200, {
+        jsonrpc: '2.0',
+        id,
+        error: { code: RPC.invalidParams, message: 'Invalid params: name must be a string naming a tool.' },
+      });
     }
   }
   return undefined;
@@ -56,18 +53,18 @@ function messageRefusal(message: unknown): Response | undefined {
 export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline, loadSdk: () => Promise<McpSdk>) {
   let server: Promise<{ fetch: (req: Request, options: { parsedBody: unknown }) => Promise<Response> }> | undefined;
   const load = () =>
-    (server ??= Promise.all([loadSdk(), import('./server.ts')]).then(([sdk, { createMcpServer }]) =>
-      createMcpServer(sdk, k, pipeline, MAX_MCP_BODY_BYTES),
+    (server ??= Promise.all([loadSdk(), import('./server.ts')]).then(
+      ([sdk, { createMcpServer }]) => createMcpServer(sdk, k, pipeline, MAX_MCP_BODY_BYTES),
+      (error: unknown) => {
+        // Not kept: the next MCP message tries to load again.
+        server = undefined;
+        throw error;
+      },
     ));
 
   return async function handleMcp(req: Request, context?: InvocationContext): Promise<Response> {
     // Against DNS rebinding and cross-site calls: Host and Origin name a host this site is served on.
-    const allowed = allowedHosts(k.urls.home, {
-      URL: readEnv('URL'),
-      DEPLOY_URL: readEnv('DEPLOY_URL'),
-      DEPLOY_PRIME_URL: readEnv('DEPLOY_PRIME_URL'),
-    });
-    const refusal = hostRefusal(req, allowed);
+    const refusal = hostRefusal(req, allowedHosts(k.urls.home, readEnv));
     if (refusal !== undefined) return rpcErrorResponse(403, RPC.serverError, `Forbidden: ${refusal}.`);
     if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: ALLOW });
     if (req.method !== 'POST') {

@@ -25,8 +25,8 @@ const hostnameOf = (url: string | undefined): string | undefined => {
 };
 
 /** The canonical host (from the site URL the build used), the deploy's hosts and loopback. */
-export function allowedHosts(canonicalUrl: string, env: Record<string, string | undefined>): ReadonlySet<string> {
-  const hosts = [canonicalUrl, ...DEPLOY_ENV.map((name) => env[name])].map(hostnameOf);
+export function allowedHosts(canonicalUrl: string, env: (name: string) => string | undefined): ReadonlySet<string> {
+  const hosts = [canonicalUrl, ...DEPLOY_ENV.map(env)].map(hostnameOf);
   return new Set([...LOOPBACK, ...hosts.filter((h): h is string => h !== undefined)]);
 }
 
