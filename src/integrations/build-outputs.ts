@@ -43,6 +43,10 @@ function bundleMcpSdk(): string {
     format: 'esm',
     target: ['node24'],
     minify: true,
+    // The SDK's build for fetch runtimes (its `workerd` export condition): the same server, with the
+    // @cfworker/json-schema validator (42 KB) in place of a bundled ajv (295 KB). The tools validate
+    // nothing through it (src/proposal/mcp/server.ts); only stdio, unused here, needs Node's process.
+    conditions: ['workerd'],
     legalComments: 'eof',
     write: false,
     logLevel: 'silent',

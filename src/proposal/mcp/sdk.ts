@@ -4,7 +4,7 @@
  * (src/integrations/build-outputs.ts), a file of its own in the shipped zip (netlify.toml
  * included_files) that the function entry imports when the first MCP message arrives. Two reasons,
  * both measured by `npm run bench` (item 3): the packager traces the SDK's and zod's whole ESM
- * trees file by file (about 510 KB zipped, the bundle about 125 KB); and whatever the entry imports
+ * trees file by file (about 510 KB zipped, the bundle about 85 KB); and whatever the entry imports
  * by a literal path, even dynamically, it inlines into the one function file that every cold start
  * parses, MCP message or not.
  */
