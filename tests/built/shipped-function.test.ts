@@ -1,8 +1,8 @@
 /**
  * The function exactly as the packager ships it (netlify.toml's [functions] settings, including
  * the traced files it leaves out), unpacked into its own temp folder and run from there: a submit
- * must store the request and send the notice through nodemailer, so every module the ESM runtime
- * loads is in the zip.
+ * must store the request and send the notice through nodemailer, and an MCP call must load the
+ * bundled SDK the zip carries as a file of its own, so every module the ESM runtime loads is in it.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -52,5 +52,25 @@ describe('the shipped function, run from its unpacked zip', () => {
     );
     expect(res.status, await res.clone().text()).toBe(201);
     expect(parts.smtp.messages.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('answers an MCP tools/list with the SDK bundle netlify.toml adds to the zip', async () => {
+    expect(existsSync(join(unpacked, '.generated/mcp-sdk.mjs'))).toBe(true);
+    const { default: handler } = (await import(pathToFileURL(join(unpacked, SHIPPED_ENTRY)).href)) as {
+      default: (req: Request) => Promise<Response>;
+    };
+    const res = await handler(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      }),
+    );
+    const body = (await res.json()) as { result: { tools: { name: string }[] } };
+    expect(body.result.tools.map((t) => t.name)).toEqual([
+      'request_guidance',
+      'review_proposal_request',
+      'submit_proposal_request',
+    ]);
   }, 60_000);
 });
