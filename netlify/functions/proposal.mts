@@ -19,10 +19,18 @@ const mcp = createMcpHandler(k, pipeline);
  * /api/proposal (POST an action; GET the contract Astro built) and /mcp (POST; other methods 405).
  * The context carries waitUntil, which runs the redelivery sweep after the reply.
  */
+/**
+ * netlify serve retries a 403 or 404 reply at `<path>.html`, `.htm`, `/index.html` and `/index.htm`
+ * (its CDN emulation does so for files, utils/proxy.js alternativePathsFor); the last retry's answer
+ * is the one the client gets, so each retry goes to the handler of the path it retries.
+ */
+const API_PATHS = new Set(
+  ['', '.html', '.htm', '/index.html', '/index.htm'].map((s) => DOCUMENT_PATHS.proposalApi + s),
+);
+
 export default (req: Request, context?: Context) =>
-  // Anything but the API's path is /mcp: netlify serve retries a 403 or 404 reply at /mcp.html
-  // and the like (as its CDN emulation does for files), and those retries must be refused alike.
-  new URL(req.url).pathname === DOCUMENT_PATHS.proposalApi ? http(req, context) : mcp(req, context);
+  // Anything but the API's paths is /mcp, whose retries must be refused alike.
+  API_PATHS.has(new URL(req.url).pathname) ? http(req, context) : mcp(req, context);
 
 export const config: Config = {
   // DOCUMENT_PATHS.proposalApi and DOCUMENT_PATHS.mcp (src/contract/paths.ts), written out because

@@ -15,9 +15,10 @@ export const HOSTILE_COMPANIES = [
   // Encoded words a mail client would decode: a right-to-left override, a line with a new header.
   '=?utf-8?q?=E2=80=AEevil?= Ltd',
   '=?utf-8?b?QWNtZQ0KQmNjOiB2aWN0aW1AZXZpbC5leGFtcGxl?=',
-  // The override itself, sent as it is.
-  'Acme \u202Egnp.exe',
 ] as const;
+
+/** The override itself: the API refuses it at input (422), so only the in-process test sends it on. */
+export const RAW_OVERRIDE = 'Acme \u202Egnp.exe';
 
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 

@@ -13,7 +13,13 @@ import { startCrmServer, OK, type TestCrmServer } from '../helpers/crm-server.ts
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { mailsTo } from '../helpers/smtp.ts';
 import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
-import { HOSTILE_COMPANIES, decodedSubject, expectInertChat, expectInertSubject } from '../helpers/hostile-values.ts';
+import {
+  HOSTILE_COMPANIES,
+  RAW_OVERRIDE,
+  decodedSubject,
+  expectInertChat,
+  expectInertSubject,
+} from '../helpers/hostile-values.ts';
 
 describe('the escapes', () => {
   it('singleLine drops control and format characters: bidi overrides, isolates, zero-width, separators', () => {
@@ -55,7 +61,7 @@ describe('through the submit pipeline, to a real SMTP server and a chat stand-in
   });
   afterEach(() => vi.restoreAllMocks());
 
-  it.each(HOSTILE_COMPANIES)('company %j arrives as text', async (company) => {
+  it.each([...HOSTILE_COMPANIES, RAW_OVERRIDE])('company %j arrives as text', async (company) => {
     const env = envOf({
       SMTP_URL: parts.smtp.url,
       MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>',
