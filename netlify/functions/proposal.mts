@@ -5,6 +5,7 @@ import * as validators from '../../.generated/validators.mjs';
 import { createProposalHandler } from '../../src/proposal/handler.ts';
 import { createMcpHandler } from '../../src/proposal/mcp/endpoint.ts';
 import { createActionPipeline } from '../../src/proposal/pipeline.ts';
+import { pipelineForClient } from '../../src/proposal/client-network.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
 import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
 
@@ -13,7 +14,9 @@ const k = knowledge as Knowledge;
 const pipeline = createActionPipeline(k, validators);
 // Set by scripts/dev.ts alone: under npm run dev the contract is Astro's, rendered from the content now.
 const http = createProposalHandler(k, pipeline, contract, process.env['DEV_CONTRACT_ORIGIN']);
-const mcp = createMcpHandler(k, pipeline);
+/** The MCP endpoint for one invocation: its requests carry the client's network (the per-client send limit). */
+const mcp = (req: Request, context?: Context) =>
+  createMcpHandler(k, pipelineForClient(pipeline, context?.ip))(req, context);
 
 /**
  * /api/proposal (POST an action; GET the contract Astro built) and /mcp (POST; other methods 405).

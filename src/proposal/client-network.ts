@@ -4,6 +4,7 @@
  */
 import { hash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
+import type { ActionPipeline } from './pipeline.ts';
 
 /**
  * Hex digits kept of the SHA-256: 64 bits tell clients apart. A hash is not anonymous (anyone can
@@ -48,4 +49,18 @@ export function clientNetwork(ip: string | undefined): string | undefined {
 export function clientNetworkKey(ip: string | undefined): string | undefined {
   const network = clientNetwork(ip);
   return network === undefined ? undefined : hash('sha256', `proposal-send-limit:${network}`).slice(0, KEPT_HEX_DIGITS);
+}
+
+/**
+ * The pipeline as seen by one invocation's client: each request it runs carries the client's
+ * network key in its source. For doors that build the source themselves (the MCP endpoint), so
+ * their requests meet the per-client send limit as the HTTP API's do.
+ */
+export function pipelineForClient(pipeline: ActionPipeline, ip: string | undefined): ActionPipeline {
+  const network = clientNetworkKey(ip);
+  if (network === undefined) return pipeline;
+  return {
+    run: (request) => pipeline.run({ ...request, source: { ...request.source, network } }),
+    scheduleSweep: (context) => pipeline.scheduleSweep(context),
+  };
 }

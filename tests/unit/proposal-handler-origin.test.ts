@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createProposalHandler } from '../../src/proposal/handler.ts';
 import type { ActionPipeline, ActionRequest } from '../../src/proposal/pipeline.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
-import { clientNetworkKey } from '../../src/proposal/client-network.ts';
+import { clientNetworkKey, pipelineForClient } from '../../src/proposal/client-network.ts';
 
 const SITE = 'https://kestrel.example';
 const knowledge = {
@@ -73,5 +73,24 @@ describe('the request source', () => {
       network: clientNetworkKey('203.0.113.9'),
     });
     expect(JSON.stringify(seen[0]!.source)).not.toContain('203.0.113');
+  });
+
+  it('hands a door that builds its own source (MCP) the same network key', async () => {
+    const seen: ActionRequest[] = [];
+    const inner: ActionPipeline = {
+      run: async (request) => (seen.push(request), { status: 200, body: null }),
+      scheduleSweep: () => undefined,
+    };
+    await pipelineForClient(inner, '2001:db8:5::1').run({
+      body: {},
+      idempotencyKey: null,
+      source: { channel: 'mcp', client: 'claude-ai/1.0' },
+    });
+    expect(seen[0]!.source).toEqual({
+      channel: 'mcp',
+      client: 'claude-ai/1.0',
+      network: clientNetworkKey('2001:db8:5:0::9'),
+    });
+    expect(pipelineForClient(inner, undefined)).toBe(inner);
   });
 });

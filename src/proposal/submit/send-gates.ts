@@ -47,9 +47,9 @@ export async function withAddressCount(deps: SubmitDeps, record: ProposalRecord)
  * Sends the owed confirmation unless a limit holds it back, counted before the first attempt only:
  * the mailbox's place first (a retry keeps it), then the sending client's confirmations (so one
  * client, however fast, stops at its own limit and leaves the site's day to everyone else), then
- * the site's UTC day, whose first stopped email owes sales the day's alert. A request without a
- * known client (MCP, for now) meets the other two. A crash between counting and recording errs
- * towards fewer emails.
+ * the site's UTC day, whose first stopped email owes sales the day's alert. A request whose client's
+ * address the platform did not give meets the other two. A crash between counting and recording
+ * errs towards fewer emails.
  */
 export async function confirmationEmail(record: ProposalRecord, deps: SubmitDeps): Promise<Partial<ProposalRecord>> {
   const { store, limits } = deps;
