@@ -46,6 +46,16 @@ describe('where a request came from', () => {
     expect(sourceText({ channel: 'http-api', client: 'Mozilla/5.0', claimed_channel: 'workspace' })).toBe(
       'HTTP API (client: Mozilla/5.0; says: proposal workspace)',
     );
+    const record = buildRecord(submitRequest(), {
+      requestId: 'req-2',
+      receivedAt: '2026-11-24T10:00:00.000Z',
+      crm: 'inbox',
+      consent: CONSENT,
+      source: { channel: 'http-api', client: 'Mozilla/5.0', claimed_channel: 'workspace' },
+    });
+    expect(listText([record])).toMatch(/via http-api .* client Mozilla\/5\.0 {2}says workspace/);
+    const [header, row] = toCsv([record]).split('\r\n');
+    expect(row!.split(',')[header!.split(',').indexOf('claimed_channel')]).toBe('workspace');
   });
 
   it('the record, the sales notice, the CRM note and the inbox all show it', () => {
