@@ -17,6 +17,7 @@ import { errorName, logEvent } from './submit/log.ts';
 import { sweepIfDue } from './submit/sweep.ts';
 import type { RequestSource } from './source.ts';
 import { fillTimeMs } from './submit/spam-signals.ts';
+import { guardedMetadata } from './stored-metadata.ts';
 
 export interface InvocationContext {
   waitUntil(promise: Promise<unknown>): void;
@@ -81,28 +82,6 @@ function submitKey(form: ActionRequest['form'], sent: string | null) {
   return fromField?.ok
     ? fromField
     : { ok: true as const, key: `form-${hash('sha256', form.raw.replace(/(^|&)form_started_at=\d*/g, ''))}` };
-}
-
-/**
- * What the request says beside its body is stored and sent to the CRM too: the Idempotency-Key (the
- * webhook's `webhook-id`) and the client's name. The same guard as the body's holds them: a key that
- * looks like a secret is refused, a client name that does is dropped (it is only a label).
- */
-async function guardedMetadata(
-  key: string,
-  source: RequestSource,
-): Promise<{ keyRefused?: Reply; source: RequestSource }> {
-  const findings = await findSensitiveData({ idempotency_key: key, client: source.client ?? '' });
-  const at = (field: string) => findings.some((f) => f.pointer === `#/${field}`);
-  const kept = at('client') ? { ...source, client: undefined } : source;
-  if (!at('idempotency_key')) return { source: kept };
-  return {
-    source: kept,
-    keyRefused: problem(
-      'sensitive-data',
-      'The Idempotency-Key looks like a credential or secret; it is stored and sent on, so send a random value (a UUID) instead. Nothing was stored.',
-    ),
-  };
 }
 
 /** `tuning`: the clock and the 409 wait, for tests that move time instead of waiting for it. */
