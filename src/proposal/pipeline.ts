@@ -21,7 +21,7 @@ import { guardedMetadata } from './stored-metadata.ts';
 
 export interface InvocationContext {
   waitUntil(promise: Promise<unknown>): void;
-  /** The connecting client's address as the platform saw it (Netlify's `context.ip`); only hashed, never stored. */
+  /** The client's address as the platform saw it (Netlify's `context.ip`): hashed (client-network.ts), never stored. */
   ip?: string;
 }
 
