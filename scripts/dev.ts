@@ -16,6 +16,7 @@ import { DOCUMENT_PATHS } from '../src/contract/paths.ts';
 import { freePort } from './free-port.ts';
 import { createInterface } from 'node:readline';
 import { errorsOnce } from './dev/errors-once.ts';
+import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -105,6 +106,8 @@ start(
   // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
   {
     BROWSER: 'none',
+    // netlify dev's proxy (PORT), functions and Blobs servers listen on HOST, loopback by default.
+    ...netlifyChildEnv(listenHost()),
     STORE_TIMEOUT_FACTOR: process.env['STORE_TIMEOUT_FACTOR'] ?? '4',
   },
 );

@@ -11,8 +11,11 @@ import { createServer, request as forward, type IncomingMessage, type ServerResp
 import { problemTypeUri } from '../src/contract/http.ts';
 import { readBoundedBody } from './serve/body-guard.ts';
 import { freePort } from './free-port.ts';
+import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
+/** The site's port listens here (loopback unless HOST says otherwise); the inner ports always on loopback. */
+const host = listenHost();
 const root = new URL('../', import.meta.url);
 /**
  * netlify serve binds its ports (ours, and the functions port it picks itself) only after the
@@ -50,6 +53,8 @@ async function startNetlify(restartsLeft: number): Promise<void> {
         // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
         STORE_TIMEOUT_FACTOR: '4',
         ...process.env,
+        // Nobody else on the network reaches netlify serve's inner ports (./serve/listen-host.ts).
+        ...netlifyChildEnv('127.0.0.1'),
         BROWSER: 'none',
       },
     },
@@ -158,8 +163,8 @@ server.headersTimeout = 15_000;
 server.requestTimeout = 30_000;
 server.once('error', (error: NodeJS.ErrnoException) => {
   // Said plainly, so a caller that picked the port (the tests) can try another one.
-  console.error(`npm start: cannot listen on port ${port}: ${error.code ?? error.message}`);
+  console.error(`npm start: cannot listen on ${host} port ${port}: ${error.code ?? error.message}`);
   netlify?.kill('SIGTERM');
   process.exit(1);
 });
-server.listen(port);
+server.listen(port, host);

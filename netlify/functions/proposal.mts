@@ -4,6 +4,7 @@ import * as validators from '../../.generated/validators.mjs';
 import { createProposalHandler } from '../../src/proposal/handler.ts';
 import { createMcpHandler } from '../../src/proposal/mcp/endpoint.ts';
 import { createActionPipeline } from '../../src/proposal/pipeline.ts';
+import { asClient, pipelineForClient } from '../../src/proposal/client-network.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
 import type { McpSdk } from '../../src/proposal/mcp/server.ts';
 import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
@@ -15,17 +16,25 @@ const http = createProposalHandler(k, pipeline);
 // A computed specifier: the packager leaves the SDK a file of its own (netlify.toml included_files)
 // instead of inlining it into this one, which every cold start parses (src/proposal/mcp/sdk.ts).
 const MCP_SDK = new URL('../../.generated/mcp-sdk.mjs', import.meta.url).href;
-const mcp = createMcpHandler(k, pipeline, () => import(MCP_SDK) as Promise<McpSdk>);
+// Built once; each invocation runs as its client (asClient), so MCP requests meet the per-client send limit.
+const mcp = createMcpHandler(k, pipelineForClient(pipeline), () => import(MCP_SDK) as Promise<McpSdk>);
 
 /**
  * /api/proposal (POST an action) and /mcp (POST MCP messages). GET of either never reaches the
  * function: the CDN serves the contract file and /mcp's 405 (netlify.toml). The context carries
  * waitUntil, which runs the redelivery sweep after the reply.
+ *
+ * netlify serve retries a 403 or 404 reply at `<path>.html`, `.htm`, `/index.html` and `/index.htm`
+ * (its CDN emulation does so for files, utils/proxy.js alternativePathsFor); the last retry's answer
+ * is the one the client gets, so each retry goes to the handler of the path it retries.
  */
+const API_PATHS = new Set(
+  ['', '.html', '.htm', '/index.html', '/index.htm'].map((s) => DOCUMENT_PATHS.proposalApi + s),
+);
+
 export default (req: Request, context?: Context) =>
-  // Anything but the API's path is /mcp: netlify serve retries a 403 or 404 reply at /mcp.html
-  // and the like (as its CDN emulation does for files), and those retries must be refused alike.
-  new URL(req.url).pathname === DOCUMENT_PATHS.proposalApi ? http(req, context) : mcp(req, context);
+  // Anything but the API's paths is /mcp, whose retries must be refused alike.
+  API_PATHS.has(new URL(req.url).pathname) ? http(req, context) : asClient(context?.ip, () => mcp(req, context));
 
 export const config: Config = {
   // DOCUMENT_PATHS.proposalApi and DOCUMENT_PATHS.mcp (src/contract/paths.ts), written out because

@@ -29,6 +29,12 @@ export const PROBLEM_TYPES = {
   'malformed-json': { status: 400, title: 'The request body is not valid JSON' },
   'missing-idempotency-key': { status: 400, title: 'An Idempotency-Key header is required' },
   'invalid-idempotency-key': { status: 400, title: 'The Idempotency-Key header is not valid' },
+  'cross-site-request': {
+    status: 403,
+    title: 'A browser request from another site is refused',
+    advice:
+      'A browser sent this POST from a page of another site (Sec-Fetch-Site cross-site or same-site, or an Origin that is not this site). Submit from the proposal workspace of this site, or from a client that is not a web page of another site (an agent, curl, an MCP client): requests without fetch metadata or Origin are unaffected.',
+  },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'idempotency-key-in-use': { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
   'payload-too-large': { status: 413, title: 'The request body is too large' },

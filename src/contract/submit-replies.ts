@@ -9,7 +9,8 @@ export const CONFIRMATION_EMAIL_TO_PERSON = {
   failed: 'The confirmation email could not be sent.',
   not_configured: 'No confirmation email is sent for this request.',
   limited:
-    'No confirmation email was sent: the limit of emails to one address, or from this site, for today was reached. Your request is stored and delivered all the same.',
+    // Which limit held it back is not said: it would tell a flooder when the site's own budget is spent.
+    'No confirmation email was sent for this request. Your request is stored and delivered all the same.',
 } as const;
 
 export type ConfirmationEmailState = keyof typeof CONFIRMATION_EMAIL_TO_PERSON;
@@ -31,7 +32,7 @@ export const CONFIRMATION_EMAIL_MEANINGS = {
     'The mail server refused the confirmation email (or it failed repeatedly); it will not be sent. The request itself is unaffected.',
   not_configured: 'This deployment sends no confirmation emails.',
   limited:
-    'No confirmation email was sent because a sending limit was reached (a few per address a day, and a daily total for the site; data_handling.limits in the contract gives the numbers). The request itself is stored and delivered as usual; keep the request_id as the reference.',
+    'No confirmation email was sent because a sending limit held it back (data_handling.limits in the contract lists them; the reply does not say which). The request itself is stored and delivered as usual; keep the request_id as the reference.',
 } as const satisfies Record<ConfirmationEmailState, string>;
 
 export type CrmName = 'inbox' | 'hubspot' | 'webhook';

@@ -5,7 +5,9 @@ import { readBody } from './read-body.ts';
 import { htmlReply } from './html-reply.ts';
 import { errorName, logEvent } from './submit/log.ts';
 import { internalError, type ActionPipeline, type InvocationContext } from './pipeline.ts';
-import { CHANNEL_HEADER, httpChannel, userAgentProduct } from './source.ts';
+import { CHANNEL_HEADER, claimedChannel, httpChannel, userAgentProduct } from './source.ts';
+import { clientNetworkKey } from './client-network.ts';
+import { crossSiteRefusal } from './cross-site.ts';
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -23,12 +25,29 @@ function mediaTypeOf(contentType: string | null): 'json' | 'form' | null {
 
 type Parsed = { body: Record<string, unknown>; key?: string | undefined };
 
+/**
+ * One reading of a form: a field sent twice is refused, never resolved, so the reply page (which
+ * shows what was posted) and the pipeline cannot each take a different one of its values.
+ */
+function duplicatedFields(params: URLSearchParams): Reply | undefined {
+  const names = [...params.keys()];
+  const twice = [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
+  if (twice.length === 0) return undefined;
+  return problem('invalid-request', 'A field was sent more than once; send each field once.', {
+    // The name is the form's own field name or an unknown one; neither is a value.
+    errors: twice.map((name) => ({ pointer: `#/${encodeURIComponent(name)}`, detail: 'sent more than once' })),
+  });
+}
+
 /** A form post carries strings; these fields become the JSON types the contract expects. */
-function formBody(raw: string): Parsed {
+function formBody(raw: string): Parsed | Reply {
+  const params = new URLSearchParams(raw);
+  const duplicated = duplicatedFields(params);
+  if (duplicated !== undefined) return duplicated;
   // Object.create(null): keys such as "__proto__" stay plain data and the schema rejects them.
   const body = Object.create(null) as Record<string, unknown>;
   let key: string | undefined;
-  for (const [name, sent] of new URLSearchParams(raw)) {
+  for (const [name, sent] of params) {
     const value = sent.trim();
     if (name === 'idempotency_key') key = value || undefined;
     else if (value === '' && name !== 'website') continue;
@@ -56,8 +75,10 @@ function jsonBody(raw: string): Parsed | Reply {
 
 /** GET /api/proposal is the contract file the CDN serves (netlify.toml); the function takes no GET. */
 export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
-  async function route(req: Request, form: boolean): Promise<Reply> {
+  async function route(req: Request, form: boolean, context: InvocationContext | undefined): Promise<Reply> {
     if (req.method === 'OPTIONS') return { status: 204, body: null };
+    const refused = crossSiteRefusal(req, k.urls.home);
+    if (refused !== undefined) return refused;
     if (req.method !== 'POST') {
       return problem('method-not-allowed', 'POST a JSON body; GET /api/proposal serves the contract.', {
         headers: { allow: 'GET, POST, OPTIONS' },
@@ -81,8 +102,11 @@ export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
       body: parsed.body,
       idempotencyKey: req.headers.get('idempotency-key'),
       source: {
-        channel: httpChannel(form, req.headers.get(CHANNEL_HEADER)),
+        channel: httpChannel(form),
+        claimed_channel: claimedChannel(req.headers.get(CHANNEL_HEADER)),
         client: userAgentProduct(req.headers.get('user-agent')),
+        // The platform's view of the client (Netlify: the connecting address; netlify serve: the socket's).
+        network: clientNetworkKey(context?.ip),
       },
       ...(form ? { form: { raw: raw.text, key: parsed.key } } : {}),
     });
@@ -95,7 +119,7 @@ export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
     const copy = form && req.method === 'POST' ? req.clone() : undefined;
     let routed: Reply;
     try {
-      routed = await route(req, form);
+      routed = await route(req, form, context);
     } catch (error) {
       logEvent('unexpected_error', { name: errorName(error) });
       routed = internalError();
@@ -105,7 +129,9 @@ export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
     const accept = req.headers.get('accept') ?? '';
     const wantsHtml = form || (/\btext\/html\b/.test(accept) && !/json/.test(accept));
     if (wantsHtml && reply.status !== 204) {
-      const posted = copy && reply.status !== 413 ? new URLSearchParams(await copy.text().catch(() => '')) : undefined;
+      // A refused cross-site post is not shown back: its values are another site's, not the visitor's.
+      const shown = copy !== undefined && reply.status !== 413 && reply.status !== 403;
+      const posted = shown ? new URLSearchParams(await copy.text().catch(() => '')) : undefined;
       return htmlReply(k, reply, posted);
     }
     const headers = new Headers({ ...CORS, 'cache-control': 'no-store' });

@@ -16,9 +16,13 @@ import { partnerFromKnowledge } from './submit/partner.ts';
 import { errorName, logEvent } from './submit/log.ts';
 import { sweepIfDue } from './submit/sweep.ts';
 import type { RequestSource } from './source.ts';
+import { fillTimeMs } from './submit/spam-signals.ts';
+import { guardedMetadata } from './stored-metadata.ts';
 
 export interface InvocationContext {
   waitUntil(promise: Promise<unknown>): void;
+  /** The client's address as the platform saw it (Netlify's `context.ip`): hashed (client-network.ts), never stored. */
+  ip?: string;
 }
 
 /** `idempotencyKey`: the HTTP header or the MCP tool's argument; `form`: a form post's raw bytes and hidden key field. */
@@ -60,12 +64,15 @@ function validated(validate: ValidateFunction<ProposalRequest>, body: Record<str
   return validate(body) ? body : undefined;
 }
 
-/** Cheap spam check before the costlier sensitive-data scan; a filled-in `website` trap already failed the schema. */
+/**
+ * Cheap spam check before the costlier sensitive-data scan; a filled-in `website` trap already failed
+ * the schema. A start in the future or older than the form's lifetime is no fill time (fillTimeMs):
+ * not evidence of automation, and not recorded as checks passed either.
+ */
 function looksAutomated(request: ProposalRequest): boolean {
-  if (request.action !== 'submit' || request.form_started_at === undefined) return false;
-  // A negative time means the browser's clock runs ahead of ours: no evidence of automation.
-  const filledInMs = Date.now() - request.form_started_at;
-  return filledInMs >= 0 && filledInMs < MIN_FILL_MS;
+  if (request.action !== 'submit') return false;
+  const filledInMs = fillTimeMs(request.form_started_at, Date.now());
+  return filledInMs !== undefined && filledInMs < MIN_FILL_MS;
 }
 
 /** A form cannot set headers: its key is a hidden field's, or else the content's hash, so a resubmit is recognised. */
@@ -112,7 +119,9 @@ export function createActionPipeline(
     if (valid.action === 'guide') return json(200, guide(k, valid));
     if (valid.action === 'summarize') return json(200, summarize(k, valid));
     const key = submitKey(request.form, request.idempotencyKey);
-    return key.ok ? submitProposal(valid, key.key, submitDeps(), request.source) : key.reply;
+    if (!key.ok) return key.reply;
+    const meta = await guardedMetadata(key.key, request.source);
+    return meta.keyRefused ?? submitProposal(valid, key.key, submitDeps(), meta.source);
   }
 
   async function run(request: ActionRequest): Promise<Reply> {

@@ -15,6 +15,7 @@ interface DataHandling {
   erasure: string;
   limits: {
     confirmation_emails_per_address_per_day: number;
+    confirmation_emails_per_client_per_day: number;
     confirmation_emails_per_day: number;
     sales_notices_per_hour: number;
   };
@@ -48,11 +49,13 @@ describe('/privacy', () => {
     const { limits } = sendLimitsFromEnv((name) => process.env[name]);
     expect(data.limits).toEqual({
       confirmation_emails_per_address_per_day: limits.perAddress,
+      confirmation_emails_per_client_per_day: limits.perClient,
       confirmation_emails_per_day: limits.perDay,
       sales_notices_per_hour: limits.noticesPerHour,
     });
     expect(page).toContain(`Confirmation emails to one address in 24 hours: at most ${limits.perAddress}.`);
     expect(page).toContain(`Confirmation emails from the whole site in a day: at most ${limits.perDay}.`);
+    expect(page).toContain(`one client (one network address) in 24 hours: at most ${limits.perClient}.`);
     expect(page).toContain(`in an hour: at most ${limits.noticesPerHour};`);
   });
 

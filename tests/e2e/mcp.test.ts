@@ -241,7 +241,12 @@ describe('POST /mcp through the official SDK client', () => {
 
     const deliveries = crm.requests.filter((r) => r.body.includes(requestId));
     expect(deliveries).toHaveLength(1);
-    expect(JSON.parse(deliveries[0]!.body).source).toEqual({ channel: 'mcp', client: 'proposal-e2e-agent/1.4.2' });
+    // `network`: the hashed client address the per-client send limit counts.
+    expect(JSON.parse(deliveries[0]!.body).source).toEqual({
+      channel: 'mcp',
+      client: 'proposal-e2e-agent/1.4.2',
+      network: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
 
     const notices = mailsTo(smtp.messages, SALES).filter((m) => m.raw.includes(requestId));
     expect(notices).toHaveLength(1);
@@ -265,7 +270,11 @@ describe('POST /mcp through the official SDK client', () => {
     });
     const requestId = (result.structuredContent as { request_id: string }).request_id;
     const record = JSON.parse(crm.requests.find((r) => r.body.includes(requestId))!.body);
-    expect(record.source).toEqual({ channel: 'mcp', client: 'example-agent/0.9' });
+    expect(record.source).toEqual({
+      channel: 'mcp',
+      client: 'example-agent/0.9',
+      network: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     await client.close();
   });
 

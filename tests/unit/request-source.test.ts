@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { httpChannel, implementationName, sourceText, userAgentProduct } from '../../src/proposal/source.ts';
+import {
+  claimedChannel,
+  httpChannel,
+  implementationName,
+  sourceText,
+  userAgentProduct,
+} from '../../src/proposal/source.ts';
 import { buildRecord } from '../../src/proposal/submit/record.ts';
 import { listText, toCsv } from '../../src/proposal/submit/inbox-export.ts';
 import { notificationText } from '../../src/proposal/submit/notification.ts';
@@ -13,7 +19,13 @@ describe('where a request came from', () => {
     expect(userAgentProduct('  agent/1\r\nX-Injected: 1')).toBe('agent/1');
     expect(userAgentProduct('')).toBeUndefined();
     expect(userAgentProduct(null)).toBeUndefined();
-    expect(userAgentProduct('x'.repeat(500))!.length).toBe(100);
+    expect(userAgentProduct('x'.repeat(500))!.length).toBe(64);
+    // Nothing a chat service or mail client would act on survives: no <, >, @, [, ], &.
+    expect(userAgentProduct('<!channel>')).toBe('channel');
+    expect(userAgentProduct('[x](https://evil.example)')).toBe('x');
+    expect(implementationName({ name: '<https://evil.example|Open> @here', version: '1' })).toBe(
+      'https://evil.example Open here/1',
+    );
   });
 
   it('names an MCP client by its clientInfo, and refuses what is not an Implementation', () => {
@@ -24,12 +36,26 @@ describe('where a request came from', () => {
     expect(implementationName('claude')).toBeUndefined();
   });
 
-  it('a form post is the no-JavaScript form; a page names workspace or webmcp; anything else is the HTTP API', () => {
-    expect(httpChannel(true, 'webmcp')).toBe('form');
-    expect(httpChannel(false, 'workspace')).toBe('workspace');
-    expect(httpChannel(false, ' WebMCP ')).toBe('webmcp');
-    expect(httpChannel(false, 'mcp')).toBe('http-api');
-    expect(httpChannel(false, null)).toBe('http-api');
+  it('the channel is what the server saw (form or HTTP API); the page a header names is recorded as a claim', () => {
+    expect(httpChannel(true)).toBe('form');
+    expect(httpChannel(false)).toBe('http-api');
+    expect(claimedChannel('workspace')).toBe('workspace');
+    expect(claimedChannel(' WebMCP ')).toBe('webmcp');
+    expect(claimedChannel('mcp')).toBeUndefined();
+    expect(claimedChannel(null)).toBeUndefined();
+    expect(sourceText({ channel: 'http-api', client: 'Mozilla/5.0', claimed_channel: 'workspace' })).toBe(
+      'HTTP API (client: Mozilla/5.0; says: proposal workspace)',
+    );
+    const record = buildRecord(submitRequest(), {
+      requestId: 'req-2',
+      receivedAt: '2026-11-24T10:00:00.000Z',
+      crm: 'inbox',
+      consent: CONSENT,
+      source: { channel: 'http-api', client: 'Mozilla/5.0', claimed_channel: 'workspace' },
+    });
+    expect(listText([record])).toMatch(/via http-api .* client Mozilla\/5\.0 {2}says workspace/);
+    const [header, row] = toCsv([record]).split('\r\n');
+    expect(row!.split(',')[header!.split(',').indexOf('claimed_channel')]).toBe('workspace');
   });
 
   it('the record, the sales notice, the CRM note and the inbox all show it', () => {

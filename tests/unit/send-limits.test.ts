@@ -4,7 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { limitAddress, sendLimitsFromEnv } from '../../src/contract/send-limits.ts';
+import { countedMailbox, sendLimitsFromEnv } from '../../src/contract/send-limits.ts';
+import { clientNetwork, clientNetworkKey } from '../../src/proposal/client-network.ts';
+import type { RequestSource } from '../../src/proposal/source.ts';
+import { fillTimeMs, FORM_LIFETIME_MS, observedSignals } from '../../src/proposal/submit/spam-signals.ts';
 import { tallyEvent } from '../../src/proposal/store/event-tally.ts';
 import { submitDepsFromEnv, type SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
@@ -43,21 +46,50 @@ const notices = () => mailsTo(parts.smtp.messages, PARTNER.email);
 const subjectOf = (raw: string) => /^Subject: (.*)$/im.exec(raw)?.[1] ?? '';
 
 describe('the limits as configured', () => {
-  it('compares addresses case-insensitively and without a +tag', () => {
-    expect(limitAddress(' Ann+news@Example.COM ')).toBe('ann@example.com');
-    expect(limitAddress('ann@example.com')).toBe('ann@example.com');
-    expect(limitAddress('+x@example.com')).toBe('+x@example.com');
+  it('counts one mailbox however it is spelled: case, +tag, IDN domain, and Gmail dots and googlemail.com', () => {
+    expect(countedMailbox(' Ann+news@Example.COM ')).toBe('ann@example.com');
+    expect(countedMailbox('ann@example.com')).toBe('ann@example.com');
+    expect(countedMailbox('+x@example.com')).toBe('+x@example.com');
+    expect(countedMailbox('ann@BÜCHER.example')).toBe('ann@xn--bcher-kva.example');
+    expect(countedMailbox('ann@xn--bcher-kva.example')).toBe('ann@xn--bcher-kva.example');
+    for (const spelling of ['j.doe@gmail.com', 'jdoe@gmail.com', 'j.d.o.e@googlemail.com', 'J.Doe+cv@GoogleMail.com'])
+      expect(countedMailbox(spelling)).toBe('jdoe@gmail.com');
+    // Dots matter elsewhere: only providers that document ignoring them are folded.
+    expect(countedMailbox('j.doe@example.com')).toBe('j.doe@example.com');
+  });
+
+  it('keys a client by its network: an IPv4 address, an IPv6 /64, a mapped IPv4 as the IPv4; only a short hash', () => {
+    expect(clientNetwork('192.0.2.7')).toBe('192.0.2.7');
+    expect(clientNetwork('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(clientNetwork('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientNetworkKey('2001:db8:1:2::9')).toBe(clientNetworkKey('2001:db8:1:2:ffff::1'));
+    expect(clientNetworkKey('2001:db8:1:3::9')).not.toBe(clientNetworkKey('2001:db8:1:2::9'));
+    expect(clientNetworkKey('192.0.2.7')).toMatch(/^[0-9a-f]{16}$/);
+    expect(clientNetworkKey(undefined)).toBeUndefined();
+    expect(clientNetworkKey('not an address')).toBeUndefined();
+  });
+
+  it('takes a fill time only when it is believable: not from the future, not older than the form lives', () => {
+    const now = Date.parse('2026-11-24T10:00:00Z');
+    expect(fillTimeMs(now - 60_000, now)).toBe(60_000);
+    expect(fillTimeMs(now + 60_000, now)).toBeUndefined();
+    expect(fillTimeMs(now - FORM_LIFETIME_MS - 1, now)).toBeUndefined();
+    const at = (started: number) =>
+      observedSignals(submitRequest({ form_started_at: started }), new Date(now).toISOString());
+    expect(at(now - 60_000)).toMatchObject({ form_checks: 'passed', fill_seconds: 60 });
+    expect(at(now + 3_600_000)).toEqual({ form_checks: 'not_checked', links: 0 });
+    expect(at(now - 30 * 86_400_000)).toEqual({ form_checks: 'not_checked', links: 0 });
   });
 
   it('reads the three variables, and keeps the default for an unusable value', () => {
     expect(sendLimitsFromEnv(() => undefined)).toEqual({
-      limits: { perAddress: 3, perDay: 500, noticesPerHour: 20 },
+      limits: { perAddress: 3, perClient: 20, perDay: 500, noticesPerHour: 20 },
       invalid: [],
     });
     const read = (name: string) =>
       ({ CONFIRMATION_LIMIT_PER_ADDRESS: '5', CONFIRMATION_LIMIT_PER_DAY: 'lots', NOTIFY_LIMIT_PER_HOUR: '0' })[name];
     expect(sendLimitsFromEnv(read)).toEqual({
-      limits: { perAddress: 5, perDay: 500, noticesPerHour: 20 },
+      limits: { perAddress: 5, perClient: 20, perDay: 500, noticesPerHour: 20 },
       invalid: ['CONFIRMATION_LIMIT_PER_DAY', 'NOTIFY_LIMIT_PER_HOUR'],
     });
   });
@@ -92,7 +124,14 @@ describe('confirmation emails per address', () => {
     const replies = [];
     for (let i = 0; i < 10; i++) {
       const email = addresses[i % addresses.length]!;
-      replies.push(await submitProposal(submitRequest({ email, company: `Company ${i}` }), randomUUID(), deps));
+      const started = Date.now() - 60_000;
+      replies.push(
+        await submitProposal(
+          submitRequest({ email, company: `Company ${i}`, form_started_at: started }),
+          randomUUID(),
+          deps,
+        ),
+      );
     }
     expect(replies.map((r) => r.status)).toEqual(Array<number>(10).fill(201));
     expect(replies.map((r) => bodyOf(r).confirmation_email)).toEqual([
@@ -104,7 +143,9 @@ describe('confirmation emails per address', () => {
         .slice(3)
         .every((r) => /No confirmation email was sent/.test(String((r.body as { message: string }).message))),
     ).toBe(true);
-    const confirmations = parts.smtp.messages.filter((m) => m.to.some((to) => limitAddress(to) === 'ann@example.com'));
+    const confirmations = parts.smtp.messages.filter((m) =>
+      m.to.some((to) => countedMailbox(to) === 'ann@example.com'),
+    );
     expect(confirmations).toHaveLength(3);
     const stored = await records(deps);
     expect(stored).toHaveLength(10);
@@ -130,6 +171,57 @@ describe('confirmation emails per address', () => {
     expect(mailsTo(parts.smtp.messages, email)).toHaveLength(3);
     expect(await records(deps)).toHaveLength(20);
     expect(parts.crm.requests).toHaveLength(20);
+  });
+});
+
+describe('confirmation emails per mailbox and per client', () => {
+  it('ten spellings of one Gmail mailbox: three emails in all, each to the address as it was sent', async () => {
+    const deps = makeDeps();
+    const name = `jdoe${randomUUID().slice(0, 8)}`;
+    const dotted = (n: string) => n.split('').join('.');
+    const spellings = [
+      `${name}@gmail.com`,
+      `${dotted(name)}@gmail.com`,
+      `${name}@googlemail.com`,
+      `${dotted(name)}@googlemail.com`,
+      `${name.toUpperCase()}@GMAIL.COM`,
+      `${name}+cv@gmail.com`,
+      `${name.slice(0, 2)}.${name.slice(2)}+x@googlemail.com`,
+      `${name}+a.b@GoogleMail.com`,
+      `${dotted(name).toUpperCase()}@gmail.com`,
+      `${name.slice(0, 1)}.${name.slice(1)}@GMail.com`,
+    ];
+    const replies = [];
+    for (const email of spellings)
+      replies.push(bodyOf(await submitProposal(submitRequest({ email }), randomUUID(), deps)).confirmation_email);
+    expect(replies).toEqual([...Array<string>(3).fill('sent'), ...Array<string>(7).fill('limited')]);
+    const sent = parts.smtp.messages.filter((m) => m.to.some((to) => countedMailbox(to) === `${name}@gmail.com`));
+    expect(sent.map((m) => m.to[0])).toEqual(spellings.slice(0, 3));
+  });
+
+  it('one client sending fast reaches its own limit, while a second client still gets its confirmation', async () => {
+    const deps = makeDeps({ CONFIRMATION_LIMIT_PER_CLIENT: '4' });
+    const fast: RequestSource = { channel: 'http-api', network: clientNetworkKey('198.51.100.23') };
+    const other: RequestSource = { channel: 'http-api', network: clientNetworkKey('2001:db8:77::5') };
+    const fastReplies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        submitProposal(submitRequest({ email: `fast-${i}-${randomUUID()}@example.com` }), randomUUID(), deps, fast),
+      ),
+    );
+    const states = fastReplies.map((r) => bodyOf(r).confirmation_email);
+    expect(states.filter((s) => s === 'sent')).toHaveLength(4);
+    expect(states.filter((s) => s === 'limited')).toHaveLength(6);
+    const second = await submitProposal(
+      submitRequest({ email: `other-${randomUUID()}@example.com` }),
+      randomUUID(),
+      deps,
+      other,
+    );
+    expect(bodyOf(second).confirmation_email).toBe('sent');
+    // The reply says `limited` and nothing about which limit: the record alone knows.
+    const limited = fastReplies.find((r) => bodyOf(r).confirmation_email === 'limited')!;
+    expect(JSON.stringify(limited.body)).not.toMatch(/per_client|client|site|address/i);
+    expect((await records(deps)).filter((r) => r.confirmation_email.limit === 'per_client')).toHaveLength(6);
   });
 });
 

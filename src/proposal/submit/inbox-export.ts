@@ -33,6 +33,8 @@ export const CSV_COLUMNS: Column[] = [
   ['next_attempt_at', (r) => r.delivery.next_attempt_at],
   ['channel', (r) => r.source?.channel],
   ['client', (r) => r.source?.client],
+  // What the request said of itself (the Proposal-Channel header), beside the channel the server saw.
+  ['claimed_channel', (r) => r.source?.claimed_channel],
   ['failed_at', (r) => r.delivery.failed_at],
   ...[...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS].map((field): Column => [field, (r) => r.contact[field]]),
   ...INTAKE_FIELDS.map((field): Column => [field, (r) => r.intake[field]]),
@@ -79,6 +81,7 @@ export function listText(records: ProposalRecord[]): string {
       signalsTag(r).padEnd(12),
       ` ${singleLine(r.contact.company)} / ${singleLine(r.contact.name)} <${singleLine(r.contact.email)}>`,
       ...(r.source?.client === undefined ? [] : [` client ${singleLine(r.source.client)}`]),
+      ...(r.source?.claimed_channel === undefined ? [] : [` says ${r.source.claimed_channel}`]),
     ].join(' '),
   );
   return [header, ...lines].join('\n') + '\n';

@@ -6,7 +6,7 @@
 import type { Transporter } from 'nodemailer';
 import type { Partner } from './partner.ts';
 import { FIELD_LABELS } from '../../contract/fields.ts';
-import { singleLine } from './single-line.ts';
+import { headerText, singleLine } from './single-line.ts';
 import { logEvent, type LogFields } from './log.ts';
 import type { ProposalRecord } from './record.ts';
 
@@ -95,7 +95,7 @@ export function createMailer(env: (name: string) => string | undefined) {
     },
     /** `sent` when the server accepted at least one recipient. */
     async sendNotice(notice: Notice) {
-      const mail = { ...notice, to: notice.to.map(singleLine), subject: singleLine(notice.subject) };
+      const mail = { ...notice, to: notice.to.map(singleLine), subject: headerText(notice.subject) };
       return send(mail, 'notify_email', {});
     },
   };

@@ -1,6 +1,7 @@
 /**
- * Messages to the sales team, by email and as a chat message {"text": ...}. Sender text goes through
- * singleLine, so it cannot add a header or a line that looks like ours.
+ * Messages to the sales team, by email and as a chat message {"text": ...}. Sender text is escaped for
+ * the place it lands (./single-line.ts): one plain line in the email's body, no encoded word in its
+ * Subject, and no markup, mention or disguised link in the chat message.
  */
 import { postForOutcome } from './crm.ts';
 import type { Partner } from './partner.ts';
@@ -8,7 +9,7 @@ import { logEvent } from './log.ts';
 import type { SubmitDeps } from './config.ts';
 import { MAX_SEND_ATTEMPTS, type Notice, type SendResult } from './mailer.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
-import { singleLine } from './single-line.ts';
+import { chatText, headerText, singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
 import { sourceText } from '../source.ts';
 
@@ -36,14 +37,18 @@ const CRM_SENTENCE = {
     `The CRM (${r.delivery.crm}) did not accept it after ${r.delivery.attempts} attempts (last error: ${r.delivery.last_error_kind ?? 'unknown'}). It is stored: find it with \`npm run inbox\` and follow up by hand.`,
 } as const;
 
-/** Plain text for email and chat: company, need, outcome, timeline, id and the CRM's state. */
+/**
+ * The notice's text: company, need, outcome, timeline, id and the CRM's state. `escape` makes each
+ * value the sender controls safe where it lands: singleLine for the email body, chatText for chat.
+ */
 export function notificationText(
   kind: 'notification' | 'alert',
   record: ProposalRecord,
   partner: Pick<Partner, 'name'>,
+  escape: (value: string) => string = singleLine,
 ): string {
   const field = (label: string, value: string | undefined) =>
-    `${label}: ${value === undefined ? '(not given)' : singleLine(value)}`;
+    `${label}: ${value === undefined ? '(not given)' : escape(value)}`;
   return [
     kind === 'alert'
       ? `A proposal request to ${partner.name} needs a person.`
@@ -61,8 +66,11 @@ export function notificationText(
   ].join('\n');
 }
 
-/** A message to the sales team: what it says and its Message-ID's local part. */
-export type SalesMessage = Omit<Notice, 'to'>;
+/**
+ * A message to the sales team: what it says and its Message-ID's local part. `chat`: the chat
+ * message when it holds sender text, escaped for chat; otherwise the chat gets subject and text.
+ */
+export type SalesMessage = Omit<Notice, 'to'> & { chat?: string };
 
 /** The notice of a new request, or the alert once its delivery failed. */
 export function noticeMessage(
@@ -70,14 +78,14 @@ export function noticeMessage(
   record: ProposalRecord,
   partner: Pick<Partner, 'name'>,
 ): SalesMessage {
-  const company = singleLine(record.contact.company);
+  const subject = (company: string) =>
+    kind === 'alert'
+      ? `Action needed: proposal request ${record.request_id} from ${company} was not delivered to the CRM`
+      : `New proposal request from ${company} (${record.request_id})`;
   return {
-    subject: singleLine(
-      kind === 'alert'
-        ? `Action needed: proposal request ${record.request_id} from ${company} was not delivered to the CRM`
-        : `New proposal request from ${company} (${record.request_id})`,
-    ),
+    subject: subject(headerText(record.contact.company)),
     text: notificationText(kind, record, partner),
+    chat: `${subject(chatText(record.contact.company))}\n${notificationText(kind, record, partner, chatText)}`,
     messageId: `${kind}-${record.request_id}`,
   };
 }
@@ -99,11 +107,14 @@ export async function sendOwedMessage<S extends NotificationStatus>(
     return result === 'retry' ? (attempts >= MAX_SEND_ATTEMPTS ? 'failed' : 'owed') : result;
   };
   const { chatUrl } = notify;
+  const { chat: chatMessage, ...mail } = message;
   const [email, chat] = await Promise.all([
-    settle(status.email, mailer ? () => mailer.sendNotice({ ...message, to: notify.emailTo }) : undefined),
+    settle(status.email, mailer ? () => mailer.sendNotice({ ...mail, to: notify.emailTo }) : undefined),
     settle(
       status.chat,
-      chatUrl === undefined ? undefined : () => postChat(chatUrl, `${message.subject}\n${message.text}`, requestId),
+      chatUrl === undefined
+        ? undefined
+        : () => postChat(chatUrl, chatMessage ?? `${mail.subject}\n${mail.text}`, requestId),
     ),
   ]);
   return { ...status, email, chat, attempts, at };

@@ -1,9 +1,24 @@
 /** What sales may sort a stored request by: spam that passed the honeypot and fill-time checks is kept visible. */
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { SubmitRequest } from '../../contract/requests.ts';
+import { IDEMPOTENCY_RETENTION_HOURS } from '../../contract/idempotency-rules.ts';
+
+/**
+ * How long a form's fill time can be: the workspace's draft keeps its Idempotency-Key, which the
+ * store keeps this long. A start beyond it, or after the request arrived, is no fill time a person
+ * spent: a sender wrote it, so it counts as missing.
+ */
+export const FORM_LIFETIME_MS = IDEMPOTENCY_RETENTION_HOURS * 3_600_000;
+
+/** Milliseconds from showing the form to `at`, when the form says so believably; else undefined. */
+export function fillTimeMs(startedAt: number | undefined, at: number): number | undefined {
+  if (startedAt === undefined) return undefined;
+  const filled = at - startedAt;
+  return filled >= 0 && filled <= FORM_LIFETIME_MS ? filled : undefined;
+}
 
 export interface SpamSignals {
-  /** `passed`: the spam trap was empty and the form took a person's time; `not_checked`: an API client. */
+  /** `passed`: the form said believably when it was shown (fillTimeMs); `not_checked`: an API client, or a fill time out of range. */
   form_checks: 'passed' | 'not_checked';
   /** Seconds from showing the form to sending it (workspace only). */
   fill_seconds?: number;
@@ -17,13 +32,13 @@ const LINK = /\bhttps?:\/\/|\bwww\.[^\s.]/gi;
 
 /** The signals a request carries by itself; the address count comes from the store. */
 export function observedSignals(request: SubmitRequest, receivedAt: string): SpamSignals {
-  const startedAt = request.form_started_at;
-  const filledMs = startedAt === undefined ? undefined : Date.parse(receivedAt) - startedAt;
+  const filledMs = fillTimeMs(request.form_started_at, Date.parse(receivedAt));
   // The text a sender wrote: every free-text field, the name and the company.
   const written = [...INTAKE_FIELDS, ...GUIDANCE_FIELDS, 'name', 'company', 'role'] as const;
   return {
-    form_checks: startedAt === undefined && request.website === undefined ? 'not_checked' : 'passed',
-    ...(filledMs !== undefined && filledMs >= 0 && { fill_seconds: Math.round(filledMs / 1000) }),
+    // The trap alone proves nothing (any client can send it empty): the checks ran when the fill time is believable.
+    form_checks: filledMs === undefined ? 'not_checked' : 'passed',
+    ...(filledMs !== undefined && { fill_seconds: Math.round(filledMs / 1000) }),
     links: written.reduce((sum, field) => sum + (request[field]?.match(LINK)?.length ?? 0), 0),
   };
 }
