@@ -86,7 +86,8 @@ describe('npm start while the store fails', () => {
     const retry = await submit(key);
     expect(retry.status).toBe(201);
     expect(((await retry.json()) as { status: string }).status).toBe('received');
-    expect(crm.requests.filter((r) => r.path === '/hook').map((r) => r.headers['webhook-id'])).toEqual([key]);
+    const { request_id: id } = (await retry.clone().json()) as { request_id: string };
+    expect(crm.requests.filter((r) => r.path === '/hook').map((r) => r.headers['webhook-id'])).toEqual([id]);
     await expect.poll(() => mailsTo(smtp.messages, SENDER).length).toBe(1);
   });
 });

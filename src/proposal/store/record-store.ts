@@ -1,11 +1,11 @@
-/** Stored requests read without a lease; the lease holder reads and writes one through its KeyLease. */
-import { isProposalRecord, recordKey, RECORDS_PREFIX, type ProposalRecord } from '../submit/record.ts';
+/** Stored requests read without a lease (the inbox); the lease holder reads and writes one through record-lease.ts. */
+import { RECORDS_PREFIX, type ProposalRecord } from '../submit/record.ts';
 import type { ProposalsStore } from './blobs.ts';
+import { readVersioned } from './record-lease.ts';
 
-/** A stored request (the sweep's first look, the inbox), or null. */
+/** A stored request, or null. */
 export async function readRecord(store: ProposalsStore, requestId: string): Promise<ProposalRecord | null> {
-  const data = (await store.read(recordKey(requestId)))?.value;
-  return isProposalRecord(data) ? data : null;
+  return (await readVersioned(store, requestId))?.record ?? null;
 }
 
 /** Unchecked: the inbox script checks their shape. */
