@@ -28,7 +28,7 @@ import { partnerFromKnowledge } from '../src/proposal/submit/partner.ts';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
 import { PROPOSALS_STORE, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
 import { ProposalsStore } from '../src/proposal/store/blobs.ts';
-import { readAllRecords, readRecord } from '../src/proposal/store/record-store.ts';
+import { readAllRecords, readRecord } from '../src/proposal/store/record-lease.ts';
 import { eraseRecord } from '../src/proposal/store/retention.ts';
 import { forgetTally } from '../src/proposal/store/event-tally.ts';
 import { addressTally } from '../src/proposal/submit/send-gates.ts';

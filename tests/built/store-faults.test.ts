@@ -191,16 +191,19 @@ describe.each(POINTS)('the store fails once on $name', ({ match }) => {
 });
 
 describe('the store fails on the sweep lock', () => {
-  it.each(FAULTS.slice(0, 1))('with %s: the submit is answered as usual and the sweep gives up quietly', async (_label, fault) => {
-    proxy.inject({ match: on.lock, fault });
-    const sweeps: Promise<unknown>[] = [];
-    const answer = await submit(randomUUID(), { waitUntil: (p) => sweeps.push(p) });
-    expect(answer.status).toBe(201);
-    await Promise.all(sweeps);
-    expect(proxy.seen.some((op) => op.key === 'sweep/lock' && op.fault !== undefined)).toBe(true);
-    await expectInvariants([answer]);
-    expect(deliveries()).toHaveLength(1);
-  });
+  it.each(FAULTS.slice(0, 1))(
+    'with %s: the submit is answered as usual and the sweep gives up quietly',
+    async (_label, fault) => {
+      proxy.inject({ match: on.lock, fault });
+      const sweeps: Promise<unknown>[] = [];
+      const answer = await submit(randomUUID(), { waitUntil: (p) => sweeps.push(p) });
+      expect(answer.status).toBe(201);
+      await Promise.all(sweeps);
+      expect(proxy.seen.some((op) => op.key === 'sweep/lock' && op.fault !== undefined)).toBe(true);
+      await expectInvariants([answer]);
+      expect(deliveries()).toHaveLength(1);
+    },
+  );
 });
 
 describe('a store outage during a submit', () => {

@@ -102,7 +102,9 @@ describe('a crash loses nothing and duplicates nothing (inbox, SMTP)', () => {
     site = await startSite(env, 180_000, site.dir);
     try {
       // A killed invocation's lease runs out (store/limits.ts, leaseMs) before a retry takes its request over.
-      const answers = await pool(keys, 10, (key, i) => submit(site.url, key, body(`Company ${i}`), Date.now() + 300_000));
+      const answers = await pool(keys, 10, (key, i) =>
+        submit(site.url, key, body(`Company ${i}`), Date.now() + 300_000),
+      );
       expect(answers.map((a) => a.status).filter((s) => s !== 201)).toEqual([]);
       expect(answers.map((a) => a.email).filter((e) => e !== 'sent')).toEqual([]);
 

@@ -35,7 +35,10 @@ describe('100,000 stored requests', () => {
         crm: 'inbox',
         consent: { text: 'c', version: 'v' },
       });
-      put(recordKey(id), due ? JSON.stringify({ ...record, delivery: { ...record.delivery, state: 'received' } }) : '{}');
+      put(
+        recordKey(id),
+        due ? JSON.stringify({ ...record, delivery: { ...record.delivery, state: 'received' } }) : '{}',
+      );
       const day = new Date(due ? at.getTime() : now).toISOString().slice(0, 10);
       put(`keys/${day}/${id}`, '{}');
     }
@@ -47,7 +50,11 @@ describe('100,000 stored requests', () => {
     const work = (from: typeof before) =>
       Object.fromEntries(Object.entries(memory.counts).map(([k, v]) => [k, v - from[k as keyof typeof before]]));
     const firstWork = work(before);
-    console.info(`sweep 1 of ${STORED} stored requests (${DUE} due):`, JSON.stringify(first), JSON.stringify(firstWork));
+    console.info(
+      `sweep 1 of ${STORED} stored requests (${DUE} due):`,
+      JSON.stringify(first),
+      JSON.stringify(firstWork),
+    );
     expect(first.requestsDeleted).toBe(RETENTION_BATCH);
     expect(first.entriesDeleted).toBe(RETENTION_BATCH);
     // Each deleted request is read (and its marker checked): nothing young is read.

@@ -14,7 +14,14 @@ import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
-import { CONSENT, PARTNER, envOf, newWebhookSecret, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
+import {
+  CONSENT,
+  PARTNER,
+  envOf,
+  newWebhookSecret,
+  submitRequest,
+  testSubmitDeps,
+} from '../helpers/submit-fixtures.ts';
 
 let blobs: TestBlobs;
 let crm: TestCrmServer;

@@ -14,7 +14,14 @@ import { ProposalsStore } from '../../src/proposal/store/blobs.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { startBlobs } from '../helpers/blobs.ts';
 import { startCrmServer } from '../helpers/crm-server.ts';
-import { CONSENT, PARTNER, envOf, newWebhookSecret, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
+import {
+  CONSENT,
+  PARTNER,
+  envOf,
+  newWebhookSecret,
+  submitRequest,
+  testSubmitDeps,
+} from '../helpers/submit-fixtures.ts';
 
 const run = promisify(execFile);
 const SCRIPT = resolve(import.meta.dirname, '../../scripts/inbox.ts');

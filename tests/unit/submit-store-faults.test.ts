@@ -72,9 +72,7 @@ function stored(store: ProposalsStore, prefix: string): string[] {
 }
 
 async function records(store: ProposalsStore): Promise<ProposalRecord[]> {
-  return Promise.all(
-    stored(store, 'requests/').map(async (key) => (await readVersioned(store, key.slice(9)))!.record),
-  );
+  return Promise.all(stored(store, 'requests/').map(async (key) => (await readVersioned(store, key.slice(9)))!.record));
 }
 
 /** After the store heals: leases run out (the clock moves past one), a retry and the sweep finish the work. */
@@ -180,7 +178,9 @@ describe('a slow store', () => {
   it('the slowest third of writes answered after one attempt’s timeout: submits still succeed', async () => {
     const w = world((n) => (n % 3 === 0 ? { lateMs: 4_500 * FACTOR } : undefined));
     const replies = await Promise.all(
-      Array.from({ length: 4 }, (_, i) => submitProposal(submitRequest({ email: `ann${i}@example.com` }), randomUUID(), w.deps)),
+      Array.from({ length: 4 }, (_, i) =>
+        submitProposal(submitRequest({ email: `ann${i}@example.com` }), randomUUID(), w.deps),
+      ),
     );
     expect(replies.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     for (const reply of replies) await expectTruthful(w, reply);

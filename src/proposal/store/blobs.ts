@@ -67,11 +67,6 @@ export class ProposalsStore {
     this.#fetch = fetch;
   }
 
-  /** The longest one call may take, all attempts included. */
-  get callBudgetMs(): number {
-    return STORE_LIMITS.callBudgetMs * this.timeFactor;
-  }
-
   async read(key: string, deadline?: number): Promise<{ value: unknown; version: Version } | null> {
     return this.#call('read', deadline ?? this.#deadline(STORE_LIMITS.callBudgetMs), async (store) => {
       const found = await store.getWithMetadata(key, { type: 'json' });
@@ -97,7 +92,10 @@ export class ProposalsStore {
       if (answer === null && !unclear) return null;
       unclear = true;
       // The read-back gets at least one attempt's time, even when the write used up the call's.
-      const found = await this.read(key, Math.max(deadline, performance.now() + STORE_LIMITS.attemptTimeoutMs * this.timeFactor));
+      const found = await this.read(
+        key,
+        Math.max(deadline, performance.now() + STORE_LIMITS.attemptTimeoutMs * this.timeFactor),
+      );
       if (found && JSON.stringify(found.value) === body) return found.version;
       const unchanged = 'ifNew' in condition ? found === null : found?.version === condition.ifVersion;
       if (answer === null || !unchanged) return null;
@@ -203,18 +201,13 @@ export class ProposalsStore {
  * Each attempt bounded (body included); 5xx, 429 and a read that cannot connect retried within the
  * deadline. A write is never repeated here: it may have landed (writeIf reads back and decides).
  */
-function boundedFetch(
-  fetch: typeof globalThis.fetch,
-  deadline: number,
-  attemptTimeoutMs: number,
-  trace: Trace,
-): typeof globalThis.fetch {
-  return async (input, init) => {
+function boundedFetch(fetch: typeof globalThis.fetch, deadline: number, attemptMs: number, trace: Trace) {
+  return async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
     const isWrite = (init?.method ?? 'GET').toUpperCase() === 'PUT';
     for (let attempt = 1; ; attempt++) {
       const left = deadline - performance.now();
       if (left <= 0) return gaveUp(trace, 'timeout');
-      const signal = AbortSignal.timeout(Math.ceil(Math.min(attemptTimeoutMs, left)));
+      const signal = AbortSignal.timeout(Math.ceil(Math.min(attemptMs, left)));
       let answer: Response | undefined;
       try {
         const response = await fetch(input, { ...init, signal });
@@ -223,7 +216,6 @@ function boundedFetch(
         answer = new Response(body.byteLength === 0 ? null : body, response);
       } catch {
         trace.failure = signal.aborted ? 'timeout' : 'unreachable';
-        if (isWrite) return gaveUp(trace);
       }
       if (answer && answer.status !== 429 && answer.status < 500) {
         delete trace.failure;
@@ -232,9 +224,8 @@ function boundedFetch(
         return answer;
       }
       if (answer) trace.failure = answer.status === 429 ? 'rate-limited' : 'server-error';
-      if (isWrite) return gaveUp(trace);
-      if (attempt >= STORE_LIMITS.maxAttempts || !(await pause(attempt, answer?.headers, deadline)))
-        return gaveUp(trace);
+      const again = !isWrite && attempt < STORE_LIMITS.maxAttempts;
+      if (!again || !(await pause(attempt, answer?.headers, deadline))) return gaveUp(trace);
     }
   };
 }

@@ -23,9 +23,7 @@ export interface KeyPointer {
 
 const dayName = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 
-function pointerKey(keyHash: string, ms: number): string {
-  return `${POINTERS_PREFIX}${dayName(ms)}/${keyHash}`;
-}
+const pointerKey = (keyHash: string, ms: number) => `${POINTERS_PREFIX}${dayName(ms)}/${keyHash}`;
 
 /** The UTC day a pointer's name holds; retention deletes whole days from the head of the listing. */
 export function pointerDay(key: string): string {
@@ -44,10 +42,15 @@ function isPointer(value: unknown): value is KeyPointer {
 /** The live pointer of the key (the earliest, should there be two), with its blob name. */
 async function livePointer(store: ProposalsStore, keyHash: string, now: Date, days: number[]) {
   const found = await Promise.all(
-    days.map(async (ms) => ({ key: pointerKey(keyHash, ms), value: (await store.read(pointerKey(keyHash, ms)))?.value })),
+    days.map(async (ms) => ({
+      key: pointerKey(keyHash, ms),
+      value: (await store.read(pointerKey(keyHash, ms)))?.value,
+    })),
   );
   const live = found.flatMap(({ key, value }) =>
-    isPointer(value) && now.getTime() - Date.parse(value.created_at) < KEY_RETENTION_MS ? [{ key, pointer: value }] : [],
+    isPointer(value) && now.getTime() - Date.parse(value.created_at) < KEY_RETENTION_MS
+      ? [{ key, pointer: value }]
+      : [],
   );
   return live.sort((a, b) => a.pointer.created_at.localeCompare(b.pointer.created_at) || a.key.localeCompare(b.key))[0];
 }

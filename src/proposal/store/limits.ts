@@ -32,12 +32,8 @@ export const WRITE_BOUND_MS = STORE_LIMITS.callBudgetMs + STORE_LIMITS.attemptTi
  * after that, so a 503's Retry-After (contract/idempotency-rules.ts) need not outlast it: the retry
  * waits or gets 409 with the seconds left.
  */
-export function leaseMs(timeFactor: number, effectMs: number): number {
-  return effectMs + 2 * WRITE_BOUND_MS * timeFactor;
-}
-export function leftNeededMs(timeFactor: number, effectMs: number): number {
-  return effectMs + WRITE_BOUND_MS * timeFactor;
-}
+export const leaseMs = (timeFactor: number, effectMs: number) => effectMs + 2 * WRITE_BOUND_MS * timeFactor;
+export const leftNeededMs = (timeFactor: number, effectMs: number) => effectMs + WRITE_BOUND_MS * timeFactor;
 
 /**
  * Most STORE_TIMEOUT_FACTOR may stretch the bounds. `npm start` and `npm run dev` set 4: there

@@ -12,16 +12,17 @@ const SWEEP_LOCK_KEY = 'sweep/lock';
 
 export type OpenMarker = { key: string; request_id: string };
 
-export const openMarker = (requestId: string): OpenMarker => ({ key: `${OPEN_PREFIX}${requestId}`, request_id: requestId });
+export const openMarker = (requestId: string): OpenMarker => ({
+  key: `${OPEN_PREFIX}${requestId}`,
+  request_id: requestId,
+});
 
 export async function markOpen(store: ProposalsStore, requestId: string): Promise<void> {
   // Written once: an existing marker (a refused create) already says the same.
   await store.writeIf(openMarker(requestId).key, { request_id: requestId }, { ifNew: true });
 }
 
-export async function markSettled(store: ProposalsStore, marker: OpenMarker): Promise<void> {
-  await store.remove(marker.key);
-}
+export const markSettled = (store: ProposalsStore, marker: OpenMarker): Promise<void> => store.remove(marker.key);
 
 /** Open requests, oldest first; markers written before time-ordered ids were `open/<13-digit ms>-<id>`. */
 export async function listOpen(store: ProposalsStore): Promise<OpenMarker[]> {

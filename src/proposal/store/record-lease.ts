@@ -1,11 +1,12 @@
 /**
- * The one mutable blob of a request, `requests/<id>`: its state, what it owes and its lease. A lease
+ * The one mutable blob of a request, `requests/<id>`: its state, what it owes and its lease; read
+ * without a lease by the inbox. A lease
  * is a deadline in the record (the rule: limits.ts, leaseMs); whoever finds it past may take it with a
  * write conditional on the version it read (If-Match), so one owner at a time does the owed work, and
  * every write of that owner is conditional on its own last one. No timer renews it: each write does.
  */
 import { randomUUID } from 'node:crypto';
-import { isProposalRecord, recordKey, type Lease, type ProposalRecord } from '../submit/record.ts';
+import { isProposalRecord, recordKey, RECORDS_PREFIX, type Lease, type ProposalRecord } from '../submit/record.ts';
 import type { ProposalsStore, Version } from './blobs.ts';
 import { leaseMs, leftNeededMs } from './limits.ts';
 
@@ -27,6 +28,18 @@ export async function readVersioned(store: ProposalsStore, requestId: string): P
   return found && isProposalRecord(found.value) ? { record: found.value, version: found.version } : null;
 }
 
+/** A stored request read without a lease (the inbox), or null. */
+export async function readRecord(store: ProposalsStore, requestId: string): Promise<ProposalRecord | null> {
+  return (await readVersioned(store, requestId))?.record ?? null;
+}
+
+/** Every stored request, unchecked (the inbox script checks their shape). */
+export async function readAllRecords(store: ProposalsStore): Promise<unknown[]> {
+  const values: unknown[] = [];
+  await store.scan(RECORDS_PREFIX, Infinity, async (key) => Boolean(values.push((await store.read(key))?.value)));
+  return values.filter((value) => value !== undefined);
+}
+
 /** Ms the record's lease still runs at `now` (0 when free). */
 export function leaseLeftMs(record: ProposalRecord, now: Date): number {
   const until = record.lease === undefined ? Number.NaN : Date.parse(record.lease.until);
@@ -38,16 +51,6 @@ export interface LeaseTerms {
   store: ProposalsStore;
   effectMs: number;
   now: () => Date;
-}
-
-/** Stores a new request with its lease held: null when it is already there. */
-export function createLeased(terms: LeaseTerms, record: ProposalRecord): Promise<RecordLease | null> {
-  return RecordLease.write(terms, record, { ifNew: true });
-}
-
-/** Takes the lease of a stored request whose lease has run out: null when another owner moved first. */
-export function takeLease(terms: LeaseTerms, found: VersionedRecord): Promise<RecordLease | null> {
-  return RecordLease.write(terms, found.record, { ifVersion: found.version });
 }
 
 export class RecordLease {
@@ -63,7 +66,11 @@ export class RecordLease {
     this.#token = token;
   }
 
-  static async write(
+  /**
+   * Stores a new request with its lease held (`ifNew`), or takes the lease of a stored one whose
+   * deadline passed (`ifVersion`, the version read): null when it is there already or another moved first.
+   */
+  static async take(
     terms: LeaseTerms,
     record: ProposalRecord,
     condition: { ifNew: true } | { ifVersion: Version },

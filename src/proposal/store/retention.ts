@@ -35,22 +35,19 @@ export async function deleteExpiredPointers(store: ProposalsStore, now: Date): P
  */
 export async function deleteExpiredRequests(store: ProposalsStore, now: Date, retentionMs: number): Promise<number> {
   const cutoff = now.getTime() - retentionMs;
-  let count = 0;
-  const keys = await store.listWhile(RECORDS_PREFIX, (key) => {
-    const at = idTime(key.slice(RECORDS_PREFIX.length));
-    // A random (legacy) id may sort anywhere: passed over, not a reason to stop.
-    return (at === undefined || at < cutoff) && count++ < RETENTION_BATCH * 4;
-  });
-  let deleted = 0;
-  for (const key of keys) {
-    if (deleted >= RETENTION_BATCH) break;
-    if (idTime(key.slice(RECORDS_PREFIX.length)) === undefined) continue;
+  const timeOf = (key: string) => idTime(key.slice(RECORDS_PREFIX.length));
+  let listed = 0;
+  // A random (legacy) id may sort anywhere: passed over, not a reason to stop.
+  const keys = await store.listWhile(
+    RECORDS_PREFIX,
+    (key) => (timeOf(key) ?? 0) < cutoff && listed++ < 4 * RETENTION_BATCH,
+  );
+  const due = keys.filter((key) => timeOf(key) !== undefined).slice(0, RETENTION_BATCH);
+  for (const key of due) {
     const found = await readVersioned(store, key.slice(RECORDS_PREFIX.length));
-    if (found) await eraseRecord(store, found.record);
-    else await store.remove(key);
-    deleted++;
+    await (found ? eraseRecord(store, found.record) : store.remove(key));
   }
-  return deleted;
+  return due.length;
 }
 
 /** Deletes a request, its open marker and its key pointer (only while it names this request); returns what existed. */

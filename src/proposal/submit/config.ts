@@ -18,40 +18,36 @@ export type EnvReader = (name: string) => string | undefined;
 export type Mailer = ReturnType<typeof createMailer>;
 
 /** Where the sales team is told of each request. */
-export interface NotifyConfig {
-  emailTo: string[];
-  chatUrl?: string;
-}
+export type NotifyConfig = { emailTo: string[]; chatUrl?: string };
 
-/** When the sweep runs and how it retries a request the CRM refused. */
+/**
+ * When the sweep runs and how it retries a request the CRM refused: at most one sweep per
+ * `intervalMs` across all instances; backoff from `backoffBaseMs`, doubling per attempt up to an
+ * hour; `failed` after `maxAgeMs` since receipt; requests older than `retentionMs` deleted (absent: kept).
+ */
 export interface RedeliveryPolicy {
-  /** At most one sweep per this interval, across all instances. */
   intervalMs: number;
-  /** First backoff step after a failed attempt; doubles per attempt, up to an hour. */
   backoffBaseMs: number;
-  /** After this long since receipt a request the CRM still refuses is `failed`. */
   maxAgeMs: number;
-  /** Requests older than this are deleted by the sweep; absent keeps them. */
   retentionMs?: number;
 }
 
-/** What the submit pipeline works with: the store, the CRM, mail, the partner, the limits and a clock. */
+/**
+ * What the submit pipeline works with. `mailer` null: no SMTP configured; `crmTimeoutMs`: bound of one
+ * CRM delivery; `inUseWaitMs`: how long a submit waits for another with the same key before 409;
+ * `now`: the clock of stored times, leases and key expiry (tests move it).
+ */
 export interface SubmitDeps {
-  /** Every call bounded, every failure StoreUnavailable. */
   store: ProposalsStore;
   crm: CrmAdapter;
-  /** Null: no SMTP configured. */
   mailer: Mailer;
   partner: Partner;
   consent: ConsentText;
-  /** Bound of one CRM delivery. */
   crmTimeoutMs: number;
   notify: NotifyConfig;
   redelivery: RedeliveryPolicy;
   limits: SendLimits;
-  /** How long a submit waits for another one with the same key before 409. */
   inUseWaitMs: number;
-  /** Clock for stored times, leases and key expiry; tests move it. */
   now: () => Date;
 }
 

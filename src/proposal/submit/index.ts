@@ -7,8 +7,10 @@ import { problem, type Reply } from '../../contract/http.ts';
 import type { SubmitDeps } from './config.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { requestForKey, type KeyPointer } from '../store/key-pointer.ts';
+
+type NamedRequest = { pointer: KeyPointer; key: string };
 import { StoreUnavailable } from '../store/blobs.ts';
-import { createLeased, leaseLeftMs, readVersioned, takeLease, type RecordLease } from '../store/record-lease.ts';
+import { leaseLeftMs, readVersioned, RecordLease } from '../store/record-lease.ts';
 import { markOpen } from '../store/open-index.ts';
 import { initialNotification } from './notification.ts';
 import { backoffAhead, completeOwedWork, delivered, leaseTerms, owes, replyFor } from './owed-work.ts';
@@ -42,7 +44,7 @@ export async function submitProposal(
       let lease: RecordLease | null = null;
       let leftMs = 0;
       if (found === null) {
-        lease = await store(request, named.pointer, named.key, deps, source);
+        lease = await store(request, named, deps, source);
       } else if (!owes(found.record)) {
         // The stored answer, marked as a replay (IETF Idempotency-Key draft).
         const { status, headers = {}, body } = replyFor(found.record, deps);
@@ -52,7 +54,7 @@ export async function submitProposal(
         return replyFor(found.record, deps);
       } else {
         leftMs = leaseLeftMs(found.record, deps.now());
-        if (leftMs === 0) lease = await takeLease(leaseTerms(deps), found);
+        if (leftMs === 0) lease = await RecordLease.take(leaseTerms(deps), found.record, { ifVersion: found.version });
       }
       // The owner answers with what the store confirmed; if it stopped, a retry or the sweep continues.
       if (lease !== null) return (await completeOwedWork(deps, lease, false)).reply;
@@ -79,30 +81,16 @@ export async function submitProposal(
 }
 
 /** Stores the request the pointer names, its lease held: null when another invocation stored it first. */
-async function store(
-  request: SubmitRequest,
-  pointer: KeyPointer,
-  pointerKey: string,
-  deps: SubmitDeps,
-  source: RequestSource | undefined,
-): Promise<RecordLease | null> {
-  const receivedAt = pointer.created_at;
-  const built = await withAddressCount(
-    deps,
-    buildRecord(request, {
-      requestId: pointer.request_id,
-      receivedAt,
-      crm: deps.crm.name,
-      consent: deps.consent,
-      entryKey: pointerKey,
-      notification: initialNotification(deps),
-      signals: observedSignals(request, receivedAt),
-      source,
-    }),
-  );
+async function store(request: SubmitRequest, named: NamedRequest, deps: SubmitDeps, source?: RequestSource) {
+  const { request_id: requestId, created_at: receivedAt } = named.pointer;
+  const { crm, consent } = deps;
+  const notification = initialNotification(deps);
+  const signals = observedSignals(request, receivedAt);
+  const meta = { requestId, receivedAt, crm: crm.name, consent, entryKey: named.key, notification, signals, source };
+  const built = await withAddressCount(deps, buildRecord(request, meta));
   // The inbox: the one write that stores the record also delivers it.
   const first = deps.crm.storesRecord ? delivered(built, deps) : built;
   // The open marker first: no stored request the sweep cannot find, whatever fails after.
   if (owes(first)) await markOpen(deps.store, first.request_id);
-  return createLeased(leaseTerms(deps), first);
+  return RecordLease.take(leaseTerms(deps), first, { ifNew: true });
 }

@@ -12,14 +12,8 @@ import { StoreUnavailable } from '../store/blobs.ts';
 import { markSettled, openMarker } from '../store/open-index.ts';
 import { MAIL_EFFECT_MS } from './mailer.ts';
 import { logEvent } from './log.ts';
-import {
-  dailyLimitAlert,
-  hourlyDigest,
-  isOwed,
-  noticeMessage,
-  sendOwedMessage,
-  type SalesMessage,
-} from './notification.ts';
+import { dailyLimitAlert, hourlyDigest, isOwed, noticeMessage, sendOwedMessage } from './notification.ts';
+import type { SalesMessage } from './notification.ts';
 import { confirmationEmail, digestCounts, digestDue, digestIfPastLimit } from './send-gates.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
 import { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../contract/submit-replies.ts';
@@ -43,15 +37,12 @@ export async function completeOwedWork(deps: SubmitDeps, lease: RecordLease, res
     await doOwedWork(deps, lease, respectBackoff);
     await lease.release(lease.record);
   } catch (error) {
-    if (!(error instanceof StoreUnavailable || error instanceof LeaseLostError)) {
-      await lease.release(lease.record).catch(() => undefined);
-      throw error;
-    }
-    const fields = error instanceof StoreUnavailable ? { operation: error.operation, reason: error.reason } : {};
-    logEvent(error instanceof LeaseLostError ? 'lease_lost' : 'store_unavailable', {
-      request_id: lease.record.request_id,
-      ...fields,
-    });
+    const stopped = error instanceof StoreUnavailable || error instanceof LeaseLostError;
+    if (!stopped) await lease.release(lease.record).catch(() => undefined);
+    if (!stopped) throw error;
+    const { request_id } = lease.record;
+    if (error instanceof LeaseLostError) logEvent('lease_lost', { request_id });
+    else logEvent('store_unavailable', { request_id, operation: error.operation, reason: error.reason });
     return { record: lease.record, reply: replyFor(lease.record, deps), stopped: error };
   }
   const record = lease.record;
@@ -66,7 +57,9 @@ async function doOwedWork(deps: SubmitDeps, lease: RecordLease, respectBackoff: 
     await lease.makeTimeForEffect();
     const outcome = await deliverWithin(crm, lease.record, deps.crmTimeoutMs);
     // Durable before the email: the next owner sees "received" and never delivers again.
-    await lease.save(outcome.ok ? delivered(lease.record, deps, outcome.reference) : refused(lease.record, deps, outcome));
+    await lease.save(
+      outcome.ok ? delivered(lease.record, deps, outcome.reference) : refused(lease.record, deps, outcome),
+    );
   }
 
   /** One owed step: enough lease for it first, then what changed is stored before the next. */
@@ -130,17 +123,13 @@ export function backoffAhead(record: ProposalRecord, now: Date): boolean {
 
 /** The record as accepted by the CRM. */
 export function delivered(record: ProposalRecord, deps: SubmitDeps, reference?: string): ProposalRecord {
-  const { next_attempt_at: _next, ...delivery } = record.delivery;
+  const { next_attempt_at: _next, attempts, ...delivery } = record.delivery;
+  const ref = reference === undefined ? {} : { crm_reference: reference };
+  const at = deps.now().toISOString();
+  const crm = deps.crm.name;
   return {
     ...record,
-    delivery: {
-      ...delivery,
-      crm: deps.crm.name,
-      state: 'received',
-      attempts: record.delivery.attempts + 1,
-      delivered_at: deps.now().toISOString(),
-      ...(reference !== undefined && { crm_reference: reference }),
-    },
+    delivery: { ...delivery, crm, state: 'received', attempts: attempts + 1, delivered_at: at, ...ref },
   };
 }
 
@@ -150,12 +139,8 @@ function refused(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome &
   const at = deps.now();
   const gaveUp = at.getTime() - Date.parse(record.received_at) >= deps.redelivery.maxAgeMs;
   const delivery = { ...record.delivery, crm: deps.crm.name, attempts, last_error_kind: outcome.kind };
-  logEvent(gaveUp ? 'crm_delivery_failed' : 'crm_delivery_pending', {
-    request_id: record.request_id,
-    crm: deps.crm.name,
-    kind: outcome.kind,
-    attempts,
-  });
+  const fields = { request_id: record.request_id, crm: deps.crm.name, kind: outcome.kind, attempts };
+  logEvent(gaveUp ? 'crm_delivery_failed' : 'crm_delivery_pending', fields);
   if (!gaveUp) {
     const wait = backoffMs(deps.redelivery, attempts, outcome.retryAfterSeconds);
     return { ...record, delivery: { ...delivery, next_attempt_at: new Date(at.getTime() + wait).toISOString() } };
@@ -175,11 +160,10 @@ export function replyFor(record: ProposalRecord, deps: SubmitDeps): Reply {
   const base = { requestId: record.request_id, receivedAt: record.received_at };
   const confirmationEmail = record.confirmation_email.state;
   switch (record.delivery.state) {
-    case 'received':
-      return json(
-        201,
-        receivedReplyBody({ ...base, crm: record.delivery.crm, confirmationEmail, partner: deps.partner }),
-      );
+    case 'received': {
+      const { crm } = record.delivery;
+      return json(201, receivedReplyBody({ ...base, crm, confirmationEmail, partner: deps.partner }));
+    }
     case 'failed':
       return json(202, failedReplyBody({ ...base, confirmationEmail }));
     case 'pending': {

@@ -73,11 +73,7 @@ export interface ProposalRecord {
 }
 
 /** A deadline, its owner's token and a nonce per write (so a read-back tells whose write landed). */
-export interface Lease {
-  token: string;
-  until: string;
-  write: string;
-}
+export type Lease = { token: string; until: string; write: string };
 
 /** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
 export const PROPOSALS_STORE = 'proposals';

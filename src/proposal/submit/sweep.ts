@@ -4,7 +4,7 @@
  * `npm run inbox -- redeliver`.
  */
 import { claimSweep, listOpen, markSettled, type OpenMarker } from '../store/open-index.ts';
-import { leaseLeftMs, readVersioned, takeLease } from '../store/record-lease.ts';
+import { leaseLeftMs, readVersioned, RecordLease } from '../store/record-lease.ts';
 import { deleteExpiredPointers, deleteExpiredRequests } from '../store/retention.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
 import type { SubmitDeps } from './config.ts';
@@ -53,32 +53,26 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
       }
     }),
   );
-  const { now, redelivery } = deps;
-  const remaining = () => Math.max(0, deadline - performance.now());
-  const entriesDeleted = await deleteExpiredPointers(deps.store, now());
-  const countersDeleted = await deleteStaleTallies(deps.store, now(), remaining());
-  const requestsDeleted =
-    redelivery.retentionMs === undefined ? 0 : await deleteExpiredRequests(deps.store, now(), redelivery.retentionMs);
-  const report = {
-    open: open.length,
-    requests,
-    deferred: open.length - requests.length,
-    entriesDeleted,
-    requestsDeleted,
-    ms: performance.now() - started,
-  };
+  const { now, redelivery, store } = deps;
+  const entriesDeleted = await deleteExpiredPointers(store, now());
+  const countersDeleted = await deleteStaleTallies(store, now(), Math.max(0, deadline - performance.now()));
+  const retentionMs = redelivery.retentionMs;
+  const requestsDeleted = retentionMs === undefined ? 0 : await deleteExpiredRequests(store, now(), retentionMs);
+  const ms = performance.now() - started;
+  const deferred = open.length - requests.length;
+  const count = (outcome: RequestOutcome) => requests.filter((r) => r.outcome === outcome).length;
   logEvent('sweep_done', {
-    open: report.open,
+    open: open.length,
     worked: requests.length,
-    delivered: requests.filter((r) => r.outcome === 'delivered').length,
-    failed: requests.filter((r) => r.outcome === 'failed').length,
-    deferred: report.deferred,
+    delivered: count('delivered'),
+    failed: count('failed'),
+    deferred,
     entries_deleted: entriesDeleted,
     counters_deleted: countersDeleted,
     requests_deleted: requestsDeleted,
-    ms: Math.round(report.ms),
+    ms: Math.round(ms),
   });
-  return report;
+  return { open: open.length, requests, deferred, entriesDeleted, requestsDeleted, ms };
 }
 
 /** One open request: skip it while its backoff runs or another owner holds it, else complete its owed work. */
@@ -101,7 +95,7 @@ async function sweepOne(deps: SubmitDeps, marker: OpenMarker, ignoreBackoff: boo
   // Only the CRM delivery is owed, and not yet; a sales message owed is sent meanwhile.
   if (!ignoreBackoff && backoffAhead(data, deps.now()) && !owesSalesMessage(data)) return 'waiting';
   if (leaseLeftMs(data, deps.now()) > 0) return 'busy';
-  const lease = await takeLease(leaseTerms(deps), found);
+  const lease = await RecordLease.take(leaseTerms(deps), found.record, { ifVersion: found.version });
   if (lease === null) return 'busy';
   const result = await completeOwedWork(deps, lease, !ignoreBackoff);
   if (result.stopped instanceof StoreUnavailable) throw result.stopped;
