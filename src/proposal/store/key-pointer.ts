@@ -9,7 +9,7 @@
 import { hash } from 'node:crypto';
 import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
 import { isObject } from '../submit/record.ts';
-import type { ProposalsStore } from './blobs.ts';
+import { StoreUnavailable, type ProposalsStore } from './blobs.ts';
 import { timeOrderedId } from './time-ordered-id.ts';
 
 export const POINTERS_PREFIX = 'keys/';
@@ -66,7 +66,8 @@ export async function requestForKey(
   now: () => Date,
 ): Promise<{ kind: 'request'; pointer: KeyPointer; key: string; created: boolean } | { kind: 'reused' }> {
   const keyHash = hash('sha256', idempotencyKey);
-  for (;;) {
+  // A refused create means another pointer appeared: read again (a damaged one must not loop forever).
+  for (let tries = 0; tries < 3; tries++) {
     const at = now();
     const today = at.getTime();
     const found = await livePointer(store, keyHash, at, [today - DAY_MS, today]);
@@ -85,6 +86,7 @@ export async function requestForKey(
     if (earlier.pointer.fingerprint !== fingerprint) return { kind: 'reused' };
     return { kind: 'request', ...earlier, created: false };
   }
+  throw new StoreUnavailable('claim', 'malformed');
 }
 
 /** Deletes a pointer only while it names `requestId` (erasure of a request). */
