@@ -28,8 +28,8 @@ import { partnerFromKnowledge } from '../src/proposal/submit/partner.ts';
 import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
 import { PROPOSALS_STORE, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
 import { ProposalsStore } from '../src/proposal/store/blobs.ts';
-import { readAllRecords, readRecord } from '../src/proposal/store/record-store.ts';
-import { entriesNaming, eraseRecord } from '../src/proposal/store/retention.ts';
+import { readAllRecords, readRecord } from '../src/proposal/store/record-lease.ts';
+import { eraseRecord } from '../src/proposal/store/retention.ts';
 import { forgetTally } from '../src/proposal/store/event-tally.ts';
 import { addressTally } from '../src/proposal/submit/send-gates.ts';
 import { runSweep, type SweepLimits } from '../src/proposal/submit/sweep.ts';
@@ -51,10 +51,10 @@ const USAGE = `Usage: node scripts/inbox.ts [list|export|redeliver|delete] [opti
   export               all stored requests as JSON (default) or CSV
   redeliver            run the function's sweep now: deliver pending requests to the CRM (without
                        waiting for their backoff), send owed
-                       emails and notices, delete expired idempotency entries (and requests past
+                       emails and notices, delete expired Idempotency-Key pointers (and requests past
                        RETENTION_DAYS). Uses the CRM_*, SMTP_*, NOTIFY_* and REDELIVERY_* variables of
                        the environment or .env, and the partner facts of .generated/ (npm run build)
-  delete REQUEST_ID    erase one request with its idempotency entries and open marker
+  delete REQUEST_ID    erase one request with its Idempotency-Key pointer and open marker
   delete --email ADDR  erase every request sent from this address
 
   --format json|csv    export format
@@ -235,7 +235,7 @@ async function redeliver(source: Source): Promise<void> {
   for (const { request_id: id, outcome } of report.requests) lines.push(`  ${outcome.padEnd(9)} ${id}`);
   if (report.deferred > 0) lines.push(`  ${report.deferred} left for the next sweep (time budget).`);
   lines.push(
-    `Deleted ${report.entriesDeleted} expired idempotency entr${report.entriesDeleted === 1 ? 'y' : 'ies'} and ${report.requestsDeleted} request${report.requestsDeleted === 1 ? '' : 's'} past RETENTION_DAYS.`,
+    `Deleted ${report.entriesDeleted} expired key pointer${report.entriesDeleted === 1 ? '' : 's'} and ${report.requestsDeleted} request${report.requestsDeleted === 1 ? '' : 's'} past RETENTION_DAYS.`,
   );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -260,11 +260,10 @@ async function erase(source: Source, target: NonNullable<Options['target']>): Pr
     process.stdout.write(`Nothing to delete: no ${what} in the ${source.where}.\n`);
     return;
   }
-  // Requests stored before they named their idempotency entry: find the entries that name them.
-  const named = await entriesNaming(store, new Set(records.map((record) => record.request_id)));
+  // Entries of requests stored before key pointers are left to the sweep, which deletes them all.
   const lines = [`Deleted from the ${source.where}:`];
   for (const record of records) {
-    const removed = await eraseRecord(store, record, named.get(record.request_id) ?? []);
+    const removed = await eraseRecord(store, record);
     lines.push(`  request ${record.request_id} (received ${record.received_at}): ${removed.join(', ')}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -36,7 +36,8 @@ export function dataHandlingFromEnv(
       (days === undefined
         ? 'A stored request is kept until its deletion is asked for.'
         : `A stored request is deleted ${days} days after it arrived.`) +
-      ` Idempotency keys are deleted after ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
+      // Key pointers are deleted with their UTC day (proposal/store/key-pointer.ts): up to a day after their hours.
+      ` Idempotency keys are honoured for ${IDEMPOTENCY_RETENTION_HOURS} hours and deleted (stored only as a hash) within the following day.`,
     limits: {
       confirmation_emails_per_address_per_day: limits.perAddress,
       confirmation_emails_per_client_per_day: limits.perClient,

@@ -80,7 +80,9 @@ describe('the contract explains itself to an agent', () => {
     expect(stored).toMatch(/Guide and summarize store nothing/);
     // The build ran without RETENTION_DAYS: kept until deletion is asked for.
     expect(retention_days).toBeNull();
-    expect(retention).toMatch(/kept until its deletion is asked for.*Idempotency keys are deleted after 24 hours/);
+    expect(retention).toMatch(
+      /kept until its deletion is asked for.*Idempotency keys are honoured for 24 hours and deleted .* within the following day/,
+    );
     expect(erasure).toMatch(/^To have a request deleted, write to [^\s@]+@[^\s@]+ with its request_id/);
     const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#39;|&apos;/g, "'");
     for (const page of ['agents.html', 'proposal.html', 'agents.md', 'proposal.md']) {

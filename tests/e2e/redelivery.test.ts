@@ -43,8 +43,9 @@ const post = (body: unknown, key?: string) =>
 const noticesOf = (requestId: string) =>
   mailsTo(smtp.messages, SALES).filter((m) => m.raw.replace(/=\r?\n/g, '').includes(requestId));
 
-const accepted = (key: string) =>
-  crm.requests.filter((r) => r.headers['webhook-id'] === key && r.path === '/hook').length;
+/** Deliveries of one request: webhook-id is the request id. */
+const accepted = (requestId: string) =>
+  crm.requests.filter((r) => r.headers['webhook-id'] === requestId && r.path === '/hook').length;
 
 describe('npm start delivers a pending request without its sender', () => {
   it('CRM down at submit, then healed: other requests start the sweep; one record, one email, one notice', async () => {
@@ -56,7 +57,7 @@ describe('npm start delivers a pending request without its sender', () => {
     expect(first.status).toBe(202);
     const { request_id: requestId, status } = (await first.json()) as { request_id: string; status: string };
     expect(status).toBe('pending');
-    const refusedAttempts = accepted(key);
+    const refusedAttempts = accepted(requestId);
     expect(refusedAttempts).toBe(1);
 
     crm.behave(OK);
@@ -65,14 +66,14 @@ describe('npm start delivers a pending request without its sender', () => {
     const guide = { action: 'guide', question: 'How do we start?', industry: 'Retail', company_size: '11-50' };
     const deadline = Date.now() + 60_000;
     while (
-      (crm.requests.slice(healedAt).every((r) => r.headers['webhook-id'] !== key) ||
+      (crm.requests.slice(healedAt).every((r) => r.headers['webhook-id'] !== requestId) ||
         mailsTo(smtp.messages, email).length === 0) &&
       Date.now() < deadline
     ) {
       expect((await post({ ...guide, primary_need: 'cloud-engineering' })).status).toBe(200);
       await new Promise((r) => setTimeout(r, 500));
     }
-    const delivered = crm.requests.slice(healedAt).filter((r) => r.headers['webhook-id'] === key);
+    const delivered = crm.requests.slice(healedAt).filter((r) => r.headers['webhook-id'] === requestId);
     expect(delivered).toHaveLength(1);
     expect(mailsTo(smtp.messages, email)).toHaveLength(1);
     // The notice went out when the request arrived (saying the CRM did not have it yet), once.
@@ -88,7 +89,7 @@ describe('npm start delivers a pending request without its sender', () => {
       await post({ ...guide, primary_need: 'cloud-engineering' });
       await new Promise((r) => setTimeout(r, 700));
     }
-    expect(crm.requests.slice(healedAt).filter((r) => r.headers['webhook-id'] === key)).toHaveLength(1);
+    expect(crm.requests.slice(healedAt).filter((r) => r.headers['webhook-id'] === requestId)).toHaveLength(1);
     expect(mailsTo(smtp.messages, email)).toHaveLength(1);
     expect(noticesOf(requestId)).toHaveLength(1);
   });

@@ -85,8 +85,9 @@ describe('npm start while the store fails', () => {
     heal();
     const retry = await submit(key);
     expect(retry.status).toBe(201);
-    expect(((await retry.json()) as { status: string }).status).toBe('received');
-    expect(crm.requests.filter((r) => r.path === '/hook').map((r) => r.headers['webhook-id'])).toEqual([key]);
+    const { status, request_id: id } = (await retry.json()) as { status: string; request_id: string };
+    expect(status).toBe('received');
+    expect(crm.requests.filter((r) => r.path === '/hook').map((r) => r.headers['webhook-id'])).toEqual([id]);
     await expect.poll(() => mailsTo(smtp.messages, SENDER).length).toBe(1);
   });
 });

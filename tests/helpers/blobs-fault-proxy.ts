@@ -45,14 +45,11 @@ export interface BlobsFaultProxy {
 
 /** Matchers for the operations of the proposals store. */
 export const on = {
-  /** The first conditional create of an idempotency entry (claiming a key). */
-  claim: (op: BlobsOperation) => op.method === 'PUT' && op.key.startsWith('idempotency/') && op.condition === 'new',
-  /** A conditional change of an idempotency entry (lease renewal, release, takeover). */
-  leaseWrite: (op: BlobsOperation) =>
-    op.method === 'PUT' && op.key.startsWith('idempotency/') && op.condition === 'match',
+  /** Creating the Idempotency-Key's pointer (claiming a key). */
+  claim: (op: BlobsOperation) => op.method === 'PUT' && op.key.startsWith('keys/') && op.condition === 'new',
   /** Storing a new request. */
   recordCreate: (op: BlobsOperation) => op.method === 'PUT' && op.key.startsWith('requests/') && op.condition === 'new',
-  /** A status update of a stored request. */
+  /** A change of a stored request (its state, lease taken, renewed or given up). */
   recordUpdate: (op: BlobsOperation) =>
     op.method === 'PUT' && op.key.startsWith('requests/') && op.condition === 'match',
   /** Writing or deleting an open-index marker. */

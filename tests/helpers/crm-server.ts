@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type CrmBehaviour =
-  | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> }
+  | { kind: 'status'; status: number; body?: string; headers?: Record<string, string>; delayMs?: number }
   | { kind: 'hang' }
   | { kind: 'drop' };
 
@@ -46,8 +46,12 @@ export async function startCrmServer(): Promise<TestCrmServer> {
         req.socket.destroy();
         return;
       }
-      res.writeHead(now.status, { 'content-type': 'application/json', ...now.headers });
-      res.end(now.body ?? '');
+      const answer = () => {
+        res.writeHead(now.status, { 'content-type': 'application/json', ...now.headers });
+        res.end(now.body ?? '');
+      };
+      if (now.delayMs === undefined) answer();
+      else setTimeout(answer, now.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

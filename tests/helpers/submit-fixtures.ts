@@ -1,7 +1,8 @@
-/** Shared inputs of the submit tests: a valid request, the partner, consent text, env maps. */
+/** Shared inputs of the submit tests: a valid request, the partner, consent text, env maps, and their SubmitDeps. */
 import { randomBytes } from 'node:crypto';
 import type { SubmitRequest } from '../../src/contract/requests.ts';
-import type { EnvReader } from '../../src/proposal/submit/config.ts';
+import { submitDepsFromEnv, type EnvReader, type SubmitDeps } from '../../src/proposal/submit/config.ts';
+import type { ProposalsStore } from '../../src/proposal/store/blobs.ts';
 import type { ConsentText, Partner } from '../../src/proposal/submit/partner.ts';
 
 export const PARTNER: Partner = {
@@ -53,4 +54,21 @@ export function envOf(values: Record<string, string>): EnvReader {
 
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/**
+ * The one SubmitDeps of the submit tests: the configuration adapter over `env` (as deployed), the
+ * test's store, then typed `overrides` (a clock, a CRM stub, shorter waits).
+ */
+export function testSubmitDeps(
+  store: ProposalsStore,
+  { env = {}, ...overrides }: Partial<SubmitDeps> & { env?: Record<string, string> } = {},
+): SubmitDeps {
+  return { ...submitDepsFromEnv(envOf(env), PARTNER, CONSENT, store), ...overrides };
+}
+
+/** A clock the test moves: real time plus `offsetMs`. */
+export function movableClock() {
+  const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+  return clock;
 }

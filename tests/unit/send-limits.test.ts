@@ -9,7 +9,7 @@ import { clientNetwork, clientNetworkKey } from '../../src/proposal/client-netwo
 import type { RequestSource } from '../../src/proposal/source.ts';
 import { fillTimeMs, FORM_LIFETIME_MS, observedSignals } from '../../src/proposal/submit/spam-signals.ts';
 import { tallyEvent } from '../../src/proposal/store/event-tally.ts';
-import { submitDepsFromEnv, type SubmitDeps } from '../../src/proposal/submit/config.ts';
+import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { runSweep } from '../../src/proposal/submit/sweep.ts';
@@ -17,7 +17,7 @@ import { OK } from '../helpers/crm-server.ts';
 import { readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { mailsTo } from '../helpers/smtp.ts';
-import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
+import { PARTNER, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
 
 const parts = useLoopbackParts();
 beforeEach(() => {
@@ -37,7 +37,7 @@ function makeDeps(env: Record<string, string> = {}): SubmitDeps {
     MAIL_FROM: 'no-reply@kestrel.example',
     ...env,
   };
-  return { ...submitDepsFromEnv(envOf(values), PARTNER, CONSENT), store: parts.blobs.freshStore() };
+  return testSubmitDeps(parts.blobs.freshStore(), { env: values });
 }
 
 const bodyOf = (reply: { body: unknown }) => reply.body as { request_id: string; confirmation_email: string };

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { crmAdapterFromEnv, crmTimeoutFromEnv, submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
+import { crmAdapterFromEnv, crmTimeoutFromEnv } from '../../src/proposal/submit/config.ts';
 import {
   deliverWithin,
   isAllowedEndpoint,
@@ -14,7 +14,14 @@ import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
-import { CONSENT, PARTNER, envOf, newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+import {
+  CONSENT,
+  PARTNER,
+  envOf,
+  newWebhookSecret,
+  submitRequest,
+  testSubmitDeps,
+} from '../helpers/submit-fixtures.ts';
 
 let blobs: TestBlobs;
 let crm: TestCrmServer;
@@ -46,10 +53,10 @@ const hubspotEnv = () => ({
 });
 
 describe('webhook adapter', () => {
-  it('signs the record per Standard Webhooks, with webhook-id = the Idempotency-Key', async () => {
+  it('signs the record per Standard Webhooks, with webhook-id = the request id (never the sender key)', async () => {
     const secret = newWebhookSecret();
-    const env = envOf({ CRM_PROVIDER: 'webhook', CRM_WEBHOOK_URL: `${crm.url}/hooks/crm`, CRM_WEBHOOK_SECRET: secret });
-    const deps = { ...submitDepsFromEnv(env, PARTNER, CONSENT), store: blobs.freshStore() };
+    const env = { CRM_PROVIDER: 'webhook', CRM_WEBHOOK_URL: `${crm.url}/hooks/crm`, CRM_WEBHOOK_SECRET: secret };
+    const deps = testSubmitDeps(blobs.freshStore(), { env });
     const key = `key-${randomUUID()}`;
     const reply = await submitProposal(submitRequest(), key, deps);
     expect(reply.status).toBe(201);
@@ -58,7 +65,8 @@ describe('webhook adapter', () => {
     expect(request?.method).toBe('POST');
     expect(request?.path).toBe('/hooks/crm');
     expect(request?.headers['content-type']).toMatch(/^application\/json/);
-    expect(request?.headers['webhook-id']).toBe(key);
+    expect(request?.headers['webhook-id']).toBe((reply.body as { request_id: string }).request_id);
+    expect(request?.headers['webhook-id']).not.toBe(key);
     const headers = {
       'webhook-id': String(request?.headers['webhook-id']),
       'webhook-timestamp': String(request?.headers['webhook-timestamp']),
@@ -79,14 +87,14 @@ describe('webhook adapter', () => {
   ])('is misconfigured by %o and names %s', async (vars, variable) => {
     const adapter = crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'webhook', ...vars }), PARTNER);
     expect(adapter.name).toBe('webhook');
-    expect(await deliverWithin(adapter, sampleRecord(), 'k', 1_000)).toEqual({ ok: false, kind: 'misconfigured' });
+    expect(await deliverWithin(adapter, sampleRecord(), 1_000)).toEqual({ ok: false, kind: 'misconfigured' });
     expect(vi.mocked(console.warn).mock.calls.flat().join(' ')).toContain(variable);
   });
 });
 
 describe('hubspot adapter', () => {
   it('posts a Forms API secure submission with legal consent, to the portal and form', async () => {
-    const deps = { ...submitDepsFromEnv(envOf(hubspotEnv()), PARTNER, CONSENT), store: blobs.freshStore() };
+    const deps = testSubmitDeps(blobs.freshStore(), { env: hubspotEnv() });
     const reply = await submitProposal(submitRequest(), randomUUID(), deps);
     expect(reply.status).toBe(201);
     expect(reply.body).toMatchObject({ crm: 'hubspot' });
@@ -115,7 +123,7 @@ describe('hubspot adapter', () => {
 
   it('keeps the request pending on a HubSpot 4xx (kind rejected)', async () => {
     crm.behave({ kind: 'status', status: 400, body: '{"status":"error"}' });
-    const deps = { ...submitDepsFromEnv(envOf(hubspotEnv()), PARTNER, CONSENT), store: blobs.freshStore() };
+    const deps = testSubmitDeps(blobs.freshStore(), { env: hubspotEnv() });
     const reply = await submitProposal(submitRequest(), randomUUID(), deps);
     expect(reply.status).toBe(202);
   });
@@ -124,14 +132,14 @@ describe('hubspot adapter', () => {
     'is misconfigured without %s',
     async (variable) => {
       const adapter = crmAdapterFromEnv(envOf({ ...hubspotEnv(), [variable]: '' }), PARTNER);
-      expect(await deliverWithin(adapter, sampleRecord(), 'k', 1_000)).toEqual({ ok: false, kind: 'misconfigured' });
+      expect(await deliverWithin(adapter, sampleRecord(), 1_000)).toEqual({ ok: false, kind: 'misconfigured' });
       expect(vi.mocked(console.warn).mock.calls.flat().join(' ')).toContain(variable);
     },
   );
 
   it('defaults to api.hsforms.com and refuses a plain-http base off loopback', async () => {
     const adapter = crmAdapterFromEnv(envOf({ ...hubspotEnv(), HUBSPOT_API_BASE: 'http://api.hsforms.com' }), PARTNER);
-    expect(await deliverWithin(adapter, sampleRecord(), 'k', 1_000)).toMatchObject({ kind: 'misconfigured' });
+    expect(await deliverWithin(adapter, sampleRecord(), 1_000)).toMatchObject({ kind: 'misconfigured' });
     expect(vi.mocked(console.warn).mock.calls.flat().join(' ')).toContain('HUBSPOT_API_BASE');
   });
 });
@@ -140,19 +148,19 @@ describe('delivery plumbing', () => {
   it('defaults to the inbox, which accepts at once', async () => {
     const adapter = crmAdapterFromEnv(envOf({}), PARTNER);
     expect(adapter.name).toBe('inbox');
-    expect(await deliverWithin(adapter, sampleRecord(), 'k', 1_000)).toEqual({ ok: true });
+    expect(await deliverWithin(adapter, sampleRecord(), 1_000)).toEqual({ ok: true });
   });
 
   it('times out an adapter that ignores its abort signal', async () => {
     const stuck: CrmAdapter = { name: 'webhook', deliver: () => new Promise(() => undefined) };
     const started = Date.now();
-    expect(await deliverWithin(stuck, sampleRecord(), 'k', 50)).toEqual({ ok: false, kind: 'timeout' });
+    expect(await deliverWithin(stuck, sampleRecord(), 50)).toEqual({ ok: false, kind: 'timeout' });
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('turns a throwing adapter into a retryable failure', async () => {
     const broken: CrmAdapter = { name: 'webhook', deliver: () => Promise.reject(new Error('boom')) };
-    expect(await deliverWithin(broken, sampleRecord(), 'k', 1_000)).toEqual({ ok: false, kind: 'unreachable' });
+    expect(await deliverWithin(broken, sampleRecord(), 1_000)).toEqual({ ok: false, kind: 'unreachable' });
   });
 
   it('reads CRM_TIMEOUT_MS, defaulting to 8 s and capping far below the 60 s limit', () => {

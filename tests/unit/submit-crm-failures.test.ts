@@ -1,7 +1,7 @@
 /** CRM outages keep the request stored as pending (202); a retry with the same key completes it. */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { submitDepsFromEnv, type SubmitDeps } from '../../src/proposal/submit/config.ts';
+import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { readAll } from '../helpers/blobs.ts';
@@ -9,7 +9,7 @@ import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { freePort } from '../../scripts/free-port.ts';
 import { OK, type CrmBehaviour } from '../helpers/crm-server.ts';
 import { mailsTo } from '../helpers/smtp.ts';
-import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
+import { submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
 
 const parts = useLoopbackParts();
 const { webhookSecret: secret } = parts;
@@ -30,7 +30,7 @@ function makeDeps(env: Record<string, string> = {}): SubmitDeps {
     MAIL_FROM: 'no-reply@kestrel.example',
     ...env,
   };
-  return { ...submitDepsFromEnv(envOf(values), PARTNER, CONSENT), store: parts.blobs.freshStore() };
+  return testSubmitDeps(parts.blobs.freshStore(), { env: values });
 }
 
 async function records(deps: SubmitDeps): Promise<ProposalRecord[]> {
@@ -38,22 +38,23 @@ async function records(deps: SubmitDeps): Promise<ProposalRecord[]> {
 }
 
 const outages: Array<{ name: string; behaviour: CrmBehaviour; kind: string; retryAfter: string }> = [
-  { name: '500', behaviour: { kind: 'status', status: 500 }, kind: 'server-error', retryAfter: '30' },
-  { name: '503', behaviour: { kind: 'status', status: 503 }, kind: 'server-error', retryAfter: '30' },
+  // Retry-After: when the CRM is tried next (the first backoff step, REDELIVERY_BACKOFF_SECONDS' 60 s).
+  { name: '500', behaviour: { kind: 'status', status: 500 }, kind: 'server-error', retryAfter: '60' },
+  { name: '503', behaviour: { kind: 'status', status: 503 }, kind: 'server-error', retryAfter: '60' },
   {
     name: '429 with Retry-After',
     behaviour: { kind: 'status', status: 429, headers: { 'retry-after': '7' } },
     kind: 'rate-limited',
-    retryAfter: '7',
+    retryAfter: '60',
   },
-  { name: 'no answer (timeout)', behaviour: { kind: 'hang' }, kind: 'timeout', retryAfter: '30' },
-  { name: 'a dropped connection', behaviour: { kind: 'drop' }, kind: 'unreachable', retryAfter: '30' },
-  { name: '400 (rejected, kept)', behaviour: { kind: 'status', status: 400 }, kind: 'rejected', retryAfter: '30' },
+  { name: 'no answer (timeout)', behaviour: { kind: 'hang' }, kind: 'timeout', retryAfter: '60' },
+  { name: 'a dropped connection', behaviour: { kind: 'drop' }, kind: 'unreachable', retryAfter: '60' },
+  { name: '400 (rejected, kept)', behaviour: { kind: 'status', status: 400 }, kind: 'rejected', retryAfter: '60' },
 ];
 
 describe('when the CRM is not reachable', () => {
   it.each(outages)(
-    'answers 202 pending on $name, then completes on a retry with the same key',
+    'answers 202 pending on $name; a retry before the next attempt reads the record, one after it completes',
     async ({ behaviour, kind, retryAfter }) => {
       const deps = makeDeps();
       const key = randomUUID();
@@ -79,7 +80,13 @@ describe('when the CRM is not reachable', () => {
       expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(0);
 
       parts.crm.behave(OK);
-      const received = await submitProposal(submitRequest(), key, deps);
+      // Before the next attempt is due the retry answers from the record: the CRM is not called.
+      const early = await submitProposal(submitRequest(), key, deps);
+      expect(early.status).toBe(202);
+      expect(early.body).toMatchObject({ status: 'pending', request_id: body['request_id'] });
+      expect(parts.crm.requests).toHaveLength(1);
+      const later = { ...deps, now: () => new Date(Date.now() + 61_000) };
+      const received = await submitProposal(submitRequest(), key, later);
       expect(received.status).toBe(201);
       expect(received.body).toMatchObject({
         status: 'received',
@@ -92,11 +99,13 @@ describe('when the CRM is not reachable', () => {
       expect(stored).toHaveLength(1);
       expect(stored[0]?.delivery).toMatchObject({ state: 'received', attempts: 2 });
       expect(parts.crm.requests).toHaveLength(2);
-      expect(new Set(parts.crm.requests.map((request) => request.headers['webhook-id']))).toEqual(new Set([key]));
+      expect(new Set(parts.crm.requests.map((request) => request.headers['webhook-id']))).toEqual(
+        new Set([body['request_id']]),
+      );
       expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(1);
 
       // Settled: further retries replay and never deliver again.
-      const replay = await submitProposal(submitRequest(), key, deps);
+      const replay = await submitProposal(submitRequest(), key, later);
       expect(replay.body).toEqual(received.body);
       expect(replay.headers?.['Idempotent-Replayed']).toBe('true');
       expect(parts.crm.requests).toHaveLength(2);

@@ -3,14 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findViolations } from '../../src/lib/content/rules.ts';
 import { FIELD_LABELS } from '../../src/contract/fields.ts';
-import { submitDepsFromEnv, type SubmitDeps } from '../../src/proposal/submit/config.ts';
+import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { singleLine } from '../../src/proposal/submit/single-line.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { createMailer } from '../../src/proposal/submit/mailer.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { readAll, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { headerLines, mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { CONSENT, IDENTITY, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
+import { IDENTITY, PARTNER, envOf, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
 
 let blobs: TestBlobs;
 let smtp: TestSmtp;
@@ -32,14 +32,12 @@ afterEach(() => {
 });
 
 function makeDeps(smtpUrl: string | null): SubmitDeps {
-  const env = envOf(
-    smtpUrl === null ? {} : { SMTP_URL: smtpUrl, MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>' },
-  );
+  const env = smtpUrl === null ? {} : { SMTP_URL: smtpUrl, MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>' };
   const partner = {
     ...PARTNER,
     choiceLabels: { 'defined-project': 'Defined project', 'cloud-engineering': 'Cloud engineering' },
   };
-  return { ...submitDepsFromEnv(env, partner, CONSENT), store: blobs.freshStore() };
+  return testSubmitDeps(blobs.freshStore(), { env, partner });
 }
 
 function bodyOf(reply: { body: unknown }): Record<string, unknown> {

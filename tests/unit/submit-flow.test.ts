@@ -1,14 +1,15 @@
 /** submitProposal against real loopback Blobs, CRM webhook and SMTP servers. */
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { submitDepsFromEnv, type SubmitDeps } from '../../src/proposal/submit/config.ts';
+import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
-import { keyEntryKey, LEASE_STALE_MS } from '../../src/proposal/store/key-entry.ts';
+import { leaseTerms } from '../../src/proposal/submit/owed-work.ts';
+import { leaseMs } from '../../src/proposal/store/limits.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { rawStore, readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { mailsTo } from '../helpers/smtp.ts';
-import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
+import { CONSENT, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
 
 const parts = useLoopbackParts();
 const { webhookSecret: secret } = parts;
@@ -17,14 +18,23 @@ beforeEach(() => {
 });
 
 function makeDeps(overrides: Partial<SubmitDeps> = {}): SubmitDeps {
-  const env = envOf({
+  const env = {
     CRM_PROVIDER: 'webhook',
     CRM_WEBHOOK_URL: `${parts.crm.url}/crm`,
     CRM_WEBHOOK_SECRET: secret,
     SMTP_URL: parts.smtp.url,
     MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>',
-  });
-  return { ...submitDepsFromEnv(env, PARTNER, CONSENT), store: parts.blobs.freshStore(), ...overrides };
+  };
+  return testSubmitDeps(parts.blobs.freshStore(), { env, ...overrides });
+}
+
+/** Sets the stored request's lease as an owner that died (or lives) would have left it; its CRM retry due now. */
+async function setLease(deps: SubmitDeps, requestId: string, untilMs: number) {
+  const raw = rawStore(deps.store);
+  const { delivery, ...record } = (await raw.get(recordKey(requestId), { type: 'json' })) as ProposalRecord;
+  const { next_attempt_at: _due, ...due } = delivery;
+  const lease = { token: 'other', until: new Date(untilMs).toISOString(), write: randomUUID() };
+  await raw.setJSON(recordKey(requestId), { ...record, delivery: due, lease });
 }
 
 async function records(deps: SubmitDeps): Promise<ProposalRecord[]> {
@@ -128,7 +138,7 @@ describe('submitProposal', () => {
     expect(replies.filter((reply) => reply.headers?.['Idempotent-Replayed'] === undefined)).toHaveLength(1);
   });
 
-  it('answers 409 with Retry-After: 2 while another request with the key is still running', async () => {
+  it('answers 409 with Retry-After (the seconds its lease has left) while another request with the key is running', async () => {
     parts.crm.behave({ kind: 'hang' });
     // The wait before 409 (IN_USE_WAIT_MS, 5 s) shortened; the CRM call outlasts it.
     const deps = makeDeps({ crmTimeoutMs: 2_000, inUseWaitMs: 500 });
@@ -141,7 +151,9 @@ describe('submitProposal', () => {
     // It waited for the other request before answering.
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     expect(second.status).toBe(409);
-    expect(second.headers?.['Retry-After']).toBe('2');
+    const retryAfter = Number(second.headers?.['Retry-After']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil(leaseMs(1, leaseTerms(deps).effectMs) / 1000));
     expect(second.body).toMatchObject({ type: expect.stringContaining('idempotency-key-in-use') });
 
     expect((await first).status).toBe(202);
@@ -171,33 +183,24 @@ describe('submitProposal', () => {
     expect(await records(deps)).toHaveLength(2);
   });
 
-  it('takes over a lock left by an instance that died, on the same request id', async () => {
-    const deps = makeDeps();
+  it('takes over a lease whose deadline passed (an owner that died), on the same request id', async () => {
+    const deps = makeDeps({ inUseWaitMs: 200 });
     const key = randomUUID();
-    const old = new Date(Date.now() - LEASE_STALE_MS - 1_000).toISOString();
-    await rawStore(deps.store).setJSON(keyEntryKey(key), {
-      fingerprint: 'irrelevant',
-      request_id: 'never-used',
-      received_at: old,
-      created_at: old,
-      state: 'running',
-      locked_at: old,
-    });
-    // Different fingerprint: a dead lock still belongs to its payload.
-    expect((await submitProposal(submitRequest(), key, deps)).status).toBe(422);
-
-    const { requestFingerprint } = await import('../../src/proposal/submit/fingerprint.ts');
-    await rawStore(deps.store).setJSON(keyEntryKey(key), {
-      fingerprint: requestFingerprint(submitRequest()),
-      request_id: 'a3c1e0b4-0000-4000-8000-000000000001',
-      received_at: old,
-      created_at: old,
-      state: 'running',
-      locked_at: old,
-    });
+    parts.crm.behave({ kind: 'status', status: 503 });
+    const first = await submitProposal(submitRequest(), key, deps);
+    expect(first.status).toBe(202);
+    const requestId = (first.body as { request_id: string }).request_id;
+    parts.crm.behave({ kind: 'status', status: 200, body: '{}' });
+    // A live owner: the retry waits, then 409; the CRM is not called.
+    await setLease(deps, requestId, Date.now() + 60_000);
+    expect((await submitProposal(submitRequest(), key, deps)).status).toBe(409);
+    expect(parts.crm.requests).toHaveLength(1);
+    // Its deadline passed: the retry takes the request over.
+    await setLease(deps, requestId, Date.now() - 1);
     const reply = await submitProposal(submitRequest(), key, deps);
     expect(reply.status).toBe(201);
-    expect(reply.body).toMatchObject({ request_id: 'a3c1e0b4-0000-4000-8000-000000000001', received_at: old });
+    expect(reply.body).toMatchObject({ request_id: requestId });
+    expect(parts.crm.requests.map((r) => r.headers['webhook-id'])).toEqual([requestId, requestId]);
   });
 
   it('never delivers or emails twice when a retry finds the request already received', async () => {
@@ -205,9 +208,8 @@ describe('submitProposal', () => {
     const key = randomUUID();
     const first = await submitProposal(submitRequest(), key, deps);
     const requestId = (first.body as { request_id: string }).request_id;
-    // Simulate an instance that delivered but died before storing the final answer.
-    const entry = (await rawStore(deps.store).get(keyEntryKey(key), { type: 'json' })) as Record<string, unknown>;
-    await rawStore(deps.store).setJSON(keyEntryKey(key), { ...entry, state: 'pending', reply: undefined });
+    // Simulate an owner that recorded everything but died before giving its lease up.
+    await setLease(deps, requestId, Date.now() - 1);
 
     const retry = await submitProposal(submitRequest(), key, deps);
     expect(retry.status).toBe(201);
@@ -224,6 +226,6 @@ describe('submitProposal', () => {
     await submitProposal(submitRequest(), key, deps);
     const { blobs: listed } = await rawStore(deps.store).list();
     expect(listed.map((blob) => blob.key).join('\n')).not.toContain('visible-key');
-    expect(listed.map((blob) => blob.key)).toContain(keyEntryKey(key));
+    expect(listed.some((blob) => blob.key.startsWith('keys/') && blob.key.endsWith(hash('sha256', key)))).toBe(true);
   });
 });

@@ -1,21 +1,27 @@
 /** The inbox: CSV rules, and scripts/inbox.ts reading the store layout `netlify serve` leaves on disk. */
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { getStore } from '@netlify/blobs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { crmAdapterFromEnv, submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
+import { crmAdapterFromEnv } from '../../src/proposal/submit/config.ts';
 import { csvField, toCsv } from '../../src/proposal/submit/inbox-export.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
-import { keyEntryKey } from '../../src/proposal/store/key-entry.ts';
 import { ProposalsStore } from '../../src/proposal/store/blobs.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { startBlobs } from '../helpers/blobs.ts';
 import { startCrmServer } from '../helpers/crm-server.ts';
-import { CONSENT, PARTNER, envOf, newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+import {
+  CONSENT,
+  PARTNER,
+  envOf,
+  newWebhookSecret,
+  submitRequest,
+  testSubmitDeps,
+} from '../helpers/submit-fixtures.ts';
 
 const run = promisify(execFile);
 const SCRIPT = resolve(import.meta.dirname, '../../scripts/inbox.ts');
@@ -70,7 +76,7 @@ describe('scripts/inbox.ts', () => {
   async function seed(siteID: string): Promise<void> {
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID });
     const store = new ProposalsStore();
-    const base = submitDepsFromEnv(envOf({}), PARTNER, CONSENT, store);
+    const base = testSubmitDeps(store);
     await submitProposal(submitRequest(), randomUUID(), base);
     const misconfigured = crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'webhook' }), PARTNER);
     await submitProposal(submitRequest({ name: 'Bo, "Quoted"', email: 'bo@example.com' }), randomUUID(), {
@@ -128,7 +134,7 @@ describe('scripts/inbox.ts redeliver and delete', () => {
   async function seed(): Promise<{ ann: string[]; bo: string; keys: string[] }> {
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
     const store = new ProposalsStore();
-    const base = submitDepsFromEnv(envOf({}), PARTNER, CONSENT, store);
+    const base = testSubmitDeps(store);
     const keys = [randomUUID(), randomUUID(), randomUUID()];
     const id = async (request: Parameters<typeof submitProposal>[0], key: string) =>
       ((await submitProposal(request, key, base)).body as { request_id: string }).request_id;
@@ -148,17 +154,16 @@ describe('scripts/inbox.ts redeliver and delete', () => {
     }
   }
 
-  it('delete REQUEST_ID removes that request and its idempotency entry, nothing else', async () => {
+  it('delete REQUEST_ID removes that request and its key pointer, nothing else', async () => {
     const { ann, bo, keys } = await seed();
     const before = await keysInStore();
+    const pointer = before.find((key) => key.startsWith('keys/') && key.endsWith(hash('sha256', keys[2]!)))!;
     const { stdout } = await inbox('delete', bo);
     expect(stdout).toContain(`request ${bo}`);
     expect(stdout).toContain(`requests/${bo}`);
-    expect(stdout).toContain(keyEntryKey(keys[2]!));
+    expect(stdout).toContain(pointer);
     const after = await keysInStore();
-    expect(before.filter((key) => !after.includes(key)).sort()).toEqual(
-      [keyEntryKey(keys[2]!), `requests/${bo}`].sort(),
-    );
+    expect(before.filter((key) => !after.includes(key)).sort()).toEqual([pointer, `requests/${bo}`].sort());
     expect(after).toContain(`requests/${ann[0]}`);
     expect((await inbox('delete', bo)).stdout).toContain('Nothing to delete');
   });
@@ -173,7 +178,7 @@ describe('scripts/inbox.ts redeliver and delete', () => {
     // Ann's address tally went with her requests; Bo's stays.
     expect(after.filter((key) => key.startsWith('tallies/'))).toHaveLength(tallies.length - 1);
     expect(after.filter((key) => key.startsWith('requests/'))).toEqual([`requests/${bo}`]);
-    expect(after.filter((key) => key.startsWith('idempotency/'))).toHaveLength(1);
+    expect(after.filter((key) => key.startsWith('keys/'))).toHaveLength(1);
     await expect(inbox('delete')).rejects.toMatchObject({ code: 2 });
   });
 
@@ -185,7 +190,7 @@ describe('scripts/inbox.ts redeliver and delete', () => {
     const pending = await submitProposal(
       submitRequest({ email: 'cy@example.com' }),
       randomUUID(),
-      submitDepsFromEnv(envOf({ CRM_PROVIDER: 'webhook' }), PARTNER, CONSENT, store),
+      testSubmitDeps(store, { env: { CRM_PROVIDER: 'webhook' } }),
     );
     await blobs.stop();
     const pendingId = (pending.body as { request_id: string }).request_id;
@@ -209,7 +214,7 @@ describe('scripts/inbox.ts redeliver and delete', () => {
       const { stdout } = await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env });
       expect(stdout).toMatch(/^Sweep of the local store .*: 1 open request, /m);
       expect(stdout).toContain(`delivered ${pendingId}`);
-      expect(stdout).toContain('Deleted 0 expired idempotency entries and 0 requests past RETENTION_DAYS.');
+      expect(stdout).toContain('Deleted 0 expired key pointers and 0 requests past RETENTION_DAYS.');
       expect(crm.requests).toHaveLength(1);
       expect((await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env })).stdout).toMatch(
         /: 0 open requests/,

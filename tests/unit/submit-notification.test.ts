@@ -1,7 +1,7 @@
 /** The sales team's notice of each new request: once, by email and chat, never failing the submit. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { submitDepsFromEnv, type SubmitDeps } from '../../src/proposal/submit/config.ts';
+import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { runSweep } from '../../src/proposal/submit/sweep.ts';
@@ -10,7 +10,7 @@ import { rawStore } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { freePort } from '../../scripts/free-port.ts';
 import { headerLines, mailsTo } from '../helpers/smtp.ts';
-import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
+import { PARTNER, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
 
 const parts = useLoopbackParts();
 let chat: TestCrmServer;
@@ -31,7 +31,7 @@ afterEach(() => {
 const MAIL = { SMTP_URL: '', MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>' };
 
 function makeDeps(env: Record<string, string>, store = parts.blobs.freshStore()): SubmitDeps {
-  return { ...submitDepsFromEnv(envOf({ ...MAIL, SMTP_URL: parts.smtp.url, ...env }), PARTNER, CONSENT), store };
+  return testSubmitDeps(store, { env: { ...MAIL, SMTP_URL: parts.smtp.url, ...env } });
 }
 
 async function stored(deps: SubmitDeps, id: unknown): Promise<ProposalRecord> {

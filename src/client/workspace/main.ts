@@ -42,6 +42,8 @@ const SUBMITTED: Record<SubmitReply['status'], string> = {
   failed: 'Stored; our team follows up.',
   pending: 'Stored; delivery pending. We will keep trying.',
 };
+const PENDING_HANDED_OVER =
+  'Stored; delivery pending. Our server keeps delivering it on its own; you can close this page. Press "Try now" to ask again.';
 
 const isAction = (value: unknown): value is Action => (ACTIONS as readonly unknown[]).includes(value);
 
@@ -59,6 +61,13 @@ const last: Partial<Record<Action, Body>> = {};
 let busy = false;
 /** The one scheduled resend; a new one replaces it. */
 let retryTimer: number | undefined;
+/**
+ * An open tab re-asks about a pending submit for this long, then stops: the server's sweep keeps
+ * delivering on its own backoff, and a re-post before that is due only reads the stored state.
+ */
+const AUTO_RETRY_MS = 10 * 60_000;
+/** When this draft's submit was first answered pending (the bound above counts from it). */
+let pendingSince: number | undefined;
 /** Flagged values the person chose to send anyway: the server's guard decides then. */
 let acknowledged = '';
 
@@ -247,15 +256,20 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
       // Pending: stored, not yet accepted by the CRM; keep trying with the same key and body.
       // Received, or failed (stored, the CRM never took it: our team follows up): nothing to retry.
       const r = data as SubmitReply;
-      const wait = r.status === 'pending' ? Math.min(Math.max(retryAfter || r.retry_after_seconds, 2), 300) : undefined;
+      if (r.status === 'pending') pendingSince ??= Date.now();
+      const handedOver = r.status === 'pending' && Date.now() - pendingSince! >= AUTO_RETRY_MS;
+      const wait =
+        r.status === 'pending' && !handedOver
+          ? Math.min(Math.max(retryAfter || r.retry_after_seconds, 2), 300)
+          : undefined;
       if (wait !== undefined) schedule(action, wait);
       show(
         action,
         [
           ...panel(submitView(r, typeof body['email'] === 'string' ? body['email'] : undefined, wait)),
-          wait === undefined ? button('Start a new request', startOver) : retryButton(action, 'Try now'),
+          r.status === 'pending' ? retryButton(action, 'Try now') : button('Start a new request', startOver),
         ],
-        SUBMITTED[r.status],
+        handedOver ? PENDING_HANDED_OVER : SUBMITTED[r.status],
       );
     }
     return;
@@ -298,6 +312,7 @@ function preselect(g: GuideReply): boolean {
 
 /** A new draft with a new key, after the person chose to start over. */
 function startOver(): void {
+  pendingSince = undefined;
   for (const form of forms) form.reset();
   window.clearTimeout(retryTimer);
   draft = saveDraft(freshDraft());

@@ -3,6 +3,8 @@
  * here rather than by the client, and any answer a healthy store never gives becomes
  * StoreUnavailable. Results are checked too: @netlify/blobs 11.1.1 reports any status but 412 on a
  * conditional write as `{ modified: true }` and drops an empty `onlyIfMatch` (netlify/primitives#741).
+ * A conditional write whose answer is not a clear 200 or 412 (5xx, timeout, dropped connection) may
+ * have landed: it is read back, never taken as a lost race (writeIf).
  */
 import { getStore, type GetStoreOptions, type Store } from '@netlify/blobs';
 import { PROPOSALS_STORE } from '../submit/record.ts';
@@ -38,7 +40,8 @@ const GAVE_UP_STATUS = 424;
 const SCAN_CONCURRENCY = 8;
 
 type BlobsLocation = Pick<GetStoreOptions, 'siteID' | 'token' | 'edgeURL' | 'uncachedEdgeURL'>;
-export type StoreOptions = { name?: string; location?: BlobsLocation; timeFactor?: number };
+/** `fetch`: what carries the HTTP requests (tests inject faults or an in-memory store there). */
+export type StoreOptions = { name?: string; location?: BlobsLocation; timeFactor?: number; fetch?: typeof fetch };
 
 interface Trace {
   failure?: StoreFailure;
@@ -52,17 +55,20 @@ interface Trace {
  */
 export class ProposalsStore {
   readonly name: string;
+  /** STORE_TIMEOUT_FACTOR: stretches every bound, and with them the lease (limits.ts). */
+  readonly timeFactor: number;
   readonly #location: BlobsLocation | undefined;
-  readonly #factor: number;
+  readonly #fetch: typeof fetch | undefined;
 
-  constructor({ name = PROPOSALS_STORE, location, timeFactor = 1 }: StoreOptions = {}) {
+  constructor({ name = PROPOSALS_STORE, location, timeFactor = 1, fetch }: StoreOptions = {}) {
     this.name = name;
     this.#location = location;
-    this.#factor = timeFactor;
+    this.timeFactor = timeFactor;
+    this.#fetch = fetch;
   }
 
-  async read(key: string): Promise<{ value: unknown; version: Version } | null> {
-    return this.#call('read', STORE_LIMITS.callBudgetMs, async (store) => {
+  async read(key: string, deadline?: number): Promise<{ value: unknown; version: Version } | null> {
+    return this.#call('read', deadline ?? this.#deadline(STORE_LIMITS.callBudgetMs), async (store) => {
       const found = await store.getWithMetadata(key, { type: 'json' });
       if (found === null) return null;
       if (!found.etag) throw new StoreUnavailable('read', 'malformed');
@@ -70,28 +76,71 @@ export class ProposalsStore {
     });
   }
 
-  /** Writes only if the key is new (`ifNew`) or still at `ifVersion`: the new version, or null when not. */
+  /**
+   * Writes only if the key is new (`ifNew`) or still at `ifVersion`: the new version, or null when
+   * another value is there. An unclear answer is settled by reading back: our value there (every
+   * value written this way is unique, e.g. by a nonce) is success; the old one still there is a
+   * retry; anything else is a lost race. Unsettled within the bounds: StoreUnavailable.
+   */
   async writeIf(key: string, value: unknown, condition: WriteCondition): Promise<Version | null> {
+    const body = JSON.stringify(value);
+    const deadline = this.#deadline(STORE_LIMITS.callBudgetMs);
+    let unclear = false;
+    for (let attempt = 1; ; attempt++) {
+      const answer = await this.#put(key, value, condition, deadline).catch((error: unknown) => error);
+      if (typeof answer === 'string') return answer as Version;
+      if (answer === null && !unclear) return null;
+      unclear = true;
+      // The read-back gets at least one attempt's time, even when the write used up the call's.
+      const found = await this.read(
+        key,
+        Math.max(deadline, performance.now() + STORE_LIMITS.attemptTimeoutMs * this.timeFactor),
+      );
+      if (found && JSON.stringify(found.value) === body) return found.version;
+      const unchanged = 'ifNew' in condition ? found === null : found?.version === condition.ifVersion;
+      if (answer === null || !unchanged) return null;
+      if (attempt >= STORE_LIMITS.maxAttempts || !(await pause(attempt, undefined, deadline))) {
+        throw answer instanceof StoreUnavailable ? answer : new StoreUnavailable('write', 'malformed', answer);
+      }
+    }
+  }
+
+  /** One attempt: the version, null on 412, StoreUnavailable when the answer leaves it unknown. */
+  #put(key: string, value: unknown, condition: WriteCondition, deadline: number): Promise<string | null> {
     const options = 'ifNew' in condition ? { onlyIfNew: true as const } : { onlyIfMatch: condition.ifVersion };
-    return this.#call('write', STORE_LIMITS.callBudgetMs, async (store, trace) => {
+    return this.#call('write', deadline, async (store, trace) => {
       const result = await store.setJSON(key, value, options);
       if (trace.status === 412 && !result.modified) return null;
       if (trace.status !== 200 || !result.modified || !trace.etag || result.etag !== trace.etag) {
         throw new StoreUnavailable('write', 'malformed');
       }
-      return trace.etag as Version;
+      return trace.etag;
     });
   }
 
   /** Deletes the key; deleting what is not there is no error. */
   async remove(key: string): Promise<void> {
-    await this.#call('delete', STORE_LIMITS.callBudgetMs, (store) => store.delete(key));
+    await this.#call('delete', this.#deadline(STORE_LIMITS.callBudgetMs), (store) => store.delete(key));
   }
 
   async list(prefix: string): Promise<string[]> {
-    return this.#call('list', STORE_LIMITS.listBudgetMs, async (store) => {
-      const { blobs } = await store.list({ prefix });
-      return blobs.map((blob) => blob.key);
+    return this.listWhile(prefix, () => true);
+  }
+
+  /**
+   * Keys under `prefix` in the store's (lexical) order, page by page, up to the first for which
+   * `more` is false: with time-ordered names, only the head that is due is fetched.
+   */
+  async listWhile(prefix: string, more: (key: string) => boolean): Promise<string[]> {
+    return this.#call('list', this.#deadline(STORE_LIMITS.listBudgetMs), async (store) => {
+      const keys: string[] = [];
+      for await (const page of store.list({ prefix, paginate: true })) {
+        for (const { key } of page.blobs) {
+          if (!more(key)) return keys;
+          keys.push(key);
+        }
+      }
+      return keys;
     });
   }
 
@@ -109,16 +158,20 @@ export class ProposalsStore {
     return done;
   }
 
-  async #call<T>(operation: string, limitMs: number, run: (store: Store, trace: Trace) => Promise<T>): Promise<T> {
+  #deadline(limitMs: number): number {
+    return performance.now() + limitMs * this.timeFactor;
+  }
+
+  async #call<T>(operation: string, deadline: number, run: (store: Store, trace: Trace) => Promise<T>): Promise<T> {
     const trace: Trace = {};
-    const budgetMs = limitMs * this.#factor;
-    const deadline = performance.now() + budgetMs;
+    const budgetMs = Math.max(0, deadline - performance.now());
     let store: Store;
     try {
+      const attemptMs = STORE_LIMITS.attemptTimeoutMs * this.timeFactor;
       store = getStore({
         name: this.name,
         consistency: 'strong',
-        fetch: boundedFetch(deadline, STORE_LIMITS.attemptTimeoutMs * this.#factor, trace),
+        fetch: boundedFetch(this.#fetch ?? globalThis.fetch, deadline, attemptMs, trace),
         ...this.#location,
       });
     } catch (error) {
@@ -146,24 +199,23 @@ export class ProposalsStore {
 
 /**
  * Each attempt bounded (body included); 5xx, 429 and a read that cannot connect retried within the
- * deadline. A write whose connection failed is not repeated: it may have landed.
+ * deadline. A write is never repeated here: it may have landed (writeIf reads back and decides).
  */
-function boundedFetch(deadline: number, attemptTimeoutMs: number, trace: Trace): typeof globalThis.fetch {
-  return async (input, init) => {
+function boundedFetch(fetch: typeof globalThis.fetch, deadline: number, attemptMs: number, trace: Trace) {
+  return async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
     const isWrite = (init?.method ?? 'GET').toUpperCase() === 'PUT';
     for (let attempt = 1; ; attempt++) {
       const left = deadline - performance.now();
       if (left <= 0) return gaveUp(trace, 'timeout');
-      const signal = AbortSignal.timeout(Math.min(attemptTimeoutMs, left));
+      const signal = AbortSignal.timeout(Math.ceil(Math.min(attemptMs, left)));
       let answer: Response | undefined;
       try {
-        const response = await globalThis.fetch(input, { ...init, signal });
+        const response = await fetch(input, { ...init, signal });
         // Inside the bound: a body that stalls or breaks off fails this attempt.
         const body = await response.arrayBuffer();
         answer = new Response(body.byteLength === 0 ? null : body, response);
       } catch {
         trace.failure = signal.aborted ? 'timeout' : 'unreachable';
-        if (isWrite) return gaveUp(trace);
       }
       if (answer && answer.status !== 429 && answer.status < 500) {
         delete trace.failure;
@@ -172,8 +224,8 @@ function boundedFetch(deadline: number, attemptTimeoutMs: number, trace: Trace):
         return answer;
       }
       if (answer) trace.failure = answer.status === 429 ? 'rate-limited' : 'server-error';
-      if (attempt >= STORE_LIMITS.maxAttempts || !(await pause(attempt, answer?.headers, deadline)))
-        return gaveUp(trace);
+      const again = !isWrite && attempt < STORE_LIMITS.maxAttempts;
+      if (!again || !(await pause(attempt, answer?.headers, deadline))) return gaveUp(trace);
     }
   };
 }

@@ -46,7 +46,8 @@ export async function tallyEvent(
     const found = await store.read(key);
     const value = readTally(found?.value, now, options.windowMs);
     const index = value.events.findIndex((event) => event.id === eventId);
-    if (index >= 0) return { place: value.more + index + 1, fresh: false };
+    // Found after our own write lost its answer and another writer built on it: counted now, by us.
+    if (index >= 0) return { place: value.more + index + 1, fresh: attempt > 1 };
     const place = value.more + value.events.length + 1;
     if (options.limit !== undefined && place > options.limit) return { place, fresh: false };
     const events = [...value.events, { id: eventId, at: now.toISOString(), ...(options.flagged && { flagged: true }) }];

@@ -1,82 +1,65 @@
 /**
- * What leaves the store: idempotency entries after 24 hours and requests after RETENTION_DAYS (the
- * sweep), a person's requests on demand (`npm run inbox -- delete`), each with its entries and marker.
+ * What leaves the store: key pointers a day after their 24 hours, requests after RETENTION_DAYS (the
+ * sweep), a person's requests on demand (`npm run inbox -- delete`). Names are time-ordered, so the
+ * sweep lists only the head that is due, deletes it and next time starts at the new head: its work
+ * grows with what is due, not with what is stored. Pointers are immutable and leases live in the
+ * records, so deleting a pointer can never take a lease from a sender.
  */
-import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
-import { isObject, isProposalRecord, recordKey, RECORDS_PREFIX, type ProposalRecord } from '../submit/record.ts';
+import { recordKey, RECORDS_PREFIX, type ProposalRecord } from '../submit/record.ts';
 import type { ProposalsStore } from './blobs.ts';
-import { age, isKeyEntry, LEASE_STALE_MS, requestEntryKey } from './key-entry.ts';
-import { openMarkerKey } from './open-index.ts';
+import { oldestLiveDay, pointerDay, POINTERS_PREFIX, removePointer } from './key-pointer.ts';
+import { openMarker } from './open-index.ts';
+import { readVersioned } from './record-lease.ts';
+import { idTime } from './time-ordered-id.ts';
 
-const ENTRIES_PREFIX = 'idempotency/';
+/** Entries of the store before key pointers (one key entry each, and leases): nothing reads them now. */
+const LEGACY_ENTRIES_PREFIX = 'idempotency/';
 
-/**
- * Deletes idempotency entries past their 24 hours, unless leased. Blobs has no conditional delete:
- * a tombstone is written first (If-Match), so a sender that reused the key meanwhile keeps its entry.
- */
-export function deleteExpiredEntries(store: ProposalsStore, now: () => Date, budgetMs: number): Promise<number> {
-  return store.scan(ENTRIES_PREFIX, budgetMs, async (key) => {
-    const found = await store.read(key);
-    if (!found) return false;
-    const data = found.value;
-    const tombstone = isObject(data) && data['state'] === 'expired';
-    if (!tombstone) {
-      if (isKeyEntry(data) && age(data.created_at, now()) < KEY_RETENTION_MS) return false;
-      if (isKeyEntry(data) && data.state === 'running' && age(data.locked_at, now()) < LEASE_STALE_MS) return false;
-      if ((await store.writeIf(key, { state: 'expired' }, { ifVersion: found.version })) === null) return false;
-    }
-    await store.remove(key);
-    return true;
-  });
-}
+/** Most blobs one sweep deletes of each kind: the next sweep continues at the head. */
+export const RETENTION_BATCH = 500;
 
-export function deleteExpiredRequests(
-  store: ProposalsStore,
-  now: () => Date,
-  retentionMs: number,
-  budgetMs: number,
-): Promise<number> {
-  return store.scan(RECORDS_PREFIX, budgetMs, async (key) => {
-    const data = (await store.read(key))?.value;
-    if (!isProposalRecord(data) || age(data.received_at, now()) < retentionMs) return false;
-    await eraseRecord(store, data);
-    return true;
-  });
+/** Deletes pointers of days before yesterday (every one of them past its 24 hours), and legacy entries. */
+export async function deleteExpiredPointers(store: ProposalsStore, now: Date): Promise<number> {
+  const oldest = oldestLiveDay(now);
+  const keys = [
+    ...(await store.listWhile(POINTERS_PREFIX, (key) => pointerDay(key) < oldest)),
+    ...(await store.list(LEGACY_ENTRIES_PREFIX)),
+  ].slice(0, RETENTION_BATCH);
+  await Promise.all(keys.map((key) => store.remove(key)));
+  return keys.length;
 }
 
 /**
- * Deletes a request, its open marker, its idempotency entries and `extraEntryKeys`, each entry only
- * while it names this request (a reused key is someone else's); returns the keys that existed.
+ * Deletes requests whose time-ordered id is older than `retentionMs`, from the head of the listing.
+ * Requests stored with random ids (before time-ordered ids) are not reached: `npm run inbox -- delete`.
  */
-export async function eraseRecord(
-  store: ProposalsStore,
-  record: ProposalRecord,
-  extraEntryKeys: string[] = [],
-): Promise<string[]> {
-  const id = record.request_id;
-  const own = record.idempotency_entry ?? requestEntryKey(id);
-  const keys = new Set([recordKey(id), openMarkerKey(record), requestEntryKey(id), own, ...extraEntryKeys]);
-  const removed: string[] = [];
-  await Promise.all(
-    [...keys].map(async (key) => {
-      const data = (await store.read(key))?.value;
-      if (data === undefined) return;
-      if (key.startsWith(ENTRIES_PREFIX) && !(isKeyEntry(data) && data.request_id === id)) return;
-      await store.remove(key);
-      removed.push(key);
-    }),
+export async function deleteExpiredRequests(store: ProposalsStore, now: Date, retentionMs: number): Promise<number> {
+  const cutoff = now.getTime() - retentionMs;
+  const timeOf = (key: string) => idTime(key.slice(RECORDS_PREFIX.length));
+  let listed = 0;
+  // A random (legacy) id may sort anywhere: passed over, not a reason to stop.
+  const keys = await store.listWhile(
+    RECORDS_PREFIX,
+    (key) => (timeOf(key) ?? 0) < cutoff && listed++ < 4 * RETENTION_BATCH,
   );
-  return removed.sort();
+  const due = keys.filter((key) => timeOf(key) !== undefined).slice(0, RETENTION_BATCH);
+  for (const key of due) {
+    const found = await readVersioned(store, key.slice(RECORDS_PREFIX.length));
+    await (found ? eraseRecord(store, found.record) : store.remove(key));
+  }
+  return due.length;
 }
 
-/** Idempotency entries that name one of `requestIds` (for records stored before they named their entry). */
-export async function entriesNaming(store: ProposalsStore, requestIds: Set<string>): Promise<Map<string, string[]>> {
-  const found = new Map<string, string[]>();
-  await store.scan(ENTRIES_PREFIX, Infinity, async (key) => {
-    const data = (await store.read(key))?.value;
-    if (isKeyEntry(data) && requestIds.has(data.request_id))
-      found.set(data.request_id, [...(found.get(data.request_id) ?? []), key]);
-    return true;
-  });
-  return found;
+/** Deletes a request, its open marker and its key pointer (only while it names this request); returns what existed. */
+export async function eraseRecord(store: ProposalsStore, record: ProposalRecord): Promise<string[]> {
+  const id = record.request_id;
+  const removed: string[] = [];
+  const pointer = record.idempotency_entry;
+  if (pointer?.startsWith(POINTERS_PREFIX) && (await removePointer(store, pointer, id))) removed.push(pointer);
+  for (const key of [openMarker(id).key, recordKey(id)]) {
+    if ((await store.read(key)) === null) continue;
+    await store.remove(key);
+    removed.push(key);
+  }
+  return removed.sort();
 }

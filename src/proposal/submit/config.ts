@@ -1,26 +1,67 @@
-/** What the submit pipeline needs from outside, built from configuration variables (documented in .env.example). */
+/**
+ * What the submit pipeline needs from outside (SubmitDeps, plain typed values), and the one adapter
+ * that builds it from configuration variables (documented in .env.example).
+ */
 import { DEFAULT_CRM_TIMEOUT_MS, hubSpotAdapter, isAllowedEndpoint, webhookAdapter, type CrmAdapter } from './crm.ts';
 import type { ConsentText, Partner } from './partner.ts';
 import { logEvent } from './log.ts';
 import { createMailer } from './mailer.ts';
 import type { CrmName } from '../../contract/submit-replies.ts';
 import { RETENTION_DAYS_RANGE } from '../../contract/data-handling.ts';
-import { SEND_LIMIT_RANGE, sendLimitsFromEnv } from '../../contract/send-limits.ts';
+import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../../contract/send-limits.ts';
 import { ProposalsStore } from '../store/blobs.ts';
 import { MAX_TIME_FACTOR } from '../store/limits.ts';
 
 /** Reads one configuration variable, e.g. `readEnv` of contract/http.ts. */
 export type EnvReader = (name: string) => string | undefined;
 
-/** What the submit pipeline works with: the store, the CRM, mail, the partner, the limits and a clock. */
-export type SubmitDeps = ReturnType<typeof submitDepsFromEnv>;
+export type Mailer = ReturnType<typeof createMailer>;
+
+/** Where the sales team is told of each request. */
+export type NotifyConfig = { emailTo: string[]; chatUrl?: string };
+
+/**
+ * When the sweep runs and how it retries a request the CRM refused: at most one sweep per
+ * `intervalMs` across all instances; backoff from `backoffBaseMs`, doubling per attempt up to an
+ * hour; `failed` after `maxAgeMs` since receipt; requests older than `retentionMs` deleted (absent: kept).
+ */
+export interface RedeliveryPolicy {
+  intervalMs: number;
+  backoffBaseMs: number;
+  maxAgeMs: number;
+  retentionMs?: number;
+}
+
+/**
+ * What the submit pipeline works with. `mailer` null: no SMTP configured; `crmTimeoutMs`: bound of one
+ * CRM delivery; `inUseWaitMs`: how long a submit waits for another with the same key before 409;
+ * `now`: the clock of stored times, leases and key expiry (tests move it).
+ */
+export interface SubmitDeps {
+  store: ProposalsStore;
+  crm: CrmAdapter;
+  mailer: Mailer;
+  partner: Partner;
+  consent: ConsentText;
+  crmTimeoutMs: number;
+  notify: NotifyConfig;
+  redelivery: RedeliveryPolicy;
+  limits: SendLimits;
+  inUseWaitMs: number;
+  now: () => Date;
+}
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
 const MAX_CRM_TIMEOUT_MS = 30_000;
 const ENDPOINT_RULE = 'must be an https: URL (http: only on loopback)';
 
 /** `store`: an opened store (the inbox script's); by default the site's, from the invocation's context. */
-export function submitDepsFromEnv(readEnv: EnvReader, partner: Partner, consent: ConsentText, store?: ProposalsStore) {
+export function submitDepsFromEnv(
+  readEnv: EnvReader,
+  partner: Partner,
+  consent: ConsentText,
+  store?: ProposalsStore,
+): SubmitDeps {
   const { limits, invalid } = sendLimitsFromEnv(readEnv);
   for (const variable of invalid) {
     logEvent('config_invalid', {
@@ -30,21 +71,16 @@ export function submitDepsFromEnv(readEnv: EnvReader, partner: Partner, consent:
   }
   const timeFactor = numberFromEnv(readEnv, 'STORE_TIMEOUT_FACTOR', 1, MAX_TIME_FACTOR, true) ?? 1;
   return {
-    /** Every call bounded, every failure StoreUnavailable. */
     store: store ?? new ProposalsStore({ timeFactor }),
     crm: crmAdapterFromEnv(readEnv, partner),
     mailer: createMailer(readEnv),
     partner,
     consent,
-    /** Bound of one CRM delivery. */
     crmTimeoutMs: crmTimeoutFromEnv(readEnv),
-    /** Where the sales team is told of each request. */
     notify: notifyConfigFromEnv(readEnv, partner),
     redelivery: redeliveryPolicyFromEnv(readEnv),
     limits,
-    /** How long a submit waits for another one with the same key before 409. */
     inUseWaitMs: 5_000,
-    /** Clock for stored times and key expiry; tests move it. */
     now: () => new Date(),
   };
 }
@@ -66,8 +102,7 @@ export function crmTimeoutFromEnv(readEnv: EnvReader): number {
   return numberFromEnv(readEnv, 'CRM_TIMEOUT_MS', 1, MAX_CRM_TIMEOUT_MS, true) ?? DEFAULT_CRM_TIMEOUT_MS;
 }
 
-/** When the sweep runs and how it retries a request the CRM refused. */
-export function redeliveryPolicyFromEnv(readEnv: EnvReader) {
+export function redeliveryPolicyFromEnv(readEnv: EnvReader): RedeliveryPolicy {
   const range = RETENTION_DAYS_RANGE;
   const ms = (name: string, unit: number, min: number, max: number) => {
     const value = numberFromEnv(readEnv, name, min, max);
@@ -75,13 +110,9 @@ export function redeliveryPolicyFromEnv(readEnv: EnvReader) {
   };
   const retentionMs = ms('RETENTION_DAYS', 86_400_000, range.min, range.max);
   return {
-    /** At most one sweep per this interval, across all instances. */
     intervalMs: ms('REDELIVERY_INTERVAL_SECONDS', 1000, 0.1, 86_400) ?? 60_000,
-    /** First backoff step after a failed attempt; doubles per attempt, up to an hour. */
     backoffBaseMs: ms('REDELIVERY_BACKOFF_SECONDS', 1000, 0.1, 3_600) ?? 60_000,
-    /** After this long since receipt a request the CRM still refuses is `failed`. */
     maxAgeMs: ms('REDELIVERY_MAX_HOURS', 3_600_000, 0.0001, 8_760) ?? 72 * 3_600_000,
-    /** Requests older than this are deleted by the sweep; absent keeps them. */
     ...(retentionMs !== undefined && { retentionMs }),
   };
 }
@@ -91,7 +122,7 @@ export function redeliveryPolicyFromEnv(readEnv: EnvReader) {
  * partner's contact email), and a chat webhook (NOTIFY_WEBHOOK_URL: Slack, Mattermost, Google Chat, Teams
  * workflows accept {"text": ...}).
  */
-function notifyConfigFromEnv(readEnv: EnvReader, partner: Pick<Partner, 'email'>) {
+function notifyConfigFromEnv(readEnv: EnvReader, partner: Pick<Partner, 'email'>): NotifyConfig {
   const emailTo = (readEnv('NOTIFY_EMAIL') ?? partner.email)
     .split(',')
     .map((address) => address.trim())

@@ -14,8 +14,11 @@ export interface CrmAdapter {
   name: CrmName;
   /** The stored record is itself the delivery (the Blobs inbox): storing it is accepting it. */
   storesRecord?: boolean;
-  /** `idempotencyKey` lets a receiver drop duplicates; `signal` aborts when the delivery runs out of time. */
-  deliver(record: ProposalRecord, ctx: { idempotencyKey: string; signal: AbortSignal }): Promise<CrmOutcome>;
+  /**
+   * At least once per request (a delivery whose outcome went unrecorded is repeated); the record's
+   * `request_id` lets the CRM keep it once. `signal` aborts when the delivery runs out of time.
+   */
+  deliver(record: ProposalRecord, ctx: { signal: AbortSignal }): Promise<CrmOutcome>;
 }
 
 /** Default bound of one delivery: far below the platform's 60 s limit, leaving time to store and answer. */
@@ -25,7 +28,6 @@ export const DEFAULT_CRM_TIMEOUT_MS = 8_000;
 export async function deliverWithin(
   adapter: CrmAdapter,
   record: ProposalRecord,
-  idempotencyKey: string,
   timeoutMs: number,
 ): Promise<CrmOutcome> {
   const signal = AbortSignal.timeout(timeoutMs);
@@ -33,7 +35,7 @@ export async function deliverWithin(
     signal.addEventListener('abort', () => resolve({ ok: false, kind: 'timeout' }), { once: true }),
   );
   const delivered = adapter
-    .deliver(record, { idempotencyKey, signal })
+    .deliver(record, { signal })
     .catch((): CrmOutcome => ({ ok: false, kind: signal.aborted ? 'timeout' : 'unreachable' }));
   return Promise.race([delivered, timedOut]);
 }
@@ -92,24 +94,27 @@ export function isAllowedEndpoint(value: string): boolean {
 }
 
 /**
- * Signed per Standard Webhooks; `secret` is "whsec_<base64>". webhook-id is the Idempotency-Key, so a
- * receiver that dedupes on it never stores one submission twice, even after a lost 2xx.
+ * Signed per Standard Webhooks; `secret` is "whsec_<base64>". webhook-id is the request's own id (never
+ * the sender's Idempotency-Key, which a sender may reuse after 24 hours for another request), so a
+ * receiver that dedupes on it stores each request once, even after a lost 2xx or a repeat.
  */
 export function webhookAdapter({ url, secret }: { url: string; secret: string }): CrmAdapter {
   const signer = new Webhook(secret);
   return {
     name: 'webhook',
-    deliver: async (record, { idempotencyKey, signal }) => {
-      const payload = JSON.stringify(record);
+    deliver: async (record, { signal }) => {
+      const { lease: _lease, ...sent } = record;
+      const payload = JSON.stringify(sent);
+      const id = record.request_id;
       const sentAt = new Date();
       return postForOutcome(url, {
         signal,
         body: payload,
         headers: {
           'content-type': 'application/json; charset=utf-8',
-          'webhook-id': idempotencyKey,
+          'webhook-id': id,
           'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': signer.sign(idempotencyKey, sentAt, payload),
+          'webhook-signature': signer.sign(id, sentAt, payload),
         },
       });
     },
@@ -120,7 +125,8 @@ export type HubSpotSubmission = ReturnType<typeof hubSpotSubmission>;
 
 /**
  * The Forms API (secure submission), which records legal consent natively and dedupes the contact by
- * email. The form must have the fields sent (email, firstname, lastname, company, jobtitle, message).
+ * email. It takes no idempotency key: a repeat (only after a fault, docs/operating.md) shows as a
+ * second form submission on the same contact with the same "Proposal request <id>" line. The form must have the fields sent (email, firstname, lastname, company, jobtitle, message).
  */
 export function hubSpotAdapter(
   settings: { portalId: string; formGuid: string; accessToken: string; apiBase: string },

@@ -1,17 +1,22 @@
 /**
- * The submit pipeline: each Idempotency-Key leads to one request, stored before the CRM is called, and
- * at most one delivery, confirmation and notice; a retry or the sweep completes what it owes after a crash.
+ * The submit pipeline: each Idempotency-Key names one request (its pointer), stored before the CRM is
+ * called; whoever holds the request's lease does what it owes, and everyone else answers from the record.
  */
 import type { SubmitRequest } from '../../contract/requests.ts';
 import { problem, type Reply } from '../../contract/http.ts';
 import type { SubmitDeps } from './config.ts';
 import { requestFingerprint } from './fingerprint.ts';
-import { claimKey, keyEntryKey } from '../store/key-entry.ts';
+import { requestForKey, type KeyPointer } from '../store/key-pointer.ts';
+
+type NamedRequest = { pointer: KeyPointer; key: string };
 import { StoreUnavailable } from '../store/blobs.ts';
+import { leaseLeftMs, readVersioned, RecordLease } from '../store/record-lease.ts';
+import { markOpen } from '../store/open-index.ts';
 import { initialNotification } from './notification.ts';
-import { completeOwedWork } from './owed-work.ts';
+import { backoffAhead, completeOwedWork, delivered, leaseTerms, owes, replyFor } from './owed-work.ts';
 import { logEvent } from './log.ts';
 import { buildRecord } from './record.ts';
+import { withAddressCount } from './send-gates.ts';
 import { observedSignals } from './spam-signals.ts';
 import type { RequestSource } from '../source.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../../contract/idempotency-rules.ts';
@@ -25,53 +30,43 @@ export async function submitProposal(
   deps: SubmitDeps,
   source?: RequestSource,
 ): Promise<Reply> {
-  const fingerprint = requestFingerprint(request);
-  const entryKey = keyEntryKey(idempotencyKey);
   const waitUntil = Date.now() + deps.inUseWaitMs;
-
-  let tryCreate = true;
   try {
+    const named = await requestForKey(deps.store, idempotencyKey, requestFingerprint(request), deps.now);
+    if (named.kind === 'reused') {
+      return problem(
+        'idempotency-key-reused',
+        'This Idempotency-Key was already used with a different request body. Send a new key for a new submission.',
+      );
+    }
     for (;;) {
-      const claim = await claimKey(deps.store, entryKey, fingerprint, deps.now, tryCreate);
-      // A busy entry exists: further polls only read it. A lost race starts over with a create.
-      tryCreate = claim.kind === 'lost';
-      if (claim.kind === 'owner') {
-        const { lease } = claim;
-        const { entry } = lease;
-        const build = () =>
-          buildRecord(request, {
-            requestId: entry.request_id,
-            receivedAt: entry.received_at,
-            crm: deps.crm.name,
-            consent: deps.consent,
-            entryKey: lease.entryKey,
-            deliveryId: idempotencyKey,
-            notification: initialNotification(deps),
-            signals: observedSignals(request, entry.received_at),
-            source,
-          });
-        const done = await completeOwedWork(deps, lease, { fresh: claim.fresh, build });
-        if (done) return done.reply;
-        // The lease was taken over while we worked: whoever holds it now answers; wait for it.
-      } else if (claim.kind === 'replay') {
-        // The stored answer, exactly, marked as a replay (IETF Idempotency-Key draft).
-        const { status, headers, body } = claim.reply;
+      const found = await readVersioned(deps.store, named.pointer.request_id);
+      let lease: RecordLease | null = null;
+      let leftMs = 0;
+      if (found === null) {
+        lease = await store(request, named, deps, source);
+      } else if (!owes(found.record)) {
+        // The stored answer, marked as a replay (IETF Idempotency-Key draft).
+        const { status, headers = {}, body } = replyFor(found.record, deps);
         return { status, headers: { ...headers, 'Idempotent-Replayed': 'true' }, body };
-      } else if (claim.kind === 'reused') {
-        return problem(
-          'idempotency-key-reused',
-          'This Idempotency-Key was already used with a different request body. Send a new key for a new submission.',
-        );
+      } else if (backoffAhead(found.record, deps.now())) {
+        // A retry before the CRM's next attempt is due answers from the record; the sweep tries then.
+        return replyFor(found.record, deps);
+      } else {
+        leftMs = leaseLeftMs(found.record, deps.now());
+        if (leftMs === 0) lease = await RecordLease.take(leaseTerms(deps), found.record, { ifVersion: found.version });
       }
+      // The owner answers with what the store confirmed; if it stopped, a retry or the sweep continues.
+      if (lease !== null) return (await completeOwedWork(deps, lease, false)).reply;
       if (Date.now() >= waitUntil) {
         return problem(
           'idempotency-key-in-use',
           'Another request with this Idempotency-Key is still being processed. Retry with the same key and body after Retry-After seconds.',
-          { headers: { 'Retry-After': '2' } },
+          { headers: { 'Retry-After': String(Math.max(1, Math.ceil(leftMs / 1000))) } },
         );
       }
-      // Busy: the first request usually finishes in moments; replaying it saves a round trip. Lost: read again now.
-      if (claim.kind !== 'lost') await new Promise((resolve) => setTimeout(resolve, IN_USE_POLL_MS));
+      // Someone holds the lease (or moved first): it usually finishes in moments; its answer saves a round trip.
+      await new Promise((resolve) => setTimeout(resolve, IN_USE_POLL_MS));
     }
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
@@ -83,4 +78,19 @@ export async function submitProposal(
       { headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) } },
     );
   }
+}
+
+/** Stores the request the pointer names, its lease held: null when another invocation stored it first. */
+async function store(request: SubmitRequest, named: NamedRequest, deps: SubmitDeps, source?: RequestSource) {
+  const { request_id: requestId, created_at: receivedAt } = named.pointer;
+  const { crm, consent } = deps;
+  const notification = initialNotification(deps);
+  const signals = observedSignals(request, receivedAt);
+  const meta = { requestId, receivedAt, crm: crm.name, consent, entryKey: named.key, notification, signals, source };
+  const built = await withAddressCount(deps, buildRecord(request, meta));
+  // The inbox: the one write that stores the record also delivers it.
+  const first = deps.crm.storesRecord ? delivered(built, deps) : built;
+  // The open marker first: no stored request the sweep cannot find, whatever fails after.
+  if (owes(first)) await markOpen(deps.store, first.request_id);
+  return RecordLease.take(leaseTerms(deps), first, { ifNew: true });
 }

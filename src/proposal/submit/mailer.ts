@@ -27,6 +27,8 @@ export const MAX_SEND_ATTEMPTS = 5;
 
 /** Keeps a dead or slow mail server from holding the function near its time limit. */
 const SMTP_TIMEOUT_MS = 5_000;
+/** The longest one send may take: its three timeouts in turn (an effect of the lease rule, store/limits.ts). */
+export const MAIL_EFFECT_MS = 3 * SMTP_TIMEOUT_MS;
 
 /** A mailer when SMTP_URL and MAIL_FROM are both set; otherwise null ("not_configured"). */
 export function createMailer(env: (name: string) => string | undefined) {

@@ -1,160 +1,104 @@
 /**
- * What a stored request still owes, in order under its key's lease: CRM delivery, confirmation, sales
- * messages. The sender, its retries and the sweep all run this code, so each effect happens once.
+ * What a stored request still owes, in order under its lease: CRM delivery, confirmation, sales
+ * messages. The sender, its retries and the sweep all run this code, so each effect is started by one
+ * owner at a time and recorded before the next; the CRM and the email are repeated only when a
+ * recording write stayed unknown (docs/operating.md).
  */
 import { json, type Reply } from '../../contract/http.ts';
 import { deliverWithin, type CrmOutcome } from './crm.ts';
-import type { SubmitDeps } from './config.ts';
-import { LeaseLostError, type KeyLease } from '../store/key-entry.ts';
+import type { RedeliveryPolicy, SubmitDeps } from './config.ts';
+import { LeaseLostError, type LeaseTerms, type RecordLease } from '../store/record-lease.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
-import { markOpen, markSettled } from '../store/open-index.ts';
+import { markSettled, openMarker } from '../store/open-index.ts';
+import { MAIL_EFFECT_MS } from './mailer.ts';
 import { logEvent } from './log.ts';
-import {
-  dailyLimitAlert,
-  hourlyDigest,
-  isOwed,
-  noticeMessage,
-  sendOwedMessage,
-  type SalesMessage,
-} from './notification.ts';
-import { confirmationEmail, digestCounts, digestDue, digestIfPastLimit, withAddressCount } from './send-gates.ts';
+import { dailyLimitAlert, hourlyDigest, isOwed, noticeMessage, sendOwedMessage } from './notification.ts';
+import type { SalesMessage } from './notification.ts';
+import { confirmationEmail, digestCounts, digestDue, digestIfPastLimit } from './send-gates.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
 import { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../contract/submit-replies.ts';
 
-/** Retry hint of a 202 when the CRM named none. */
+/** Retry hint of a 202 when no CRM attempt is scheduled (a request stored before backoff was recorded). */
 const DEFAULT_RETRY_AFTER_SECONDS = 30;
 
-interface OwedWorkStart {
-  /** The entry was just created: no record is stored yet, skip the read. */
-  fresh: boolean;
-  /** Builds the record when none is stored (the sender's path); the sweep passes none. */
-  build?: () => ProposalRecord;
-  /** The sweep skips a CRM attempt whose next_attempt_at is still ahead; a sender's retry always tries. */
-  respectBackoff?: boolean;
-}
-
-/** Thrown when the sweep finds no stored request for an open marker (erased meanwhile). */
-export class RecordGoneError extends Error {
-  constructor(requestId: string) {
-    super(`No stored request ${requestId}.`);
-    this.name = 'RecordGoneError';
-  }
+/** The lease terms of this deployment: the longest effect an owner starts is the CRM's or the SMTP's. */
+export function leaseTerms(deps: SubmitDeps): LeaseTerms {
+  return { store: deps.store, effectMs: Math.max(deps.crmTimeoutMs, MAIL_EFFECT_MS), now: deps.now };
 }
 
 /**
- * Stores the request if new, does what it owes and ends the lease (final with the answer to replay, or
- * pending). Null when the lease was taken over; a StoreUnavailable thrown means nothing is known stored.
- * `storeFailed`: the store failed after storing; `reply` and `record` are what it last confirmed, the sweep finishes.
+ * Does what the leased request owes, recording each effect before the next, and gives the lease up.
+ * `stopped`: the store failed or the lease was lost on the way; `record` is what the store last
+ * confirmed, and the next owner (a retry, the sweep) continues from there.
+ * `respectBackoff`: the CRM is not tried before the record's next_attempt_at.
  */
-export async function completeOwedWork(deps: SubmitDeps, lease: KeyLease, start: OwedWorkStart) {
-  let done: Awaited<ReturnType<typeof storeAndComplete>>;
+export async function completeOwedWork(deps: SubmitDeps, lease: RecordLease, respectBackoff: boolean) {
   try {
-    done = await storeAndComplete(deps, lease, start);
+    await doOwedWork(deps, lease, respectBackoff);
+    await lease.release(lease.record);
   } catch (error) {
-    if (error instanceof LeaseLostError) {
-      logEvent('idempotency_lease_lost', { request_id: lease.entry.request_id });
-      return null;
-    }
-    if (!(error instanceof StoreUnavailable)) {
-      // Free the key now so a retry need not wait for the lease to go stale.
-      await lease.release({ state: 'pending' }).catch(() => undefined);
-      throw error;
-    }
-    // Another write would only add its own bound to the reply: the lease goes stale, a retry takes it over.
-    lease.abandon();
-    const stored = lease.record;
-    if (stored === null) throw error;
-    // Answer with what the store confirmed, never more.
-    logEvent('store_unavailable', { request_id: stored.request_id, operation: error.operation, reason: error.reason });
-    return { reply: replyFor(stored, deps, undefined), record: stored, storeFailed: error };
+    const stopped = error instanceof StoreUnavailable || error instanceof LeaseLostError;
+    if (!stopped) await lease.release(lease.record).catch(() => undefined);
+    if (!stopped) throw error;
+    const { request_id } = lease.record;
+    if (error instanceof LeaseLostError) logEvent('lease_lost', { request_id });
+    else logEvent('store_unavailable', { request_id, operation: error.operation, reason: error.reason });
+    return { record: lease.record, reply: replyFor(lease.record, deps), stopped: error };
   }
-  const { record, outcome, marked } = done;
-  const reply = replyFor(record, deps, outcome);
-  const final = !owes(record);
-  const released = await lease.release(
-    final ? { state: 'final', reply: { headers: {}, ...reply } } : { state: 'pending' },
-  );
-  // Once final, the request leaves the index of open work; a failed delete is settled by the next sweep.
-  if (final && marked && released) await markSettled(deps.store, record).catch(() => undefined);
-  return { reply, record };
+  const record = lease.record;
+  // Nothing owed: the request leaves the index of open work; a failed delete is settled by the next sweep.
+  if (!owes(record)) await markSettled(deps.store, openMarker(record.request_id)).catch(() => undefined);
+  return { record, reply: replyFor(record, deps) };
 }
 
-async function storeAndComplete(deps: SubmitDeps, lease: KeyLease, start: OwedWorkStart) {
+async function doOwedWork(deps: SubmitDeps, lease: RecordLease, respectBackoff: boolean) {
   const { now, crm } = deps;
-  const { entry } = lease;
-  // An open marker may exist (false when it was settled in the invocation that stored it).
-  let marked = !start.fresh;
-  const loaded = start.fresh ? null : await lease.loadRecord();
-  let record: ProposalRecord;
-  if (loaded === null) {
-    if (start.build === undefined) throw new RecordGoneError(entry.request_id);
-    const built = await withAddressCount(deps, { ...start.build(), idempotency_entry: lease.entryKey });
-    // The inbox: the one write that stores the record also delivers it.
-    const first = crm.storesRecord ? delivered(built, deps) : built;
-    // The open marker first: no stored request the sweep cannot find, whatever fails after.
-    if (owes(first)) {
-      await markOpen(deps.store, first);
-      marked = true;
-    }
-    record = await lease.createRecord(first);
-  } else {
-    record = loaded;
-    // A sender's retry: the invocation that stored the request may have died before its marker.
-    if (start.build !== undefined && owes(record)) await markOpen(deps.store, record);
-  }
-  if (record.idempotency_entry !== lease.entryKey) {
-    // The sweep works under the request's synthetic entry from now on: say so on the record.
-    record = await lease.updateRecord({ ...record, idempotency_entry: lease.entryKey });
-  }
-
-  let outcome: CrmOutcome | undefined;
-  if (record.delivery.state === 'pending' && !(start.respectBackoff && backoffAhead(record, now()))) {
-    lease.assertHeld();
-    outcome = await deliverWithin(crm, record, record.delivery.delivery_id ?? record.request_id, deps.crmTimeoutMs);
-    // Durable before the email: a retry sees "received" and never delivers again.
-    record = await lease.updateRecord(
-      outcome.ok ? delivered(record, deps, outcome.reference) : refused(record, deps, outcome),
+  if (lease.record.delivery.state === 'pending' && !(respectBackoff && backoffAhead(lease.record, now()))) {
+    await lease.makeTimeForEffect();
+    const outcome = await deliverWithin(crm, lease.record, deps.crmTimeoutMs);
+    // Durable before the email: the next owner sees "received" and never delivers again.
+    await lease.save(
+      outcome.ok ? delivered(lease.record, deps, outcome.reference) : refused(lease.record, deps, outcome),
     );
   }
 
-  /** One owed step: the lease is checked before anything goes out, and what changed is stored. */
+  /** One owed step: enough lease for it first, then what changed is stored before the next. */
   const step = async (change: (current: ProposalRecord) => Promise<Partial<ProposalRecord> | undefined>) => {
-    lease.assertHeld();
-    const changed = await change(record);
-    if (changed !== undefined) record = await lease.updateRecord({ ...record, ...changed });
+    await lease.makeTimeForEffect();
+    const changed = await change(lease.record);
+    if (changed !== undefined) await lease.save({ ...lease.record, ...changed });
   };
   const send = <S extends NotificationStatus>(status: S, message: SalesMessage) =>
-    sendOwedMessage(status, message, deps, record.request_id);
+    sendOwedMessage(status, message, deps, lease.record.request_id);
 
-  if (record.delivery.state === 'received' && record.confirmation_email.state === 'not_sent') {
+  if (lease.record.delivery.state === 'received' && lease.record.confirmation_email.state === 'not_sent') {
     await step((current) => confirmationEmail(current, deps));
   }
   // After the delivery, so the notice says whether the CRM has it; counted before the first attempt only.
-  const notice = record.notification;
+  const notice = lease.record.notification;
   if (isOwed(notice) && notice.attempts === 0) await step((current) => digestIfPastLimit(current, notice, deps));
   for (const kind of ['notification', 'alert'] as const) {
-    const status = record[kind];
+    const status = lease.record[kind];
     if (isOwed(status)) {
-      const message = noticeMessage(kind, record, deps.partner);
+      const message = noticeMessage(kind, lease.record, deps.partner);
       await step(async () => ({ [kind]: await send(status, message) }));
     }
   }
-  const dayAlert = record.daily_limit_alert;
+  const dayAlert = lease.record.daily_limit_alert;
   if (isOwed(dayAlert)) {
     const message = dailyLimitAlert(dayAlert.day, deps.limits.perDay, deps.partner);
     await step(async () => ({ daily_limit_alert: await send(dayAlert, message) }));
   }
   // The hour's digest, once the hour is over: until then it stays owed and the sweep comes back for it.
-  const digest = record.digest;
+  const digest = lease.record.digest;
   if (isOwed(digest) && digestDue(digest.hour, now())) {
     await step(async () => {
       const counts = await digestCounts(deps.store, digest.hour, deps.limits, now());
       const sent = await send(digest, hourlyDigest(digest.hour, counts, deps.limits.noticesPerHour, deps.partner));
-      logEvent('digest_sent', { request_id: record.request_id, hour: digest.hour, more: counts.more });
+      logEvent('digest_sent', { request_id: lease.record.request_id, hour: digest.hour, more: counts.more });
       return { digest: sent };
     });
   }
-  return { record, marked, ...(outcome && { outcome }) };
 }
 
 /** Does the record still owe anything? */
@@ -178,18 +122,14 @@ export function backoffAhead(record: ProposalRecord, now: Date): boolean {
 }
 
 /** The record as accepted by the CRM. */
-function delivered(record: ProposalRecord, deps: SubmitDeps, reference?: string): ProposalRecord {
-  const { next_attempt_at: _next, ...delivery } = record.delivery;
+export function delivered(record: ProposalRecord, deps: SubmitDeps, reference?: string): ProposalRecord {
+  const { next_attempt_at: _next, attempts, ...delivery } = record.delivery;
+  const ref = reference === undefined ? {} : { crm_reference: reference };
+  const at = deps.now().toISOString();
+  const crm = deps.crm.name;
   return {
     ...record,
-    delivery: {
-      ...delivery,
-      crm: deps.crm.name,
-      state: 'received',
-      attempts: record.delivery.attempts + 1,
-      delivered_at: deps.now().toISOString(),
-      ...(reference !== undefined && { crm_reference: reference }),
-    },
+    delivery: { ...delivery, crm, state: 'received', attempts: attempts + 1, delivered_at: at, ...ref },
   };
 }
 
@@ -199,12 +139,8 @@ function refused(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome &
   const at = deps.now();
   const gaveUp = at.getTime() - Date.parse(record.received_at) >= deps.redelivery.maxAgeMs;
   const delivery = { ...record.delivery, crm: deps.crm.name, attempts, last_error_kind: outcome.kind };
-  logEvent(gaveUp ? 'crm_delivery_failed' : 'crm_delivery_pending', {
-    request_id: record.request_id,
-    crm: deps.crm.name,
-    kind: outcome.kind,
-    attempts,
-  });
+  const fields = { request_id: record.request_id, crm: deps.crm.name, kind: outcome.kind, attempts };
+  logEvent(gaveUp ? 'crm_delivery_failed' : 'crm_delivery_pending', fields);
   if (!gaveUp) {
     const wait = backoffMs(deps.redelivery, attempts, outcome.retryAfterSeconds);
     return { ...record, delivery: { ...delivery, next_attempt_at: new Date(at.getTime() + wait).toISOString() } };
@@ -219,20 +155,22 @@ function refused(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome &
   };
 }
 
-function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome | undefined): Reply {
+/** What the record says, never more; a pending one names when the CRM is tried again. */
+export function replyFor(record: ProposalRecord, deps: SubmitDeps): Reply {
   const base = { requestId: record.request_id, receivedAt: record.received_at };
   const confirmationEmail = record.confirmation_email.state;
   switch (record.delivery.state) {
-    case 'received':
-      return json(
-        201,
-        receivedReplyBody({ ...base, crm: record.delivery.crm, confirmationEmail, partner: deps.partner }),
-      );
+    case 'received': {
+      const { crm } = record.delivery;
+      return json(201, receivedReplyBody({ ...base, crm, confirmationEmail, partner: deps.partner }));
+    }
     case 'failed':
       return json(202, failedReplyBody({ ...base, confirmationEmail }));
     case 'pending': {
-      const retryAfter =
-        (outcome && !outcome.ok ? outcome.retryAfterSeconds : undefined) ?? DEFAULT_RETRY_AFTER_SECONDS;
+      const next = Date.parse(record.delivery.next_attempt_at ?? '');
+      const retryAfter = Number.isNaN(next)
+        ? DEFAULT_RETRY_AFTER_SECONDS
+        : Math.max(1, Math.ceil((next - deps.now().getTime()) / 1000));
       return json(202, pendingReplyBody({ ...base, retryAfterSeconds: retryAfter }), {
         'Retry-After': String(retryAfter),
       });
@@ -241,6 +179,6 @@ function replyFor(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome 
 }
 
 /** base·2^(attempts−1), at most an hour (REDELIVERY_BACKOFF_SECONDS' maximum), never below the CRM's Retry-After. */
-function backoffMs(policy: SubmitDeps['redelivery'], attempts: number, retryAfterSeconds = 0): number {
+function backoffMs(policy: RedeliveryPolicy, attempts: number, retryAfterSeconds = 0): number {
   return Math.max(Math.min(policy.backoffBaseMs * 2 ** Math.max(0, attempts - 1), 3_600_000), retryAfterSeconds * 1000);
 }

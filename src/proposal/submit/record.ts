@@ -43,8 +43,6 @@ export interface ProposalRecord {
     last_error_kind?: CrmFailureKind;
     delivered_at?: string;
     crm_reference?: string;
-    /** Id a receiver deduplicates by (webhook-id): the Idempotency-Key the request came with. */
-    delivery_id?: string;
     /** Earliest time the sweep tries the CRM again (exponential backoff). */
     next_attempt_at?: string;
     failed_at?: string;
@@ -58,8 +56,10 @@ export interface ProposalRecord {
   };
   /** What sales may sort by (spam-signals.ts); absent on requests stored before signals. */
   signals?: SpamSignals;
-  /** Blob key of the idempotency entry whose lease guards this request's owed work. */
+  /** Blob key of the Idempotency-Key's pointer to this request (retention and erasure delete it with it). */
   idempotency_entry?: string;
+  /** Who does the owed work until when (store/record-lease.ts); absent on requests stored before leases. */
+  lease?: Lease;
   /** The sales team's notice of the new request (absent on requests stored before notices). */
   notification?: NotificationStatus;
   /** The sales team's alert once delivery has `failed`, so a person follows up. */
@@ -71,6 +71,9 @@ export interface ProposalRecord {
   /** The channel and client the request came through (absent on requests stored before it was recorded). */
   source?: RequestSource;
 }
+
+/** A deadline, its owner's token and a nonce per write (so a read-back tells whose write landed). */
+export type Lease = { token: string; until: string; write: string };
 
 /** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
 export const PROPOSALS_STORE = 'proposals';
@@ -91,7 +94,6 @@ export function buildRecord(
     crm: CrmName;
     consent: { text: string; version: string };
     entryKey?: string;
-    deliveryId?: string;
     notification?: NotificationStatus;
     signals?: SpamSignals;
     source?: RequestSource | undefined;
@@ -119,12 +121,7 @@ export function buildRecord(
       ...(request.consent_version !== undefined &&
         request.consent_version !== consent.version && { sender_version: request.consent_version }),
     },
-    delivery: {
-      crm: meta.crm,
-      state: 'pending',
-      attempts: 0,
-      ...(meta.deliveryId !== undefined && { delivery_id: meta.deliveryId }),
-    },
+    delivery: { crm: meta.crm, state: 'pending', attempts: 0 },
     confirmation_email: { state: 'not_sent' },
     ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
     ...(meta.notification !== undefined && { notification: meta.notification }),

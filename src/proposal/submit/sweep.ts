@@ -1,16 +1,18 @@
 /**
- * The sweep: completes what open requests owe, under their senders' lease, and deletes what is past
- * retention. Run after a reply at most once per interval across instances, or by `npm run inbox -- redeliver`.
+ * The sweep: completes what open requests owe, taking each one's lease as a sender's retry would, and
+ * deletes what is past retention. Run after a reply at most once per interval across instances, or by
+ * `npm run inbox -- redeliver`.
  */
-import { claimForRequest } from '../store/key-entry.ts';
-import { claimSweep, listOpen, markSettled, type Marked } from '../store/open-index.ts';
-import { readRecord } from '../store/record-store.ts';
-import { deleteExpiredEntries, deleteExpiredRequests } from '../store/retention.ts';
+import { claimSweep, listOpen, markSettled, type OpenMarker } from '../store/open-index.ts';
+import { leaseLeftMs, readVersioned, RecordLease } from '../store/record-lease.ts';
+import { deleteExpiredPointers, deleteExpiredRequests } from '../store/retention.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
 import type { SubmitDeps } from './config.ts';
 import { errorName, logEvent } from './log.ts';
-import { backoffAhead, completeOwedWork, owes, owesSalesMessage, RecordGoneError } from './owed-work.ts';
+import { backoffAhead, completeOwedWork, leaseTerms, owes, owesSalesMessage } from './owed-work.ts';
 import { deleteStaleTallies } from '../store/event-tally.ts';
+import { idTime } from '../store/time-ordered-id.ts';
+import { leaseMs } from '../store/limits.ts';
 
 export interface SweepLimits {
   /** Most open requests worked on in one sweep (oldest first). */
@@ -51,63 +53,53 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
       }
     }),
   );
-  const { now, redelivery } = deps;
-  const remaining = () => Math.max(0, deadline - performance.now());
-  const entriesDeleted = await deleteExpiredEntries(deps.store, now, remaining());
-  const countersDeleted = await deleteStaleTallies(deps.store, now(), remaining());
-  const requestsDeleted =
-    redelivery.retentionMs === undefined
-      ? 0
-      : await deleteExpiredRequests(deps.store, now, redelivery.retentionMs, remaining());
-  const report = {
-    open: open.length,
-    requests,
-    deferred: open.length - requests.length,
-    entriesDeleted,
-    requestsDeleted,
-    ms: performance.now() - started,
-  };
+  const { now, redelivery, store } = deps;
+  const entriesDeleted = await deleteExpiredPointers(store, now());
+  const countersDeleted = await deleteStaleTallies(store, now(), Math.max(0, deadline - performance.now()));
+  const retentionMs = redelivery.retentionMs;
+  const requestsDeleted = retentionMs === undefined ? 0 : await deleteExpiredRequests(store, now(), retentionMs);
+  const ms = performance.now() - started;
+  const deferred = open.length - requests.length;
+  const count = (outcome: RequestOutcome) => requests.filter((r) => r.outcome === outcome).length;
   logEvent('sweep_done', {
-    open: report.open,
+    open: open.length,
     worked: requests.length,
-    delivered: requests.filter((r) => r.outcome === 'delivered').length,
-    failed: requests.filter((r) => r.outcome === 'failed').length,
-    deferred: report.deferred,
+    delivered: count('delivered'),
+    failed: count('failed'),
+    deferred,
     entries_deleted: entriesDeleted,
     counters_deleted: countersDeleted,
     requests_deleted: requestsDeleted,
-    ms: Math.round(report.ms),
+    ms: Math.round(ms),
   });
-  return report;
+  return { open: open.length, requests, deferred, entriesDeleted, requestsDeleted, ms };
 }
 
-/** One open request: skip it while its backoff runs, else complete its owed work under its lease. */
-async function sweepOne(deps: SubmitDeps, marker: Marked, ignoreBackoff: boolean): Promise<RequestOutcome> {
-  const data = await readRecord(deps.store, marker.request_id);
-  if (data === null) {
-    // Erased (or unreadable): nothing left to do for it.
+/** One open request: skip it while its backoff runs or another owner holds it, else complete its owed work. */
+async function sweepOne(deps: SubmitDeps, marker: OpenMarker, ignoreBackoff: boolean): Promise<RequestOutcome> {
+  const found = await readVersioned(deps.store, marker.request_id);
+  if (found === null) {
+    // Its sender may be storing it right now; past a lease, it was erased or never stored.
+    const at = idTime(marker.request_id);
+    if (at !== undefined && deps.now().getTime() - at < leaseMs(deps.store.timeFactor, leaseTerms(deps).effectMs)) {
+      return 'busy';
+    }
     await markSettled(deps.store, marker);
     return 'gone';
   }
+  const data = found.record;
   if (!owes(data)) {
-    await markSettled(deps.store, data);
+    await markSettled(deps.store, marker);
     return 'settled';
   }
   // Only the CRM delivery is owed, and not yet; a sales message owed is sent meanwhile.
   if (!ignoreBackoff && backoffAhead(data, deps.now()) && !owesSalesMessage(data)) return 'waiting';
-  const claim = await claimForRequest(deps.store, data, deps.now);
-  if (claim.kind === 'final') await markSettled(deps.store, data);
-  if (claim.kind !== 'owner') return claim.kind === 'final' ? 'settled' : 'busy';
-  const result = await completeOwedWork(deps, claim.lease, { fresh: false, respectBackoff: !ignoreBackoff }).catch(
-    async (error: unknown) => {
-      if (!(error instanceof RecordGoneError)) throw error;
-      await markSettled(deps.store, marker);
-      return 'gone' as const;
-    },
-  );
-  if (result === null) return 'busy';
-  if (result === 'gone') return result;
-  if (result.storeFailed) throw result.storeFailed;
+  if (leaseLeftMs(data, deps.now()) > 0) return 'busy';
+  const lease = await RecordLease.take(leaseTerms(deps), found.record, { ifVersion: found.version });
+  if (lease === null) return 'busy';
+  const result = await completeOwedWork(deps, lease, !ignoreBackoff);
+  if (result.stopped instanceof StoreUnavailable) throw result.stopped;
+  if (result.stopped) return 'busy';
   const after = result.record.delivery.state;
   if (after === 'pending') return 'pending';
   if (data.delivery.state === 'pending') return after === 'received' ? 'delivered' : 'failed';

@@ -1,0 +1,180 @@
+/**
+ * No single request can end the local server (`npm start`: netlify serve behind the body guard):
+ * oversized, aborted, stalled, slow and fuzzed bodies, and simultaneous submits of one key into the
+ * inbox, which netlify serve runs in separate workers against its own Blobs server.
+ */
+import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
+import { submitRequest } from '../helpers/submit-fixtures.ts';
+
+const body = (company = 'Example GmbH') => JSON.stringify({ ...submitRequest({ company }), role: undefined });
+
+/** One submit; on 409 and 503 it waits Retry-After and retries with the same key. */
+async function submit(url: string, key: string, payload: string, deadline = Date.now() + 90_000) {
+  for (;;) {
+    const res = await fetch(`${url}/api/proposal`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: payload,
+    });
+    const fromFunction = /json/.test(res.headers.get('content-type') ?? '');
+    const json = fromFunction ? ((await res.json()) as { request_id?: string }) : (await res.text(), {});
+    const retry = res.status === 409 || res.status === 503 || !fromFunction;
+    if (!retry || Date.now() > deadline) return { status: res.status, requestId: json.request_id };
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+  }
+}
+
+describe('no single request ends the local server', () => {
+  let site: RunningSite;
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(() => site?.stop());
+
+  const port = () => Number(new URL(site.url).port);
+  const alive = async () => (await fetch(`${site.url}/api/capabilities`)).status;
+
+  /** Sends raw bytes and resolves with whatever came back when the server closed or after `waitMs`. */
+  function raw(
+    head: string,
+    parts: (string | Buffer)[],
+    options: { waitMs: number; abortAfterMs?: number },
+  ): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = connect(port(), '127.0.0.1');
+      let reply = '';
+      socket.on('data', (d: Buffer) => (reply += d.toString()));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(reply));
+      socket.write(head);
+      for (const part of parts) socket.write(part);
+      if (options.abortAfterMs !== undefined) setTimeout(() => socket.destroy(), options.abortAfterMs);
+      setTimeout(() => {
+        socket.destroy();
+        resolve(reply);
+      }, options.waitMs);
+    });
+  }
+
+  const head = (length: number) =>
+    `POST /api/proposal HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+  it('N simultaneous submits with one key into the inbox: one stored request (5×20)', async () => {
+    const keys = Array.from({ length: 5 }, () => randomUUID());
+    for (const key of keys) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => submit(site.url, key, body())));
+      expect(answers.map((a) => a.status).filter((s) => s !== 201)).toEqual([]);
+      expect(new Set(answers.map((a) => a.requestId)).size).toBe(1);
+    }
+    const stored = readdirSync(join(site.dir, '.netlify/blobs-serve/entries'), {
+      recursive: true,
+      encoding: 'utf8',
+    }).filter((p) => /proposals[\\/]requests[\\/][0-9a-f-]{36}$/.test(p));
+    expect(stored).toHaveLength(keys.length);
+  });
+
+  it('a body over 6 MB: 413, and the next request is served', async () => {
+    const res = await fetch(`${site.url}/api/proposal`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.alloc(7_000_000, 0x20),
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(await alive()).toBe(200);
+  });
+
+  it('a client that aborts mid-body: the next request is served', async () => {
+    await raw(head(100_000), ['{"action":"guide","question":"'], { waitMs: 1_000, abortAfterMs: 200 });
+    expect(await alive()).toBe(200);
+  });
+
+  it('a body that stalls: 408, and the next request is served', async () => {
+    const reply = await raw(head(1_000), ['{"action":'], { waitMs: 15_000 });
+    expect(reply).toMatch(/^HTTP\/1\.1 408/);
+    expect(await alive()).toBe(200);
+  }, 30_000);
+
+  it('a slow body that completes in time is answered by the function', async () => {
+    const payload = JSON.stringify({
+      action: 'guide',
+      question: 'Move our data center to the cloud.',
+      industry: 'retail',
+      company_size: '51-200',
+      primary_need: 'not-sure',
+    });
+    const parts = [...payload].reduce<string[]>(
+      (acc, ch, i) => (i % 20 === 0 ? [...acc, ch] : [...acc.slice(0, -1), `${acc.at(-1)}${ch}`]),
+      [],
+    );
+    const reply = await new Promise<string>((resolve) => {
+      const socket = connect(port(), '127.0.0.1');
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString()));
+      socket.on('end', () => resolve(text));
+      socket.write(head(Buffer.byteLength(payload)));
+      let i = 0;
+      const timer = setInterval(() => {
+        if (i < parts.length) socket.write(parts[i++]!);
+        else clearInterval(timer);
+      }, 100);
+      setTimeout(() => {
+        socket.destroy();
+        resolve(text);
+      }, 15_000);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 200/);
+  }, 30_000);
+
+  it('fuzzed bodies (up to 2,000 in 240 s): no 5xx and the server stays up', async () => {
+    const actions = fc.constantFrom('guide', 'summarize', 'submit', 'other');
+    const value = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.string(), { maxLength: 3 }),
+    );
+    const bodies = fc.oneof(
+      fc
+        .record({ action: actions }, { requiredKeys: [] })
+        .chain((base) =>
+          fc
+            .dictionary(fc.string({ maxLength: 20 }), value, { maxKeys: 8 })
+            .map((extra) => JSON.stringify({ ...extra, ...base })),
+        ),
+      fc.string({ maxLength: 300 }),
+      fc.string({ unit: 'binary', maxLength: 300 }),
+    );
+    const headers = fc.record({
+      'content-type': fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', ''),
+      'idempotency-key': fc.option(fc.string({ maxLength: 300 }), { nil: undefined }),
+    });
+    const samples = fc.sample(fc.tuple(bodies, headers), { numRuns: 2_000, seed: 20261122 });
+    // Every invocation under netlify serve starts a worker: bounded in time, not in count, so a
+    // slow machine sends fewer bodies rather than failing on time.
+    const budgetEnds = Date.now() + 240_000;
+    const statuses: number[] = [];
+    for (let i = 0; i < samples.length && Date.now() < budgetEnds; i += 20) {
+      const batch = samples.slice(i, i + 20).map(async ([payload, h]) => {
+        const sent: Record<string, string> = {};
+        for (const [name, v] of Object.entries(h)) if (v !== undefined && /^[\t\x20-\x7e]*$/.test(v)) sent[name] = v;
+        const res = await fetch(`${site.url}/api/proposal`, { method: 'POST', headers: sent, body: payload });
+        await res.arrayBuffer();
+        return res.status;
+      });
+      statuses.push(...(await Promise.all(batch)));
+    }
+    console.info(`fuzzed bodies sent through npm start: ${statuses.length}`);
+    expect(statuses.length).toBeGreaterThanOrEqual(300);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(await alive()).toBe(200);
+  }, 300_000);
+});
