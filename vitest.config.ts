@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 const OWN_STORE = 'tests/setup/own-store-untouched.ts';
 // Before any test: a missing Java or Chromium is named with the command that installs it.
 const PREREQUISITES = 'tests/setup/prerequisites.ts';
+// Every property test draws from the run's one fast-check seed (FC_SEED, else a fixed one), said once.
+const FC_SEED = { globalSetup: 'tests/setup/print-fc-seed.ts', setupFiles: ['tests/setup/fast-check-seed.ts'] };
 
 export default defineConfig({
   test: {
@@ -14,7 +16,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
-          globalSetup: [PREREQUISITES, OWN_STORE],
+          globalSetup: [PREREQUISITES, FC_SEED.globalSetup, OWN_STORE],
+          setupFiles: FC_SEED.setupFiles,
           testTimeout: 20_000,
           sequence: { groupOrder: 0 },
         },
@@ -23,7 +26,8 @@ export default defineConfig({
         test: {
           name: 'built',
           include: ['tests/built/**/*.test.ts'],
-          globalSetup: [PREREQUISITES, 'tests/setup/build-once.ts', OWN_STORE],
+          globalSetup: [PREREQUISITES, FC_SEED.globalSetup, 'tests/setup/build-once.ts', OWN_STORE],
+          setupFiles: FC_SEED.setupFiles,
           testTimeout: 60_000,
           hookTimeout: 240_000,
           sequence: { groupOrder: 0 },
