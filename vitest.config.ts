@@ -11,6 +11,8 @@ const FC_SEED = { globalSetup: 'tests/setup/print-fc-seed.ts', setupFiles: ['tes
 
 export default defineConfig({
   test: {
+    // The default output, then how long each layer took (tests/setup/layer-times.ts).
+    reporters: ['default', './tests/setup/layer-times.ts'],
     projects: [
       {
         test: {
