@@ -39,8 +39,10 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: [PREREQUISITES, OWN_STORE],
-          // `npm start` builds dist/ again, so these run after the projects that read it.
+          // One build of the site for every npm start of the run (tests/setup/build-site-once.ts).
+          globalSetup: [PREREQUISITES, FC_SEED.globalSetup, 'tests/setup/build-site-once.ts', OWN_STORE],
+          setupFiles: FC_SEED.setupFiles,
+          // Browsers and servers want the cores the other projects use: these run after them.
           testTimeout: 120_000,
           hookTimeout: 240_000,
           fileParallelism: false,

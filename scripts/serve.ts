@@ -1,19 +1,30 @@
 /**
  * `npm start`: builds and serves the site and the proposal function locally, the way Netlify
- * does, on PORT (default 8888). `netlify serve` runs on internal loopback ports behind a small
+ * does, on PORT (default 8888); `npm start -- --no-build` serves the build already there
+ * (scripts/serve/existing-build.ts). `netlify serve` runs on internal loopback ports behind a small
  * front server that reads every request body within bounds first (scripts/serve/body-guard.ts),
  * so no single request can end the local server. Stopping this process stops both.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import { problemTypeUri } from '../src/contract/http.ts';
 import { readBoundedBody } from './serve/body-guard.ts';
 import { freePort } from './free-port.ts';
+import { EXISTING_BUILD_ENV, missingBuild } from './serve/existing-build.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
 const root = new URL('../', import.meta.url);
+const noBuild = process.argv.slice(2).includes('--no-build');
+if (noBuild) {
+  const missing = missingBuild(fileURLToPath(root));
+  if (missing) {
+    console.error(`npm start --no-build: nothing built to serve (${missing} missing); run npm run build first.`);
+    process.exit(1);
+  }
+}
 /**
  * netlify serve binds its ports (ours, and the functions port it picks itself) only after the
  * build, so another process can take one in between; it then exits with EADDRINUSE. It is
@@ -50,6 +61,7 @@ async function startNetlify(restartsLeft: number): Promise<void> {
         // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
         STORE_TIMEOUT_FACTOR: '4',
         ...process.env,
+        ...(noBuild ? { [EXISTING_BUILD_ENV]: '1' } : {}),
         BROWSER: 'none',
       },
     },

@@ -5,6 +5,8 @@ import { freePort } from '../../scripts/free-port.ts';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
+import { responseChecker } from '../helpers/openapi-responses.ts';
+import type { Schema } from '../helpers/openapi-arbitraries.ts';
 
 // `npm start` as a newcomer runs it: build, then netlify serve with the function, offline,
 // with an SMTP server on loopback so confirmation emails are really sent.
@@ -96,6 +98,23 @@ describe('every path of the published interface, over HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(type);
     expect((await res.text()).length).toBeGreaterThan(50);
+  });
+
+  // The function's operations are run against /openapi.json in-process (tests/built/openapi-contract.test.ts);
+  // the static ones only npm start serves.
+  it('answers the GET and OPTIONS operations of the /openapi.json it serves as documented', async () => {
+    const doc = (await (await get('/openapi.json')).json()) as Schema;
+    const check = responseChecker(doc);
+    const mismatches: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(item).filter((m) => m !== 'post')) {
+        const res = await fetch(`${site.url}${path}`, { method: method.toUpperCase(), redirect: 'manual' });
+        const found = await check(path, method, res);
+        mismatches.push(...found.mismatches.map((m) => `${method.toUpperCase()} ${path}: ${m}`));
+        if (found.status >= 400) mismatches.push(`${method.toUpperCase()} ${path}: ${found.status}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
   });
 
   it('the capabilities document links its schema and allows any origin', async () => {
