@@ -5,34 +5,19 @@
  * run made one shared build (PREBUILT_SITE, scripts/local-site/prebuilt.ts), the copy gets that
  * build at its own address and `npm start -- --no-build` serves it without building again.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { root } from './dist.ts';
 import { freePort } from '../free-port.ts';
 import { spawnLocal, type LocalProcess } from './process-group.ts';
 import { placeBuild, PREBUILT_SITE_ENV } from './prebuilt.ts';
+import { copyTree } from '../serve/server-dir.ts';
 
 /** A copy of the checkout's tracked and new files, sharing its node_modules. */
 export function copyCheckout(): string {
   const copy = mkdtempSync(join(tmpdir(), 'site-'));
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: root,
-    encoding: 'utf8',
-  })
-    .split('\0')
-    .filter(Boolean);
-  for (const file of files) {
-    const target = join(copy, file);
-    mkdirSync(dirname(target), { recursive: true });
-    try {
-      cpSync(join(root, file), target);
-    } catch {
-      // deleted in the work tree but not yet in the index
-    }
-  }
-  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  copyTree(root, copy);
   return copy;
 }
 
