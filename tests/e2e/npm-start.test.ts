@@ -234,3 +234,31 @@ describe('npm start publishes its own address', () => {
       expect((await fetch(link)).status, link).toBe(200);
   });
 });
+
+describe('a second npm start in the same checkout', () => {
+  // Each serves from a folder of its own (scripts/serve/server-dir.ts): the second's build for its
+  // port once made the first publish the second's address and refuse its own Origin at /mcp.
+  it('leaves the first serving its own address, and each accepts its own Origin', async () => {
+    const second = await startSite({}, undefined, site.dir);
+    try {
+      for (const s of [site, second]) {
+        const origin = `http://localhost:${new URL(s.url).port}`;
+        const capabilities = (await (await fetch(`${s.url}/api/capabilities`)).json()) as { canonical_url: string };
+        expect(capabilities.canonical_url).toMatch(new RegExp(`^${origin}/`));
+        const initialize = await fetch(`${s.url}/mcp`, {
+          method: 'POST',
+          headers: { origin, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+          }),
+        });
+        expect(initialize.status, origin).toBe(200);
+      }
+    } finally {
+      await second.stop({ keep: true }); // the folder is the first's too
+    }
+  });
+});
