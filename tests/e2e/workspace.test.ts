@@ -70,7 +70,7 @@ interface Opened {
 }
 
 /**
- * The API refuses a submit sent within 3 s of form_started_at (bot protection, src/proposal/pipeline.ts).
+ * The API refuses a submit sent within MIN_FILL_MS of form_started_at (bot protection, src/proposal/pipeline.ts).
  * The page's clock runs this far behind the server's, as if the person opened the page a minute
  * before: its form_started_at is then old enough at once, and no test waits out the fill time.
  */
