@@ -8,11 +8,28 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './dist.ts';
+import { SEND_LIMIT_SPECS } from '../../src/contract/send-limits.ts';
 
 /** The host the shared build publishes; `.invalid` can never be a real one (RFC 2606). */
 const PLACEHOLDER_HOST = 'site-origin.invalid';
 /** Names the shared build for startSite in the processes that run the tests. */
 export const PREBUILT_SITE_ENV = 'PREBUILT_SITE';
+
+/**
+ * What else the build reads from the environment: the published data handling (retention and
+ * send limits, src/contract/data-handling.ts), the content folder and Netlify's deploy context
+ * (astro.config.mjs, src/integrations/site-url.ts). A server given any of these builds its own.
+ */
+const BUILD_INPUTS = [
+  'RETENTION_DAYS',
+  ...Object.values(SEND_LIMIT_SPECS).map((spec) => spec.variable),
+  'CONTENT_DIR',
+  'CONTEXT',
+  'DEPLOY_PRIME_URL',
+];
+
+/** Whether a server started with `env` would build exactly the shared build (but for its address). */
+export const sharesBuild = (env: Record<string, string>): boolean => !BUILD_INPUTS.some((name) => name in env);
 
 /** Builds the site once into `dir` (dist/ and .generated/ beneath it), for placeBuild to copy. */
 export function buildForServers(dir: string): void {

@@ -2,8 +2,9 @@
  * Runs `npm start` (build, then netlify serve with the function) on a free loopback port, in a
  * copy of the checkout, and stops it by its PID. The copy keeps the test's requests out of the
  * developer's own local Blobs store (.netlify/blobs-serve) and its build out of dist/. When the
- * run made one shared build (PREBUILT_SITE, scripts/local-site/prebuilt.ts), the copy gets that
- * build at its own address and `npm start -- --no-build` serves it without building again.
+ * run made one shared build (PREBUILT_SITE, scripts/local-site/prebuilt.ts) and `env` changes
+ * nothing the build reads, the copy gets that build at its own address and `npm start -- --no-build`
+ * serves it without building again.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { root } from './dist.ts';
 import { freePort } from '../free-port.ts';
 import { spawnLocal, type LocalProcess } from './process-group.ts';
-import { placeBuild, PREBUILT_SITE_ENV } from './prebuilt.ts';
+import { placeBuild, PREBUILT_SITE_ENV, sharesBuild } from './prebuilt.ts';
 import { copyTree } from '../serve/server-dir.ts';
 
 /** A copy of the checkout's tracked and new files, sharing its node_modules. */
@@ -88,7 +89,7 @@ async function startSiteOnce(
   dir: string,
   port: number,
 ): Promise<RunningSite> {
-  const prebuilt = process.env[PREBUILT_SITE_ENV];
+  const prebuilt = sharesBuild(env) ? process.env[PREBUILT_SITE_ENV] : undefined;
   // The address npm start builds for (scripts/serve.ts): SITE_URL when the caller sets one.
   if (prebuilt) placeBuild(prebuilt, dir, new URL(env['SITE_URL'] ?? `http://localhost:${port}`).host);
   const args = prebuilt ? ['start', '--', '--no-build'] : ['start'];
