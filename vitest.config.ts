@@ -42,7 +42,8 @@ export default defineConfig({
           // One build of the site for every npm start of the run (tests/setup/build-site-once.ts).
           globalSetup: [PREREQUISITES, FC_SEED.globalSetup, 'tests/setup/build-site-once.ts', OWN_STORE],
           setupFiles: FC_SEED.setupFiles,
-          // Browsers and servers want the cores the other projects use: these run after them.
+          // Browsers and servers want the cores the other projects use: these run after them. (With
+          // one worker, as on 2 cores, vitest runs every file one at a time, slowest and failed first.)
           testTimeout: 120_000,
           hookTimeout: 240_000,
           fileParallelism: false,
