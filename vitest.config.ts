@@ -6,15 +6,20 @@ import { defineConfig } from 'vitest/config';
 const OWN_STORE = 'tests/setup/own-store-untouched.ts';
 // Before any test: a missing Java or Chromium is named with the command that installs it.
 const PREREQUISITES = 'tests/setup/prerequisites.ts';
+// Every property test draws from the run's one fast-check seed (FC_SEED, else a fixed one), said once.
+const FC_SEED = { globalSetup: 'tests/setup/print-fc-seed.ts', setupFiles: ['tests/setup/fast-check-seed.ts'] };
 
 export default defineConfig({
   test: {
+    // The default output, then how long each layer took (tests/setup/layer-times.ts).
+    reporters: ['default', './tests/setup/layer-times.ts'],
     projects: [
       {
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
-          globalSetup: [PREREQUISITES, OWN_STORE],
+          globalSetup: [PREREQUISITES, FC_SEED.globalSetup, OWN_STORE],
+          setupFiles: FC_SEED.setupFiles,
           testTimeout: 20_000,
           sequence: { groupOrder: 0 },
         },
@@ -23,7 +28,8 @@ export default defineConfig({
         test: {
           name: 'built',
           include: ['tests/built/**/*.test.ts'],
-          globalSetup: [PREREQUISITES, 'tests/setup/build-once.ts', OWN_STORE],
+          globalSetup: [PREREQUISITES, FC_SEED.globalSetup, 'tests/setup/build-once.ts', OWN_STORE],
+          setupFiles: FC_SEED.setupFiles,
           testTimeout: 60_000,
           hookTimeout: 240_000,
           sequence: { groupOrder: 0 },
@@ -33,8 +39,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: [PREREQUISITES, OWN_STORE],
-          // `npm start` builds dist/ again, so these run after the projects that read it.
+          // One build of the site for every npm start of the run (tests/setup/build-site-once.ts).
+          globalSetup: [PREREQUISITES, FC_SEED.globalSetup, 'tests/setup/build-site-once.ts', OWN_STORE],
+          setupFiles: FC_SEED.setupFiles,
+          // Browsers and servers want the cores the other projects use: these run after them. (With
+          // one worker, as on 2 cores, vitest runs every file one at a time, slowest and failed first.)
           testTimeout: 120_000,
           hookTimeout: 240_000,
           fileParallelism: false,

@@ -6,8 +6,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EXISTING_BUILD_ENV } from './serve/existing-build.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
+if (process.env[EXISTING_BUILD_ENV] === '1') {
+  console.log('npm start --no-build: serving the existing build (dist/ and .generated/)');
+  process.exit(0);
+}
 // One folder per process, so two builds at the same time never write into each other.
 const work = join(root, '.build', String(process.pid));
 const next = { dist: join(work, 'dist'), generated: join(work, 'generated') };

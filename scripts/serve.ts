@@ -1,22 +1,38 @@
 /**
  * `npm start`: builds and serves the site and the proposal function locally, the way Netlify
- * does, on PORT (default 8888). `netlify serve` runs on internal loopback ports behind a small
+ * does, on PORT (default 8888); `npm start -- --no-build` serves the build already there
+ * (scripts/serve/existing-build.ts). `netlify serve` runs on internal loopback ports behind a small
  * front server that reads every request body within bounds first (scripts/serve/body-guard.ts),
  * so no single request can end the local server. Stopping this process stops both.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import { problemTypeUri } from '../src/contract/http.ts';
 import { readBoundedBody } from './serve/body-guard.ts';
 import { freePort } from './free-port.ts';
 import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
+import { EXISTING_BUILD_ENV, missingBuild } from './serve/existing-build.ts';
+import { serverDir } from './serve/server-dir.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
 /** The site's port listens here (loopback unless HOST says otherwise); the inner ports always on loopback. */
 const host = listenHost();
-const root = new URL('../', import.meta.url);
+const checkout = fileURLToPath(new URL('../', import.meta.url));
+const noBuild = process.argv.slice(2).includes('--no-build');
+if (noBuild) {
+  const missing = missingBuild(checkout);
+  if (missing) {
+    console.error(`npm start --no-build: nothing built to serve (${missing} missing); run npm run build first.`);
+    process.exit(1);
+  }
+}
+// This server's own folder (scripts/serve/server-dir.ts): any number of npm starts can run side by side.
+const site = serverDir(checkout, noBuild);
+process.once('exit', () => rmSync(site, { recursive: true, force: true }));
 /**
  * netlify serve binds its ports (ours, and the functions port it picks itself) only after the
  * build, so another process can take one in between; it then exits with EADDRINUSE. It is
@@ -45,7 +61,7 @@ async function startNetlify(restartsLeft: number): Promise<void> {
       String(staticPort),
     ],
     {
-      cwd: root,
+      cwd: site,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         // The build netlify serve runs publishes absolute URLs at this address (src/integrations/site-url.ts).
@@ -55,6 +71,7 @@ async function startNetlify(restartsLeft: number): Promise<void> {
         ...process.env,
         // Nobody else on the network reaches netlify serve's inner ports (./serve/listen-host.ts).
         ...netlifyChildEnv('127.0.0.1'),
+        ...(noBuild ? { [EXISTING_BUILD_ENV]: '1' } : {}),
         BROWSER: 'none',
       },
     },
@@ -99,7 +116,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 /** Problem replies of the front server; their types are the function's own where one fits. */
 function agentsPage(): string {
   try {
-    const knowledge = JSON.parse(readFileSync(new URL('.generated/knowledge.json', root), 'utf8')) as {
+    const knowledge = JSON.parse(readFileSync(join(site, '.generated', 'knowledge.json'), 'utf8')) as {
       urls: { agents: string };
     };
     return knowledge.urls.agents;

@@ -40,6 +40,34 @@ export interface LatencyResult {
   tail: Record<CaseName, { gcHitCalls: number; rest: Summary }>;
   gcPauses: number;
   responseBytes: { guide: number; summarize: number; json: number };
+  /** The sensitive-data scan alone (findSensitiveData) over a request of about 4 KB of prose. */
+  scan: { bytes: number; calls: number; perCall: Summary };
+}
+
+/** A submit-sized body: the example's prose fields, repeated until the request is about 4 KB. */
+function fourKilobyteBody(example: Record<string, unknown>): Record<string, string> {
+  const prose = Object.entries(example).filter(([, v]) => typeof v === 'string' && v.length > 20) as [string, string][];
+  const body: Record<string, string> = { action: 'submit' };
+  for (const [name] of prose) body[name] = '';
+  for (let i = 0; JSON.stringify(body).length < 4000; i++) {
+    const [name, text] = prose[i % prose.length]!;
+    body[name] = `${body[name]} ${text}`.trim();
+  }
+  return body;
+}
+
+/** Mean per call of the scan, after warm-up: it runs on every summarize and submit. */
+async function benchScan(example: Record<string, unknown>): Promise<LatencyResult['scan']> {
+  const { findSensitiveData } = await import('../../src/proposal/sensitive-data.ts');
+  const body = fourKilobyteBody(example);
+  for (let i = 0; i < WARMUP; i++) await findSensitiveData(body);
+  const perCall: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const t0 = performance.now();
+    await findSensitiveData(body);
+    perCall.push(performance.now() - t0);
+  }
+  return { bytes: JSON.stringify(body).length, calls: CALLS, perCall: summarize(perCall) };
 }
 
 type Handler = (req: Request) => Promise<Response>;
@@ -133,6 +161,7 @@ async function main(): Promise<void> {
     tail: { noop: tailOf('noop'), json: tailOf('json'), guide: tailOf('guide'), summarize: tailOf('summarize') },
     gcPauses: pauses.length,
     responseBytes: { guide: sizes['guide'] ?? 0, summarize: sizes['summarize'] ?? 0, json: sizes['json'] ?? 0 },
+    scan: await benchScan(EXAMPLE_REQUESTS.submit),
   };
   handBack(result);
 }
@@ -166,6 +195,9 @@ export function printLatency(r: LatencyResult): void {
   );
   console.log(
     `p99 guide / p99 no-op: ${x(r.guide.p99, r.noop.p99)}; p99 guide / p99 minimal JSON endpoint: ${x(r.guide.p99, r.json.p99)}`,
+  );
+  console.log(
+    `sensitive-data scan alone, ${r.scan.bytes}-byte request: p50 ${ms(r.scan.perCall.p50)}, p99 ${ms(r.scan.perCall.p99)}, mean ${ms(r.scan.perCall.mean)} (${r.scan.calls} calls after warm-up)`,
   );
   const names: [CaseName, string][] = [
     ['noop', 'no-op'],

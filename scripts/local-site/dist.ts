@@ -8,7 +8,7 @@ export const root = fileURLToPath(new URL('../../', import.meta.url));
 export const dist = join(root, 'dist');
 
 export const readDist = (file: string) => readFileSync(join(dist, file), 'utf8');
-export const distFiles = (pattern: string) => globSync(pattern, { cwd: dist }).sort();
+export const distFiles = (pattern: string, dir = dist) => globSync(pattern, { cwd: dir }).sort();
 export const gzipSize = (file: string) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
 
 /** The 200-rewrites of netlify.toml, so tests resolve published paths exactly as Netlify does. */
@@ -31,9 +31,9 @@ export function fileForPath(path: string): string | undefined {
   return candidates.find((c) => existsSync(join(dist, c)) && !c.endsWith('/'));
 }
 
-/** Site paths of every HTML page. */
-export function htmlPages(): { file: string; path: string }[] {
-  return distFiles('**/*.html').map((file) => ({
+/** Site paths of every HTML page of a build (dist/ by default). */
+export function htmlPages(dir = dist): { file: string; path: string }[] {
+  return distFiles('**/*.html', dir).map((file) => ({
     file,
     path: file === 'index.html' ? '/' : `/${file.replace(/\.html$/, '')}`,
   }));

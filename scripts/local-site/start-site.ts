@@ -1,35 +1,24 @@
 /**
  * Runs `npm start` (build, then netlify serve with the function) on a free loopback port, in a
  * copy of the checkout, and stops it by its PID. The copy keeps the test's requests out of the
- * developer's own local Blobs store (.netlify/blobs-serve) and its build out of dist/.
+ * developer's own local Blobs store (.netlify/blobs-serve) and its build out of dist/. When the
+ * run made one shared build (PREBUILT_SITE, scripts/local-site/prebuilt.ts) and `env` changes
+ * nothing the build reads, the copy gets that build at its own address and `npm start -- --no-build`
+ * serves it without building again.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { root } from './dist.ts';
 import { freePort } from '../free-port.ts';
 import { spawnLocal, type LocalProcess } from './process-group.ts';
+import { placeBuild, PREBUILT_SITE_ENV, sharesBuild } from './prebuilt.ts';
+import { copyTree } from '../serve/server-dir.ts';
 
 /** A copy of the checkout's tracked and new files, sharing its node_modules. */
 export function copyCheckout(): string {
   const copy = mkdtempSync(join(tmpdir(), 'site-'));
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: root,
-    encoding: 'utf8',
-  })
-    .split('\0')
-    .filter(Boolean);
-  for (const file of files) {
-    const target = join(copy, file);
-    mkdirSync(dirname(target), { recursive: true });
-    try {
-      cpSync(join(root, file), target);
-    } catch {
-      // deleted in the work tree but not yet in the index
-    }
-  }
-  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  copyTree(root, copy);
   return copy;
 }
 
@@ -100,7 +89,11 @@ async function startSiteOnce(
   dir: string,
   port: number,
 ): Promise<RunningSite> {
-  const child = spawnLocal(['start'], { cwd: dir, port, env: { ...process.env, ...env } });
+  const prebuilt = sharesBuild(env) ? process.env[PREBUILT_SITE_ENV] : undefined;
+  // The address npm start builds for (scripts/serve.ts): SITE_URL when the caller sets one.
+  if (prebuilt) placeBuild(prebuilt, dir, new URL(env['SITE_URL'] ?? `http://localhost:${port}`).host);
+  const args = prebuilt ? ['start', '--', '--no-build'] : ['start'];
+  const child = spawnLocal(args, { cwd: dir, port, env: { ...process.env, ...env } });
   const { url, output } = child;
   /** Stops the whole process group; `keep` leaves the copy for a restart on the same store. */
   const stop = async (options: { keep?: boolean; signal?: NodeJS.Signals } = {}) => {

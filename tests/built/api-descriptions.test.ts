@@ -91,18 +91,39 @@ describe('the contract explains itself to an agent', () => {
     }
   });
 
-  it('documents every problem type on /agents with an anchor', () => {
+  // The contract's URIs and the page's row ids both come from src/contract/http.ts: what is checked
+  // is that the page a problem's URI points at shows that problem, its status and its title.
+  it("documents every problem type on /agents in the row its URI points at, with the contract's status and title", () => {
     const agents = readDist('agents.html');
-    for (const { type } of contract.errors.types as { type: string }[]) {
+    for (const { type, status, title } of contract.errors.types as { type: string; status: number; title: string }[]) {
       const anchor = new URL(type).hash.slice(1);
-      expect(agents, anchor).toContain(`id="${anchor}"`);
+      const row = new RegExp(`<tr id="${anchor}">(.*?)</tr>`).exec(agents)?.[1];
+      const text = (html: string) =>
+        html
+          .replace(/<[^>]+>/g, '')
+          .replace(/&#39;|&apos;/g, "'")
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, '&');
+      const cells = [...(row ?? '').matchAll(/<td>(.*?)<\/td>/g)].map((m) => text(m[1]!));
+      expect(cells.slice(0, 2), anchor).toEqual([anchor.replace(/^problem-/, ''), String(status)]);
+      // The meaning cell opens with the title; some go on with advice.
+      expect(cells[2]?.slice(0, title.length), anchor).toBe(title);
     }
   });
 });
 
 describe('the capabilities schema in the OpenAPI description', () => {
-  it('is the published JSON Schema, embedded', () => {
-    const { $schema: _s, $id: _i, ...published } = JSON.parse(readDist('schemas/capabilities.schema.json'));
-    expect(openapi.components.schemas.CapabilitiesDocument).toEqual(published);
+  // The description embeds the published schema by construction (src/lib/agents/openapi.ts); what
+  // can break is the embedding: the document the site serves must pass the schema OpenAPI gives it.
+  it('accepts the capabilities document the site publishes, and refuses one without its required fields', () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema({ ...openapi, $id: 'https://openapi.test/openapi.json' });
+    const response = openapi.paths['/api/capabilities'].get.responses['200'].content['application/json'].schema;
+    const validate = ajv.compile({ $ref: `https://openapi.test/openapi.json${response.$ref}` });
+    const published = JSON.parse(readDist('api/capabilities.json'));
+    expect(validate(published), JSON.stringify(validate.errors)).toBe(true);
+    const { contact: _contact, ...withoutContact } = published;
+    expect(validate(withoutContact)).toBe(false);
   });
 });

@@ -8,6 +8,10 @@ import { findViolations } from '../../src/lib/content/rules.ts';
 import { readDist } from '../../scripts/local-site/dist.ts';
 import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
+import * as validators from '../../.generated/validators.mjs';
+import { createProposalHandler } from '../../src/proposal/handler.ts';
+import { createActionPipeline, MIN_FILL_MS } from '../../src/proposal/pipeline.ts';
+import type { Knowledge } from '../../src/contract/knowledge.ts';
 
 const API = 'http://127.0.0.1/api/proposal';
 
@@ -357,12 +361,23 @@ describe('abuse protections on submit', () => {
     expect(problem.errors).toEqual([{ pointer: '#/website', detail: 'must be at most 0 characters' }]);
   });
 
-  it('a form filled faster than a person can is refused', async () => {
-    const res = await post(
-      { ...EXAMPLE_REQUESTS.submit, form_started_at: Date.now() - 500 },
-      { 'idempotency-key': 'too-fast-1' },
-    );
-    await expectProblem(res, 422, 'spam-suspected');
+  it('a form filled faster than a person can is refused, to the millisecond of the minimum fill time', async () => {
+    const at = new Date('2026-11-27T10:00:00Z');
+    const k = knowledgeJson as Knowledge;
+    const http = createProposalHandler(k, createActionPipeline(k, validators, { now: () => at }));
+    const send = (filledInMs: number) =>
+      http(
+        new Request(API, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': `fill-time-${filledInMs}` },
+          body: JSON.stringify({ ...EXAMPLE_REQUESTS.submit, form_started_at: at.getTime() - filledInMs }),
+        }),
+      );
+    await expectProblem(await send(500), 422, 'spam-suspected');
+    await expectProblem(await send(MIN_FILL_MS - 1), 422, 'spam-suspected');
+    expect((await send(MIN_FILL_MS)).status).toBe(201);
+    // A browser clock ahead of the server's is no evidence of automation.
+    expect((await send(-60_000)).status).toBe(201);
   });
 
   it('a malformed Idempotency-Key is refused without echoing it', async () => {

@@ -5,6 +5,8 @@ import { freePort } from '../../scripts/free-port.ts';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
+import { responseChecker } from '../helpers/openapi-responses.ts';
+import type { Schema } from '../helpers/openapi-arbitraries.ts';
 
 // `npm start` as a newcomer runs it: build, then netlify serve with the function, offline,
 // with an SMTP server on loopback so confirmation emails are really sent.
@@ -96,6 +98,23 @@ describe('every path of the published interface, over HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(type);
     expect((await res.text()).length).toBeGreaterThan(50);
+  });
+
+  // The function's operations are run against /openapi.json in-process (tests/built/openapi-contract.test.ts);
+  // the static ones only npm start serves.
+  it('answers the GET and OPTIONS operations of the /openapi.json it serves as documented', async () => {
+    const doc = (await (await get('/openapi.json')).json()) as Schema;
+    const check = responseChecker(doc);
+    const mismatches: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(item).filter((m) => m !== 'post')) {
+        const res = await fetch(`${site.url}${path}`, { method: method.toUpperCase(), redirect: 'manual' });
+        const found = await check(path, method, res);
+        mismatches.push(...found.mismatches.map((m) => `${method.toUpperCase()} ${path}: ${m}`));
+        if (found.status >= 400) mismatches.push(`${method.toUpperCase()} ${path}: ${found.status}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
   });
 
   it('the capabilities document links its schema and allows any origin', async () => {
@@ -213,5 +232,33 @@ describe('npm start publishes its own address', () => {
     for (const link of links) expect(new URL(link).origin, link).toBe(origin);
     for (const link of [capabilities.contact.proposal_api, ...links.slice(0, 5)])
       expect((await fetch(link)).status, link).toBe(200);
+  });
+});
+
+describe('a second npm start in the same checkout', () => {
+  // Each serves from a folder of its own (scripts/serve/server-dir.ts): the second's build for its
+  // port once made the first publish the second's address and refuse its own Origin at /mcp.
+  it('leaves the first serving its own address, and each accepts its own Origin', async () => {
+    const second = await startSite({}, undefined, site.dir);
+    try {
+      for (const s of [site, second]) {
+        const origin = `http://localhost:${new URL(s.url).port}`;
+        const capabilities = (await (await fetch(`${s.url}/api/capabilities`)).json()) as { canonical_url: string };
+        expect(capabilities.canonical_url).toMatch(new RegExp(`^${origin}/`));
+        const initialize = await fetch(`${s.url}/mcp`, {
+          method: 'POST',
+          headers: { origin, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+          }),
+        });
+        expect(initialize.status, origin).toBe(200);
+      }
+    } finally {
+      await second.stop({ keep: true }); // the folder is the first's too
+    }
   });
 });

@@ -19,10 +19,11 @@ let paths: string[];
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
   [site, browser] = await Promise.all([startSite(), launchBrowser()]);
-  // dist/ as `npm start` built it; the 404 page is reached through an unknown path.
-  paths = htmlPages()
+  // The pages of the build this server serves; the 404 page is reached through an unknown path.
+  paths = htmlPages(join(site.dir, 'dist'))
     .map((p) => p.path)
     .filter((p) => p !== '/404');
+  if (paths.length < 10) throw new Error(`only ${paths.length} pages found in ${site.dir}/dist`);
 });
 
 afterAll(async () => {

@@ -278,8 +278,9 @@ describe('secretlint layer', () => {
   });
 });
 
-describe('speed', () => {
-  it('scans a 4 KB request in well under 5 ms after warm-up', async () => {
+describe('a request at the size of a full submit', () => {
+  // How long the scan takes is measured by `npm run bench` (scripts/bench/latency.ts), not asserted here.
+  it('a 4 KB request of benign prose has no findings', async () => {
     // Six intake fields of about 680 characters each, made of whole benign sentences.
     const fields = ['business_outcome', 'current_environment', 'blocker', 'timeline', 'constraints', 'cloud_context'];
     const texts = fields.map(() => '');
@@ -296,13 +297,5 @@ describe('speed', () => {
     expect(size).toBeGreaterThanOrEqual(4000);
     expect(size).toBeLessThan(5000);
     expect(await findSensitiveData(body)).toEqual([]);
-
-    for (let i = 0; i < 100; i += 1) await findSensitiveData(body);
-    const runs = 1000;
-    const start = performance.now();
-    for (let i = 0; i < runs; i += 1) await findSensitiveData(body);
-    const perCall = (performance.now() - start) / runs;
-    console.info(`findSensitiveData: ${perCall.toFixed(3)} ms per ${size}-byte request (mean of ${runs})`);
-    expect(perCall).toBeLessThan(5);
   });
 });
