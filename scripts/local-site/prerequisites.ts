@@ -23,17 +23,33 @@ export const JAVA: Prerequisite = {
   missing: () => (spawnSync('java', ['-version'], { stdio: 'ignore' }).status === 0 ? undefined : 'no `java` on PATH'),
 };
 
+/**
+ * The oldest Chromium whose WebMCP (`document.modelContext.executeTool(tool, input)`) the workspace
+ * test drives: 150, which some Debian images still carry, refuses its arguments. .ci/run upgrades
+ * an older one.
+ */
+export const MIN_CHROMIUM_MAJOR = 156;
+
+/** The major version `chromium --version` prints ("Chromium 156.0.8078.108 built on ..."), or undefined. */
+export function chromiumMajor(versionText: string): number | undefined {
+  const major = /Chromium (\d+)\./.exec(versionText)?.[1];
+  return major === undefined ? undefined : Number(major);
+}
+
 export const CHROMIUM: Prerequisite = {
-  name: 'Chromium',
+  name: `Chromium ${MIN_CHROMIUM_MAJOR} or later`,
   neededBy: 'the browser tests and npm run lighthouse',
-  install: 'sudo apt-get install -y chromium',
+  install: 'sudo apt-get update && sudo apt-get install -y chromium',
   missing: () => {
     try {
       accessSync(CHROME_PATH, constants.X_OK);
-      return undefined;
     } catch {
       return `nothing to run at ${CHROME_PATH} (CHROME_PATH names another Chromium)`;
     }
+    const printed = spawnSync(CHROME_PATH, ['--version'], { encoding: 'utf8' }).stdout ?? '';
+    const major = chromiumMajor(printed);
+    // A build that names itself otherwise (CHROME_PATH at another Chromium) is taken as it is.
+    return major !== undefined && major < MIN_CHROMIUM_MAJOR ? `${CHROME_PATH} is Chromium ${major}` : undefined;
   },
 };
 
