@@ -13,6 +13,9 @@ export default defineConfig({
   test: {
     // The default output, then how long each layer took (tests/setup/layer-times.ts).
     reporters: ['default', './tests/setup/layer-times.ts'],
+    // Two files at a time even on 2 cores (vitest's default there is one): most of a test's time is
+    // spent waiting on a server, a browser or a lease, not on the CPU.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -32,6 +35,9 @@ export default defineConfig({
           setupFiles: FC_SEED.setupFiles,
           testTimeout: 60_000,
           hookTimeout: 240_000,
+          // Fixture builds (tests/helpers/fixture-build.ts) run astro build in the checkout, whose .astro/
+          // holds one build's prerender chunks at a time: one file of this project at a time.
+          fileParallelism: false,
           sequence: { groupOrder: 0 },
         },
       },
@@ -42,11 +48,10 @@ export default defineConfig({
           // One build of the site for every npm start of the run (tests/setup/build-site-once.ts).
           globalSetup: [PREREQUISITES, FC_SEED.globalSetup, 'tests/setup/build-site-once.ts', OWN_STORE],
           setupFiles: FC_SEED.setupFiles,
-          // Browsers and servers want the cores the other projects use: these run after them. (With
-          // one worker, as on 2 cores, vitest runs every file one at a time, slowest and failed first.)
+          // Browsers and servers want the cores the other projects use: these run after them. Each
+          // npm start serves from a folder of its own (scripts/serve/server-dir.ts), so files run side by side.
           testTimeout: 120_000,
           hookTimeout: 240_000,
-          fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
       },
