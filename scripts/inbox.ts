@@ -25,7 +25,7 @@ import type { Knowledge } from '../src/contract/knowledge.ts';
 import { readEnv } from '../src/contract/http.ts';
 import { submitDepsFromEnv } from '../src/proposal/submit/config.ts';
 import { partnerFromKnowledge } from '../src/proposal/submit/partner.ts';
-import { listText, selectRecords, toCsv } from '../src/proposal/submit/inbox-export.ts';
+import { listText, selectRecords, toCsv } from './inbox/export.ts';
 import { PROPOSALS_STORE, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
 import { ProposalsStore } from '../src/proposal/store/blobs.ts';
 import { readAllRecords, readRecord } from '../src/proposal/store/record-lease.ts';

@@ -7,7 +7,7 @@ import {
   userAgentProduct,
 } from '../../src/proposal/source.ts';
 import { buildRecord } from '../../src/proposal/submit/record.ts';
-import { listText, toCsv } from '../../src/proposal/submit/inbox-export.ts';
+import { listText, toCsv } from '../../scripts/inbox/export.ts';
 import { notificationText } from '../../src/proposal/submit/notification.ts';
 import { hubSpotSubmission } from '../../src/proposal/submit/crm.ts';
 import { CONSENT, PARTNER, submitRequest } from '../helpers/submit-fixtures.ts';

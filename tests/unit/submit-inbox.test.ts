@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { getStore } from '@netlify/blobs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { crmAdapterFromEnv } from '../../src/proposal/submit/config.ts';
-import { csvField, toCsv } from '../../src/proposal/submit/inbox-export.ts';
+import { csvField, toCsv } from '../../scripts/inbox/export.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { ProposalsStore } from '../../src/proposal/store/blobs.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';

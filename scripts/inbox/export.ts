@@ -1,7 +1,7 @@
-/** Listing and exporting stored proposal requests (the "inbox" CRM): pure, so the CSV rules are tested. */
-import { CONTACT_FIELDS, GUIDANCE_FIELDS, INTAKE_FIELDS, OPTIONAL_CONTACT_FIELDS } from '../../contract/fields.ts';
-import { isProposalRecord, type DeliveryState, type ProposalRecord } from './record.ts';
-import { singleLine } from './single-line.ts';
+/** What `npm run inbox` prints: the stored requests as a short list or as CSV. Pure, so the CSV rules are tested. */
+import { CONTACT_FIELDS, GUIDANCE_FIELDS, INTAKE_FIELDS, OPTIONAL_CONTACT_FIELDS } from '../../src/contract/fields.ts';
+import { isProposalRecord, type DeliveryState, type ProposalRecord } from '../../src/proposal/submit/record.ts';
+import { singleLine } from '../../src/proposal/submit/single-line.ts';
 
 /** Valid records only, optionally of one delivery state, oldest first. */
 export function selectRecords(values: unknown[], status?: DeliveryState): ProposalRecord[] {
