@@ -53,7 +53,9 @@ describe('/privacy', () => {
       confirmation_emails_per_day: limits.perDay,
       sales_notices_per_hour: limits.noticesPerHour,
     });
-    expect(page).toContain(`Confirmation emails to one address in 24 hours: at most ${limits.perAddress}.`);
+    expect(page).toContain(
+      `Confirmation emails to one mailbox (however its address is spelled) in 24 hours: at most ${limits.perAddress}.`,
+    );
     expect(page).toContain(`Confirmation emails from the whole site in a day: at most ${limits.perDay}.`);
     expect(page).toContain(`one client (one network address) in 24 hours: at most ${limits.perClient}.`);
     expect(page).toContain(`in an hour: at most ${limits.noticesPerHour};`);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite } from '../../scripts/local-site/start-site.ts';
 import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { submitRequest } from '../helpers/submit-fixtures.ts';
+import { submitWithRetries } from '../helpers/submit-client.ts';
 import { TEST_MAIL_FROM as MAIL_FROM } from '../helpers/loopback-parts.ts';
 
 /** These tests send every request from one address and count emails per key, not the send limits. */
@@ -22,36 +23,17 @@ const NO_SEND_LIMITS = {
 };
 const body = (company = 'Example GmbH') => JSON.stringify({ ...submitRequest({ company }), role: undefined });
 
-interface Answer {
-  status: number;
-  requestId?: string | undefined;
-  email?: string | undefined;
-}
-
 /**
- * One submit as a client that follows the contract: on 409 and 503 it waits Retry-After and
- * retries with the same key; so it does when the platform itself answered (a function timeout under
- * load is plain text, not our JSON).
+ * One submit as a client that follows the contract (tests/helpers/submit-client.ts), which also
+ * retries a received request whose email is still owed ('not_sent'): the retry sends it.
  */
-async function submit(url: string, key: string, payload: string, deadline = Date.now() + 90_000): Promise<Answer> {
-  for (;;) {
-    const res = await fetch(`${url}/api/proposal`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body: payload,
-    });
-    const fromFunction = /json/.test(res.headers.get('content-type') ?? '');
-    const json = fromFunction
-      ? ((await res.json()) as { request_id?: string; confirmation_email?: string })
-      : (await res.text(), {});
-    // 'not_sent' on a received request: the email is owed, and a retry with the key sends it.
-    const owed = res.status === 201 && json.confirmation_email === 'not_sent';
-    // 409: the key is busy; 503: the store did not answer in time (a loaded machine).
-    const retry = res.status === 409 || res.status === 503 || !fromFunction || owed;
-    if (!retry || Date.now() > deadline)
-      return { status: res.status, requestId: json.request_id, email: json.confirmation_email };
-    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
-  }
+async function submit(url: string, key: string, payload: string, deadline: number) {
+  const { http, body } = await submitWithRetries(url, payload, {
+    key,
+    deadline,
+    again: (answer) => answer.http === 201 && answer.body.confirmation_email === 'not_sent',
+  });
+  return { status: http, requestId: body.request_id, email: body.confirmation_email };
 }
 
 /** Runs `work` over `items`, `limit` at a time. */

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { headerLines, mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { submitWithRetries } from '../helpers/submit-client.ts';
 import { submitRequest } from '../helpers/submit-fixtures.ts';
 import type { SubmitRequest } from '../../src/contract/requests.ts';
 import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
@@ -25,30 +26,17 @@ interface Answer {
   message: string;
 }
 
-/**
- * One submit as a client that follows the contract: a new key, and on 409 or 503 the same key and
- * body again after Retry-After (a busy machine can make the store answer slowly).
- */
+/** One submit with a new key, retried as the contract says (tests/helpers/submit-client.ts). */
 async function submit(site: RunningSite, request: Partial<SubmitRequest>): Promise<Answer> {
-  const key = randomUUID();
-  const body = JSON.stringify({
+  const payload = JSON.stringify({
     ...submitRequest(request),
     role: undefined,
     form_started_at: undefined,
     website: undefined,
   });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const res = await fetch(`${site.url}/api/proposal`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body,
-    });
-    const answer = { ...((await res.json()) as Omit<Answer, 'http'>), http: res.status };
-    if ((res.status !== 409 && res.status !== 503) || Date.now() > deadline) return answer;
-    retried++;
-    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
-  }
+  const { http, body, retries } = await submitWithRetries(site.url, payload);
+  retried += retries;
+  return { ...(body as Omit<Answer, 'http'>), http };
 }
 /** Retries the store asked for (reported with the counts). */
 let retried = 0;

@@ -12,6 +12,7 @@ import { startSite, type RunningSite } from '../../scripts/local-site/start-site
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
+import { submitWithRetries } from '../helpers/submit-client.ts';
 import { submitRequest } from '../helpers/submit-fixtures.ts';
 import type { SubmitRequest } from '../../src/contract/requests.ts';
 import { countedMailbox } from '../../src/contract/send-limits.ts';
@@ -38,26 +39,16 @@ afterAll(async () => {
   await Promise.all([crm?.stop(), chat?.stop(), smtp?.stop()]);
 });
 
-/** One submit as curl sends it (no fetch metadata, no Origin); on 409 or 503 the same again after Retry-After. */
+/** One submit as curl sends it (no fetch metadata, no Origin), retried as the contract says (tests/helpers/submit-client.ts). */
 async function submit(request: Partial<SubmitRequest>, headers: Record<string, string> = {}) {
-  const key = randomUUID();
-  const body = JSON.stringify({
+  const payload = JSON.stringify({
     ...submitRequest(request),
     role: undefined,
     form_started_at: undefined,
     website: undefined,
   });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const res = await fetch(`${site.url}/api/proposal`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key, ...headers },
-      body,
-    });
-    const answer = { http: res.status, ...((await res.json()) as { request_id: string; confirmation_email: string }) };
-    if ((res.status !== 409 && res.status !== 503) || Date.now() > deadline) return answer;
-    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
-  }
+  const { http, body } = await submitWithRetries(site.url, payload, { headers });
+  return { http, ...(body as { request_id: string; confirmation_email: string }) };
 }
 
 describe('limits that count people', () => {

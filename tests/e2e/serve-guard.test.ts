@@ -11,27 +11,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { submitRequest } from '../helpers/submit-fixtures.ts';
 import { fuzzRequests } from '../helpers/fuzz-requests.ts';
+import { submitWithRetries } from '../helpers/submit-client.ts';
 
 /** Requests of tests/helpers/fuzz-requests.ts sent through the served stack (each starts a worker). */
 const SERVED_FUZZ_RUNS = 100;
 
 const body = (company = 'Example GmbH') => JSON.stringify({ ...submitRequest({ company }), role: undefined });
 
-/** One submit; on 409 and 503 it waits Retry-After and retries with the same key. */
-async function submit(url: string, key: string, payload: string, deadline = Date.now() + 90_000) {
-  for (;;) {
-    const res = await fetch(`${url}/api/proposal`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body: payload,
-    });
-    const fromFunction = /json/.test(res.headers.get('content-type') ?? '');
-    const json = fromFunction ? ((await res.json()) as { request_id?: string }) : (await res.text(), {});
-    const retry = res.status === 409 || res.status === 503 || !fromFunction;
-    if (!retry || Date.now() > deadline) return { status: res.status, requestId: json.request_id };
-    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
-  }
-}
+/** One submit of `payload` with `key`, retried as the contract says (tests/helpers/submit-client.ts). */
+const submit = async (url: string, key: string, payload: string) => {
+  const { http, body } = await submitWithRetries(url, payload, { key });
+  return { status: http, requestId: body.request_id };
+};
 
 describe('no single request ends the local server', () => {
   let site: RunningSite;

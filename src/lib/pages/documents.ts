@@ -444,7 +444,7 @@ function privacy(model: SiteModel): string {
     '## What is sent, and how often {#sending}',
     d.sending,
     [
-      `Confirmation emails to one address in 24 hours: at most ${d.limits.confirmation_emails_per_address_per_day}.`,
+      `Confirmation emails to one mailbox (however its address is spelled) in 24 hours: at most ${d.limits.confirmation_emails_per_address_per_day}.`,
       `Confirmation emails from the requests of one client (one network address) in 24 hours: at most ${d.limits.confirmation_emails_per_client_per_day}.`,
       `Confirmation emails from the whole site in a day: at most ${d.limits.confirmation_emails_per_day}.`,
       `Individual notices to ${site.data.name}'s sales team in an hour: at most ${d.limits.sales_notices_per_hour}; past that, one summary for the hour.`,
