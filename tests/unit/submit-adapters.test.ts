@@ -153,9 +153,8 @@ describe('delivery plumbing', () => {
 
   it('times out an adapter that ignores its abort signal', async () => {
     const stuck: CrmAdapter = { name: 'webhook', deliver: () => new Promise(() => undefined) };
-    const started = Date.now();
+    // Without its own deadline this would never settle (the test's timeout would fail it).
     expect(await deliverWithin(stuck, sampleRecord(), 50)).toEqual({ ok: false, kind: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('turns a throwing adapter into a retryable failure', async () => {

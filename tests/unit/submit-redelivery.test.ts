@@ -15,10 +15,13 @@ import { OK, type CrmBehaviour, type RecordedRequest } from '../helpers/crm-serv
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { freePort } from '../../scripts/free-port.ts';
 import { mailsTo } from '../helpers/smtp.ts';
-import { PARTNER, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
+import { movableClock, PARTNER, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
 
 const parts = useLoopbackParts();
+/** The submit pipeline's clock: the sweep's interval and backoff pass by moving it, not by sleeping. */
+let clock = movableClock();
 beforeEach(() => {
+  clock = movableClock();
   parts.crm.behave(OK);
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
@@ -43,7 +46,7 @@ function makeDeps(env: Record<string, string> = {}, store = parts.blobs.freshSto
     ...FAST,
     ...env,
   };
-  return testSubmitDeps(store, { env: values });
+  return testSubmitDeps(store, { env: values, now: () => clock.now() });
 }
 
 const okDeliveries = (requests: RecordedRequest[], since: number) =>
@@ -57,15 +60,20 @@ async function records(deps: SubmitDeps): Promise<ProposalRecord[]> {
   return (await readAll(deps.store, 'requests/')) as ProposalRecord[];
 }
 
-/** What the function does after every reply, as often as a busy site would call it, until `done`. */
+/** Each step of the clock before the next sweep, as a busy site's invocations would come. */
+const SWEEP_STEP_MS = 50;
+
+/**
+ * What the function does after every reply, as often as a busy site would call it, until `done`:
+ * the clock moves a step between sweeps instead of the test sleeping. Returns how far it moved.
+ */
 async function sweepUntil(deps: SubmitDeps, done: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
+  for (let moved = 0; moved <= timeoutMs; moved += SWEEP_STEP_MS) {
     await sweepIfDue(deps);
-    if (await done()) return Date.now() - started;
-    await new Promise((r) => setTimeout(r, 50));
+    if (await done()) return moved;
+    clock.offsetMs += SWEEP_STEP_MS;
   }
-  throw new Error(`not done within ${timeoutMs} ms`);
+  throw new Error(`not done within ${timeoutMs} ms of the moved clock`);
 }
 
 const outages: Array<{ name: string; behaviour: CrmBehaviour; retryAfterMs?: number }> = [
@@ -105,8 +113,10 @@ describe('the sweep delivers what the sender never retried', () => {
         async () => (await records(deps)).every((r) => r.delivery.state === 'received'),
         10_000,
       );
-      // Within the sweep interval plus one backoff step (at least the CRM's Retry-After), with slack for a busy machine.
-      expect(took).toBeLessThan(policy.intervalMs + Math.max(policy.backoffBaseMs, retryAfterMs ?? 0) + 1500);
+      // Within the sweep interval plus one backoff step (at least the CRM's Retry-After), on the moved clock.
+      expect(took).toBeLessThanOrEqual(
+        policy.intervalMs + Math.max(policy.backoffBaseMs, retryAfterMs ?? 0) + SWEEP_STEP_MS,
+      );
 
       const delivered = okDeliveries(parts.crm.requests, healedAt);
       const ids = replies.map((r) => (r.body as { request_id: string }).request_id);
@@ -194,7 +204,7 @@ describe('the sender retrying at the same moment as the sweep', () => {
         const healedAt = parts.crm.requests.length;
         // Past the backoff step (FAST: 0.3 s), so the sweep does try the CRM. One clock for both:
         // a sweep whose clock ran an hour ahead would rightly see the sender's lease as stale.
-        await new Promise((r) => setTimeout(r, 350));
+        clock.offsetMs += 350;
         const [retry] = await Promise.all([submitProposal(submitRequest(), key, deps), runSweep(deps)]);
         // The loser of the race waits for the winner (or answers 409, and a later retry replays).
         const settled = retry.status === 409 ? await submitProposal(submitRequest(), key, deps) : retry;
