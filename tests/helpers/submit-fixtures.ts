@@ -58,7 +58,7 @@ export function newWebhookSecret(): string {
 
 /**
  * The one SubmitDeps of the submit tests: the configuration adapter over `env` (as deployed), the
- * test's store, then typed `overrides` (a clock, a CRM stub, shorter waits).
+ * test's store, then typed `overrides` (a clock, a CRM stand-in, shorter waits).
  */
 export function testSubmitDeps(
   store: ProposalsStore,
