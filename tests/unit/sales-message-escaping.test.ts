@@ -5,14 +5,12 @@
  * server; tests/e2e/hostile-values.test.ts sends the same values through `npm start`.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chatText, headerText, singleLine } from '../../src/proposal/submit/single-line.ts';
-import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
-import { startCrmServer, OK, type TestCrmServer } from '../helpers/crm-server.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { mailsTo } from '../helpers/smtp.ts';
-import { CONSENT, PARTNER, envOf, submitRequest } from '../helpers/submit-fixtures.ts';
+import { PARTNER, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
 import {
   HOSTILE_COMPANIES,
   RAW_OVERRIDE,
@@ -49,30 +47,24 @@ describe('the escapes', () => {
 
 describe('through the submit pipeline, to a real SMTP server and a chat stand-in', () => {
   const parts = useLoopbackParts();
-  let chat: TestCrmServer;
-  beforeAll(async () => {
-    chat = await startCrmServer();
-  });
-  afterAll(() => chat.stop());
   beforeEach(() => {
-    chat.requests.length = 0;
-    chat.behave(OK);
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   });
   afterEach(() => vi.restoreAllMocks());
 
   it.each([...HOSTILE_COMPANIES, RAW_OVERRIDE])('company %j arrives as text', async (company) => {
-    const env = envOf({
-      SMTP_URL: parts.smtp.url,
-      MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>',
-      NOTIFY_WEBHOOK_URL: `${chat.url}/hook`,
+    const deps = testSubmitDeps(parts.blobs.freshStore(), {
+      env: {
+        SMTP_URL: parts.smtp.url,
+        MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>',
+        NOTIFY_WEBHOOK_URL: `${parts.chat.url}/hook`,
+      },
     });
-    const deps = { ...submitDepsFromEnv(env, PARTNER, CONSENT), store: parts.blobs.freshStore() };
     const reply = await submitProposal(submitRequest({ company }), randomUUID(), deps);
     expect(reply.status).toBe(201);
     const [notice] = mailsTo(parts.smtp.messages, PARTNER.email);
     expectInertSubject(decodedSubject(notice!.raw), company);
-    const { text } = JSON.parse(chat.requests[0]!.body) as { text: string };
+    const { text } = JSON.parse(parts.chat.requests[0]!.body) as { text: string };
     expectInertChat(text, company);
   });
 });

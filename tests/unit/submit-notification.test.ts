@@ -1,11 +1,11 @@
 /** The sales team's notice of each new request: once, by email and chat, never failing the submit. */
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { runSweep } from '../../src/proposal/submit/sweep.ts';
-import { startCrmServer, OK, type TestCrmServer } from '../helpers/crm-server.ts';
+import { OK } from '../helpers/crm-server.ts';
 import { rawStore } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { freePort } from '../../scripts/free-port.ts';
@@ -13,14 +13,7 @@ import { headerLines, mailsTo } from '../helpers/smtp.ts';
 import { PARTNER, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
 
 const parts = useLoopbackParts();
-let chat: TestCrmServer;
-beforeAll(async () => {
-  chat = await startCrmServer();
-});
-afterAll(() => chat.stop());
 beforeEach(() => {
-  chat.requests.length = 0;
-  chat.behave(OK);
   parts.crm.behave(OK);
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
@@ -78,7 +71,7 @@ describe('notice of a new request (inbox CRM)', () => {
   it('emails every address of NOTIFY_EMAIL and posts {"text"} to NOTIFY_WEBHOOK_URL', async () => {
     const deps = makeDeps({
       NOTIFY_EMAIL: 'sales@kestrel.example, lead@kestrel.example',
-      NOTIFY_WEBHOOK_URL: `${chat.url}/hook`,
+      NOTIFY_WEBHOOK_URL: `${parts.chat.url}/hook`,
     });
     const key = randomUUID();
     const reply = await submitProposal(submitRequest(), key, deps);
@@ -88,18 +81,18 @@ describe('notice of a new request (inbox CRM)', () => {
     expect(sales).toHaveLength(1);
     expect(sales[0]?.to.sort()).toEqual(['lead@kestrel.example', 'sales@kestrel.example']);
     expect(mailsTo(parts.smtp.messages, PARTNER.email)).toHaveLength(0);
-    expect(chat.requests).toHaveLength(1);
-    const posted = JSON.parse(chat.requests[0]?.body ?? '{}') as { text?: string };
+    expect(parts.chat.requests).toHaveLength(1);
+    const posted = JSON.parse(parts.chat.requests[0]?.body ?? '{}') as { text?: string };
     expect(Object.keys(posted)).toEqual(['text']);
     expect(posted.text).toContain('New proposal request from Example GmbH');
     expect(posted.text).toContain((reply.body as { request_id: string }).request_id);
   });
 
   it('without SMTP only the chat message goes, and the record says the email is not configured', async () => {
-    const deps = makeDeps({ SMTP_URL: '', MAIL_FROM: '', NOTIFY_WEBHOOK_URL: `${chat.url}/hook` });
+    const deps = makeDeps({ SMTP_URL: '', MAIL_FROM: '', NOTIFY_WEBHOOK_URL: `${parts.chat.url}/hook` });
     const reply = await submitProposal(submitRequest(), randomUUID(), deps);
     expect(parts.smtp.messages).toHaveLength(0);
-    expect(chat.requests).toHaveLength(1);
+    expect(parts.chat.requests).toHaveLength(1);
     expect((await stored(deps, (reply.body as { request_id: string }).request_id)).notification).toMatchObject({
       email: 'not_configured',
       chat: 'sent',
@@ -113,7 +106,7 @@ describe('notice of a new request (inbox CRM)', () => {
   });
 
   it('cannot inject a header or a line through the company name', async () => {
-    const deps = makeDeps({ NOTIFY_WEBHOOK_URL: `${chat.url}/hook` });
+    const deps = makeDeps({ NOTIFY_WEBHOOK_URL: `${parts.chat.url}/hook` });
     await submitProposal(
       submitRequest({ company: 'Evil\r\nBcc: victim@evil.example\r\nRequest id: forged' }),
       randomUUID(),
@@ -125,7 +118,7 @@ describe('notice of a new request (inbox CRM)', () => {
     expect(mail?.to).toEqual([PARTNER.email]);
     const text = decoded(mail?.raw ?? '');
     expect(text.match(/^Request id: /gm)).toHaveLength(1);
-    const posted = (JSON.parse(chat.requests[0]?.body ?? '{}') as { text: string }).text;
+    const posted = (JSON.parse(parts.chat.requests[0]?.body ?? '{}') as { text: string }).text;
     expect(posted.match(/^Request id: /gm)).toHaveLength(1);
   });
 
@@ -168,18 +161,18 @@ describe('a failing notice channel', () => {
   });
 
   it('chat webhook failing with 500: retried by the sweep, posted once', async () => {
-    chat.behave({ kind: 'status', status: 500 });
-    const deps = makeDeps({ NOTIFY_WEBHOOK_URL: `${chat.url}/hook` });
+    parts.chat.behave({ kind: 'status', status: 500 });
+    const deps = makeDeps({ NOTIFY_WEBHOOK_URL: `${parts.chat.url}/hook` });
     const reply = await submitProposal(submitRequest(), randomUUID(), deps);
     expect(reply.status).toBe(201);
     const id = (reply.body as { request_id: string }).request_id;
     expect((await stored(deps, id)).notification).toMatchObject({ email: 'sent', chat: 'owed' });
 
-    chat.behave(OK);
-    chat.requests.length = 0;
+    parts.chat.behave(OK);
+    parts.chat.requests.length = 0;
     await runSweep(deps);
     await runSweep(deps);
-    expect(chat.requests).toHaveLength(1);
+    expect(parts.chat.requests).toHaveLength(1);
     expect(notices()).toHaveLength(1);
     expect((await stored(deps, id)).notification).toMatchObject({ email: 'sent', chat: 'sent', attempts: 2 });
   });
