@@ -49,7 +49,8 @@ function picked<F extends string>(
   values: Partial<Record<F, string>>,
   fields: readonly F[],
 ): Partial<Record<F, string>> {
-  return Object.fromEntries(fields.flatMap((field) => (values[field] === undefined ? [] : [[field, values[field]]])));
+  const set = fields.flatMap((field) => (values[field] === undefined ? [] : [[field, values[field]] as const]));
+  return Object.fromEntries(set) as Partial<Record<F, string>>;
 }
 
 /** The door and the client's names for itself; the network hash stays with the send limit that reads it. */
