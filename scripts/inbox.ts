@@ -38,13 +38,13 @@ const USAGE = `Usage: node scripts/inbox.ts [list|export|redeliver|delete] [opti
   list                 one line per stored request (default)
   export               all stored requests as JSON (default) or CSV
   redeliver            run the function's sweep now: deliver pending requests to the CRM (without
-                       waiting for their backoff), send owed
-                       emails and notices, delete expired Idempotency-Key pointers (and requests past
-                       RETENTION_DAYS). Uses the CRM_*, SMTP_*, NOTIFY_* and REDELIVERY_* variables of
-                       the environment or .env, and the partner facts of .generated/ (npm run build).
-                       On a deployed site it refuses without CRM_PROVIDER (and its variables), SMTP_URL
-                       and MAIL_FROM, and NOTIFY_WEBHOOK_URL, unless told the site has no mail or chat.
-                       Requests accepted for another CRM than the configured one are not delivered
+                       waiting for their backoff), send owed emails and notices, delete expired
+                       Idempotency-Key pointers (and requests past RETENTION_DAYS). Uses the CRM_*,
+                       SMTP_*, NOTIFY_* and REDELIVERY_* variables of the environment or .env, and the
+                       partner facts of .generated/ (npm run build). On a deployed site it refuses
+                       without CRM_PROVIDER (and its variables), SMTP_URL and MAIL_FROM, and
+                       NOTIFY_WEBHOOK_URL, unless told the site has no mail or chat (below). A request
+                       accepted for another CRM than the configured one is not delivered
   delete REQUEST_ID    erase one request with its Idempotency-Key pointer and open marker
   delete --email ADDR  erase every request sent from this address
 

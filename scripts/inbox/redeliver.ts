@@ -33,7 +33,8 @@ export interface RedeliverOptions {
   noChat: boolean;
 }
 
-export const REDELIVER_USAGE = `  --no-mail            with redeliver: the site sends no email (owed emails are recorded as not configured)
+export const REDELIVER_USAGE = `  --no-mail            with redeliver: the site sends no email (owed emails are recorded as not
+                       configured, as the site itself would)
   --no-chat            with redeliver: the site posts no chat messages (likewise)`;
 
 /** Where the sweep runs: a store, a line saying which, and whether it is a deployed site's. */
