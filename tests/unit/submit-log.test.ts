@@ -65,6 +65,19 @@ describe('logError', () => {
     }
   });
 
+  it('keeps a code only when it looks like one, and the frames of an async caller', async () => {
+    const rejects = async () => {
+      await Promise.resolve();
+      throw Object.assign(new Error('x'), { code: 'bounced for ann@example.com' });
+    };
+    const thrown = await Promise.all([rejects()]).catch((error: unknown) => error);
+    logError('unexpected_error', thrown);
+    const error = lines[0]?.entry['error'] as { code?: string; frames: string[] };
+    expect(error.code).toBeUndefined();
+    expect(error.frames.some((frame) => frame.startsWith('at async Promise.all (index 0)'))).toBe(true);
+    expect(lines[0]?.text).not.toContain('ann@example.com');
+  });
+
   it('says only the type of a thrown value that is no Error', () => {
     logError('sweep_error', 'secret text from a request');
     expect(lines[0]?.entry).toEqual({

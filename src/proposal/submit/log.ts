@@ -63,8 +63,10 @@ export const errorName = (error: unknown): string => (error instanceof Error ? e
 
 type ErrorDescription = { name: string; code?: string; frames: string[]; cause?: ErrorDescription };
 
-/** A V8 stack frame: `at fn (file:line:col)`, `at file:line:col`, `at fn (native)`, `at async fn (...)`. */
-const FRAME = /^at (?:.+ \((?:.+:\d+:\d+|native|<anonymous>)\)|.+:\d+:\d+)$/;
+/** A V8 stack frame: `at fn (file:line:col)`, `at file:line:col`, `at fn (native)`, `at async Promise.all (index 0)`. */
+const FRAME = /^at (?:.+ \((?:.+:\d+:\d+|native|<anonymous>|index \d+)\)|.+:\d+:\d+)$/;
+/** A code as libraries set them (`ECONNREFUSED`, `ERR_INVALID_URL`, `EENVELOPE`), nothing longer. */
+const CODE = /^[\w.-]{1,64}$/;
 
 /** Name, string code and the stack's frames (code locations only), with the cause's, two deep. */
 function describeError(error: unknown, depth = 0): ErrorDescription {
@@ -79,7 +81,7 @@ function describeError(error: unknown, depth = 0): ErrorDescription {
     .filter((line) => FRAME.test(line));
   return {
     name: error.name,
-    ...(typeof code === 'string' && { code }),
+    ...(typeof code === 'string' && CODE.test(code) && { code }),
     frames,
     ...(error.cause !== undefined && depth < 2 && { cause: describeError(error.cause, depth + 1) }),
   };
