@@ -13,6 +13,9 @@ export default defineConfig({
   test: {
     // The default output, then how long each layer took (tests/setup/layer-times.ts).
     reporters: ['default', './tests/setup/layer-times.ts'],
+    // The function's own JSON log lines (src/proposal/submit/log.ts) stay off the output at every
+    // level; a test that checks them spies on the console (tests/helpers/log-lines.ts).
+    onConsoleLog: (log) => !log.startsWith('{"source":"proposal-submit"'),
     // Two files at a time even on 2 cores (vitest's default there is one): most of a test's time is
     // spent waiting on a server, a browser or a lease, not on the CPU.
     maxWorkers: 2,

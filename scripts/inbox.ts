@@ -3,7 +3,7 @@
  *
  *   node scripts/inbox.ts [list|export] [--format json|csv] [--out FILE] [--status pending|received|failed]
  *                         [--site SITE_ID --token TOKEN]
- *   node scripts/inbox.ts redeliver      the function's background sweep, now, printing what it did
+ *   node scripts/inbox.ts redeliver [--no-mail] [--no-chat]   the function's background sweep, now (scripts/inbox/redeliver.ts)
  *   node scripts/inbox.ts delete REQUEST_ID | delete --email ADDRESS
  *
  * Locally it reads what `netlify serve` / `npm start` stored: the CLI runs a BlobsServer on
@@ -21,26 +21,14 @@ import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BlobsServer } from '@netlify/blobs/server';
-import type { Knowledge } from '../src/contract/knowledge.ts';
-import { readEnv } from '../src/contract/http.ts';
-import { submitDepsFromEnv } from '../src/proposal/submit/config.ts';
-import { partnerFromKnowledge } from '../src/proposal/submit/partner.ts';
 import { listText, selectRecords, toCsv } from './inbox/export.ts';
+import { REDELIVER_USAGE, RedeliverRefused, redeliver, type RedeliverOptions } from './inbox/redeliver.ts';
 import { PROPOSALS_STORE, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
 import { ProposalsStore } from '../src/proposal/store/blobs.ts';
 import { readAllRecords, readRecord } from '../src/proposal/store/record-lease.ts';
 import { eraseRecord } from '../src/proposal/store/retention.ts';
 import { forgetTally } from '../src/proposal/store/event-tally.ts';
 import { addressTally } from '../src/proposal/submit/send-gates.ts';
-import { runSweep, type SweepLimits } from '../src/proposal/submit/sweep.ts';
-
-/** On demand nobody waits on a function limit: every open request now, backoff or not, a few at a time. */
-const ON_DEMAND_LIMITS: SweepLimits = {
-  maxRequests: Number.POSITIVE_INFINITY,
-  budgetMs: 15 * 60_000,
-  concurrency: 4,
-  ignoreBackoff: true,
-};
 
 /** netlify-cli's site id for a project that is not linked to a site (UNLINKED_SITE_MOCK_ID). */
 const UNLINKED_SITE_ID = 'unlinked';
@@ -50,10 +38,13 @@ const USAGE = `Usage: node scripts/inbox.ts [list|export|redeliver|delete] [opti
   list                 one line per stored request (default)
   export               all stored requests as JSON (default) or CSV
   redeliver            run the function's sweep now: deliver pending requests to the CRM (without
-                       waiting for their backoff), send owed
-                       emails and notices, delete expired Idempotency-Key pointers (and requests past
-                       RETENTION_DAYS). Uses the CRM_*, SMTP_*, NOTIFY_* and REDELIVERY_* variables of
-                       the environment or .env, and the partner facts of .generated/ (npm run build)
+                       waiting for their backoff), send owed emails and notices, delete expired
+                       Idempotency-Key pointers (and requests past RETENTION_DAYS). Uses the CRM_*,
+                       SMTP_*, NOTIFY_* and REDELIVERY_* variables of the environment or .env, and the
+                       partner facts of .generated/ (npm run build). On a deployed site it refuses
+                       without CRM_PROVIDER (and its variables), SMTP_URL and MAIL_FROM, and
+                       NOTIFY_WEBHOOK_URL, unless told the site has no mail or chat (below). A request
+                       accepted for another CRM than the configured one is not delivered
   delete REQUEST_ID    erase one request with its Idempotency-Key pointer and open marker
   delete --email ADDR  erase every request sent from this address
 
@@ -62,6 +53,7 @@ const USAGE = `Usage: node scripts/inbox.ts [list|export|redeliver|delete] [opti
   --status pending|received|failed
                        only requests in this delivery state
   --email ADDR         with delete: the sender's address (case-insensitive)
+${REDELIVER_USAGE}
   --site ID, --token T read a deployed site's store (default: $NETLIFY_SITE_ID, $NETLIFY_AUTH_TOKEN);
                        without them the local store of \`npm start\` in .netlify/blobs-serve/ is read
 `;
@@ -78,12 +70,14 @@ interface Options {
   status: DeliveryState | undefined;
   site: string | undefined;
   token: string | undefined;
+  redeliver: RedeliverOptions;
 }
 
-/** An opened store plus a line saying where it is, and how to close it. */
+/** An opened store plus a line saying where it is, whether it is a deployed site's, and how to close it. */
 interface Source {
   store: ProposalsStore;
   where: string;
+  deployed: boolean;
   close: () => Promise<void>;
 }
 
@@ -104,6 +98,8 @@ function readOptions(): Options {
         site: { type: 'string' },
         token: { type: 'string' },
         email: { type: 'string' },
+        'no-mail': { type: 'boolean' },
+        'no-chat': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -128,6 +124,9 @@ function readOptions(): Options {
     if (positionals.length > 1) fail(`Unexpected argument "${positionals[1]}".\n\n${USAGE}`);
     if (values.email !== undefined) fail(`--email goes with delete.\n\n${USAGE}`);
   }
+  const noMail = values['no-mail'] === true;
+  const noChat = values['no-chat'] === true;
+  if (command !== 'redeliver' && (noMail || noChat)) fail(`--no-mail and --no-chat go with redeliver.\n\n${USAGE}`);
   const format = values.format ?? 'json';
   if (format !== 'json' && format !== 'csv') fail(`--format must be json or csv.\n\n${USAGE}`);
   const status = values.status;
@@ -142,6 +141,7 @@ function readOptions(): Options {
     status,
     site: values.site ?? nonEmpty(process.env['NETLIFY_SITE_ID']),
     token: values.token ?? nonEmpty(process.env['NETLIFY_AUTH_TOKEN']),
+    redeliver: { noMail, noChat },
   };
 }
 
@@ -154,6 +154,7 @@ function remoteSource(siteID: string, token: string): Source {
   return {
     store: new ProposalsStore({ location: { siteID, token } }),
     where: `site ${siteID}`,
+    deployed: true,
     close: async () => undefined,
   };
 }
@@ -196,6 +197,7 @@ async function localSource(root: string): Promise<Source | null> {
   return {
     store: new ProposalsStore({ location: { siteID, token, edgeURL: url, uncachedEdgeURL: url } }),
     where: `local store ${shown}, site ${siteID}`,
+    deployed: false,
     close: () => server.stop(),
   };
 }
@@ -210,34 +212,6 @@ function linkedSiteId(root: string): string | undefined {
     // No state file: the project is not linked.
   }
   return undefined;
-}
-
-/** The function's dependencies, for the sweep: configuration from the environment (and .env), facts from the build. */
-function sweepDeps(store: ProposalsStore) {
-  const root = process.cwd();
-  // The same .env `npm start` reads; variables already set win.
-  if (existsSync(join(root, '.env'))) process.loadEnvFile(join(root, '.env'));
-  const file = join(root, '.generated', 'knowledge.json');
-  if (!existsSync(file))
-    fail(
-      'redeliver needs the partner facts of the build: run `npm run build` first (.generated/knowledge.json is missing).',
-    );
-  const k = JSON.parse(readFileSync(file, 'utf8')) as Knowledge;
-  const partner = partnerFromKnowledge(k);
-  return submitDepsFromEnv(readEnv, partner, k.consent, store);
-}
-
-async function redeliver(source: Source): Promise<void> {
-  const report = await runSweep(sweepDeps(source.store), ON_DEMAND_LIMITS);
-  const lines = [
-    `Sweep of the ${source.where}: ${report.open} open request${report.open === 1 ? '' : 's'}, ${Math.round(report.ms)} ms.`,
-  ];
-  for (const { request_id: id, outcome } of report.requests) lines.push(`  ${outcome.padEnd(9)} ${id}`);
-  if (report.deferred > 0) lines.push(`  ${report.deferred} left for the next sweep (time budget).`);
-  lines.push(
-    `Deleted ${report.entriesDeleted} expired key pointer${report.entriesDeleted === 1 ? '' : 's'} and ${report.requestsDeleted} request${report.requestsDeleted === 1 ? '' : 's'} past RETENTION_DAYS.`,
-  );
-  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 async function erase(source: Source, target: NonNullable<Options['target']>): Promise<void> {
@@ -270,6 +244,9 @@ async function erase(source: Source, target: NonNullable<Options['target']>): Pr
 }
 
 async function main(): Promise<void> {
+  // The function's log lines are diagnostics here: all on stderr (console.info writes to stdout), so
+  // stdout holds only the report or the export.
+  console.info = console.warn;
   const options = readOptions();
   if ((options.site === undefined) !== (options.token === undefined)) {
     fail(
@@ -282,7 +259,10 @@ async function main(): Promise<void> {
       : await localSource(process.cwd());
   if (source === null) return;
   try {
-    if (options.command === 'redeliver') return await redeliver(source);
+    if (options.command === 'redeliver') {
+      process.stdout.write(await redeliver(source, options.redeliver));
+      return;
+    }
     if (options.command === 'delete') return await erase(source, options.target!);
     const records = selectRecords(await readAllRecords(source.store), options.status);
     if (records.length === 0) {
@@ -306,6 +286,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof RedeliverRefused) fail(error.message);
   const message = error instanceof Error ? error.message : String(error);
   fail(`inbox: ${message}`, 1);
 });

@@ -241,12 +241,8 @@ describe('POST /mcp through the official SDK client', () => {
 
     const deliveries = crm.requests.filter((r) => r.body.includes(requestId));
     expect(deliveries).toHaveLength(1);
-    // `network`: the hashed client address the per-client send limit counts.
-    expect(JSON.parse(deliveries[0]!.body).source).toEqual({
-      channel: 'mcp',
-      client: 'proposal-e2e-agent/1.4.2',
-      network: expect.stringMatching(/^[0-9a-f]{16}$/),
-    });
+    // The CRM gets the door and the client's name; the hashed client address stays in the store.
+    expect(JSON.parse(deliveries[0]!.body).source).toEqual({ channel: 'mcp', client: 'proposal-e2e-agent/1.4.2' });
 
     const notices = mailsTo(smtp.messages, SALES).filter((m) => m.raw.includes(requestId));
     expect(notices).toHaveLength(1);
@@ -258,6 +254,16 @@ describe('POST /mcp through the official SDK client', () => {
     const line = inbox.stdout.split('\n').find((l) => l.includes(requestId));
     expect(line).toMatch(/via mcp\b/);
     expect(line).toContain('client proposal-e2e-agent/1.4.2');
+    // `network`: the hashed client address the per-client send limit counts, on the stored request only.
+    const exported = await promisify(execFile)('npm', ['run', '--silent', 'inbox', '--', 'export'], { cwd: site.dir });
+    const stored = (JSON.parse(exported.stdout) as Array<{ request_id: string; source: unknown }>).find(
+      (r) => r.request_id === requestId,
+    );
+    expect(stored?.source).toEqual({
+      channel: 'mcp',
+      client: 'proposal-e2e-agent/1.4.2',
+      network: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     await client.close();
   });
 
@@ -269,12 +275,8 @@ describe('POST /mcp through the official SDK client', () => {
       arguments: submitArguments(randomUUID(), 'UA Ltd'),
     });
     const requestId = (result.structuredContent as { request_id: string }).request_id;
-    const record = JSON.parse(crm.requests.find((r) => r.body.includes(requestId))!.body);
-    expect(record.source).toEqual({
-      channel: 'mcp',
-      client: 'example-agent/0.9',
-      network: expect.stringMatching(/^[0-9a-f]{16}$/),
-    });
+    const payload = JSON.parse(crm.requests.find((r) => r.body.includes(requestId))!.body);
+    expect(payload.source).toEqual({ channel: 'mcp', client: 'example-agent/0.9' });
     await client.close();
   });
 

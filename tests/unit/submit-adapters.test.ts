@@ -4,16 +4,20 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { crmAdapterFromEnv, crmTimeoutFromEnv } from '../../src/proposal/submit/config.ts';
 import {
+  crmPayload,
   deliverWithin,
   isAllowedEndpoint,
   parseRetryAfter,
+  postForOutcome,
   type CrmAdapter,
+  type CrmPayload,
   type HubSpotSubmission,
 } from '../../src/proposal/submit/crm.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
+import { captureLogLines, logText, type LogLine } from '../helpers/log-lines.ts';
 import {
   CONSENT,
   PARTNER,
@@ -25,6 +29,7 @@ import {
 
 let blobs: TestBlobs;
 let crm: TestCrmServer;
+let logs: LogLine[];
 
 beforeAll(async () => {
   [blobs, crm] = await Promise.all([startBlobs(), startCrmServer()]);
@@ -36,7 +41,7 @@ afterAll(async () => {
 beforeEach(() => {
   crm.requests.length = 0;
   crm.behave({ kind: 'status', status: 200, body: '{}' });
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  logs = captureLogLines();
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -72,10 +77,45 @@ describe('webhook adapter', () => {
       'webhook-timestamp': String(request?.headers['webhook-timestamp']),
       'webhook-signature': String(request?.headers['webhook-signature']),
     };
-    const payload = new Webhook(secret).verify(request?.body ?? '', headers) as ProposalRecord;
+    const payload = new Webhook(secret).verify(request?.body ?? '', headers) as CrmPayload;
     expect(payload.request_id).toBe((reply.body as { request_id: string }).request_id);
     expect(payload.consent).toMatchObject({ given: true, text: CONSENT.text, version: CONSENT.version });
     expect(() => new Webhook(newWebhookSecret()).verify(request?.body ?? '', headers)).toThrow();
+  });
+
+  it('sends the CRM the request, its id, source and spam signals: exactly these keys, no network hash or bookkeeping', async () => {
+    const env = { CRM_PROVIDER: 'webhook', CRM_WEBHOOK_URL: `${crm.url}/crm`, CRM_WEBHOOK_SECRET: newWebhookSecret() };
+    const deps = testSubmitDeps(blobs.freshStore(), { env });
+    const source = {
+      channel: 'mcp',
+      claimed_channel: 'webmcp',
+      client: 'agent/1.0',
+      network: '0123456789abcdef',
+    } as const;
+    const reply = await submitProposal(submitRequest({ consent_version: 'old' }), randomUUID(), deps, source);
+    expect(reply.status).toBe(201);
+
+    const payload = JSON.parse(crm.requests[0]?.body ?? '') as Record<string, unknown>;
+    expect(Object.keys(payload).sort()).toEqual([
+      'consent',
+      'contact',
+      'guidance',
+      'intake',
+      'received_at',
+      'request_id',
+      'signals',
+      'source',
+    ]);
+    expect(payload['source']).toEqual({ channel: 'mcp', claimed_channel: 'webmcp', client: 'agent/1.0' });
+    expect(payload['consent']).toEqual({
+      given: true,
+      text: CONSENT.text,
+      version: CONSENT.version,
+      at: (reply.body as { received_at: string }).received_at,
+      sender_version: 'old',
+    });
+    expect(payload['signals']).toMatchObject({ form_checks: 'not_checked', links: 0, address_requests_24h: 1 });
+    expect(JSON.stringify(payload)).not.toContain('0123456789abcdef');
   });
 
   it.each([
@@ -87,8 +127,84 @@ describe('webhook adapter', () => {
   ])('is misconfigured by %o and names %s', async (vars, variable) => {
     const adapter = crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'webhook', ...vars }), PARTNER);
     expect(adapter.name).toBe('webhook');
-    expect(await deliverWithin(adapter, sampleRecord(), 1_000)).toEqual({ ok: false, kind: 'misconfigured' });
-    expect(vi.mocked(console.warn).mock.calls.flat().join(' ')).toContain(variable);
+    expect(await deliverWithin(adapter, sampleRecord(adapter.name), 1_000)).toEqual({
+      ok: false,
+      kind: 'misconfigured',
+    });
+    expect(logText(logs)).toContain(variable);
+  });
+});
+
+describe('the CRM payload', () => {
+  /** A record with every optional field, plus fields a later version might add at every level. */
+  function recordWithInternals(): ProposalRecord {
+    const record = buildRecord(submitRequest({ consent_version: 'old' }), {
+      requestId: randomUUID(),
+      receivedAt: '2026-11-20T10:00:00.000Z',
+      crm: 'webhook',
+      consent: CONSENT,
+      entryKey: 'keys/abc',
+      notification: { email: 'owed', chat: 'owed', attempts: 0 },
+      signals: { form_checks: 'passed', fill_seconds: 95, links: 1, address_requests_24h: 2 },
+      source: { channel: 'workspace', claimed_channel: 'workspace', client: 'Mozilla/5.0', network: 'net-hash' },
+    });
+    return Object.assign(record, {
+      lease: { token: 'lease-token', until: '2026-11-20T10:01:00.000Z', write: 'nonce' },
+      internal_note: 'bookkeeping',
+      contact: { ...record.contact, mailbox_key: 'counted-form' },
+      intake: { ...record.intake, internal_score: 'x' },
+      guidance: { ...record.guidance, internal_score: 'y' },
+      consent: { ...record.consent, ip_hash: 'z' },
+      source: { ...record.source!, network_v2: 'net-hash-2' },
+      signals: { ...record.signals!, internal_weight: 3 },
+    });
+  }
+
+  it('names exactly its top-level keys', () => {
+    expect(Object.keys(crmPayload(recordWithInternals())).sort()).toEqual([
+      'consent',
+      'contact',
+      'guidance',
+      'intake',
+      'received_at',
+      'request_id',
+      'signals',
+      'source',
+    ]);
+  });
+
+  it('carries no field the record holds beyond those it names, at any depth', () => {
+    const record = recordWithInternals();
+    const payload = crmPayload(record);
+    const text = JSON.stringify(payload);
+    for (const internal of ['lease-token', 'bookkeeping', 'counted-form', 'internal_score', 'ip_hash', 'net-hash']) {
+      expect(text).not.toContain(internal);
+    }
+    expect(text).not.toContain('internal_weight');
+    expect(payload.contact).toEqual({
+      name: 'Ann Example',
+      email: 'ann@example.com',
+      company: 'Example GmbH',
+      role: 'CTO',
+    });
+    expect(payload.source).toEqual({ channel: 'workspace', claimed_channel: 'workspace', client: 'Mozilla/5.0' });
+    expect(payload.signals).toEqual({ form_checks: 'passed', fill_seconds: 95, links: 1, address_requests_24h: 2 });
+    expect(payload.consent).toMatchObject({ given: true, version: CONSENT.version, sender_version: 'old' });
+    expect(payload.intake).toEqual(
+      Object.fromEntries(Object.entries(record.intake).filter(([field]) => field !== 'internal_score')),
+    );
+  });
+
+  it('leaves out what a request stored before sources and signals does not have', () => {
+    const { source: _source, signals: _signals, ...old } = recordWithInternals();
+    expect(Object.keys(crmPayload(old)).sort()).toEqual([
+      'consent',
+      'contact',
+      'guidance',
+      'intake',
+      'received_at',
+      'request_id',
+    ]);
   });
 });
 
@@ -128,19 +244,29 @@ describe('hubspot adapter', () => {
     expect(reply.status).toBe(202);
   });
 
+  it('names every missing variable at once', () => {
+    expect(
+      crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'hubspot', HUBSPOT_FORM_GUID: FORM_GUID }), PARTNER).misconfigured,
+    ).toEqual({ variables: ['HUBSPOT_PORTAL_ID', 'HUBSPOT_ACCESS_TOKEN'], reason: 'missing' });
+    expect(crmAdapterFromEnv(envOf(hubspotEnv()), PARTNER).misconfigured).toBeUndefined();
+  });
+
   it.each(['HUBSPOT_PORTAL_ID', 'HUBSPOT_FORM_GUID', 'HUBSPOT_ACCESS_TOKEN'])(
     'is misconfigured without %s',
     async (variable) => {
       const adapter = crmAdapterFromEnv(envOf({ ...hubspotEnv(), [variable]: '' }), PARTNER);
-      expect(await deliverWithin(adapter, sampleRecord(), 1_000)).toEqual({ ok: false, kind: 'misconfigured' });
-      expect(vi.mocked(console.warn).mock.calls.flat().join(' ')).toContain(variable);
+      expect(await deliverWithin(adapter, sampleRecord(adapter.name), 1_000)).toEqual({
+        ok: false,
+        kind: 'misconfigured',
+      });
+      expect(logText(logs)).toContain(variable);
     },
   );
 
   it('defaults to api.hsforms.com and refuses a plain-http base off loopback', async () => {
     const adapter = crmAdapterFromEnv(envOf({ ...hubspotEnv(), HUBSPOT_API_BASE: 'http://api.hsforms.com' }), PARTNER);
-    expect(await deliverWithin(adapter, sampleRecord(), 1_000)).toMatchObject({ kind: 'misconfigured' });
-    expect(vi.mocked(console.warn).mock.calls.flat().join(' ')).toContain('HUBSPOT_API_BASE');
+    expect(await deliverWithin(adapter, sampleRecord(adapter.name), 1_000)).toMatchObject({ kind: 'misconfigured' });
+    expect(logText(logs)).toContain('HUBSPOT_API_BASE');
   });
 });
 
@@ -148,18 +274,60 @@ describe('delivery plumbing', () => {
   it('defaults to the inbox, which accepts at once', async () => {
     const adapter = crmAdapterFromEnv(envOf({}), PARTNER);
     expect(adapter.name).toBe('inbox');
-    expect(await deliverWithin(adapter, sampleRecord(), 1_000)).toEqual({ ok: true });
+    expect(await deliverWithin(adapter, sampleRecord(adapter.name), 1_000)).toEqual({ ok: true });
   });
 
   it('times out an adapter that ignores its abort signal', async () => {
     const stuck: CrmAdapter = { name: 'webhook', deliver: () => new Promise(() => undefined) };
     // Without its own deadline this would never settle (the test's timeout would fail it).
-    expect(await deliverWithin(stuck, sampleRecord(), 50)).toEqual({ ok: false, kind: 'timeout' });
+    expect(await deliverWithin(stuck, sampleRecord('webhook'), 50)).toEqual({ ok: false, kind: 'timeout' });
   });
 
-  it('turns a throwing adapter into a retryable failure', async () => {
-    const broken: CrmAdapter = { name: 'webhook', deliver: () => Promise.reject(new Error('boom')) };
-    expect(await deliverWithin(broken, sampleRecord(), 1_000)).toEqual({ ok: false, kind: 'unreachable' });
+  it('lets a throwing adapter (a bug) surface instead of calling it a failure to retry', async () => {
+    const broken: CrmAdapter = { name: 'inbox', deliver: () => Promise.reject(new RangeError('boom')) };
+    await expect(deliverWithin(broken, sampleRecord(), 1_000)).rejects.toThrow(RangeError);
+  });
+
+  it('logs the frames of an adapter that throws after its deadline, when nobody awaits it', async () => {
+    const late: CrmAdapter = {
+      name: 'inbox',
+      deliver: () => new Promise((_, reject) => setTimeout(() => reject(new RangeError('ann@example.com')), 60)),
+    };
+    expect(await deliverWithin(late, sampleRecord(), 20)).toEqual({ ok: false, kind: 'timeout' });
+    await vi.waitFor(() => expect(logs.map((line) => line.entry['event'])).toContain('unexpected_error'));
+    expect(logs[0]).toMatchObject({ level: 'error', entry: { error: { name: 'RangeError' } } });
+    expect(logText(logs)).not.toContain('ann@example.com');
+  });
+
+  it('never sends a request to a CRM other than the one it was accepted for, and logs both', async () => {
+    const other: CrmAdapter = { name: 'hubspot', deliver: () => Promise.reject(new Error('must not be called')) };
+    const record = sampleRecord();
+    expect(await deliverWithin(other, record, 1_000)).toEqual({ ok: false, kind: 'misconfigured' });
+    expect(logs.map((line) => [line.level, line.entry])).toEqual([
+      [
+        'error',
+        expect.objectContaining({
+          event: 'crm_not_accepted_here',
+          request_id: record.request_id,
+          accepted_for: 'inbox',
+          configured: 'hubspot',
+        }),
+      ],
+    ]);
+  });
+
+  it('maps expected HTTP failures to outcomes and lets a bad request of ours throw', async () => {
+    const post = (url: string, headers: Record<string, string> = {}, signal = AbortSignal.timeout(2_000)) =>
+      postForOutcome(url, { headers, body: '{}', signal });
+    crm.behave({ kind: 'status', status: 503, body: '' });
+    expect(await post(`${crm.url}/x`)).toEqual({ ok: false, kind: 'server-error' });
+    crm.behave({ kind: 'status', status: 404, body: '' });
+    expect(await post(`${crm.url}/x`)).toEqual({ ok: false, kind: 'rejected' });
+    const closed = await startCrmServer();
+    await closed.stop();
+    expect(await post(`${closed.url}/x`)).toEqual({ ok: false, kind: 'unreachable' });
+    // A header value no HTTP message can carry is our bug, not the CRM's answer.
+    await expect(post(`${crm.url}/x`, { 'x-note': 'two\nlines' })).rejects.toThrow(TypeError);
   });
 
   it('reads CRM_TIMEOUT_MS, defaulting to 8 s and capping far below the 60 s limit', () => {
@@ -192,11 +360,12 @@ describe('delivery plumbing', () => {
   });
 });
 
-function sampleRecord(): ProposalRecord {
+/** A request as stored when `crm` was configured. */
+function sampleRecord(crm: CrmAdapter['name'] = 'inbox'): ProposalRecord {
   return buildRecord(submitRequest(), {
     requestId: randomUUID(),
     receivedAt: new Date().toISOString(),
-    crm: 'inbox',
+    crm,
     consent: CONSENT,
   });
 }

@@ -9,12 +9,14 @@ import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { freePort } from '../../scripts/free-port.ts';
 import { OK, type CrmBehaviour } from '../helpers/crm-server.ts';
 import { mailsTo } from '../helpers/smtp.ts';
+import { captureLogLines, logText, type LogLine } from '../helpers/log-lines.ts';
 import { submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
 
 const parts = useLoopbackParts();
 const { webhookSecret: secret } = parts;
+let logs: LogLine[];
 beforeEach(() => {
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  logs = captureLogLines();
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -121,13 +123,13 @@ describe('when the CRM is not reachable', () => {
   });
 
   it('keeps the request pending when the CRM is misconfigured and logs the variable, not the data', async () => {
-    const warn = vi.mocked(console.warn);
     const deps = makeDeps({ CRM_WEBHOOK_URL: '' });
     const reply = await submitProposal(submitRequest(), randomUUID(), deps);
 
     expect(reply.status).toBe(202);
     expect((await records(deps))[0]?.delivery).toMatchObject({ state: 'pending', last_error_kind: 'misconfigured' });
-    const logged = warn.mock.calls.map((args) => args.join(' ')).join('\n');
+    const logged = logText(logs);
+    expect(logs.find((line) => line.entry['event'] === 'crm_misconfigured')?.level).toBe('error');
     expect(logged).toContain('CRM_WEBHOOK_URL');
     expect(logged).not.toMatch(/ann@example\.com|Ann Example|Example GmbH/);
     expect(parts.crm.requests).toHaveLength(0);
@@ -137,6 +139,6 @@ describe('when the CRM is not reachable', () => {
     const deps = makeDeps({ CRM_PROVIDER: 'salesforce' });
     const reply = await submitProposal(submitRequest(), randomUUID(), deps);
     expect(reply.status).toBe(202);
-    expect(vi.mocked(console.warn).mock.calls.flat().join(' ')).toContain('CRM_PROVIDER');
+    expect(logText(logs)).toContain('CRM_PROVIDER');
   });
 });

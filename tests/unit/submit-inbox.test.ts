@@ -1,5 +1,5 @@
 /** The inbox: CSV rules, and scripts/inbox.ts reading the store layout `netlify serve` leaves on disk. */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { hash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { ProposalsStore } from '../../src/proposal/store/blobs.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { startBlobs } from '../helpers/blobs.ts';
 import { startCrmServer } from '../helpers/crm-server.ts';
+import { startOutboundTrap, type OutboundTrap } from '../helpers/outbound-trap.ts';
 import {
   CONSENT,
   PARTNER,
@@ -58,6 +59,32 @@ describe('CSV export', () => {
 let root: string;
 const inbox = (...args: string[]) =>
   run(process.execPath, [SCRIPT, ...args], { cwd: root, env: { PATH: process.env['PATH'] ?? '' } });
+/** The partner facts of a build, which redeliver reads from .generated/. */
+async function writeKnowledge(): Promise<void> {
+  await mkdir(join(root, '.generated'), { recursive: true });
+  await writeFile(
+    join(root, '.generated', 'knowledge.json'),
+    JSON.stringify({
+      partner: { name: PARTNER.name, described_as: PARTNER.describedAs, email: PARTNER.email },
+      urls: { proposal_page: PARTNER.proposalUrl },
+      consent: CONSENT,
+    }),
+  );
+}
+
+/** Stores one request whose CRM delivery is owed: accepted for the webhook CRM while it lacked its URL. */
+async function storePendingWebhookRequest(): Promise<string> {
+  const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
+  const store = new ProposalsStore();
+  const pending = await submitProposal(
+    submitRequest({ email: 'cy@example.com' }),
+    randomUUID(),
+    testSubmitDeps(store, { env: { CRM_PROVIDER: 'webhook' } }),
+  );
+  await blobs.stop();
+  return (pending.body as { request_id: string }).request_id;
+}
+
 function useProjectFolder(): void {
   beforeEach(async () => {
     root = await mkdtemp(join(tmpdir(), 'inbox-'));
@@ -184,25 +211,9 @@ describe('scripts/inbox.ts redeliver and delete', () => {
 
   it('redeliver runs the sweep on the local store and prints what it did', async () => {
     await seed();
-    // One request the CRM has not got: stored while the webhook CRM lacked its URL.
-    const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
-    const store = new ProposalsStore();
-    const pending = await submitProposal(
-      submitRequest({ email: 'cy@example.com' }),
-      randomUUID(),
-      testSubmitDeps(store, { env: { CRM_PROVIDER: 'webhook' } }),
-    );
-    await blobs.stop();
-    const pendingId = (pending.body as { request_id: string }).request_id;
-    await mkdir(join(root, '.generated'), { recursive: true });
-    await writeFile(
-      join(root, '.generated', 'knowledge.json'),
-      JSON.stringify({
-        partner: { name: PARTNER.name, described_as: PARTNER.describedAs, email: PARTNER.email },
-        urls: { proposal_page: PARTNER.proposalUrl },
-        consent: CONSENT,
-      }),
-    );
+    // One request the CRM has not got.
+    const pendingId = await storePendingWebhookRequest();
+    await writeKnowledge();
     const crm = await startCrmServer();
     try {
       const env = {
@@ -212,7 +223,8 @@ describe('scripts/inbox.ts redeliver and delete', () => {
         CRM_WEBHOOK_SECRET: newWebhookSecret(),
       };
       const { stdout } = await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env });
-      expect(stdout).toMatch(/^Sweep of the local store .*: 1 open request, /m);
+      expect(stdout).toMatch(/^Sweep of the local store .*: 1 open request, /);
+      expect(stdout).not.toContain('"source":"proposal-submit"');
       expect(stdout).toContain(`delivered ${pendingId}`);
       expect(stdout).toContain('Deleted 0 expired key pointers and 0 requests past RETENTION_DAYS.');
       expect(crm.requests).toHaveLength(1);
@@ -223,5 +235,121 @@ describe('scripts/inbox.ts redeliver and delete', () => {
     } finally {
       await crm.stop();
     }
+  });
+});
+
+describe('scripts/inbox.ts redeliver under another configuration', () => {
+  useProjectFolder();
+
+  it('never delivers a request accepted for another CRM, and says which CRM it was accepted for', async () => {
+    const pendingId = await storePendingWebhookRequest();
+    await writeKnowledge();
+    const crm = await startCrmServer();
+    try {
+      const hubspot = {
+        PATH: process.env['PATH'] ?? '',
+        CRM_PROVIDER: 'hubspot',
+        HUBSPOT_PORTAL_ID: '1234567',
+        HUBSPOT_FORM_GUID: '0f3c2d1e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
+        HUBSPOT_ACCESS_TOKEN: 'pat-test-token',
+        HUBSPOT_API_BASE: crm.url,
+      };
+      const { stdout } = await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env: hubspot });
+      expect(stdout).toContain(
+        `skipped   ${pendingId}: accepted for the webhook CRM, not this configuration's hubspot; not delivered`,
+      );
+      expect(stdout).toContain('1 request accepted for another CRM was not delivered');
+      expect(crm.requests).toHaveLength(0);
+      const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
+      try {
+        const record = (await getStore({ name: 'proposals', consistency: 'strong' }).get(`requests/${pendingId}`, {
+          type: 'json',
+        })) as ProposalRecord;
+        expect(record.delivery.state).toBe('pending');
+      } finally {
+        await blobs.stop();
+      }
+    } finally {
+      await crm.stop();
+    }
+  });
+});
+
+describe('scripts/inbox.ts redeliver against a deployed site', () => {
+  useProjectFolder();
+  let trap: OutboundTrap;
+  beforeEach(async () => {
+    trap = await startOutboundTrap();
+    await writeKnowledge();
+  });
+  afterEach(() => trap.stop());
+
+  /** Every fetch of the script goes to the trap: nothing leaves loopback, and the test sees what it tried. */
+  const redeliverSite = (env: Record<string, string>, ...flags: string[]) =>
+    run(process.execPath, [SCRIPT, 'redeliver', '--site', 'site-1', '--token', 'token-1', ...flags], {
+      cwd: root,
+      env: { PATH: process.env['PATH'] ?? '', ...trap.env, ...env },
+    });
+  const refusal = async (attempt: Promise<unknown>) => {
+    const error = (await attempt.then(
+      () => undefined,
+      (failed: unknown) => failed,
+    )) as { code?: number; stderr?: string } | undefined;
+    expect(error?.code).toBe(2);
+    return error?.stderr ?? '';
+  };
+
+  it("refuses without the site's CRM, mail and chat configuration, naming each variable, before reading its store", async () => {
+    const stderr = await refusal(redeliverSite({}));
+    expect(stderr).toContain("Not redelivering the site site-1: this configuration is not the site's.");
+    expect(stderr).toContain('CRM_PROVIDER is not set');
+    expect(stderr).toContain('SMTP_URL and MAIL_FROM are not set');
+    expect(stderr).toContain('--no-mail');
+    expect(stderr).toContain('NOTIFY_WEBHOOK_URL is not set');
+    expect(stderr).toContain('--no-chat');
+    expect(trap.targets).toEqual([]);
+  });
+
+  it('names the variables the configured CRM lacks', async () => {
+    const stderr = await refusal(redeliverSite({ CRM_PROVIDER: 'webhook' }, '--no-mail', '--no-chat'));
+    expect(stderr).toContain('CRM_PROVIDER=webhook: CRM_WEBHOOK_URL, CRM_WEBHOOK_SECRET are not set.');
+    expect(stderr).not.toContain('SMTP_URL');
+    expect(stderr).not.toContain('NOTIFY_WEBHOOK_URL');
+    expect(trap.targets).toEqual([]);
+  });
+
+  it("goes on to the site's store with the site's configuration from .env", async () => {
+    await writeFile(
+      join(root, '.env'),
+      [
+        'CRM_PROVIDER=webhook',
+        'CRM_WEBHOOK_URL=http://127.0.0.1:9/crm',
+        `CRM_WEBHOOK_SECRET=${newWebhookSecret()}`,
+        'SMTP_URL=smtp://127.0.0.1:9',
+        'MAIL_FROM=no-reply@kestrel.example',
+        '',
+      ].join('\n'),
+    );
+    // Past the checks it reads the site's store (through the trap, which refuses): ended once it tried.
+    const child = spawn(
+      process.execPath,
+      [SCRIPT, 'redeliver', '--site', 'site-1', '--token', 'token-1', '--no-chat'],
+      {
+        cwd: root,
+        env: { PATH: process.env['PATH'] ?? '', ...trap.env },
+        stdio: 'ignore',
+      },
+    );
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await vi.waitFor(() => expect(trap.targets).toContain('api.netlify.com:443'), { timeout: 10_000 });
+    } finally {
+      child.kill();
+      await exited;
+    }
+  });
+
+  it('takes --no-mail and --no-chat only with redeliver', async () => {
+    await expect(inbox('list', '--no-mail')).rejects.toMatchObject({ code: 2 });
   });
 });

@@ -136,16 +136,23 @@ function notifyConfigFromEnv(readEnv: EnvReader, partner: Pick<Partner, 'email'>
 
 /**
  * Stands in for a CRM whose settings are missing or invalid. Requests stay stored as pending
- * (nothing is lost) and every attempt logs which variable to fix, never any request data.
+ * (nothing is lost) and every attempt logs which variables to fix, never any request data.
  */
-function misconfigured(name: CrmName, variable: string, reason: string): CrmAdapter {
+function misconfigured(name: CrmName, variables: string[], reason: string): CrmAdapter {
   return {
     name,
+    misconfigured: { variables, reason },
     deliver: async () => {
-      logEvent('crm_misconfigured', { crm: name, variable, reason });
+      logEvent('crm_misconfigured', { crm: name, variable: variables.join(', '), reason });
       return { ok: false, kind: 'misconfigured' };
     },
   };
+}
+
+/** The variables of `names` that are not set, or a misconfigured adapter naming them all. */
+function unset(env: EnvReader, name: CrmName, names: string[]): CrmAdapter | undefined {
+  const missing = names.filter((variable) => env(variable) === undefined);
+  return missing.length === 0 ? undefined : misconfigured(name, missing, 'missing');
 }
 
 /** CRM_PROVIDER: unset or "inbox" (default), "webhook" or "hubspot". */
@@ -161,38 +168,37 @@ export function crmAdapterFromEnv(readEnv: EnvReader, partner: Partner): CrmAdap
       return hubSpotFromEnv(readEnv, partner);
     default:
       // Keep requests (as pending, in the inbox) rather than accept them into a CRM nobody chose.
-      return misconfigured('inbox', 'CRM_PROVIDER', 'must be inbox, webhook or hubspot');
+      return misconfigured('inbox', ['CRM_PROVIDER'], 'must be inbox, webhook or hubspot');
   }
 }
 
 function webhookFromEnv(env: EnvReader): CrmAdapter {
-  const url = env('CRM_WEBHOOK_URL');
-  if (url === undefined) return misconfigured('webhook', 'CRM_WEBHOOK_URL', 'missing');
-  if (!isAllowedEndpoint(url)) return misconfigured('webhook', 'CRM_WEBHOOK_URL', ENDPOINT_RULE);
-  const secret = env('CRM_WEBHOOK_SECRET');
-  if (secret === undefined) return misconfigured('webhook', 'CRM_WEBHOOK_SECRET', 'missing');
+  const missing = unset(env, 'webhook', ['CRM_WEBHOOK_URL', 'CRM_WEBHOOK_SECRET']);
+  if (missing) return missing;
+  const url = env('CRM_WEBHOOK_URL')!;
+  if (!isAllowedEndpoint(url)) return misconfigured('webhook', ['CRM_WEBHOOK_URL'], ENDPOINT_RULE);
+  const secret = env('CRM_WEBHOOK_SECRET')!;
   if (!secret.startsWith('whsec_')) {
-    return misconfigured('webhook', 'CRM_WEBHOOK_SECRET', 'must have the form whsec_<base64>');
+    return misconfigured('webhook', ['CRM_WEBHOOK_SECRET'], 'must have the form whsec_<base64>');
   }
   try {
     return webhookAdapter({ url, secret });
   } catch {
-    return misconfigured('webhook', 'CRM_WEBHOOK_SECRET', 'the part after whsec_ is not valid base64');
+    return misconfigured('webhook', ['CRM_WEBHOOK_SECRET'], 'the part after whsec_ is not valid base64');
   }
 }
 
 function hubSpotFromEnv(env: EnvReader, partner: Partner): CrmAdapter {
-  const portalId = env('HUBSPOT_PORTAL_ID');
-  if (portalId === undefined) return misconfigured('hubspot', 'HUBSPOT_PORTAL_ID', 'missing');
-  if (!/^\d+$/.test(portalId)) return misconfigured('hubspot', 'HUBSPOT_PORTAL_ID', 'must be digits');
-  const formGuid = env('HUBSPOT_FORM_GUID');
-  if (formGuid === undefined) return misconfigured('hubspot', 'HUBSPOT_FORM_GUID', 'missing');
+  const missing = unset(env, 'hubspot', ['HUBSPOT_PORTAL_ID', 'HUBSPOT_FORM_GUID', 'HUBSPOT_ACCESS_TOKEN']);
+  if (missing) return missing;
+  const portalId = env('HUBSPOT_PORTAL_ID')!;
+  if (!/^\d+$/.test(portalId)) return misconfigured('hubspot', ['HUBSPOT_PORTAL_ID'], 'must be digits');
+  const formGuid = env('HUBSPOT_FORM_GUID')!;
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(formGuid)) {
-    return misconfigured('hubspot', 'HUBSPOT_FORM_GUID', 'must be a form GUID');
+    return misconfigured('hubspot', ['HUBSPOT_FORM_GUID'], 'must be a form GUID');
   }
-  const accessToken = env('HUBSPOT_ACCESS_TOKEN');
-  if (accessToken === undefined) return misconfigured('hubspot', 'HUBSPOT_ACCESS_TOKEN', 'missing');
+  const accessToken = env('HUBSPOT_ACCESS_TOKEN')!;
   const apiBase = env('HUBSPOT_API_BASE') ?? 'https://api.hsforms.com';
-  if (!isAllowedEndpoint(apiBase)) return misconfigured('hubspot', 'HUBSPOT_API_BASE', ENDPOINT_RULE);
+  if (!isAllowedEndpoint(apiBase)) return misconfigured('hubspot', ['HUBSPOT_API_BASE'], ENDPOINT_RULE);
   return hubSpotAdapter({ portalId, formGuid, accessToken, apiBase }, partner);
 }

@@ -1,44 +1,134 @@
-/** Delivery to the partner's CRM: the adapter seam, one HTTP POST with one outcome, the two HTTP adapters. */
+/** Delivery to the partner's CRM: what it is sent, the adapter seam, one HTTP POST with one outcome, the two HTTP adapters. */
 import { Webhook } from 'standardwebhooks';
 import type { CrmName } from '../../contract/submit-replies.ts';
 import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { Partner } from './partner.ts';
-import { signalsLine } from './spam-signals.ts';
-import { sourceText } from '../source.ts';
+import { signalsLine, type SpamSignals } from './spam-signals.ts';
+import { sourceText, type RequestSource } from '../source.ts';
+import { logError, logEvent } from './log.ts';
 import type { CrmFailureKind, ProposalRecord } from './record.ts';
 
 export type CrmOutcome =
   { ok: true; reference?: string } | { ok: false; kind: CrmFailureKind; retryAfterSeconds?: number };
 
+/**
+ * What a CRM is sent about a request, each field chosen here: the request as the sender gave it and
+ * consented to, its id, the door it came through and its spam signals. Nothing the site keeps for
+ * itself (the client network's hash, the lease, delivery and notice states, the key's pointer).
+ */
+export type CrmPayload = ReturnType<typeof crmPayload>;
+
+/** Field by field, never spread, so a field added to the record reaches no CRM until it is named here. */
+export function crmPayload(record: ProposalRecord) {
+  const { contact, consent, source, signals } = record;
+  return {
+    request_id: record.request_id,
+    received_at: record.received_at,
+    contact: {
+      name: contact.name,
+      email: contact.email,
+      company: contact.company,
+      ...(contact.role !== undefined && { role: contact.role }),
+    },
+    intake: picked(record.intake, INTAKE_FIELDS),
+    guidance: picked(record.guidance, GUIDANCE_FIELDS),
+    consent: {
+      given: consent.given,
+      text: consent.text,
+      version: consent.version,
+      at: consent.at,
+      ...(consent.sender_version !== undefined && { sender_version: consent.sender_version }),
+    },
+    ...(source !== undefined && { source: sourceFields(source) }),
+    ...(signals !== undefined && { signals: signalFields(signals) }),
+  };
+}
+
+/** The named fields that are set, in the contract's order. */
+function picked<F extends string>(
+  values: Partial<Record<F, string>>,
+  fields: readonly F[],
+): Partial<Record<F, string>> {
+  const set = fields.flatMap((field) => (values[field] === undefined ? [] : [[field, values[field]] as const]));
+  return Object.fromEntries(set) as Partial<Record<F, string>>;
+}
+
+/** The door and the client's names for itself; the network hash stays with the send limit that reads it. */
+function sourceFields(source: RequestSource): Omit<RequestSource, 'network'> {
+  return {
+    channel: source.channel,
+    ...(source.claimed_channel !== undefined && { claimed_channel: source.claimed_channel }),
+    ...(source.client !== undefined && { client: source.client }),
+  };
+}
+
+function signalFields(signals: SpamSignals): SpamSignals {
+  return {
+    form_checks: signals.form_checks,
+    ...(signals.fill_seconds !== undefined && { fill_seconds: signals.fill_seconds }),
+    links: signals.links,
+    ...(signals.address_requests_24h !== undefined && { address_requests_24h: signals.address_requests_24h }),
+  };
+}
+
 export interface CrmAdapter {
   name: CrmName;
   /** The stored record is itself the delivery (the Blobs inbox): storing it is accepting it. */
   storesRecord?: boolean;
+  /** Set when the configuration cannot deliver: the variables to fix, and why (config.ts). */
+  misconfigured?: { variables: string[]; reason: string };
   /**
-   * At least once per request (a delivery whose outcome went unrecorded is repeated); the record's
+   * At least once per request (a delivery whose outcome went unrecorded is repeated); the payload's
    * `request_id` lets the CRM keep it once. `signal` aborts when the delivery runs out of time.
+   * Expected failures (no answer, refusals, 4xx, 5xx) are outcomes; a throw is a bug.
    */
-  deliver(record: ProposalRecord, ctx: { signal: AbortSignal }): Promise<CrmOutcome>;
+  deliver(payload: CrmPayload, ctx: { signal: AbortSignal }): Promise<CrmOutcome>;
 }
 
 /** Default bound of one delivery: far below the platform's 60 s limit, leaving time to store and answer. */
 export const DEFAULT_CRM_TIMEOUT_MS = 8_000;
 
-/** One delivery with a deadline, even for an adapter that ignores its signal; a throw is a failure outcome. */
+/**
+ * One delivery of the record's payload with a deadline, even for an adapter that ignores its signal.
+ * Only through the CRM the request was accepted for: another one (a changed CRM_PROVIDER, an operator's
+ * different configuration) is never sent it, and that is logged. An adapter's throw is a bug and
+ * surfaces; one that comes after the deadline, when nobody awaits the delivery, is logged.
+ */
 export async function deliverWithin(
   adapter: CrmAdapter,
   record: ProposalRecord,
   timeoutMs: number,
 ): Promise<CrmOutcome> {
+  if (record.delivery.crm !== adapter.name) {
+    logEvent('crm_not_accepted_here', {
+      request_id: record.request_id,
+      accepted_for: record.delivery.crm,
+      configured: adapter.name,
+    });
+    return { ok: false, kind: 'misconfigured' };
+  }
+  const payload = crmPayload(record);
   const signal = AbortSignal.timeout(timeoutMs);
   const timedOut = new Promise<CrmOutcome>((resolve) =>
     signal.addEventListener('abort', () => resolve({ ok: false, kind: 'timeout' }), { once: true }),
   );
-  const delivered = adapter
-    .deliver(record, { signal })
-    .catch((): CrmOutcome => ({ ok: false, kind: signal.aborted ? 'timeout' : 'unreachable' }));
+  const delivered = adapter.deliver(payload, { signal });
+  delivered.catch((error: unknown) => {
+    if (signal.aborted && !isAbort(error)) logError('unexpected_error', error, { request_id: record.request_id });
+  });
   return Promise.race([delivered, timedOut]);
 }
+
+/** The error fetch throws when its signal aborts (a timeout is one). */
+const isAbort = (error: unknown) =>
+  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+
+/**
+ * fetch's network error (the Fetch standard's "network error": refused, reset, DNS, TLS), which
+ * undici throws as `TypeError('fetch failed')` with the cause. Any other TypeError (a bad header, a
+ * bad URL) is a bug.
+ */
+const isNetworkError = (error: unknown) => error instanceof TypeError && error.message === 'fetch failed';
 
 /** Longest Retry-After we pass on; a CRM asking for more is treated as "try in an hour". */
 const MAX_RETRY_AFTER_SECONDS = 3600;
@@ -55,8 +145,10 @@ export async function postForOutcome(
   try {
     // No redirects: a 3xx must not carry a bearer token or the payload anywhere else.
     response = await fetch(url, { method: 'POST', redirect: 'manual', ...init });
-  } catch {
-    return { ok: false, kind: init.signal.aborted ? 'timeout' : 'unreachable' };
+  } catch (error) {
+    if (init.signal.aborted && isAbort(error)) return { ok: false, kind: 'timeout' };
+    if (isNetworkError(error)) return { ok: false, kind: 'unreachable' };
+    throw error;
   }
   // The body is not needed; release the connection.
   await response.body?.cancel().catch(() => undefined);
@@ -102,10 +194,9 @@ export function webhookAdapter({ url, secret }: { url: string; secret: string })
   const signer = new Webhook(secret);
   return {
     name: 'webhook',
-    deliver: async (record, { signal }) => {
-      const { lease: _lease, ...sent } = record;
+    deliver: async (sent, { signal }) => {
       const payload = JSON.stringify(sent);
-      const id = record.request_id;
+      const id = sent.request_id;
       const sentAt = new Date();
       return postForOutcome(url, {
         signal,
@@ -136,10 +227,10 @@ export function hubSpotAdapter(
   const url = `${base}/submissions/v3/integration/secure/submit/${settings.portalId}/${settings.formGuid}`;
   return {
     name: 'hubspot',
-    deliver: async (record, { signal }) =>
+    deliver: async (payload, { signal }) =>
       postForOutcome(url, {
         signal,
-        body: JSON.stringify(hubSpotSubmission(record, partner)),
+        body: JSON.stringify(hubSpotSubmission(payload, partner)),
         headers: {
           'content-type': 'application/json; charset=utf-8',
           authorization: `Bearer ${settings.accessToken}`,
@@ -148,8 +239,8 @@ export function hubSpotAdapter(
   };
 }
 
-/** The submission body; contact properties use HubSpot's default internal names (object 0-1). */
-export function hubSpotSubmission(record: ProposalRecord, partner: Partner) {
+/** The submission body, from the same payload a webhook gets; contact properties use HubSpot's default internal names (object 0-1). */
+export function hubSpotSubmission(record: CrmPayload, partner: Partner) {
   const { firstname, lastname } = splitName(record.contact.name);
   const values: Array<[string, string | undefined]> = [
     ['email', record.contact.email],
@@ -181,7 +272,7 @@ function splitName(name: string): { firstname: string; lastname: string } {
 }
 
 /** The request as labelled lines; a multi-line value is indented under its label. */
-function overviewText(record: ProposalRecord): string {
+function overviewText(record: CrmPayload): string {
   const { name, email, company, role } = record.contact;
   const lines: Array<[string, string | undefined]> = [
     [FIELD_LABELS.name, name],
