@@ -154,7 +154,7 @@ export const MAILBOX_COUNTING =
 /** What the per-client limit counts (data_handling.counting). */
 export const CLIENT_COUNTING =
   `One sending client: its network address as the host reports it (an IPv6 client by its /${IPV6_CLIENT_PREFIX_BITS}, ` +
-  'the largest prefix one subscriber is given), kept only as a truncated hash keyed with a secret of the site.';
+  'the largest prefix one subscriber is given), kept only as a truncated keyed hash (HMAC-SHA-256).';
 
 /** What the per-domain limit counts (data_handling.counting). */
 export const DOMAIN_COUNTING =

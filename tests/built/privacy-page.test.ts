@@ -71,7 +71,7 @@ describe('/privacy', () => {
       expect(twin).toContain(rule);
     }
     expect(data.counting.client).toMatch(/IPv6 client by its \/48/);
-    expect(data.counting.client).toMatch(/keyed with a secret/);
+    expect(data.counting.client).toMatch(/keyed hash/);
     expect(data.counting.address).toMatch(/fastmail/i);
   });
 
