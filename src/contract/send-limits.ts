@@ -15,9 +15,10 @@ export const SEND_LIMIT_SPECS = {
   /**
    * Confirmation emails to one recipient domain (countedDomain below) in 24 h, for the domains no
    * mailbox rule covers: a catch-all domain, or subdomain addressing on a custom domain hosted at
-   * Fastmail, delivers any number of spellings to one inbox, and this caps them all. 10: more than one
-   * organisation asks one partner for proposals in a day, and past it requests are stored as usual.
-   * The shared webmail domains (SHARED_MAILBOX_DOMAINS) are exempt.
+   * Fastmail, delivers any number of spellings to one inbox, and this caps them all. 10: more
+   * proposal requests than one organisation sends one partner in a day, while a stranger's domain gets
+   * no flood; past it requests are stored as usual. The shared webmail domains (SHARED_MAILBOX_DOMAINS)
+   * are exempt: the per-address limit counts their mailboxes one by one.
    */
   perDomain: { variable: 'CONFIRMATION_LIMIT_PER_DOMAIN', default: 10, windowHours: 24 },
   /** Confirmation emails from the whole site in one UTC day; the first time it is reached, sales is alerted. */
@@ -176,16 +177,17 @@ export function countedMailbox(email: string): string {
   let domain = domainToASCII(domainPart) || domainPart;
   // A leading + is the name itself, not a tag.
   let name = address.slice(0, at).replace(/^([^+]+)\+.*$/s, '$1');
-  const subdomainRule = MAILBOX_PROVIDER_RULES.find(
-    (r) => r.subdomainAddressing && r.domains.some((d) => domain.endsWith(`.${d}`)),
-  );
-  if (subdomainRule !== undefined) {
-    const base = subdomainRule.domains.find((d) => domain.endsWith(`.${d}`))!;
-    name = domain
-      .slice(0, -base.length - 1)
-      .split('.')
-      .at(-1)!
-      .replaceAll('-', '_');
+  const base = MAILBOX_PROVIDER_RULES.filter((r) => r.subdomainAddressing)
+    .flatMap((r) => r.domains)
+    .find((d) => domain.endsWith(`.${d}`));
+  if (base !== undefined) {
+    // The label right before the provider's domain names the mailbox.
+    name = (
+      domain
+        .slice(0, -base.length - 1)
+        .split('.')
+        .at(-1) ?? name
+    ).replaceAll('-', '_');
     domain = base;
   }
   const rule = MAILBOX_PROVIDER_RULES.find((r) => r.domains.includes(domain));

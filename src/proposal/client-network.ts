@@ -28,7 +28,7 @@ export const NETWORK_SECRET_MIN_LENGTH = 32;
 /**
  * Used when the secret is unset or too short, so the limits keep counting exactly across instances
  * and no request fails; it is public, so such keys are reversible as an unkeyed hash is. On a deployed
- * site that is a misconfiguration, logged (networkSecretFromEnv); under npm start it is the default.
+ * site that is a misconfiguration, logged once per instance; under npm start it is the default.
  */
 const PUBLIC_FALLBACK_SECRET = 'proposal-send-limit';
 
