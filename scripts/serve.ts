@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import { problemTypeUri } from '../src/contract/http.ts';
 import { readBoundedBody } from './serve/body-guard.ts';
+import { parseableHost, refuseUnparseableHost } from './serve/host-header.mjs';
 import { freePort } from './free-port.ts';
 import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
 import { EXISTING_BUILD_ENV, missingBuild } from './serve/existing-build.ts';
@@ -139,6 +140,8 @@ function refuse(res: ServerResponse, status: 408 | 413 | 502, detail: string): v
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Before anything reads the body: netlify serve would throw on a Host it cannot parse.
+  if (!parseableHost(req.headers.host, req.url)) return refuseUnparseableHost(res);
   const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(req.method ?? 'GET');
   let body: Buffer | undefined;
   if (hasBody) {

@@ -43,7 +43,7 @@ export const CSV_COLUMNS: Column[] = [
   ['consent_at', (r) => r.consent.at],
 ];
 
-/** RFC 4180: CRLF between records, fields with a comma, quote, CR or LF in double quotes. */
+/** RFC 4180: CRLF between records, every field in double quotes (csvField). */
 export function toCsv(records: ProposalRecord[]): string {
   const rows = [
     CSV_COLUMNS.map(([header]) => csvField(header)),
@@ -52,13 +52,17 @@ export function toCsv(records: ProposalRecord[]): string {
   return rows.map((row) => row.join(',')).join('\r\n') + '\r\n';
 }
 
+/**
+ * One field as OWASP's "CSV Injection" guidance asks: text from a public form, opened in a
+ * spreadsheet, must stay text. Every field is quoted (a quote doubled), so no separator splits it into
+ * a cell of its own, whichever the reader uses: a `;` locale's Excel (de-DE, fr-FR) or a tab import
+ * would otherwise start a cell at `=1+1` in `Acme;=1+1;`. Text starting with = + - @ tab or CR gets
+ * a leading apostrophe, shown as text, never evaluated.
+ */
 export function csvField(value: string | number | undefined): string {
-  if (value === undefined) return '';
-  let text = String(value);
-  // Text from a public form, opened in a spreadsheet: keep it from being read as a formula
-  // (OWASP "CSV injection"); the leading apostrophe is shown, not evaluated.
+  let text = value === undefined ? '' : String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 /** A short table for the terminal, one line per request. */

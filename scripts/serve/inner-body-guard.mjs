@@ -8,12 +8,15 @@
  * a body in its request listener (`utils/proxy.js`, onRequest → createStreamPromise) and leaves
  * the rejection of a body over 6 MB, or of a client gone mid-body, unhandled, which ends the CLI.
  * So in that process:
+ * - a request whose Host (or target) does not parse is answered 400 before any listener
+ *   (./host-header.mjs): netlify-cli exited on `Host: localhost:99999`;
  * - a request that declares a body over the platform's 6 MB is answered 413 before any listener;
  * - a rejection that is one of those body errors is logged and dropped; every other unhandled
  *   rejection still ends the process, as Node's default does.
  */
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
+import { parseableHost, refuseUnparseableHost } from './host-header.mjs';
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
 /** createStreamPromise's own errors, and a socket the client dropped mid-body. */
@@ -29,6 +32,10 @@ if (process.env['INNER_GUARD_PARENT_PID'] === String(process.ppid)) {
     function guardedEmit(/** @type {string | symbol} */ event, /** @type {unknown[]} */ ...args) {
       if (event === 'request') {
         const [req, res] = /** @type {[http.IncomingMessage, http.ServerResponse]} */ (args);
+        if (!parseableHost(req.headers.host, req.url)) {
+          refuseUnparseableHost(res);
+          return true;
+        }
         if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
           res.writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
           res.end('The body is larger than the 6 MB a function accepts.\n');

@@ -1,6 +1,6 @@
 /** What the intake stores, where, how long, what it sends and how to erase it: for the contract and every page. */
 import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency-rules.ts';
-import { CLIENT_COUNTING, MAILBOX_COUNTING, sendLimitsFromEnv } from './send-limits.ts';
+import { CLIENT_COUNTING, DOMAIN_COUNTING, MAILBOX_COUNTING, sendLimitsFromEnv } from './send-limits.ts';
 
 export const RETENTION_DAYS_RANGE = { min: 1, max: 36_500 } as const;
 
@@ -41,15 +41,18 @@ export function dataHandlingFromEnv(
     limits: {
       confirmation_emails_per_address_per_day: limits.perAddress,
       confirmation_emails_per_client_per_day: limits.perClient,
+      confirmation_emails_per_domain_per_day: limits.perDomain,
       confirmation_emails_per_day: limits.perDay,
       sales_notices_per_hour: limits.noticesPerHour,
     },
-    // What a limit counts: spellings of one mailbox are one address, and each sending client has its own share.
-    counting: { address: MAILBOX_COUNTING, client: CLIENT_COUNTING },
+    // What a limit counts: spellings of one mailbox are one address, each sending client and each
+    // recipient domain has its own share.
+    counting: { address: MAILBOX_COUNTING, client: CLIENT_COUNTING, domain: DOMAIN_COUNTING },
     sending:
       `The confirmation email repeats nothing that was sent, only the request id, when it arrived and what happens next. ` +
       `At most ${limits.perAddress} confirmation emails go to one mailbox in 24 hours, at most ${limits.perClient} ` +
-      `to the addresses one client sends, and at most ${limits.perDay} from the whole site in a day; past a limit the ` +
+      `to the addresses one client sends, at most ${limits.perDomain} to one domain other than a large mail ` +
+      `provider's, and at most ${limits.perDay} from the whole site in a day; past a limit the ` +
       `request is still stored and delivered, and the reply says confirmation_email "limited".`,
     erasure: `To have a request deleted, write to ${email} with its request_id or the email address it was sent with; everything stored for it is deleted.`,
     ...(privacyUrl !== undefined && { privacy_notice: privacyUrl }),

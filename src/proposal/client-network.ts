@@ -3,16 +3,72 @@
  * same for one client's requests and tells nothing else. The address itself is never stored.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { hash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
+import { IPV6_CLIENT_PREFIX_BITS } from '../contract/send-limits.ts';
+import { readEnv } from '../contract/http.ts';
 import type { ActionPipeline } from './pipeline.ts';
+import { logEvent } from './submit/log.ts';
 
 /**
- * Hex digits kept of the SHA-256: 64 bits tell clients apart. A hash is not anonymous (anyone can
- * hash all 2^32 IPv4 addresses), so it only links one client's requests, is shown to nobody, and
- * is read by the send limit alone; the stored request keeps it for the sweep's later emails.
+ * Hex digits kept of the HMAC-SHA256: 64 bits tell clients apart. It only links one client's
+ * requests, is shown to nobody, and is read by the send limit alone; the stored request keeps it for
+ * the sweep's later emails.
  */
 const KEPT_HEX_DIGITS = 16;
+
+/**
+ * The deployment's secret the network key is made with. Keyed, a leaked record or counter name says
+ * nothing of the address: with a public salt anyone could hash all 2^32 IPv4 addresses (under two
+ * core-hours) and read the address back.
+ */
+export const NETWORK_SECRET_VARIABLE = 'CLIENT_NETWORK_SECRET';
+/** 32 characters: `openssl rand -base64 32` gives 44; anything shorter is guessable or a placeholder. */
+export const NETWORK_SECRET_MIN_LENGTH = 32;
+/**
+ * Used when the secret is unset or too short, so the limits keep counting exactly across instances
+ * and no request fails; it is public, so such keys are reversible as an unkeyed hash is. On a deployed
+ * site that is a misconfiguration, logged once per instance; under npm start it is the default.
+ */
+const PUBLIC_FALLBACK_SECRET = 'proposal-send-limit';
+
+/** The secret in force, and what is wrong with the configured one: 'missing' or 'too_short' (the public fallback applies). */
+export function networkSecretFromEnv(read: (name: string) => string | undefined): {
+  secret: string;
+  problem?: 'missing' | 'too_short';
+} {
+  const configured = read(NETWORK_SECRET_VARIABLE)?.trim() ?? '';
+  if (configured.length >= NETWORK_SECRET_MIN_LENGTH) return { secret: configured };
+  return { secret: PUBLIC_FALLBACK_SECRET, problem: configured === '' ? 'missing' : 'too_short' };
+}
+
+/**
+ * Whether the site runs deployed, by Netlify's URL of the site at run time: unset in tests and a
+ * loopback address under npm start, where the public fallback is expected and nothing is logged.
+ */
+function runsDeployed(read: (name: string) => string | undefined): boolean {
+  try {
+    const { hostname } = new URL(read('URL') ?? '');
+    return !['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+  } catch {
+    return false;
+  }
+}
+
+let instanceSecret: string | undefined;
+/** Read once per instance; a deployed site without a usable secret logs so once per instance, never failing a request. */
+function deploymentSecret(): string {
+  if (instanceSecret !== undefined) return instanceSecret;
+  const { secret, problem } = networkSecretFromEnv(readEnv);
+  if (problem !== undefined && runsDeployed(readEnv)) {
+    logEvent(problem === 'missing' ? 'config_missing' : 'config_invalid', {
+      variable: NETWORK_SECRET_VARIABLE,
+      reason: `must be at least ${NETWORK_SECRET_MIN_LENGTH} characters; a public key applies until it is set`,
+    });
+  }
+  instanceSecret = secret;
+  return secret;
+}
 
 /** The eight groups of an IPv6 address, expanded; undefined if it is not one. */
 function ipv6Groups(address: string): number[] | undefined {
@@ -30,8 +86,9 @@ function ipv6Groups(address: string): number[] | undefined {
 }
 
 /**
- * The network a client sends from: an IPv4 address as it is, an IPv6 client by its /64 (one
- * subscriber's link: a client can pick any address in it), an IPv4-mapped IPv6 as its IPv4.
+ * The network a client sends from: an IPv4 address as it is, an IPv6 client by the prefix one
+ * subscriber can hold (IPV6_CLIENT_PREFIX_BITS: a client can pick any address in it), an
+ * IPv4-mapped IPv6 as its IPv4.
  */
 export function clientNetwork(ip: string | undefined): string | undefined {
   const address = (ip ?? '').trim();
@@ -41,15 +98,19 @@ export function clientNetwork(ip: string | undefined): string | undefined {
   const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
   if (mapped) return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.');
   return `${groups
-    .slice(0, 4)
+    .slice(0, IPV6_CLIENT_PREFIX_BITS / 16)
     .map((g) => g.toString(16))
-    .join(':')}::/64`;
+    .join(':')}::/${IPV6_CLIENT_PREFIX_BITS}`;
 }
 
-/** The key the per-client limit counts under: a truncated, purpose-salted hash of the client's network. */
-export function clientNetworkKey(ip: string | undefined): string | undefined {
+/**
+ * The key the per-client limit counts under: a truncated HMAC of the client's network, keyed with the
+ * deployment's secret (CLIENT_NETWORK_SECRET; `secret` for tests).
+ */
+export function clientNetworkKey(ip: string | undefined, secret: string = deploymentSecret()): string | undefined {
   const network = clientNetwork(ip);
-  return network === undefined ? undefined : hash('sha256', `proposal-send-limit:${network}`).slice(0, KEPT_HEX_DIGITS);
+  if (network === undefined) return undefined;
+  return createHmac('sha256', secret).update(`proposal-send-limit:${network}`).digest('hex').slice(0, KEPT_HEX_DIGITS);
 }
 
 /** The network key of the client whose invocation is running (asClient), for doors that build their own source. */

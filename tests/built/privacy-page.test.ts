@@ -16,9 +16,11 @@ interface DataHandling {
   limits: {
     confirmation_emails_per_address_per_day: number;
     confirmation_emails_per_client_per_day: number;
+    confirmation_emails_per_domain_per_day: number;
     confirmation_emails_per_day: number;
     sales_notices_per_hour: number;
   };
+  counting: { address: string; client: string; domain: string };
   privacy_notice: string;
 }
 
@@ -50,6 +52,7 @@ describe('/privacy', () => {
     expect(data.limits).toEqual({
       confirmation_emails_per_address_per_day: limits.perAddress,
       confirmation_emails_per_client_per_day: limits.perClient,
+      confirmation_emails_per_domain_per_day: limits.perDomain,
       confirmation_emails_per_day: limits.perDay,
       sales_notices_per_hour: limits.noticesPerHour,
     });
@@ -59,6 +62,17 @@ describe('/privacy', () => {
     expect(page).toContain(`Confirmation emails from the whole site in a day: at most ${limits.perDay}.`);
     expect(page).toContain(`one client (one network address) in 24 hours: at most ${limits.perClient}.`);
     expect(page).toContain(`in an hour: at most ${limits.noticesPerHour};`);
+    expect(page).toContain(`domains such as gmail.com excepted) in 24 hours: at most ${limits.perDomain}.`);
+  });
+
+  it('says what each limit counts, as the contract does: an IPv6 client by its /48, a domain with its subdomains', () => {
+    for (const rule of Object.values(data.counting)) {
+      expect(page).toContain(rule);
+      expect(twin).toContain(rule);
+    }
+    expect(data.counting.client).toMatch(/IPv6 client by its \/48/);
+    expect(data.counting.client).toMatch(/keyed hash/);
+    expect(data.counting.address).toMatch(/fastmail/i);
   });
 
   it('is in the sitemap and /llms.txt, and data_handling names it', () => {

@@ -19,6 +19,7 @@ import { TEST_MAIL_FROM as MAIL_FROM } from '../helpers/loopback-parts.ts';
 const NO_SEND_LIMITS = {
   CONFIRMATION_LIMIT_PER_ADDRESS: '1000000',
   CONFIRMATION_LIMIT_PER_CLIENT: '1000000',
+  CONFIRMATION_LIMIT_PER_DOMAIN: '1000000',
   NOTIFY_LIMIT_PER_HOUR: '1000000',
 };
 const body = (company = 'Example GmbH') => JSON.stringify({ ...submitRequest({ company }), role: undefined });

@@ -2,10 +2,15 @@
  * No mail cannon: confirmation emails and sales notices stay within their limits, counted
  * exactly by the storage module, while every request is still stored and delivered to the CRM.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { countedMailbox, sendLimitsFromEnv } from '../../src/contract/send-limits.ts';
-import { clientNetwork, clientNetworkKey } from '../../src/proposal/client-network.ts';
+import { countedDomain, countedMailbox, sendLimitsFromEnv } from '../../src/contract/send-limits.ts';
+import {
+  clientNetwork,
+  clientNetworkKey,
+  NETWORK_SECRET_VARIABLE,
+  networkSecretFromEnv,
+} from '../../src/proposal/client-network.ts';
 import type { RequestSource } from '../../src/proposal/source.ts';
 import { fillTimeMs, FORM_LIFETIME_MS, observedSignals } from '../../src/proposal/submit/spam-signals.ts';
 import { tallyEvent } from '../../src/proposal/store/event-tally.ts';
@@ -58,15 +63,92 @@ describe('the limits as configured', () => {
     expect(countedMailbox('j.doe@example.com')).toBe('j.doe@example.com');
   });
 
-  it('keys a client by its network: an IPv4 address, an IPv6 /64, a mapped IPv4 as the IPv4; only a short hash', () => {
+  it('keys a client by its network: an IPv4 address, an IPv6 /48, a mapped IPv4 as the IPv4; only a short hash', () => {
     expect(clientNetwork('192.0.2.7')).toBe('192.0.2.7');
     expect(clientNetwork('::ffff:192.0.2.7')).toBe('192.0.2.7');
-    expect(clientNetwork('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1::/48');
     expect(clientNetworkKey('2001:db8:1:2::9')).toBe(clientNetworkKey('2001:db8:1:2:ffff::1'));
-    expect(clientNetworkKey('2001:db8:1:3::9')).not.toBe(clientNetworkKey('2001:db8:1:2::9'));
+    expect(clientNetworkKey('2001:db8:2:2::9')).not.toBe(clientNetworkKey('2001:db8:1:2::9'));
     expect(clientNetworkKey('192.0.2.7')).toMatch(/^[0-9a-f]{16}$/);
     expect(clientNetworkKey(undefined)).toBeUndefined();
     expect(clientNetworkKey('not an address')).toBeUndefined();
+  });
+
+  it('counts one IPv6 subscriber as one client: the /64s of a home /56 and the /56s of a /48 share one key', () => {
+    const home = ['2001:db8:aa:100::1', '2001:db8:aa:101::1', '2001:db8:aa:1ff::1', '2001:db8:aa:1ff:ffff::2'];
+    const business = ['2001:db8:aa::5', '2001:db8:aa:ff00::5', '2001:db8:aa:ffff:ffff:ffff:ffff:ffff'];
+    const keys = new Set([...home, ...business].map((ip) => clientNetworkKey(ip)));
+    expect(keys.size).toBe(1);
+    expect(clientNetworkKey('2001:db8:ab::1')).not.toBe(clientNetworkKey('2001:db8:aa::1'));
+  });
+
+  it("keys the stored network hash with the deployment's secret: without it, nobody can hash all addresses and compare", () => {
+    const first = 'a'.repeat(32);
+    const second = 'b'.repeat(32);
+    // The same client gets the same key under one secret, a different one under another.
+    expect(clientNetworkKey('192.0.2.7', first)).toBe(clientNetworkKey('192.0.2.7', first));
+    expect(clientNetworkKey('192.0.2.7', first)).not.toBe(clientNetworkKey('192.0.2.7', second));
+    // Not the public, unkeyed hash that anyone can compute for every IPv4 address.
+    const unkeyed = createHash('sha256').update('proposal-send-limit:192.0.2.7').digest('hex').slice(0, 16);
+    expect(clientNetworkKey('192.0.2.7', first)).not.toBe(unkeyed);
+    expect(clientNetworkKey('192.0.2.7')).not.toBe(unkeyed);
+  });
+
+  it('reads CLIENT_NETWORK_SECRET: a missing or short one falls back to a public key and says which', () => {
+    const env = (value: string | undefined) => (name: string) => (name === NETWORK_SECRET_VARIABLE ? value : undefined);
+    const strong = 'x'.repeat(44);
+    expect(networkSecretFromEnv(env(strong))).toEqual({ secret: strong });
+    expect(networkSecretFromEnv(env(undefined))).toMatchObject({ problem: 'missing' });
+    expect(networkSecretFromEnv(env('  '))).toMatchObject({ problem: 'missing' });
+    expect(networkSecretFromEnv(env('changeme'))).toMatchObject({ problem: 'too_short' });
+    expect(networkSecretFromEnv(env(undefined)).secret).toBe(networkSecretFromEnv(env('short')).secret);
+  });
+
+  it('on a deployed site without CLIENT_NETWORK_SECRET logs config_missing once and still keys every request', async () => {
+    vi.resetModules();
+    vi.stubEnv('URL', 'https://kestrel.example');
+    vi.stubEnv(NETWORK_SECRET_VARIABLE, '');
+    try {
+      const fresh = await import('../../src/proposal/client-network.ts');
+      expect(fresh.clientNetworkKey('192.0.2.7')).toMatch(/^[0-9a-f]{16}$/);
+      expect(fresh.clientNetworkKey('192.0.2.8')).toMatch(/^[0-9a-f]{16}$/);
+      const logged = vi.mocked(console.warn).mock.calls.map(([line]) => String(line));
+      expect(logged.filter((line) => line.includes('"config_missing"'))).toHaveLength(1);
+      expect(logged.find((line) => line.includes(NETWORK_SECRET_VARIABLE))).toBeDefined();
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+
+  it('counts Fastmail subdomain addresses and Yahoo disposable addresses as the mailbox they reach', () => {
+    for (const spelling of [
+      'jdoe@fastmail.com',
+      'cv@jdoe.fastmail.com',
+      'Shop@JDoe.FastMail.com',
+      'jdoe+x@fastmail.com',
+    ])
+      expect(countedMailbox(spelling)).toBe('jdoe@fastmail.com');
+    expect(countedMailbox('news@joe-citizen.fastmail.fm')).toBe('joe_citizen@fastmail.fm');
+    expect(countedMailbox('joe_citizen@fastmail.fm')).toBe('joe_citizen@fastmail.fm');
+    // A disposable address is its base's mailbox, not the account that may be called `base`.
+    expect(countedMailbox('jdoe-shop@yahoo.com')).toBe('jdoe-@yahoo.com');
+    expect(countedMailbox('JDoe-news@Yahoo.com')).toBe('jdoe-@yahoo.com');
+    expect(countedMailbox('jdoe@yahoo.com')).toBe('jdoe@yahoo.com');
+    // Elsewhere a hyphen and a subdomain are part of the address.
+    expect(countedMailbox('ann-lee@example.com')).toBe('ann-lee@example.com');
+    expect(countedMailbox('cv@jdoe.example.com')).toBe('cv@jdoe.example.com');
+  });
+
+  it('counts a recipient domain without its subdomains, and not at all for a shared provider', () => {
+    expect(countedDomain('a@acme.example')).toBe('acme.example');
+    expect(countedDomain('b@Sales.EU.Acme.example')).toBe('acme.example');
+    expect(countedDomain('c@ann.acme.co.uk')).toBe('acme.co.uk');
+    expect(countedDomain('d@acme.de')).toBe('acme.de');
+    expect(countedDomain('e@mail.acme.de')).toBe('acme.de');
+    expect(countedDomain('f@agency.gouv.fr')).toBe('agency.gouv.fr');
+    for (const shared of ['x@gmail.com', 'x.y@googlemail.com', 'x@outlook.com', 'x-1@yahoo.com', 'a@jdoe.fastmail.com'])
+      expect(countedDomain(shared)).toBeUndefined();
   });
 
   it('takes a fill time only when it is believable: not from the future, not older than the form lives', () => {
@@ -83,13 +165,13 @@ describe('the limits as configured', () => {
 
   it('reads the three variables, and keeps the default for an unusable value', () => {
     expect(sendLimitsFromEnv(() => undefined)).toEqual({
-      limits: { perAddress: 3, perClient: 20, perDay: 500, noticesPerHour: 20 },
+      limits: { perAddress: 3, perClient: 20, perDomain: 10, perDay: 500, noticesPerHour: 20 },
       invalid: [],
     });
     const read = (name: string) =>
       ({ CONFIRMATION_LIMIT_PER_ADDRESS: '5', CONFIRMATION_LIMIT_PER_DAY: 'lots', NOTIFY_LIMIT_PER_HOUR: '0' })[name];
     expect(sendLimitsFromEnv(read)).toEqual({
-      limits: { perAddress: 5, perClient: 20, perDay: 500, noticesPerHour: 20 },
+      limits: { perAddress: 5, perClient: 20, perDomain: 10, perDay: 500, noticesPerHour: 20 },
       invalid: ['CONFIRMATION_LIMIT_PER_DAY', 'NOTIFY_LIMIT_PER_HOUR'],
     });
   });
@@ -222,6 +304,63 @@ describe('confirmation emails per mailbox and per client', () => {
     const limited = fastReplies.find((r) => bodyOf(r).confirmation_email === 'limited')!;
     expect(JSON.stringify(limited.body)).not.toMatch(/per_client|client|site|address/i);
     expect((await records(deps)).filter((r) => r.confirmation_email.limit === 'per_client')).toHaveLength(6);
+  });
+});
+
+describe('one subscriber, one catch-all domain', () => {
+  it('ten requests from ten /64s of one home /56 meet one client limit', async () => {
+    const deps = makeDeps({ CONFIRMATION_LIMIT_PER_CLIENT: '4' });
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => {
+        const source: RequestSource = { channel: 'http-api', network: clientNetworkKey(`2001:db8:aa:1${i}::1`) };
+        return submitProposal(
+          submitRequest({ email: `v6-${i}-${randomUUID()}@example.com` }),
+          randomUUID(),
+          deps,
+          source,
+        );
+      }),
+    );
+    const states = replies.map((r) => bodyOf(r).confirmation_email);
+    expect(states.filter((s) => s === 'sent')).toHaveLength(4);
+    expect((await records(deps)).filter((r) => r.confirmation_email.limit === 'per_client')).toHaveLength(6);
+  });
+
+  it('a Fastmail mailbox that used its three confirmations gets none more through its subdomain spellings', async () => {
+    const deps = makeDeps();
+    const name = `jdoe${randomUUID().slice(0, 8)}`;
+    const spellings = [
+      ...Array<string>(3).fill(`${name}@fastmail.com`),
+      ...['cv', 'shop', 'news', 'a', 'b'].map((tag) => `${tag}@${name}.fastmail.com`),
+    ];
+    const states = [];
+    for (const email of spellings)
+      states.push(bodyOf(await submitProposal(submitRequest({ email }), randomUUID(), deps)).confirmation_email);
+    expect(states).toEqual([...Array<string>(3).fill('sent'), ...Array<string>(5).fill('limited')]);
+  });
+
+  it('a catch-all domain gets CONFIRMATION_LIMIT_PER_DOMAIN confirmations, its subdomains included; gmail.com is exempt', async () => {
+    const deps = makeDeps({ CONFIRMATION_LIMIT_PER_DOMAIN: '4' });
+    const domain = `catchall-${randomUUID().slice(0, 8)}.example`;
+    const states = [];
+    for (let i = 0; i < 8; i++) {
+      const email = i % 2 === 0 ? `x${i}@${domain}` : `x${i}@team${i}.${domain}`;
+      states.push(bodyOf(await submitProposal(submitRequest({ email }), randomUUID(), deps)).confirmation_email);
+    }
+    expect(states).toEqual([...Array<string>(4).fill('sent'), ...Array<string>(4).fill('limited')]);
+    expect((await records(deps)).filter((r) => r.confirmation_email.limit === 'per_domain')).toHaveLength(4);
+    const gmail = [];
+    for (let i = 0; i < 6; i++)
+      gmail.push(
+        bodyOf(
+          await submitProposal(
+            submitRequest({ email: `p${i}${randomUUID().slice(0, 6)}@gmail.com` }),
+            randomUUID(),
+            deps,
+          ),
+        ).confirmation_email,
+      );
+    expect(gmail).toEqual(Array<string>(6).fill('sent'));
   });
 });
 

@@ -29,14 +29,25 @@ const SCRIPT = resolve(import.meta.dirname, '../../scripts/inbox.ts');
 
 describe('CSV export', () => {
   it('quotes per RFC 4180 and guards against spreadsheet formulas', () => {
-    expect(csvField('plain')).toBe('plain');
+    expect(csvField('plain')).toBe('"plain"');
     expect(csvField('a,b')).toBe('"a,b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('two\r\nlines')).toBe('"two\r\nlines"');
     expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
-    expect(csvField('-1')).toBe("'-1");
-    expect(csvField(3)).toBe('3');
-    expect(csvField(undefined)).toBe('');
+    expect(csvField('-1')).toBe(`"'-1"`);
+    expect(csvField(3)).toBe('"3"');
+    expect(csvField(undefined)).toBe('""');
+  });
+
+  it('keeps every field one cell whatever separator the spreadsheet splits on (OWASP CSV injection)', () => {
+    // A ; locale (de-DE, fr-FR) splits an unquoted field at ;, a tab import at tab: quoted, neither does.
+    expect(csvField('Acme;=1+1;')).toBe('"Acme;=1+1;"');
+    expect(csvField('Acme\t=1+1')).toBe('"Acme\t=1+1"');
+    expect(csvField('Acme|@SUM(A1)')).toBe('"Acme|@SUM(A1)"');
+    for (const lead of ['=', '+', '-', '@', '\t', '\r'])
+      expect(csvField(`${lead}cmd|' /C calc'!A0`)).toBe(`"'${lead}cmd|' /C calc'!A0"`);
+    // Inside a field the characters are data, kept as they were.
+    expect(csvField('a=b+c-d@e')).toBe('"a=b+c-d@e"');
   });
 
   it('writes one CRLF-terminated row per request under a header row', () => {
@@ -48,8 +59,8 @@ describe('CSV export', () => {
     });
     const csv = toCsv([record]);
     const [header, row] = csv.split('\r\n');
-    expect(header).toMatch(/^request_id,received_at,status,crm,attempts,/);
-    expect(row).toMatch(/^r-1,2026-11-20T10:00:00.000Z,pending,inbox,0,/);
+    expect(header).toMatch(/^"request_id","received_at","status","crm","attempts",/);
+    expect(row).toMatch(/^"r-1","2026-11-20T10:00:00.000Z","pending","inbox","0",/);
     expect(csv).toContain('"GDPR,\n""fixed"" budget"');
     expect(csv.endsWith('\r\n')).toBe(true);
   });

@@ -42,6 +42,7 @@ function makeDeps(env: Record<string, string> = {}, store = parts.blobs.freshSto
     MAIL_FROM: 'no-reply@kestrel.example',
     // These tests count deliveries of many requests from one address, not the send limits.
     CONFIRMATION_LIMIT_PER_ADDRESS: '1000',
+    CONFIRMATION_LIMIT_PER_DOMAIN: '1000',
     NOTIFY_LIMIT_PER_HOUR: '1000',
     ...FAST,
     ...env,

@@ -446,11 +446,14 @@ function privacy(model: SiteModel): string {
     [
       `Confirmation emails to one mailbox (however its address is spelled) in 24 hours: at most ${d.limits.confirmation_emails_per_address_per_day}.`,
       `Confirmation emails from the requests of one client (one network address) in 24 hours: at most ${d.limits.confirmation_emails_per_client_per_day}.`,
+      `Confirmation emails to one domain (its subdomains included; large mail providers' domains such as gmail.com excepted) in 24 hours: at most ${d.limits.confirmation_emails_per_domain_per_day}.`,
       `Confirmation emails from the whole site in a day: at most ${d.limits.confirmation_emails_per_day}.`,
       `Individual notices to ${site.data.name}'s sales team in an hour: at most ${d.limits.sales_notices_per_hour}; past that, one summary for the hour.`,
     ]
       .map((i) => `- ${i}`)
       .join('\n'),
+    'What each limit counts:',
+    [d.counting.address, d.counting.client, d.counting.domain].map((i) => `- ${i}`).join('\n'),
     '## Deletion {#deletion}',
     d.erasure,
     `Agents and developers find the same facts as \`data_handling\` in the ${link('proposal contract', DOCUMENT_PATHS.proposalApi)}.`,

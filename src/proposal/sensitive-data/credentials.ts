@@ -184,9 +184,11 @@ const RULES: readonly Rule[] = [
     },
   },
   {
-    // Passwords in sentences: "our admin password is Tr0ub4dor&123", "pw: Summer2024!", "PIN is 4821".
+    // Passwords in sentences: "our admin password is Tr0ub4dor&123", "pw: Summer2024!", "PIN is 4821",
+    // "password — Tr0ub4dor&123": a colon (∶ and ꞉ too), any dash (\p{Pd}, the minus sign), or a
+    // hyphen-minus with a space beside it ("password-protected" is a word, not a value).
     pattern:
-      /\b(pass(?:word|phrase|wd|code)|pw|pwd|pin)\b(?:[ \t]+(?:for|of|to|on)[ \t]+[\w@.-]{1,40})?[ \t]*(?:[ \t](?:is|was|are|reads|will be|would be|should be|set to|remains|stays)[ \t]+|[:=][ \t]*|->[ \t]*)(["'`“‘]?)([^\s"'`”’]{4,64})\2/gi,
+      /\b(pass(?:word|phrase|wd|code)|pw|pwd|pin)\b(?:[ \t]+(?:for|of|to|on)[ \t]+[\w@.-]{1,40})?[ \t]*(?:[ \t](?:is|was|are|reads|will be|would be|should be|set to|remains|stays)[ \t]+|[:=\u2236\uA789][ \t]*|->[ \t]*|(?:(?!-)\p{Pd}|\u2212)+[ \t]*|(?<=[ \t])-{1,2}[ \t]*|-{1,2}[ \t]+)(["'`“‘]?)([^\s"'`”’]{4,64})\2/giu,
     kind: 'password',
     keep: ([, name = '', quote = '', value = '']) => looksLikePassword(value, name, quote !== ''),
     generic: true,

@@ -9,9 +9,15 @@ import { type Hit, SENSITIVE_KIND_LABELS, SENSITIVE_KINDS, type SensitiveKind } 
 /** Nothing we detect is shorter (a DNI is 9 characters), so enum-like fields ("1-10") skip the scan. */
 export const MIN_SCANNED_LENGTH = 8;
 
-// Invisible format characters and C0 controls (but tab, LF, CR) would split a value from its pattern.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u00AD\u180E\u200B-\u200F\u2060-\u2064\uFEFF]/g;
+/**
+ * Characters that show nothing (or nothing of their own) and would split a value from its pattern:
+ * C0 controls but tab, LF and CR; invisible format characters; combining marks left after NFKC
+ * (U+034F, variation selectors U+FE00-FE0F and U+E0100-E01EF among them); the Hangul fillers
+ * U+115F, U+1160 and U+3164 (NFKC makes U+FFA0 the last); the braille blank U+2800; tag characters.
+ */
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u00AD\u115F\u1160\u180E\u200B-\u200F\u2060-\u2064\u2800\u3164\uFEFF\u{E0000}-\u{E007F}]|\p{M}/gu;
 
 /** Look-alikes made plain ASCII (NFKC: full-width digits, no-break spaces), invisibles removed. */
 export const normalize = (text: string): string =>

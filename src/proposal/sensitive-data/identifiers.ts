@@ -28,15 +28,18 @@ const hasIssuerPrefix = (digits: string) =>
 /** As cards are written: one run, fours with a shorter tail (4-4-4-4-3), or Amex / Diners 4-6-5 and 4-6-4. */
 const cardLayout = (lengths: readonly number[]): boolean => /^\d+$|^(?:4,)*[1-4]$|^4,6,[45]$/.test(lengths.join(','));
 
-/** A run of digit groups separated by single spaces or dashes; not part of a decimal or a phone. */
-const DIGIT_RUN = /(?<![\d.,/:+])\d{1,19}(?:[ -]\d{1,19}){0,18}(?!\d|[.,]\d)/g;
+/**
+ * A run of digit groups separated by single spaces, dashes, dots or slashes; not part of a decimal
+ * or a phone. Dates, versions and amounts it takes in fail the card's layout, issuer or Luhn check.
+ */
+const DIGIT_RUN = /(?<![\d.,/:+])\d{1,19}(?:[ ./-]\d{1,19}){0,18}(?!\d|[.,]\d)/g;
 
 /** Payment card numbers: 13-19 digits as printed on cards, with a known issuer prefix, Luhn-valid. */
 export function paymentCardHits(text: string): Hit[] {
   const hits: Hit[] = [];
   for (const run of allMatches(DIGIT_RUN, text)) {
     if (run[0].length < 13) continue; // too short for 13 digits, as most runs (years, amounts) are
-    const groups = [...run[0].matchAll(/([ -]?)(\d+)/g)].map((group) => {
+    const groups = [...run[0].matchAll(/([ ./-]?)(\d+)/g)].map((group) => {
       const [, separator = '', digits = ''] = group;
       return { start: run.index + group.index + separator.length, digits, separator };
     });
@@ -57,15 +60,18 @@ export function paymentCardHits(text: string): Hit[] {
   return hits;
 }
 
-/** Two letters, two check digits, then 11-30 letters and digits, optionally grouped by spaces. */
-const IBAN_CANDIDATE = /(?<![\p{L}\p{N}])([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30})(?![\p{L}\p{N}])/gu;
+/**
+ * Two letters, two check digits, then 11-30 letters and digits, optionally grouped by spaces; in any
+ * case, as people type them (ibantools checks the upper-case form).
+ */
+const IBAN_CANDIDATE = /(?<![\p{L}\p{N}])([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30})(?![\p{L}\p{N}])/giu;
 
 /** IBANs whose country format and mod-97 check digits hold (ibantools, a maintained validator). */
 function ibanHits(text: string): Hit[] {
   const hits: Hit[] = [];
   for (const match of allMatches(IBAN_CANDIDATE, text)) {
     // A grouped IBAN may run into a following word ("... 0130 00 EUR"): drop trailing groups.
-    for (let candidate = match[1] ?? ''; candidate.length >= 15; candidate = candidate.replace(/ ?[A-Z0-9]+$/, '')) {
+    for (let candidate = match[1] ?? ''; candidate.length >= 15; candidate = candidate.replace(/ ?[A-Z0-9]+$/i, '')) {
       if (isValidIBAN(electronicFormatIBAN(candidate) ?? '')) {
         hits.push({ kind: 'bank-account', start: match.index, end: match.index + candidate.length });
         break;

@@ -52,7 +52,7 @@ export interface ProposalRecord {
     at?: string;
     attempts?: number;
     /** Which send limit held it back (state `limited`). */
-    limit?: 'per_address' | 'per_client' | 'per_day';
+    limit?: 'per_address' | 'per_client' | 'per_domain' | 'per_day';
   };
   /** What sales may sort by (spam-signals.ts); absent on requests stored before signals. */
   signals?: SpamSignals;

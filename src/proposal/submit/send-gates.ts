@@ -3,7 +3,7 @@
  * admits up to a limit). With no timer on a static site, the first request past the hour's limit owes
  * its digest, due once the hour is over, and the sweep any later invocation starts sends it.
  */
-import { countedMailbox, SEND_LIMIT_SPECS, type SendLimits } from '../../contract/send-limits.ts';
+import { countedDomain, countedMailbox, SEND_LIMIT_SPECS, type SendLimits } from '../../contract/send-limits.ts';
 import { countEventWithinLimit, tallyEvent, tallyOf } from '../store/event-tally.ts';
 import type { ProposalsStore } from '../store/blobs.ts';
 import type { SubmitDeps } from './config.ts';
@@ -20,6 +20,8 @@ const ADDRESS_WINDOW_MS = SEND_LIMIT_SPECS.perAddress.windowHours * HOUR_MS;
 export const addressTally = (email: string) => `address:${countedMailbox(email)}`;
 /** The counter of the confirmations one sending client got (`network`: a hash, ../client-network.ts). */
 const clientCounter = (network: string) => `confirmations:client:${network}`;
+/** The counter of the confirmations sent to one recipient domain (countedDomain; none for a shared provider's). */
+const domainCounter = (domain: string) => `confirmations:domain:${domain}`;
 const hourTally = (hour: string) => `notices:${hour}`;
 
 /** This request's place among the requests sent with its address in the last 24 hours. */
@@ -47,9 +49,9 @@ export async function withAddressCount(deps: SubmitDeps, record: ProposalRecord)
  * Sends the owed confirmation unless a limit holds it back, counted before the first attempt only:
  * the mailbox's place first (a retry keeps it), then the sending client's confirmations (so one
  * client, however fast, stops at its own limit and leaves the site's day to everyone else), then
- * the site's UTC day, whose first stopped email owes sales the day's alert. A request whose client's
- * address the platform did not give meets the other two. A crash between counting and recording
- * errs towards fewer emails.
+ * the recipient domain's (all spellings a catch-all domain takes), then the site's UTC day, whose
+ * first stopped email owes sales the day's alert. A request whose client's address the platform did
+ * not give meets the others. A crash between counting and recording errs towards fewer emails.
  */
 export async function confirmationEmail(record: ProposalRecord, deps: SubmitDeps): Promise<Partial<ProposalRecord>> {
   const { store, limits } = deps;
@@ -61,14 +63,17 @@ export async function confirmationEmail(record: ProposalRecord, deps: SubmitDeps
     const place = record.signals?.address_requests_24h ?? (await countAddressRequest(store, record, now));
     const count = (name: string, limit: number) => countEventWithinLimit(store, name, { limit, windowMs: DAY_MS, now });
     const network = record.source?.network;
+    const domain = countedDomain(record.contact.email);
     const limit =
       place > limits.perAddress
         ? 'per_address'
         : network !== undefined && !(await count(clientCounter(network), limits.perClient)).allowed
           ? 'per_client'
-          : (await count('confirmations:site', limits.perDay)).allowed
-            ? undefined
-            : 'per_day';
+          : domain !== undefined && !(await count(domainCounter(domain), limits.perDomain)).allowed
+            ? 'per_domain'
+            : (await count('confirmations:site', limits.perDay)).allowed
+              ? undefined
+              : 'per_day';
     if (limit !== undefined) {
       const alert = limit === 'per_day' && (await count('confirmations:site-limit-alert', 1)).allowed;
       logEvent('confirmation_email_limited', { request_id: record.request_id, limit });
