@@ -20,8 +20,8 @@ export interface AgentKey {
 export async function newAgentKey(): Promise<AgentKey> {
   const pair = await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify']);
   const privateJwk = await crypto.subtle.exportKey('jwk', pair.privateKey);
-  const { kty, crv, x } = await crypto.subtle.exportKey('jwk', pair.publicKey);
-  return { privateJwk, publicJwk: { kty, crv, x }, keyId: okpThumbprint(x!) };
+  const { x = '' } = await crypto.subtle.exportKey('jwk', pair.publicKey);
+  return { privateJwk, publicJwk: { kty: 'OKP', crv: 'Ed25519', x }, keyId: okpThumbprint(x) };
 }
 
 export interface Unsigned {

@@ -60,8 +60,10 @@ const asRequest = (headers: Record<string, string>, body = BODY, url = URL_) =>
   new Request(url, { method: 'POST', headers, body });
 
 /** Operator A's agent, string form of Signature-Agent, through web-bot-auth. */
-const signedA = (window = { created: at(0), expires: at(60) }, key = keyA) =>
-  signWithWebBotAuth(key, unsigned({ 'signature-agent': `"${dirA.origin}"` }), window);
+const signedA = (
+  window: { created: Date; expires: Date; nonce?: string } = { created: at(0), expires: at(60) },
+  key = keyA,
+) => signWithWebBotAuth(key, unsigned({ 'signature-agent': `"${dirA.origin}"` }), window);
 
 /** Operator B's agent, dictionary form, through http-message-signatures. */
 const signedB = (

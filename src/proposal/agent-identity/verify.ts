@@ -94,10 +94,10 @@ export async function verifyAgentIdentity(request: Request, deps: AgentIdentityD
   const signature = request.headers.get('signature');
   const signatureInput = request.headers.get('signature-input');
   if (signature === null && signatureInput === null) return { outcome: 'absent' };
-  // Started before any await: the copy must be taken before the handler reads the body.
-  const digest = request.headers.get('content-digest');
-  const body = digest !== null && /content-digest/i.test(signatureInput ?? '') ? bodyCopy(request) : undefined;
   try {
+    // Started before any await: the copy must be taken before the handler reads the body.
+    const digest = request.headers.get('content-digest');
+    const body = digest !== null && /content-digest/i.test(signatureInput ?? '') ? bodyCopy(request) : undefined;
     return await verified(request, deps, signatureInput, signature, digest, body);
   } catch {
     return { outcome: 'invalid', reason: 'the signature could not be checked' };
