@@ -5,6 +5,7 @@ import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fie
 import type { Partner } from './partner.ts';
 import { signalsLine } from './spam-signals.ts';
 import { sourceText } from '../source.ts';
+import { agentIdentityText } from '../agent-identity/text.ts';
 import type { CrmFailureKind, ProposalRecord } from './record.ts';
 
 export type CrmOutcome =
@@ -159,7 +160,7 @@ export function hubSpotSubmission(record: ProposalRecord, partner: Partner) {
     ['jobtitle', record.contact.role],
     [
       'message',
-      `Proposal request ${record.request_id}\nCame through: ${sourceText(record.source)}\n\n${overviewText(record)}\n\n${signalsLine(record.signals)}`,
+      `Proposal request ${record.request_id}\nCame through: ${sourceText(record.source)}\nAgent identity: ${agentIdentityText(record.agent_identity)}\n\n${overviewText(record)}\n\n${signalsLine(record.signals)}`,
     ],
   ];
   return {
