@@ -10,6 +10,8 @@
  *      (the packager's floor): size and cold import time
  *   4. submit into the Blobs inbox: sequential, concurrent throughput and idempotent replay
  *   5. the redelivery sweep: its cost to the reply that starts it, and 1,000 pending delivered
+ *   6. Web Bot Auth: a signed submit's reply with a cold and a warm key-directory cache, beside an
+ *      unsigned one (`npm run bench -- agent-identity` runs this part alone)
  *
  * Runs on Node 24 type stripping: erasable TypeScript only. Takes about four minutes on 2 cores.
  */
@@ -22,6 +24,7 @@ import { printLatency, type LatencyResult } from './bench/latency.ts';
 import { childEnv, progress, root, run, runChildBench } from './bench/process.ts';
 import { printSubmit, type SubmitResult } from './bench/submit.ts';
 import { printSweep, type SweepResult } from './bench/sweep.ts';
+import { printAgentIdentity, type AgentIdentityResult } from './bench/agent-identity.ts';
 import { ms, rounded } from './bench/stats.ts';
 
 const started = performance.now();
@@ -36,6 +39,12 @@ console.log(`command: npm run bench → ${command} (cwd ${root})`);
 console.log(
   `node ${process.version} on ${process.platform}/${process.arch}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${startedAt}`,
 );
+
+// 6 alone: it needs only .generated/ (npm run build), not the other parts' minutes.
+if (process.argv[2] === 'agent-identity') {
+  printAgentIdentity(await runChildBench<AgentIdentityResult>('./agent-identity.ts'));
+  process.exit(0);
+}
 
 const timings: Record<string, number> = {};
 async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
@@ -79,6 +88,11 @@ printSubmit(submit);
 const sweep: SweepResult = await step('sweep', () => runChildBench<SweepResult>('./sweep.ts'));
 printSweep(sweep);
 
+const agentIdentity: AgentIdentityResult = await step('agent identity', () =>
+  runChildBench<AgentIdentityResult>('./agent-identity.ts'),
+);
+printAgentIdentity(agentIdentity);
+
 const totalMs = performance.now() - started;
 const out = join(root, 'bench-results');
 mkdirSync(out, { recursive: true });
@@ -100,6 +114,7 @@ writeFileSync(
       bundle,
       submit,
       sweep,
+      agentIdentity,
     }),
     null,
     2,

@@ -17,6 +17,7 @@ import { freePort } from './free-port.ts';
 import { createInterface } from 'node:readline';
 import { errorsOnce } from './dev/errors-once.ts';
 import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
+import { LOOPBACK_DIRECTORY_ENV } from '../src/proposal/agent-identity/profile.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -109,5 +110,7 @@ start(
     // netlify dev's proxy (PORT), functions and Blobs servers listen on HOST, loopback by default.
     ...netlifyChildEnv(listenHost()),
     STORE_TIMEOUT_FACTOR: process.env['STORE_TIMEOUT_FACTOR'] ?? '4',
+    // Signed requests from agents on loopback are checked locally (src/proposal/agent-identity/profile.ts).
+    [LOOPBACK_DIRECTORY_ENV]: '1',
   },
 );

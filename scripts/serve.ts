@@ -18,6 +18,7 @@ import { freePort } from './free-port.ts';
 import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
 import { EXISTING_BUILD_ENV, missingBuild } from './serve/existing-build.ts';
 import { serverDir } from './serve/server-dir.ts';
+import { LOOPBACK_DIRECTORY_ENV } from '../src/proposal/agent-identity/profile.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
 /** The site's port listens here (loopback unless HOST says otherwise); the inner ports always on loopback. */
@@ -69,6 +70,8 @@ async function startNetlify(restartsLeft: number): Promise<void> {
         SITE_URL: `http://localhost:${port}`,
         // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
         STORE_TIMEOUT_FACTOR: '4',
+        // Signed requests from agents on loopback are checked locally (src/proposal/agent-identity/profile.ts).
+        [LOOPBACK_DIRECTORY_ENV]: '1',
         ...process.env,
         // Nobody else on the network reaches netlify serve's inner ports (./serve/listen-host.ts).
         ...netlifyChildEnv('127.0.0.1'),

@@ -8,6 +8,9 @@ import { asClient, pipelineForClient } from '../../src/proposal/client-network.t
 import type { Knowledge } from '../../src/contract/knowledge.ts';
 import type { McpSdk } from '../../src/proposal/mcp/server.ts';
 import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
+import { readEnv } from '../../src/contract/http.ts';
+import { agentIdentityDepsFromEnv } from '../../src/proposal/agent-identity/verify.ts';
+import { withAgentIdentity } from '../../src/proposal/agent-identity/invocation.ts';
 
 const k = knowledge as Knowledge;
 // One pipeline for both paths: the HTTP API and MCP run the very same steps on a parsed action.
@@ -18,6 +21,8 @@ const http = createProposalHandler(k, pipeline);
 const MCP_SDK = new URL('../../.generated/mcp-sdk.mjs', import.meta.url).href;
 // Built once; each invocation runs as its client (asClient), so MCP requests meet the per-client send limit.
 const mcp = createMcpHandler(k, pipelineForClient(pipeline), () => import(MCP_SDK) as Promise<McpSdk>);
+// Web Bot Auth: each POST's signature is verified beside the door that takes it (a record, not a gate).
+const agentIdentity = agentIdentityDepsFromEnv(readEnv);
 
 /**
  * /api/proposal (POST an action) and /mcp (POST MCP messages). GET of either never reaches the
@@ -33,8 +38,10 @@ const API_PATHS = new Set(
 );
 
 export default (req: Request, context?: Context) =>
-  // Anything but the API's paths is /mcp, whose retries must be refused alike.
-  API_PATHS.has(new URL(req.url).pathname) ? http(req, context) : asClient(context?.ip, () => mcp(req, context));
+  withAgentIdentity(req, agentIdentity, () =>
+    // Anything but the API's paths is /mcp, whose retries must be refused alike.
+    API_PATHS.has(new URL(req.url).pathname) ? http(req, context) : asClient(context?.ip, () => mcp(req, context)),
+  );
 
 export const config: Config = {
   // DOCUMENT_PATHS.proposalApi and DOCUMENT_PATHS.mcp (src/contract/paths.ts), written out because

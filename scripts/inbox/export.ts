@@ -2,6 +2,7 @@
 import { CONTACT_FIELDS, GUIDANCE_FIELDS, INTAKE_FIELDS, OPTIONAL_CONTACT_FIELDS } from '../../src/contract/fields.ts';
 import { isProposalRecord, type DeliveryState, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { singleLine } from '../../src/proposal/submit/single-line.ts';
+import { agentIdentityText } from '../../src/proposal/agent-identity/text.ts';
 
 /** Valid records only, optionally of one delivery state, oldest first. */
 export function selectRecords(values: unknown[], status?: DeliveryState): ProposalRecord[] {
@@ -35,6 +36,7 @@ export const CSV_COLUMNS: Column[] = [
   ['client', (r) => r.source?.client],
   // What the request said of itself (the Proposal-Channel header), beside the channel the server saw.
   ['claimed_channel', (r) => r.source?.claimed_channel],
+  ['agent_identity', (r) => (r.agent_identity === undefined ? undefined : agentIdentityText(r.agent_identity))],
   ['failed_at', (r) => r.delivery.failed_at],
   ...[...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS].map((field): Column => [field, (r) => r.contact[field]]),
   ...INTAKE_FIELDS.map((field): Column => [field, (r) => r.intake[field]]),
@@ -86,6 +88,7 @@ export function listText(records: ProposalRecord[]): string {
       ` ${singleLine(r.contact.company)} / ${singleLine(r.contact.name)} <${singleLine(r.contact.email)}>`,
       ...(r.source?.client === undefined ? [] : [` client ${singleLine(r.source.client)}`]),
       ...(r.source?.claimed_channel === undefined ? [] : [` says ${r.source.claimed_channel}`]),
+      ...(r.agent_identity === undefined ? [] : [` agent: ${agentIdentityText(r.agent_identity)}`]),
     ].join(' '),
   );
   return [header, ...lines].join('\n') + '\n';

@@ -13,6 +13,7 @@ import { absolute } from '../pages/urls.ts';
 import { DOCUMENT_PATHS } from '../../contract/paths.ts';
 import { partnerStatement, partnerWithAside } from '../../contract/partner-phrase.ts';
 import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS } from '../../proposal/tools.ts';
+import { signedRequestsText } from '../../proposal/agent-identity/operator-notice.ts';
 import { mcpRevisionsText } from '../../proposal/mcp/server-info.ts';
 
 /** 1-64 lower-case letters, digits and single hyphens; also the directory name. */
@@ -115,6 +116,8 @@ export function proposalSkill(k: Knowledge) {
           `\`${id}\` (${p.status}): ${problemMeaning(id as ProblemType).replace(/\.?$/, '.')} ${problemTypeUri(k.urls.agents, id as ProblemType)}`,
       ),
     ),
+    '## Signing your requests (optional)',
+    ...signedRequestsText(),
     '## Over MCP',
     `The same steps are MCP tools at ${k.urls.mcp} (Streamable HTTP; server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}): ${TOOL_NAMES.map((t) => `\`${t}\``).join(', ')}. Their arguments are the fields above without \`action\`; submit takes the Idempotency-Key as \`${IDEMPOTENCY_KEY_ARGUMENT}\`. A refused call returns \`isError\` with the same problem details. ${mcpRevisionsText()}`,
     '## References',

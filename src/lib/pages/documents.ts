@@ -25,6 +25,7 @@ import { absolute } from './urls.ts';
 import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';
 import { bodySections, paragraphs } from '../content/body-sections.ts';
+import { signedRequestsText } from '../../proposal/agent-identity/operator-notice.ts';
 import { blocksMarkdown, scriptJson, type Block, type Card, type Link, type PageDocument } from './page-document.ts';
 
 type Post = SiteModel['posts'][number];
@@ -164,6 +165,8 @@ function agents(model: SiteModel): Block[] {
     },
     h('Rules for agents', 'rules'),
     list(model.site.data.agent_guidance, 'prose'),
+    h('Signed requests (Web Bot Auth)', 'web-bot-auth'),
+    md(join(...signedRequestsText()), 'prose'),
     h('MCP server', 'mcp'),
     md(
       join(

@@ -6,6 +6,8 @@ import type { Partner } from './partner.ts';
 import { signalsLine, type SpamSignals } from './spam-signals.ts';
 import { sourceText, type RequestSource } from '../source.ts';
 import { logError, logEvent } from './log.ts';
+import { agentIdentityText } from '../agent-identity/text.ts';
+import type { AgentIdentity } from '../agent-identity/model.ts';
 import type { CrmFailureKind, ProposalRecord } from './record.ts';
 
 export type CrmOutcome =
@@ -20,7 +22,7 @@ export type CrmPayload = ReturnType<typeof crmPayload>;
 
 /** Field by field, never spread, so a field added to the record reaches no CRM until it is named here. */
 export function crmPayload(record: ProposalRecord) {
-  const { contact, consent, source, signals } = record;
+  const { contact, consent, source, signals, agent_identity: identity } = record;
   return {
     request_id: record.request_id,
     received_at: record.received_at,
@@ -41,6 +43,19 @@ export function crmPayload(record: ProposalRecord) {
     },
     ...(source !== undefined && { source: sourceFields(source) }),
     ...(signals !== undefined && { signals: signalFields(signals) }),
+    ...(identity !== undefined && { agent_identity: agentIdentityFields(identity) }),
+  };
+}
+
+/** What the request's signature proved (../agent-identity/model.ts): each field named, as everywhere here. */
+function agentIdentityFields(identity: AgentIdentity): AgentIdentity {
+  return {
+    outcome: identity.outcome,
+    ...(identity.operator !== undefined && { operator: identity.operator }),
+    ...(identity.key_id !== undefined && { key_id: identity.key_id }),
+    ...(identity.covered !== undefined && { covered: [...identity.covered] }),
+    ...(identity.body_covered !== undefined && { body_covered: identity.body_covered }),
+    ...(identity.reason !== undefined && { reason: identity.reason }),
   };
 }
 
@@ -250,7 +265,7 @@ export function hubSpotSubmission(record: CrmPayload, partner: Partner) {
     ['jobtitle', record.contact.role],
     [
       'message',
-      `Proposal request ${record.request_id}\nCame through: ${sourceText(record.source)}\n\n${overviewText(record)}\n\n${signalsLine(record.signals)}`,
+      `Proposal request ${record.request_id}\nCame through: ${sourceText(record.source)}\nAgent identity: ${agentIdentityText(record.agent_identity)}\n\n${overviewText(record)}\n\n${signalsLine(record.signals)}`,
     ],
   ];
   return {

@@ -19,6 +19,7 @@ import { buildRecord } from './record.ts';
 import { withAddressCount } from './send-gates.ts';
 import { observedSignals } from './spam-signals.ts';
 import type { RequestSource } from '../source.ts';
+import { invocationAgentIdentity } from '../agent-identity/invocation.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../../contract/idempotency-rules.ts';
 
 const IN_USE_POLL_MS = 100;
@@ -86,7 +87,19 @@ async function store(request: SubmitRequest, named: NamedRequest, deps: SubmitDe
   const { crm, consent } = deps;
   const notification = initialNotification(deps);
   const signals = observedSignals(request, receivedAt);
-  const meta = { requestId, receivedAt, crm: crm.name, consent, entryKey: named.key, notification, signals, source };
+  // Verified since the request arrived; waited for only here, where a new request is stored.
+  const agentIdentity = await invocationAgentIdentity();
+  const meta = {
+    requestId,
+    receivedAt,
+    crm: crm.name,
+    consent,
+    entryKey: named.key,
+    notification,
+    signals,
+    source,
+    agentIdentity,
+  };
   const built = await withAddressCount(deps, buildRecord(request, meta));
   // The inbox: the one write that stores the record also delivers it.
   const first = deps.crm.storesRecord ? delivered(built, deps) : built;

@@ -12,6 +12,7 @@ import type { NotificationStatus, NotifyState, ProposalRecord } from './record.t
 import { chatText, headerText, singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
 import { sourceText } from '../source.ts';
+import { agentIdentityText } from '../agent-identity/text.ts';
 
 /** Bound of one chat post: a dead chat service must not hold the function. */
 const CHAT_TIMEOUT_MS = 5_000;
@@ -58,6 +59,7 @@ export function notificationText(
     field('Business outcome', record.intake.business_outcome),
     field('Timeline', record.intake.timeline),
     field('Came through', sourceText(record.source)),
+    field('Agent identity', agentIdentityText(record.agent_identity)),
     `Request id: ${record.request_id}`,
     `Received at: ${record.received_at}`,
     CRM_SENTENCE[record.delivery.state](record),

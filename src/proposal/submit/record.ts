@@ -3,6 +3,7 @@ import type { GuidanceFields, IntakeFields, SubmitRequest } from '../../contract
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { SpamSignals } from './spam-signals.ts';
 import type { RequestSource } from '../source.ts';
+import type { AgentIdentity } from '../agent-identity/model.ts';
 import type { ConfirmationEmailState, CrmName } from '../../contract/submit-replies.ts';
 
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
@@ -70,6 +71,8 @@ export interface ProposalRecord {
   digest?: NotificationStatus & { hour: string };
   /** The channel and client the request came through (absent on requests stored before it was recorded). */
   source?: RequestSource;
+  /** What the request's Web Bot Auth signature proved (agent-identity/): a record, never a gate; absent on requests stored before it. */
+  agent_identity?: AgentIdentity;
 }
 
 /** A deadline, its owner's token and a nonce per write (so a read-back tells whose write landed). */
@@ -97,6 +100,7 @@ export function buildRecord(
     notification?: NotificationStatus;
     signals?: SpamSignals;
     source?: RequestSource | undefined;
+    agentIdentity?: AgentIdentity | undefined;
   },
 ): ProposalRecord {
   const { consent } = meta;
@@ -127,6 +131,7 @@ export function buildRecord(
     ...(meta.notification !== undefined && { notification: meta.notification }),
     ...(meta.signals !== undefined && { signals: meta.signals }),
     ...(meta.source !== undefined && { source: meta.source }),
+    ...(meta.agentIdentity !== undefined && { agent_identity: meta.agentIdentity }),
   };
 }
 

@@ -1,0 +1,120 @@
+/**
+ * Reading the three request headers of Web Bot Auth before any key is fetched: which signature is
+ * the Web Bot Auth one (Signature-Input), what it covers and claims, and which operator the
+ * Signature-Agent header names, in both of its forms:
+ * - the earlier string form live agents send: `Signature-Agent: "https://chatgpt.com"`, covered as `"signature-agent"`;
+ * - the Structured-Fields dictionary of draft-ietf-webbotauth-httpsig-protocol-00:
+ *   `Signature-Agent: agent1="https://…"`, covered as `"signature-agent";key="agent1"`.
+ */
+import { isInnerList, parseDictionary, parseItem, serializeItem, Token, type BareItem } from 'structured-headers';
+import { WEB_BOT_AUTH_TAG } from './profile.ts';
+
+export interface CoveredComponent {
+  name: string;
+  /** The `key` parameter: the dictionary member covered (`"signature-agent";key="agent1"`). */
+  key?: string;
+}
+
+export interface WebBotAuthInput {
+  label: string;
+  components: CoveredComponent[];
+  /** The RFC 9421 identifiers of the components, as stored (`"@authority"`). */
+  covered: string[];
+  created?: number;
+  expires?: number;
+  keyid?: string;
+  nonce?: string;
+  alg?: string;
+}
+
+/** A fixed phrase for the stored `reason`: never text taken from the request. */
+export type Refusal = { refused: string };
+
+/** Most components and signatures read: a Web Bot Auth signature covers two or three. */
+const MAX_COMPONENTS = 24;
+const MAX_LABELS = 8;
+
+const stringParam = (value: BareItem | undefined) => (typeof value === 'string' ? value : undefined);
+const intParam = (value: BareItem | undefined) =>
+  typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+
+/** The first member of Signature-Input tagged web-bot-auth: the one this profile checks. */
+export function webBotAuthInput(signatureInput: string): WebBotAuthInput | Refusal {
+  let dictionary;
+  try {
+    dictionary = parseDictionary(signatureInput);
+  } catch {
+    return { refused: 'Signature-Input is not a valid structured field' };
+  }
+  if (dictionary.size > MAX_LABELS) return { refused: 'too many signatures' };
+  for (const [label, member] of dictionary) {
+    if (!isInnerList(member)) continue;
+    const [items, params] = member;
+    if (params.get('tag') !== WEB_BOT_AUTH_TAG) continue;
+    if (items.length > MAX_COMPONENTS) return { refused: 'too many covered components' };
+    const components: CoveredComponent[] = [];
+    for (const [name, componentParams] of items) {
+      if (typeof name !== 'string') return { refused: 'Signature-Input names a component that is not a string' };
+      const key = stringParam(componentParams.get('key'));
+      components.push({ name, ...(key !== undefined && { key }) });
+    }
+    const input: WebBotAuthInput = {
+      label,
+      components,
+      covered: items.map(([name, componentParams]) => serializeItem([name, componentParams])),
+    };
+    const created = intParam(params.get('created'));
+    const expires = intParam(params.get('expires'));
+    const keyid = stringParam(params.get('keyid'));
+    const nonce = stringParam(params.get('nonce'));
+    const alg = stringParam(params.get('alg'));
+    return {
+      ...input,
+      ...(created !== undefined && { created }),
+      ...(expires !== undefined && { expires }),
+      ...(keyid !== undefined && { keyid }),
+      ...(nonce !== undefined && { nonce }),
+      ...(alg !== undefined && { alg }),
+    };
+  }
+  return { refused: `no signature is tagged ${WEB_BOT_AUTH_TAG}` };
+}
+
+export const covers = (input: WebBotAuthInput, name: string) => input.components.some((c) => c.name === name);
+
+/**
+ * The operator URL the signature vouches for: the Signature-Agent member it covers (the dictionary
+ * form), or the whole header (the string form). An uncovered Signature-Agent vouches for nothing.
+ */
+export function signedOperator(header: string | null, input: WebBotAuthInput): string | Refusal {
+  if (header === null) return { refused: 'no Signature-Agent names the key directory' };
+  const component = input.components.find((c) => c.name === 'signature-agent');
+  if (component === undefined) return { refused: 'the signature does not cover signature-agent' };
+  if (component.key !== undefined) {
+    try {
+      const member = parseDictionary(header).get(component.key);
+      if (member !== undefined && !isInnerList(member) && typeof member[0] === 'string') return member[0];
+    } catch {
+      // Falls through to the refusal below.
+    }
+    return { refused: 'the covered Signature-Agent member is not a URL string' };
+  }
+  try {
+    const [value] = parseItem(header);
+    if (typeof value === 'string') return value;
+    // A bare URL is not a Structured Field, but a few early signers sent one.
+    if (value instanceof Token) return header.trim();
+  } catch {
+    if (/^https?:\/\/[^\s"]+$/.test(header.trim())) return header.trim();
+  }
+  try {
+    // The dictionary form covered whole: it vouches for an operator when it names only one.
+    const strings = [...parseDictionary(header).values()].flatMap((m) =>
+      !isInnerList(m) && typeof m[0] === 'string' ? [m[0]] : [],
+    );
+    if (strings.length === 1) return strings[0]!;
+  } catch {
+    // Falls through.
+  }
+  return { refused: 'Signature-Agent names no single operator URL' };
+}

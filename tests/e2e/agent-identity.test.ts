@@ -1,0 +1,234 @@
+/**
+ * Web Bot Auth through `npm start`: agents sign their submits with two independent libraries, each
+ * operator's Ed25519 key served by a key-directory stand-in on loopback (fetched over plain HTTP,
+ * as npm start allows). Every request is answered as usual; each stored request carries its
+ * agent_identity, and the CRM record, the sales notice and `npm run inbox` show it. Each case of
+ * the profile is here once (wrong tag, expired, future, unknown key, directory down, malformed or
+ * slow); its finer points are tested in-process (tests/unit/agent-identity.test.ts). Not the
+ * replayed nonce: netlify serve runs each invocation in a fresh worker, so the per-instance nonce
+ * log (src/proposal/agent-identity/nonces.ts) starts empty every time.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
+import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
+import { AGENT_IDENTITY_LIMITS } from '../../src/proposal/agent-identity/profile.ts';
+import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
+import { startKeyDirectory, type DirectoryBehaviour, type KeyDirectoryServer } from '../helpers/key-directory.ts';
+import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
+import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import {
+  newAgentKey,
+  signWithHttpMessageSignatures,
+  signWithWebBotAuth,
+  withContentDigest,
+  type AgentKey,
+  type Unsigned,
+} from '../helpers/agent-signers.ts';
+
+const SALES = 'proposals@kestrelcloud.example';
+let site: RunningSite;
+let crm: TestCrmServer;
+let smtp: TestSmtp;
+let keyA: AgentKey;
+let keyB: AgentKey;
+let dirA: KeyDirectoryServer;
+let dirB: KeyDirectoryServer;
+
+beforeAll(async () => {
+  [keyA, keyB] = await Promise.all([newAgentKey(), newAgentKey()]);
+  [crm, smtp, dirA, dirB] = await Promise.all([
+    startCrmServer(),
+    startSmtp(),
+    startKeyDirectory([keyA.publicJwk]),
+    startKeyDirectory([keyB.publicJwk]),
+  ]);
+  site = await startSite({ ...loopbackDeliveryEnv(crm, smtp) });
+});
+
+afterAll(async () => {
+  await site?.stop();
+  await Promise.all([crm?.stop(), smtp?.stop(), dirA?.stop(), dirB?.stop()]);
+});
+
+const now = () => new Date();
+const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
+
+function submit(company: string): Unsigned {
+  return {
+    method: 'POST',
+    url: `${site.url}/api/proposal`,
+    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ ...EXAMPLE_REQUESTS.submit, company, email: `agent-${randomUUID()}@example.com` }),
+  };
+}
+
+async function send(request: Unsigned, headers: Record<string, string>) {
+  const started = performance.now();
+  const res = await fetch(request.url, { method: 'POST', headers, body: request.body ?? null });
+  const body = (await res.json()) as { request_id?: string };
+  return { status: res.status, requestId: body.request_id!, ms: performance.now() - started };
+}
+
+/** Operator B's agent through http-message-signatures: the dictionary form of Signature-Agent. */
+function signedB(request: Unsigned, options: { tag?: string } = {}) {
+  return signWithHttpMessageSignatures(keyB, request, {
+    fields: ['@authority', 'signature-agent;key="agent1"'],
+    params: ['created', 'expires', 'keyid', 'tag'],
+    values: { created: now(), expires: later(60), tag: options.tag ?? 'web-bot-auth' },
+  });
+}
+
+/** The stored request as the webhook CRM received it. */
+function delivered(requestId: string): { agent_identity?: Record<string, unknown> } {
+  const found = crm.requests.find((r) => r.body.includes(requestId));
+  expect(found, `no CRM delivery of ${requestId}`).toBeDefined();
+  return JSON.parse(found!.body) as { agent_identity?: Record<string, unknown> };
+}
+
+async function noticeOf(requestId: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const notice = mailsTo(smtp.messages, SALES).find((m) => m.raw.includes(requestId));
+    if (notice !== undefined) return notice.raw.replace(/=\r?\n/g, '');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no sales notice of ${requestId}`);
+}
+
+describe('signed submits through npm start', () => {
+  it('stores a web-bot-auth signed submit (string Signature-Agent) as verified, shown to sales, the CRM and the inbox', async () => {
+    const request = submit('Signed String Form Ltd');
+    request.headers['signature-agent'] = `"${dirA.origin}"`;
+    const headers = await signWithWebBotAuth(keyA, request, { created: now(), expires: later(60) });
+    const answer = await send(request, headers);
+    expect(answer.status).toBe(201);
+    const identity = delivered(answer.requestId).agent_identity;
+    expect(identity).toEqual({
+      outcome: 'verified',
+      operator: dirA.origin,
+      key_id: keyA.keyId,
+      covered: ['"@authority"', '"signature-agent"'],
+      body_covered: false,
+    });
+    const line = `sent by ${new URL(dirA.origin).host} agent, verified; body not covered`;
+    expect(await noticeOf(answer.requestId)).toContain(`Agent identity: ${line}`);
+    const inbox = await promisify(execFile)('npm', ['run', '--silent', 'inbox'], { cwd: site.dir });
+    expect(inbox.stdout.split('\n').find((l) => l.includes(answer.requestId))).toContain(`agent: ${line}`);
+    const csv = await promisify(execFile)('npm', ['run', '--silent', 'inbox', '--', 'export', '--format', 'csv'], {
+      cwd: site.dir,
+    });
+    expect(csv.stdout.split('\r\n')[0]).toContain('agent_identity');
+    expect(csv.stdout).toContain(line);
+  });
+
+  it('stores an http-message-signatures signed submit (dictionary Signature-Agent, content-digest) as verified with the body covered', async () => {
+    const request = withContentDigest(submit('Signed Dictionary Form Ltd'));
+    request.headers['signature-agent'] = `agent1="${dirB.origin}"`;
+    const headers = await signWithHttpMessageSignatures(keyB, request, {
+      fields: ['@authority', 'signature-agent;key="agent1"', 'content-digest'],
+      params: ['created', 'expires', 'keyid', 'alg', 'tag', 'nonce'],
+      values: { created: now(), expires: later(60), tag: 'web-bot-auth', nonce: randomUUID() },
+    });
+    const answer = await send(request, headers);
+    expect(answer.status).toBe(201);
+    expect(delivered(answer.requestId).agent_identity).toMatchObject({
+      outcome: 'verified',
+      operator: dirB.origin,
+      key_id: keyB.keyId,
+      body_covered: true,
+    });
+  });
+
+  it('stores a signature without @authority as invalid, and answers as usual', async () => {
+    const request = submit('Unbound Signature Ltd');
+    request.headers['signature-agent'] = `"${dirA.origin}"`;
+    const headers = await signWithWebBotAuth(keyA, request, { created: now(), expires: later(60) }, [
+      'signature-agent',
+    ]);
+    const answer = await send(request, headers);
+    expect(answer.status).toBe(201);
+    expect(delivered(answer.requestId).agent_identity).toMatchObject({
+      outcome: 'invalid',
+      reason: 'the signature does not cover @authority',
+    });
+  });
+
+  // Each a submit answered 201 as usual, its signature recorded with the outcome and reason named.
+  const cases: {
+    name: string;
+    /** The dictionary form names operator B (http-message-signatures); otherwise A's string form. */
+    dictionary?: true;
+    directory?: DirectoryBehaviour;
+    sign: (request: Unsigned) => Promise<Record<string, string>>;
+    expected: { outcome: string; reason: string };
+  }[] = [
+    {
+      name: 'a wrong tag',
+      dictionary: true,
+      sign: (request) => signedB(request, { tag: 'not-web-bot-auth' }),
+      expected: { outcome: 'invalid', reason: 'no signature is tagged web-bot-auth' },
+    },
+    {
+      name: 'an expired signature',
+      sign: (request) => signWithWebBotAuth(keyA, request, { created: later(-300), expires: later(-120) }),
+      expected: { outcome: 'invalid', reason: 'the signature has expired' },
+    },
+    {
+      name: 'a created time in the future',
+      sign: (request) => signWithWebBotAuth(keyA, request, { created: later(120), expires: later(180) }),
+      expected: { outcome: 'invalid', reason: 'the signature was created in the future' },
+    },
+    {
+      name: 'a key the operator does not publish',
+      sign: async (request) => signWithWebBotAuth(await newAgentKey(), request, { created: now(), expires: later(60) }),
+      expected: { outcome: 'invalid', reason: "the keyid is not in the operator's key directory" },
+    },
+    {
+      name: 'a directory that is down',
+      directory: { kind: 'drop' },
+      sign: (request) => signWithWebBotAuth(keyA, request, { created: now(), expires: later(60) }),
+      expected: { outcome: 'unverified', reason: 'the key directory could not be reached' },
+    },
+    {
+      name: 'a malformed directory',
+      directory: { kind: 'body', body: '{"keys": "none"}' },
+      sign: (request) => signWithWebBotAuth(keyA, request, { created: now(), expires: later(60) }),
+      expected: { outcome: 'unverified', reason: 'the key directory has no keys list' },
+    },
+  ];
+  for (const c of cases) {
+    it(`stores a submit with ${c.name} as ${c.expected.outcome}, answered as usual`, async () => {
+      dirA.behave(c.directory ?? { kind: 'keys' });
+      dirB.behave({ kind: 'keys' });
+      const request = submit(`Case ${c.name}`);
+      request.headers['signature-agent'] = c.dictionary ? `agent1="${dirB.origin}"` : `"${dirA.origin}"`;
+      const answer = await send(request, await c.sign(request));
+      expect(answer.status).toBe(201);
+      expect(delivered(answer.requestId).agent_identity).toMatchObject(c.expected);
+    });
+  }
+
+  it('stores a submit whose key directory does not answer as unverified, answered within the directory timeout', async () => {
+    dirB.behave({ kind: 'hang' });
+    const request = submit('Slow Directory Ltd');
+    request.headers['signature-agent'] = `agent1="${dirB.origin}"`;
+    const headers = await signWithHttpMessageSignatures(keyB, request, {
+      fields: ['@authority', 'signature-agent;key="agent1"'],
+      params: ['created', 'expires', 'keyid', 'tag'],
+      values: { created: now(), expires: later(60), tag: 'web-bot-auth' },
+    });
+    const answer = await send(request, headers);
+    expect(answer.status).toBe(201);
+    expect(delivered(answer.requestId).agent_identity).toMatchObject({
+      outcome: 'unverified',
+      reason: 'the key directory did not answer in time',
+    });
+    // An unsigned submit, timed the same way: the difference is the wait for the directory.
+    const unsigned = submit('Unsigned Ltd');
+    const plain = await send(unsigned, unsigned.headers);
+    expect(delivered(plain.requestId).agent_identity).toEqual({ outcome: 'absent' });
+    expect(answer.ms - plain.ms).toBeLessThan(AGENT_IDENTITY_LIMITS.directoryTimeoutMs + 1_000);
+  });
+});
