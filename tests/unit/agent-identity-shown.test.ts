@@ -42,7 +42,7 @@ describe('the agent identity of a stored request', () => {
     expect(message).toContain(`Agent identity: ${LINE}`);
     expect(listText([record])).toContain(`agent: ${LINE}`);
     const csv = toCsv([record]);
-    expect(csv.split('\r\n')[0]!.split(',')).toContain('agent_identity');
+    expect(csv.split('\r\n')[0]!.split(',')).toContain('"agent_identity"');
     // The line holds a comma: quoted, as RFC 4180 says.
     expect(csv).toContain(`,"${LINE}",`);
   });
