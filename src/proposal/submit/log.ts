@@ -25,6 +25,7 @@ const EVENT_LEVELS = {
   crm_delivery_failed: 'error',
   crm_misconfigured: 'error',
   crm_not_accepted_here: 'error',
+  config_missing: 'error',
   config_invalid: 'error',
   notify_email_failed: 'error',
   notify_chat_failed: 'error',
