@@ -8,6 +8,7 @@ import { internalError, type ActionPipeline, type InvocationContext } from './pi
 import { CHANNEL_HEADER, claimedChannel, httpChannel, userAgentProduct } from './source.ts';
 import { clientNetworkKey } from './client-network.ts';
 import { crossSiteRefusal } from './cross-site.ts';
+import { httpWords } from './http-words.ts';
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -73,8 +74,17 @@ function jsonBody(raw: string): Parsed | Reply {
   });
 }
 
+/** A delay is the body's `retry_after_seconds` on every door; over HTTP it is also the Retry-After header. */
+function withRetryAfter(reply: Reply): Reply {
+  const seconds = (reply.body as { retry_after_seconds?: unknown } | null)?.retry_after_seconds;
+  const set = Object.keys(reply.headers ?? {}).some((name) => name.toLowerCase() === 'retry-after');
+  if (typeof seconds !== 'number' || set) return reply;
+  return { ...reply, headers: { ...reply.headers, 'retry-after': String(seconds) } };
+}
+
 /** GET /api/proposal is the contract file the CDN serves (netlify.toml); the function takes no GET. */
 export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
+  const door = httpWords(k.urls.proposal_api);
   async function route(req: Request, form: boolean, context: InvocationContext | undefined): Promise<Reply> {
     if (req.method === 'OPTIONS') return { status: 204, body: null };
     const refused = crossSiteRefusal(req, k.urls.home);
@@ -101,6 +111,7 @@ export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
     return pipeline.run({
       body: parsed.body,
       idempotencyKey: req.headers.get('idempotency-key'),
+      door,
       source: {
         channel: httpChannel(form),
         claimed_channel: claimedChannel(req.headers.get(CHANNEL_HEADER)),
@@ -125,7 +136,7 @@ export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
       routed = internalError();
       form = false;
     }
-    const reply = withProblemBase(routed, k.urls.agents);
+    const reply = withRetryAfter(withProblemBase(routed, k.urls.agents));
     const accept = req.headers.get('accept') ?? '';
     const wantsHtml = form || (/\btext\/html\b/.test(accept) && !/json/.test(accept));
     if (wantsHtml && reply.status !== 204) {

@@ -303,7 +303,8 @@ describe('POST /mcp through the official SDK client', () => {
     expect(textOf(noKey)).toMatchObject({
       status: 400,
       type: expect.stringMatching(/#problem-missing-idempotency-key$/),
-      title: 'The idempotency_key argument is required',
+      title: 'An idempotency key is required',
+      detail: expect.stringMatching(/the idempotency_key argument/),
     });
     // Missing with other fields, the key is listed with them.
     const { company: _c, email: _e, ...fewer } = submitArguments(randomUUID());

@@ -16,6 +16,7 @@ import { partnerPhrase } from '../../contract/partner-phrase.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS } from '../../contract/paths.ts';
 import { guide } from '../../proposal/guide.ts';
 import { summarize } from '../../proposal/summarize.ts';
+import { httpWords } from '../../proposal/http-words.ts';
 import { exampleSubmitReply } from '../../contract/submit-replies.ts';
 import { handOver } from '../handover.ts';
 
@@ -130,8 +131,8 @@ export async function proposalContract() {
 
 export const contractOf = oncePer((k: Knowledge) =>
   buildContract(k, {
-    guide: guide(k, EXAMPLE_REQUESTS.guide),
-    summarize: summarize(k, EXAMPLE_REQUESTS.summarize),
+    guide: guide(k, EXAMPLE_REQUESTS.guide, httpWords(k.urls.proposal_api)),
+    summarize: summarize(k, EXAMPLE_REQUESTS.summarize, httpWords(k.urls.proposal_api)),
     submit: exampleSubmitReply(k),
   }),
 );

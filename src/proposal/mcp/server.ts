@@ -25,7 +25,7 @@ import { errorName, logEvent } from '../submit/log.ts';
 import { implementationName, userAgentProduct } from '../source.ts';
 import { IDEMPOTENCY_KEY_ARGUMENT, mcpTools } from '../tools.ts';
 import { mcpInstructions, mcpServerInfo, PROTOCOL_VERSIONS } from './server-info.ts';
-import { toolResult, withMissingKey } from './tool-result.ts';
+import { MCP_WORDS, toolResult, withMissingKey } from './tool-result.ts';
 
 /** The SDK as this module receives it from the function entry (./sdk.ts says why). */
 export type McpSdk = typeof import('./sdk.ts');
@@ -79,6 +79,7 @@ async function runTool(
         // Other actions take no key: sent to them, it is a field their schema does not allow.
         body: { ...(action === 'submit' ? args : given), action },
         idempotencyKey: action === 'submit' && typeof key === 'string' ? key : null,
+        door: MCP_WORDS,
         source: { channel: 'mcp', client: clientOf(ctx, sdk) },
       });
     } catch (error) {
@@ -87,7 +88,7 @@ async function runTool(
     }
   }
   if (action === 'submit' && key === undefined) reply = withMissingKey(reply);
-  return toolResult(withProblemBase(reply, k.urls.agents), k.urls.proposal_api);
+  return toolResult(withProblemBase(reply, k.urls.agents));
 }
 
 function buildServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipeline): McpServer {

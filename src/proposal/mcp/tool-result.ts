@@ -1,7 +1,14 @@
-/** A pipeline Reply as an MCP tool result, in MCP's words (./dialect.ts). */
+/** A pipeline Reply as an MCP tool result. */
 import type { Reply } from '../../contract/http.ts';
-import { IDEMPOTENCY_KEY_ARGUMENT } from '../tools.ts';
-import { inMcpWords, RETRY_AFTER_MEMBER } from './dialect.ts';
+import type { DoorWords } from '../door-words.ts';
+import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS } from '../tools.ts';
+
+/** The MCP door's words for what the actions' texts point at: the tools and the key's argument. */
+export const MCP_WORDS: DoorWords = {
+  action: (action) => `the ${PROPOSAL_TOOLS[action].name} tool`,
+  key: `the ${IDEMPOTENCY_KEY_ARGUMENT} argument`,
+  schemas: "the tool's inputSchema in tools/list",
+};
 
 /** The `_meta` key of a result that replays a stored submit (the HTTP API's Idempotent-Replayed: true). */
 export const REPLAYED_META = 'io.kestrelcloud/idempotent-replayed';
@@ -29,12 +36,12 @@ export function withMissingKey(reply: Reply): Reply {
 
 /**
  * Success: `structuredContent` and the same JSON as text. A replay says so in `_meta` and in a
- * second text block. A refusal: `isError` and the problem details, plus `retry_after_seconds`
- * where the API would send Retry-After.
+ * second text block. A refusal: `isError` and the problem details (a delay is their
+ * `retry_after_seconds`, as on every door).
  */
-export function toolResult(reply: Reply, api: string) {
+export function toolResult(reply: Reply) {
   if (reply.status < 300) {
-    const body = inMcpWords(reply.body as Record<string, unknown>, api);
+    const body = reply.body as Record<string, unknown>;
     const replayed = header(reply, 'idempotent-replayed') === 'true';
     return {
       content: [
@@ -52,13 +59,5 @@ export function toolResult(reply: Reply, api: string) {
       ...(replayed ? { _meta: { [REPLAYED_META]: true } } : {}),
     };
   }
-  const retryAfter = Number(header(reply, 'retry-after'));
-  const details = inMcpWords(
-    {
-      ...(reply.body as Record<string, unknown>),
-      ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { [RETRY_AFTER_MEMBER]: retryAfter } : {}),
-    },
-    api,
-  );
-  return { isError: true, content: [text(details)] };
+  return { isError: true, content: [text(reply.body)] };
 }
