@@ -8,6 +8,7 @@ import { asClient, pipelineForClient } from '../../src/proposal/client-network.t
 import type { Knowledge } from '../../src/contract/knowledge.ts';
 import type { McpSdk } from '../../src/proposal/mcp/server.ts';
 import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
+import { hardened } from '../../src/proposal/gate/hardened.ts';
 
 const k = knowledge as Knowledge;
 // One pipeline for both paths: the HTTP API and MCP run the very same steps on a parsed action.
@@ -32,9 +33,13 @@ const API_PATHS = new Set(
   ['', '.html', '.htm', '/index.html', '/index.htm'].map((s) => DOCUMENT_PATHS.proposalApi + s),
 );
 
-export default (req: Request, context?: Context) =>
-  // Anything but the API's paths is /mcp, whose retries must be refused alike.
-  API_PATHS.has(new URL(req.url).pathname) ? http(req, context) : asClient(context?.ip, () => mcp(req, context));
+export default async (req: Request, context?: Context) =>
+  hardened(
+    // Anything but the API's paths is /mcp, whose retries must be refused alike.
+    API_PATHS.has(new URL(req.url).pathname)
+      ? await http(req, context)
+      : await asClient(context?.ip, () => mcp(req, context)),
+  );
 
 export const config: Config = {
   // DOCUMENT_PATHS.proposalApi and DOCUMENT_PATHS.mcp (src/contract/paths.ts), written out because

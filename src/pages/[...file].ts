@@ -17,7 +17,7 @@ import { handOver } from '../lib/handover.ts';
 import { documentsByPath, pageDocuments, twinFile } from '../lib/pages/documents.ts';
 import { absolute } from '../lib/pages/urls.ts';
 import { PAGE_PATHS, postPath, twinPath } from '../contract/paths.ts';
-import { mcpServerCard } from '../proposal/mcp/server-info.ts';
+import { mcpServerCard } from '../lib/agents/mcp-server.ts';
 import { METHOD_NOT_ALLOWED } from '../proposal/mcp/json-rpc.ts';
 
 /**

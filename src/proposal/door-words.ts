@@ -10,6 +10,8 @@ export interface DoorWords {
   action(action: ProposalAction): string;
   /** Where this door takes the idempotency key, e.g. `the Idempotency-Key header`. */
   key: string;
+  /** Where the key is among the fields, when this door takes it with them (MCP's argument). */
+  keyPointer?: string;
   /** Where this door publishes the request schemas, e.g. `GET /api/proposal`. */
   schemas: string;
 }

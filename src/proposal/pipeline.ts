@@ -108,8 +108,13 @@ export function createActionPipeline(
     if (action === 'submit' && body.consent !== true) return consentRequired();
     const valid = validated(validators[action], body, request.form !== undefined);
     if (valid === undefined) {
+      const errors = fieldErrors(validators[action].errors);
+      // A submit missing its key as well hears so at once, where the door takes the key with the fields.
+      const { keyPointer } = request.door;
+      if (action === 'submit' && request.idempotencyKey === null && keyPointer && !request.form)
+        errors.push({ pointer: keyPointer, detail: 'is required' });
       return problem('invalid-request', `The ${action} request does not match its schema (${request.door.schemas}).`, {
-        errors: fieldErrors(validators[action].errors),
+        errors,
       });
     }
     // On the clock the pipeline is given (tuning.now), as the rest of a submit.

@@ -19,6 +19,7 @@ import { createActionPipeline } from '../../src/proposal/pipeline.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { OK, startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+import { rpcMessage } from '../helpers/mcp-reply.ts';
 
 const k = knowledgeJson as Knowledge;
 /** What only HTTP has: its headers, methods, the endpoint's path and its body selector `{"action":"…"}`. */
@@ -96,8 +97,9 @@ async function overMcp(action: keyof typeof TOOLS, fields: object, key?: string)
       }),
     }),
   );
-  const text = await res.text();
-  const result = JSON.parse(text).result as { isError?: boolean; content: { text: string }[] };
+  const message = await rpcMessage(res);
+  const text = JSON.stringify(message);
+  const result = message.result as { isError?: boolean; content: { text: string }[] };
   const body = JSON.parse(result.content[0]!.text) as Record<string, unknown>;
   return { status: result.isError ? Number(body.status) : 200, retryAfter: null, text, body };
 }
@@ -127,7 +129,7 @@ async function everyReply(door: Door): Promise<Record<string, Answer>> {
   crm.behave({ kind: 'status', status: 503 });
   replies.pending = await door('submit', submitFields, randomUUID());
   // The first holds the request's lease while the CRM takes its time; the second finds it in use.
-  crm.behave({ ...OK, delayMs: 400 });
+  crm.behave({ kind: 'status', status: 200, body: '{"ok":true}', delayMs: 400 });
   const busyKey = randomUUID();
   const first = door('submit', submitFields, busyKey);
   await new Promise((resolve) => setTimeout(resolve, 150));

@@ -27,7 +27,8 @@ import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
 import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../src/proposal/mcp/server-info.ts';
-import { REPLAYED_META } from '../../src/proposal/mcp/tool-result.ts';
+import { rpcMessage } from '../helpers/mcp-reply.ts';
+import { REPLAYED_META } from '../../src/proposal/mcp/server.ts';
 import { METHOD_NOT_ALLOWED } from '../../src/proposal/mcp/json-rpc.ts';
 
 const SALES = 'proposals@kestrelcloud.example';
@@ -361,7 +362,7 @@ describe('the HTTP edge of /mcp', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ ...initialize, params: { ...initialize.params, protocolVersion: version } }),
       });
-      const reply = (await res.json()) as { result: { protocolVersion: string } };
+      const reply = (await rpcMessage(res)) as { result: { protocolVersion: string } };
       const known = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
       expect(reply.result.protocolVersion, version).toBe(known ? version : LEGACY_PROTOCOL_VERSIONS[0]);
     }
@@ -373,7 +374,8 @@ describe('the HTTP edge of /mcp', () => {
     expect(await foreign.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
     const own = await post({ origin: new URL(site.url).origin });
     expect(own.status).toBe(200);
-    expect(own.headers.get('content-type')).toMatch(/^application\/json/);
+    // A 2025-era reply: the SDK's stateless path answers with an event stream.
+    expect(own.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(own.headers.get('mcp-session-id')).toBeNull();
   });
 

@@ -8,7 +8,7 @@ import { createProposalHandler } from '../../src/proposal/handler.ts';
 import type { ActionPipeline, ActionRequest } from '../../src/proposal/pipeline.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
 import { asClient, clientNetworkKey, pipelineForClient } from '../../src/proposal/client-network.ts';
-import { MCP_WORDS } from '../../src/proposal/mcp/tool-result.ts';
+import { MCP_WORDS } from '../../src/proposal/mcp/server.ts';
 
 const SITE = 'https://kestrel.example';
 const knowledge = {
