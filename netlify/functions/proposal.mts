@@ -1,10 +1,10 @@
 import type { Config, Context } from '@netlify/functions';
 import knowledge from '../../.generated/knowledge.json' with { type: 'json' };
 import * as validators from '../../.generated/validators.mjs';
-import { createProposalHandler } from '../../src/proposal/handler.ts';
+import { createProposalHandler } from '../../src/proposal/http/handler.ts';
 import { createMcpHandler } from '../../src/proposal/mcp/endpoint.ts';
-import { createActionPipeline } from '../../src/proposal/pipeline.ts';
-import { asClient, pipelineForClient } from '../../src/proposal/client-network.ts';
+import { createActionPipeline } from '../../src/proposal/actions/pipeline.ts';
+import { asClient, pipelineForClient } from '../../src/proposal/gate/client-network.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
 import type { McpSdk } from '../../src/proposal/mcp/server.ts';
 import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';

@@ -4,10 +4,10 @@
  * is a page of the built site, are tests/built/form-posts.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createProposalHandler } from '../../src/proposal/handler.ts';
-import type { ActionPipeline, ActionRequest } from '../../src/proposal/pipeline.ts';
+import { createProposalHandler } from '../../src/proposal/http/handler.ts';
+import type { ActionPipeline, ActionRequest } from '../../src/proposal/actions/pipeline.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
-import { asClient, clientNetworkKey, pipelineForClient } from '../../src/proposal/client-network.ts';
+import { asClient, clientNetworkKey, pipelineForClient } from '../../src/proposal/gate/client-network.ts';
 import { MCP_WORDS } from '../../src/proposal/mcp/server.ts';
 
 const SITE = 'https://kestrel.example';

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { countedMailbox, sendLimitsFromEnv } from '../../src/contract/send-limits.ts';
-import { clientNetwork, clientNetworkKey } from '../../src/proposal/client-network.ts';
-import type { RequestSource } from '../../src/proposal/source.ts';
+import { clientNetwork, clientNetworkKey } from '../../src/proposal/gate/client-network.ts';
+import type { RequestSource } from '../../src/contract/source.ts';
 import { fillTimeMs, FORM_LIFETIME_MS, observedSignals } from '../../src/proposal/submit/spam-signals.ts';
 import { tallyEvent } from '../../src/proposal/store/event-tally.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/config.ts';

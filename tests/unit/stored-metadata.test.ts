@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { guardedMetadata } from '../../src/proposal/stored-metadata.ts';
-import { userAgentProduct } from '../../src/proposal/source.ts';
+import { guardedMetadata } from '../../src/proposal/actions/stored-metadata.ts';
+import { userAgentProduct } from '../../src/contract/source.ts';
 import { fake } from '../fixtures/sensitive-corpus.ts';
 
 const token = () => 'ghp_' + fake('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 36, 7);

@@ -14,9 +14,9 @@ import { buildContract, EXAMPLE_REQUESTS, workflowTexts } from '../../contract/c
 import { dataHandlingFromEnv } from '../../contract/data-handling.ts';
 import { partnerPhrase } from '../../contract/partner-phrase.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS } from '../../contract/paths.ts';
-import { guide } from '../../proposal/guide.ts';
-import { summarize } from '../../proposal/summarize.ts';
-import { httpWords } from '../../proposal/http-words.ts';
+import { guide } from '../../proposal/actions/guide.ts';
+import { summarize } from '../../proposal/actions/summarize.ts';
+import { httpWords } from '../../proposal/http/words.ts';
 import { exampleSubmitReply } from '../../contract/submit-replies.ts';
 import { handOver } from '../handover.ts';
 

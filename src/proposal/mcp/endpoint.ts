@@ -7,7 +7,7 @@ import { MAX_BODY_BYTES } from '../../contract/fields.ts';
 import { readEnv } from '../../contract/http.ts';
 import { allowedHosts, foreignHost } from '../gate/hosts.ts';
 import { readPost, type PostRefusal } from '../gate/post.ts';
-import type { ActionPipeline, InvocationContext } from '../pipeline.ts';
+import type { ActionPipeline, InvocationContext } from '../actions/pipeline.ts';
 import { errorName, logEvent } from '../submit/log.ts';
 import { MCP_ALLOW, METHOD_NOT_ALLOWED, rpcError } from './json-rpc.ts';
 import type { McpSdk } from './server.ts';

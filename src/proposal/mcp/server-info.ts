@@ -1,7 +1,7 @@
 /** The MCP server's own facts, for `server/discover` and `initialize` (what is published about it: src/lib/agents/mcp-server.ts). */
 import { CONTRACT_VERSION } from '../../contract/contract.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
-import { PROPOSAL_TOOLS } from '../tools.ts';
+import { PROPOSAL_TOOLS } from '../actions/tools.ts';
 
 /** Newest first: 2026-07-28 (server/discover) and the 2025-era ones (initialize offers the first of them). */
 export const PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;

@@ -8,11 +8,11 @@ import type { CallToolResult, jsonSchemaValidator, ServerContext } from '@modelc
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { problem, withProblemBase, type Reply } from '../../contract/http.ts';
 import { ACTIONS, type ProposalAction } from '../../contract/fields.ts';
-import { implementationName, userAgentProduct } from '../source.ts';
-import type { DoorWords } from '../door-words.ts';
-import { internalError, type ActionPipeline } from '../pipeline.ts';
+import { implementationName, userAgentProduct } from '../../contract/source.ts';
+import type { DoorWords } from '../actions/door-words.ts';
+import { internalError, type ActionPipeline } from '../actions/pipeline.ts';
 import { errorName, logEvent } from '../submit/log.ts';
-import { IDEMPOTENCY_KEY_ARGUMENT as KEY, mcpTools, PROPOSAL_TOOLS } from '../tools.ts';
+import { IDEMPOTENCY_KEY_ARGUMENT as KEY, mcpTools, PROPOSAL_TOOLS } from '../actions/tools.ts';
 import { mcpInstructions, mcpServerInfo, PROTOCOL_VERSIONS } from './server-info.ts';
 
 export type McpSdk = typeof import('./sdk.ts');

@@ -4,7 +4,7 @@ import type { CrmName } from '../../contract/submit-replies.ts';
 import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { Partner } from './partner.ts';
 import { signalsLine } from './spam-signals.ts';
-import { sourceText } from '../source.ts';
+import { sourceText } from '../../contract/source.ts';
 import type { CrmFailureKind, ProposalRecord } from './record.ts';
 
 export type CrmOutcome =

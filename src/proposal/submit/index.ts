@@ -18,7 +18,7 @@ import { logEvent } from './log.ts';
 import { buildRecord } from './record.ts';
 import { withAddressCount } from './send-gates.ts';
 import { observedSignals } from './spam-signals.ts';
-import type { RequestSource } from '../source.ts';
+import type { RequestSource } from '../../contract/source.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../../contract/idempotency-rules.ts';
 
 const IN_USE_POLL_MS = 100;

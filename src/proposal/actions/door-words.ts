@@ -3,7 +3,7 @@
  * at another action or at the idempotency key takes the words of the door the request came in by,
  * so an HTTP client reads about headers and an MCP client about tools and arguments.
  */
-import type { ProposalAction } from '../contract/fields.ts';
+import type { ProposalAction } from '../../contract/fields.ts';
 
 export interface DoorWords {
   /** How a client runs an action through this door, e.g. `{"action":"summarize"} at <url>`. */

@@ -1,16 +1,16 @@
 /** POST /api/proposal (the HTTP API and the workspace's form): parses the body for the shared pipeline. */
-import type { Knowledge } from '../contract/knowledge.ts';
-import { problem, readEnv, withProblemBase, type Reply } from '../contract/http.ts';
-import { allowedHosts, foreignHost } from './gate/hosts.ts';
-import { mediaTypeOf, readPost, type PostRefusal } from './gate/post.ts';
-import { MAX_BODY_BYTES } from '../contract/fields.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import { problem, readEnv, withProblemBase, type Reply } from '../../contract/http.ts';
+import { allowedHosts, foreignHost } from '../gate/hosts.ts';
+import { mediaTypeOf, readPost, type PostRefusal } from '../gate/post.ts';
+import { MAX_BODY_BYTES } from '../../contract/fields.ts';
 import { htmlReply } from './html-reply.ts';
-import { errorName, logEvent } from './submit/log.ts';
-import { internalError, type ActionPipeline, type InvocationContext } from './pipeline.ts';
-import { CHANNEL_HEADER, claimedChannel, httpChannel, userAgentProduct } from './source.ts';
-import { clientNetworkKey } from './client-network.ts';
+import { errorName, logEvent } from '../submit/log.ts';
+import { internalError, type ActionPipeline, type InvocationContext } from '../actions/pipeline.ts';
+import { CHANNEL_HEADER, claimedChannel, httpChannel, userAgentProduct } from '../../contract/source.ts';
+import { clientNetworkKey } from '../gate/client-network.ts';
 import { crossSiteRefusal } from './cross-site.ts';
-import { httpWords } from './http-words.ts';
+import { httpWords } from './words.ts';
 
 const CORS = {
   'access-control-allow-origin': '*',

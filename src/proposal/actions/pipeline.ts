@@ -1,22 +1,22 @@
 /** The one way an action runs, whichever channel parsed it (HTTP, form, MCP), so every rule holds for every channel. */
 import { hash } from 'node:crypto';
-import type { Knowledge } from '../contract/knowledge.ts';
-import { ACTIONS, type ProposalAction } from '../contract/fields.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import { ACTIONS, type ProposalAction } from '../../contract/fields.ts';
 import type { ValidateFunction } from 'ajv';
-import type { ProposalRequest, Validators } from '../contract/requests.ts';
-import { consentRequired, json, problem, readEnv, type Reply } from '../contract/http.ts';
+import type { ProposalRequest, Validators } from '../../contract/requests.ts';
+import { consentRequired, json, problem, readEnv, type Reply } from '../../contract/http.ts';
 import { guide } from './guide.ts';
 import { summarize } from './summarize.ts';
 import { fieldErrors } from './validation-errors.ts';
-import { findSensitiveData } from './sensitive-data.ts';
-import { parseIdempotencyKey } from './submit/idempotency-key.ts';
-import { submitProposal } from './submit/index.ts';
-import { submitDepsFromEnv, type SubmitDeps } from './submit/config.ts';
-import { partnerFromKnowledge } from './submit/partner.ts';
-import { errorName, logEvent } from './submit/log.ts';
-import { sweepIfDue } from './submit/sweep.ts';
-import type { RequestSource } from './source.ts';
-import { fillTimeMs } from './submit/spam-signals.ts';
+import { findSensitiveData } from '../sensitive-data/index.ts';
+import { parseIdempotencyKey } from '../submit/idempotency-key.ts';
+import { submitProposal } from '../submit/index.ts';
+import { submitDepsFromEnv, type SubmitDeps } from '../submit/config.ts';
+import { partnerFromKnowledge } from '../submit/partner.ts';
+import { errorName, logEvent } from '../submit/log.ts';
+import { sweepIfDue } from '../submit/sweep.ts';
+import type { RequestSource } from '../../contract/source.ts';
+import { fillTimeMs } from '../submit/spam-signals.ts';
 import { guardedMetadata } from './stored-metadata.ts';
 import type { DoorWords } from './door-words.ts';
 

@@ -1,9 +1,9 @@
 /** The reply to a no-JavaScript form post: the result in the site's frame, and the workspace again with all typed. */
-import type { Knowledge } from '../contract/knowledge.ts';
-import { FORM_FIELDS } from '../contract/fields.ts';
-import { isProblemType, type Reply } from '../contract/http.ts';
-import type { GuideReply } from './guide.ts';
-import type { SummarizeReply } from './summarize.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import { FORM_FIELDS } from '../../contract/fields.ts';
+import { isProblemType, type Reply } from '../../contract/http.ts';
+import type { GuideReply } from '../actions/guide.ts';
+import type { SummarizeReply } from '../actions/summarize.ts';
 import {
   CONSENT_MISSING,
   guideView,
@@ -15,7 +15,7 @@ import {
   type SubmitReply,
 } from './reply-view.ts';
 import { displayValue, workspaceFormsHtml, type FormState } from './workspace-form.ts';
-import { escapeHtml as esc } from '../text/escape-html.ts';
+import { escapeHtml as esc } from '../../text/escape-html.ts';
 
 /** `frame`: the site's header and footer, cut from the built /proposal page (src/integrations/build-outputs.ts). */
 type ReplyKnowledge = Knowledge & { stylesheet?: string; frame?: { header: string; footer: string } };

@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
-import type { ActionPipeline } from './pipeline.ts';
+import type { ActionPipeline } from '../actions/pipeline.ts';
 
 /**
  * Hex digits kept of the SHA-256: 64 bits tell clients apart. A hash is not anonymous (anyone can

@@ -1,8 +1,8 @@
 /** The guide action: non-binding guidance derived only from the published content. Deterministic. */
-import { NOT_SURE } from '../contract/fields.ts';
-import type { GuideRequest } from '../contract/requests.ts';
-import type { Knowledge } from '../contract/knowledge.ts';
-import { partnerWithAside } from '../contract/partner-phrase.ts';
+import { NOT_SURE } from '../../contract/fields.ts';
+import type { GuideRequest } from '../../contract/requests.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import { partnerWithAside } from '../../contract/partner-phrase.ts';
 import type { DoorWords } from './door-words.ts';
 
 /** Keyword patterns, compiled once (the knowledge is fixed for a function instance). */

@@ -1,7 +1,7 @@
 /** The parts of a request beside its body that are stored and sent on, held to the body's guard. */
-import { problem, type Reply } from '../contract/http.ts';
-import { findSensitiveData } from './sensitive-data.ts';
-import type { RequestSource } from './source.ts';
+import { problem, type Reply } from '../../contract/http.ts';
+import { findSensitiveData } from '../sensitive-data/index.ts';
+import type { RequestSource } from '../../contract/source.ts';
 
 /**
  * What the request says beside its body is stored and sent to the CRM too: the idempotency key (the

@@ -6,9 +6,9 @@ import {
   INTAKE_FIELDS,
   OPTIONAL_CONTACT_FIELDS,
   REQUIRED_INTAKE_FIELDS,
-} from '../contract/fields.ts';
-import type { SummarizeRequest } from '../contract/requests.ts';
-import type { Knowledge } from '../contract/knowledge.ts';
+} from '../../contract/fields.ts';
+import type { SummarizeRequest } from '../../contract/requests.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
 import type { DoorWords } from './door-words.ts';
 
 type Labelled = keyof typeof FIELD_LABELS;
