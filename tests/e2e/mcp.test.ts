@@ -8,6 +8,7 @@
  * request names its channel and client in the CRM record, the sales notice and `npm run inbox`.
  */
 import { execFile } from 'node:child_process';
+import { request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -377,6 +378,27 @@ describe('the HTTP edge of /mcp', () => {
     // A 2025-era reply: the SDK's stateless path answers with an event stream.
     expect(own.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(own.headers.get('mcp-session-id')).toBeNull();
+  });
+
+  // DNS rebinding through npm start: fetch cannot set Host, node:http can.
+  it('refuses a foreign Host and Origin on /api/proposal as on /mcp, and answers its own', async () => {
+    const status = (path: string, host: string, body: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(path, site.url);
+        const headers = {
+          host,
+          origin: `http://${host}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        };
+        const req = request(url, { method: 'POST', headers }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+        req.on('error', reject).end(body);
+      });
+    const guide = JSON.stringify(EXAMPLE_REQUESTS.guide);
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(await status('/api/proposal', 'evil.example', guide)).toBe(403);
+    expect(await status('/mcp', 'evil.example', ping)).toBe(403);
+    expect(await status('/api/proposal', new URL(site.url).host, guide)).toBe(200);
   });
 
   it('the SDK client behind a foreign Origin cannot connect', async () => {
