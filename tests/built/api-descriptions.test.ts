@@ -54,9 +54,7 @@ describe('/.well-known/api-catalog (RFC 9727)', () => {
     ]);
     for (const entry of catalog.linkset) {
       const mcp = new URL(entry.anchor).pathname === '/mcp';
-      expect(new URL(entry['service-desc'][0].href).pathname).toBe(
-        mcp ? '/.well-known/mcp/server-card.json' : '/openapi.json',
-      );
+      expect(new URL(entry['service-desc'][0].href).pathname).toBe(mcp ? '/mcp/server-card' : '/openapi.json');
       expect(new URL(entry['service-doc'][0].href).pathname).toBe('/agents');
     }
   });

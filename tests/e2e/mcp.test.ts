@@ -426,6 +426,13 @@ describe('the HTTP edge of /mcp', () => {
     expect(res.status).toBe(400);
   });
 
+  it('GET /mcp/server-card is the server card from the CDN, not /mcp\'s 405', async () => {
+    const res = await fetch(`${site.url}/mcp/server-card`);
+    expect(res.status).toBe(200);
+    const card = (await res.json()) as { remotes: { url: string }[] };
+    expect(new URL(card.remotes[0]!.url).pathname).toBe('/mcp');
+  });
+
   it('GET /api/proposal is the contract file from the CDN, byte for byte what the build wrote', async () => {
     const res = await fetch(`${site.url}/api/proposal`);
     expect(res.status).toBe(200);
