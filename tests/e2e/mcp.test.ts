@@ -426,7 +426,7 @@ describe('the HTTP edge of /mcp', () => {
     expect(res.status).toBe(400);
   });
 
-  it('GET /mcp/server-card is the server card from the CDN, not /mcp\'s 405', async () => {
+  it("GET /mcp/server-card is the server card from the CDN, not /mcp's 405", async () => {
     const res = await fetch(`${site.url}/mcp/server-card`);
     expect(res.status).toBe(200);
     const card = (await res.json()) as { remotes: { url: string }[] };
