@@ -401,6 +401,29 @@ describe('the HTTP edge of /mcp', () => {
     expect(await status('/api/proposal', new URL(site.url).host, guide)).toBe(200);
   });
 
+  it('refuses a 2025-era submit labelled tools/list by its Mcp-Method and Mcp-Name headers; nothing is stored', async () => {
+    const before = crm.requests.length;
+    const res = await fetch(`${site.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        'mcp-method': 'tools/list',
+        'mcp-name': 'request_guidance',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'submit_proposal_request', arguments: submitArguments(randomUUID()) },
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ id: 9, error: { code: -32020 } });
+    expect(crm.requests.length).toBe(before);
+  });
+
   it('the SDK client behind a foreign Origin cannot connect', async () => {
     await expect(connect({ origin: 'https://attacker.example' })).rejects.toThrow(/403|Forbidden/);
   });
