@@ -122,12 +122,11 @@ ${k.stylesheet ? `<link rel="stylesheet" href="${esc(k.stylesheet)}">` : ''}<lin
 <body><a class="skip" href="#main">Skip to content</a>${frame.header}<main id="main" class="wide"><h1>${esc(page.title)}</h1>${page.lead}
 ${page.form ? workspaceFormsHtml(k, page.form) : `<p class="actions"><a class="button secondary" href="/proposal">Start a new request</a> <a href="/">${esc(k.partner.name)} home</a></p>`}
 </main>${frame.footer}</body></html>`;
+  // No-store and nosniff are every reply's (gate/hardened.ts); the page's own policy is its CSP.
   const headers = new Headers({
     'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
     'content-security-policy':
       "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-    'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
   });
   // The protocol headers that keep their meaning on an HTML page.
