@@ -1,16 +1,17 @@
 import type { Config, Context } from '@netlify/functions';
 import knowledge from '../../.generated/knowledge.json' with { type: 'json' };
 import * as validators from '../../.generated/validators.mjs';
-import { createProposalHandler } from '../../src/proposal/handler.ts';
+import { createProposalHandler } from '../../src/proposal/http/handler.ts';
 import { createMcpHandler } from '../../src/proposal/mcp/endpoint.ts';
-import { createActionPipeline } from '../../src/proposal/pipeline.ts';
-import { asClient, pipelineForClient } from '../../src/proposal/client-network.ts';
+import { createActionPipeline } from '../../src/proposal/actions/pipeline.ts';
+import { asClient, pipelineForClient } from '../../src/proposal/gate/client-network.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
 import type { McpSdk } from '../../src/proposal/mcp/server.ts';
 import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
 import { readEnv } from '../../src/contract/http.ts';
 import { agentIdentityDepsFromEnv } from '../../src/proposal/agent-identity/verify.ts';
 import { withAgentIdentity } from '../../src/proposal/agent-identity/invocation.ts';
+import { hardened } from '../../src/proposal/gate/hardened.ts';
 
 const k = knowledge as Knowledge;
 // One pipeline for both paths: the HTTP API and MCP run the very same steps on a parsed action.
@@ -37,10 +38,12 @@ const API_PATHS = new Set(
   ['', '.html', '.htm', '/index.html', '/index.htm'].map((s) => DOCUMENT_PATHS.proposalApi + s),
 );
 
-export default (req: Request, context?: Context) =>
-  withAgentIdentity(req, agentIdentity, () =>
-    // Anything but the API's paths is /mcp, whose retries must be refused alike.
-    API_PATHS.has(new URL(req.url).pathname) ? http(req, context) : asClient(context?.ip, () => mcp(req, context)),
+export default async (req: Request, context?: Context) =>
+  hardened(
+    await withAgentIdentity(req, agentIdentity, () =>
+      // Anything but the API's paths is /mcp, whose retries must be refused alike.
+      API_PATHS.has(new URL(req.url).pathname) ? http(req, context) : asClient(context?.ip, () => mcp(req, context)),
+    ),
   );
 
 export const config: Config = {

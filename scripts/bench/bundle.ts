@@ -115,7 +115,7 @@ async function coldImports(file: string, cwd: string): Promise<{ imports: ColdIm
 const COLD_REQUEST_RUNS = 5;
 
 /** What a cold request counts as MCP code: the endpoint's lazy module folder and the bundled SDK. */
-const MCP_MODULE = /\/proposal\/mcp\/(?!endpoint|json-rpc|hosts)|mcp-sdk\.mjs$/;
+const MCP_MODULE = /\/proposal\/mcp\/(?!endpoint|json-rpc)|mcp-sdk\.mjs$/;
 
 /**
  * Imports the shipped function in a fresh process and sends it one request, recording every module

@@ -27,8 +27,8 @@ export const isProblemType = (uri: string | undefined, type: string): boolean =>
 /** Problem types, documented on /agents#problem-types; the URI fragment is the id. */
 export const PROBLEM_TYPES = {
   'malformed-json': { status: 400, title: 'The request body is not valid JSON' },
-  'missing-idempotency-key': { status: 400, title: 'An Idempotency-Key header is required' },
-  'invalid-idempotency-key': { status: 400, title: 'The Idempotency-Key header is not valid' },
+  'missing-idempotency-key': { status: 400, title: 'An idempotency key is required' },
+  'invalid-idempotency-key': { status: 400, title: 'The idempotency key is not valid' },
   'cross-site-request': {
     status: 403,
     title: 'A browser request from another site is refused',
@@ -36,21 +36,21 @@ export const PROBLEM_TYPES = {
       'A browser sent this POST from a page of another site (Sec-Fetch-Site cross-site or same-site, or an Origin that is not this site). Submit from the proposal workspace of this site, or from a client that is not a web page of another site (an agent, curl, an MCP client): requests without fetch metadata or Origin are unaffected.',
   },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
-  'idempotency-key-in-use': { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
+  'idempotency-key-in-use': { status: 409, title: 'A request with this idempotency key is still being processed' },
   'payload-too-large': { status: 413, title: 'The request body is too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'invalid-request': { status: 422, title: 'The request does not match the contract' },
   'unknown-action': { status: 422, title: 'Unknown or missing action' },
   'sensitive-data': { status: 422, title: 'The request contains data that must not be sent through a public form' },
   'consent-required': { status: 422, title: 'Consent is required to submit a proposal request' },
-  'idempotency-key-reused': { status: 422, title: 'This Idempotency-Key was used with a different request' },
+  'idempotency-key-reused': { status: 422, title: 'This idempotency key was used with a different request' },
   'spam-suspected': { status: 422, title: 'The request looks automated' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   'internal-error': { status: 500, title: 'Something went wrong on our side' },
   'store-unavailable': {
     status: 503,
     title: 'The request store is unavailable',
-    advice: `Nothing was stored, sent to the customer-relationship system or emailed. Retry with the same Idempotency-Key and body after Retry-After seconds (${STORE_RETRY_AFTER_SECONDS}); the retry submits the request exactly once. A reply with status "received" or "pending" always means the request is stored.`,
+    advice: `Nothing was stored, sent to the customer-relationship system or emailed. Retry with the same idempotency key and request after the problem's retry_after_seconds (${STORE_RETRY_AFTER_SECONDS}; over HTTP also the Retry-After header); the retry submits the request exactly once. A reply with status "received" or "pending" always means the request is stored.`,
   },
 } as const;
 export type ProblemType = keyof typeof PROBLEM_TYPES;

@@ -8,7 +8,10 @@ export const PAGE_PATHS = Object.fromEntries(PAGE_IDS.map((id) => [id, pagePath(
 export const DOCUMENT_PATHS = {
   proposalApi: '/api/proposal',
   mcp: '/mcp',
-  mcpServerCard: '/.well-known/mcp/server-card.json',
+  /** The MCP server card where the server-card draft (July 2026) reserves it: `<endpoint>/server-card`. */
+  mcpServerCard: '/mcp/server-card',
+  /** The card's earlier home, "not recommended" by that draft; the same bytes, kept while scanners probe it. */
+  mcpServerCardWellKnown: '/.well-known/mcp/server-card.json',
   capabilities: '/api/capabilities',
   capabilitiesSchema: '/schemas/capabilities.schema.json',
   openapi: '/openapi.json',

@@ -16,8 +16,8 @@ import { siteModel } from '../lib/content/content.ts';
 import { handOver } from '../lib/handover.ts';
 import { documentsByPath, pageDocuments, twinFile } from '../lib/pages/documents.ts';
 import { absolute } from '../lib/pages/urls.ts';
-import { PAGE_PATHS, postPath, twinPath } from '../contract/paths.ts';
-import { mcpServerCard } from '../proposal/mcp/server-info.ts';
+import { DOCUMENT_PATHS, PAGE_PATHS, postPath, twinPath } from '../contract/paths.ts';
+import { mcpServerCard } from '../lib/agents/mcp-server.ts';
 import { METHOD_NOT_ALLOWED } from '../proposal/mcp/json-rpc.ts';
 
 /**
@@ -48,7 +48,11 @@ export const getStaticPaths = (async () => {
     'openapi.json': async () => json(buildOpenApi(k, await capabilitiesSchema())),
     '.well-known/api-catalog.json': () => json(apiCatalog()),
     '.well-known/ai-catalog.json': () => json(aiCatalog(k, model.site.data)),
-    '.well-known/mcp/server-card.json': () => json(mcpServerCard(k)),
+    // GET /mcp/server-card: netlify.toml rewrites it here and types it application/mcp-server-card+json.
+    [`${DOCUMENT_PATHS.mcpServerCard.slice(1)}.json`]: () => json(mcpServerCard(k)),
+    // The same card at its earlier home, which the July 2026 server-card draft marks "not recommended"
+    // (AI catalogs now point at <endpoint>/server-card): kept while scanners still probe it.
+    [DOCUMENT_PATHS.mcpServerCardWellKnown.slice(1)]: () => json(mcpServerCard(k)),
     // GET /mcp: netlify.toml rewrites it here with status 405 (the function takes no GET).
     'mcp-method-not-allowed.json': () => json(METHOD_NOT_ALLOWED),
     // The skill with the sha256 digest of the SKILL.md served beside it: exactly these bytes.

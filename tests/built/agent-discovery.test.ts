@@ -341,10 +341,31 @@ describe('markdown twins and the sitemap', () => {
 });
 
 describe('the MCP server, as discovery documents name it', () => {
-  const card = JSON.parse(readDist('.well-known/mcp/server-card.json'));
+  const card = JSON.parse(readDist('mcp/server-card.json'));
   const knowledgeJson = JSON.parse(readFileSync(join(root, '.generated/knowledge.json'), 'utf8'));
 
-  it('/.well-known/mcp/server-card.json has the current server card shape and names /mcp on this site', () => {
+  it('GET /mcp/server-card is the card from the CDN, typed application/mcp-server-card+json, never the function', () => {
+    const toml = readFileSync(join(root, 'netlify.toml'), 'utf8');
+    expect(toml).toMatch(/from = "\/mcp\/server-card"\s*to = "\/mcp\/server-card\.json"\s*status = 200/);
+    const block = toml.slice(toml.indexOf('for = "/mcp/server-card*"')).split('[[headers]]')[0];
+    expect(block).toContain('Content-Type = "application/mcp-server-card+json"');
+    expect(block).toContain('Access-Control-Allow-Origin = "*"');
+    // No other header rule types it: /mcp's own rules name /mcp and its 405 file exactly.
+    expect([...toml.matchAll(/for = "([^"]+)"/g)].map((m) => m[1]).filter((f) => f!.startsWith('/mcp'))).toEqual([
+      '/mcp',
+      '/mcp-method-not-allowed.json',
+      '/mcp/server-card*',
+    ]);
+    // The function's paths are exact: the card's path never reaches it (netlify/functions/proposal.mts).
+    const source = readFileSync(join(root, 'netlify/functions/proposal.mts'), 'utf8');
+    expect(source).toMatch(/path: \['\/api\/proposal', '\/mcp'\]/);
+  });
+
+  it('keeps the same card at /.well-known/mcp/server-card.json while scanners probe it', () => {
+    expect(readDist('.well-known/mcp/server-card.json')).toBe(readDist('mcp/server-card.json'));
+  });
+
+  it('/mcp/server-card has the current server card shape and names /mcp on this site', () => {
     expect(card.$schema).toBe('https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json');
     expect(card.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
     expect(card.name.startsWith(`${base.hostname.split('.').reverse().join('.')}/`)).toBe(true);
@@ -367,7 +388,7 @@ describe('the MCP server, as discovery documents name it', () => {
   it('the AI catalog lists the card as an MCP server card', () => {
     const catalog = JSON.parse(readDist('.well-known/ai-catalog.json'));
     const entry = catalog.entries.find((e: { type: string }) => e.type === 'application/mcp-server-card+json');
-    expect(pathOf(entry.url)).toBe('/.well-known/mcp/server-card.json');
+    expect(pathOf(entry.url)).toBe('/mcp/server-card');
     expect(entry.capabilities).toEqual(['request_guidance', 'review_proposal_request', 'submit_proposal_request']);
   });
 
@@ -375,14 +396,14 @@ describe('the MCP server, as discovery documents name it', () => {
     const { linkset } = JSON.parse(readDist('.well-known/api-catalog.json'));
     const mcp = linkset.find((l: { anchor: string }) => pathOf(l.anchor) === '/mcp');
     expect(mcp['service-desc']).toEqual([
-      { href: new URL('/.well-known/mcp/server-card.json', base).href, type: 'application/mcp-server-card+json' },
+      { href: new URL('/mcp/server-card', base).href, type: 'application/mcp-server-card+json' },
     ]);
     expect(pathOf(mcp['service-doc'][0].href)).toBe('/agents');
   });
 
   it('llms.txt, /agents and SKILL.md name the endpoint, the card and the tools', () => {
     const endpoint = new URL('/mcp', base).href;
-    const cardUrl = new URL('/.well-known/mcp/server-card.json', base).href;
+    const cardUrl = new URL('/mcp/server-card', base).href;
     const llms = readDist('llms.txt');
     const skill = readDist('.well-known/agent-skills/request-a-proposal/SKILL.md');
     const agents = readDist(fileForPath('/agents')!);
@@ -397,6 +418,6 @@ describe('the MCP server, as discovery documents name it', () => {
     }
     expect(agents).toContain('id="mcp"');
     expect(agents).toContain(endpoint);
-    expect(agents).toContain('href="/.well-known/mcp/server-card.json"');
+    expect(agents).toContain('href="/mcp/server-card"');
   });
 });

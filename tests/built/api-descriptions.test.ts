@@ -54,9 +54,7 @@ describe('/.well-known/api-catalog (RFC 9727)', () => {
     ]);
     for (const entry of catalog.linkset) {
       const mcp = new URL(entry.anchor).pathname === '/mcp';
-      expect(new URL(entry['service-desc'][0].href).pathname).toBe(
-        mcp ? '/.well-known/mcp/server-card.json' : '/openapi.json',
-      );
+      expect(new URL(entry['service-desc'][0].href).pathname).toBe(mcp ? '/mcp/server-card' : '/openapi.json');
       expect(new URL(entry['service-doc'][0].href).pathname).toBe('/agents');
     }
   });
@@ -69,7 +67,7 @@ describe('the contract explains itself to an agent', () => {
     expect(Object.keys(contract.actions.submit.result.status)).toEqual(['received', 'pending', 'failed']);
     // A pending request is delivered without the sender, and a retry stays safe.
     expect(contract.actions.submit.result.status.pending).toMatch(/delivered automatically, without any retry/);
-    expect(contract.actions.submit.result.status.pending).toMatch(/same Idempotency-Key and body is still safe/);
+    expect(contract.actions.submit.result.status.pending).toMatch(/same idempotency key and request is still safe/);
     expect(contract.actions.submit.result.confirmation_email.sent).toMatch(/Only this value/);
     expect(contract.errors.format).toContain('RFC 9457');
     expect(contract.limits.max_body_bytes).toBeGreaterThan(1000);

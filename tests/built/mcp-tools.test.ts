@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import handler from '../../netlify/functions/proposal.mts';
 import { readDist } from '../../scripts/local-site/dist.ts';
+import { rpcMessage } from '../helpers/mcp-reply.ts';
 
 const contract = JSON.parse(readDist('api/proposal.json'));
 const MCP = 'https://kestrelcloud.example/mcp';
@@ -18,7 +19,7 @@ async function rpc(body: unknown, headers: Record<string, string> = {}) {
       body: JSON.stringify(body),
     }),
   );
-  return { status: res.status, body: res.status === 202 ? null : await res.json() };
+  return { status: res.status, body: res.status === 202 ? null : await rpcMessage(res) };
 }
 
 /** The raw reply text, to look for what must never be in it. */

@@ -9,8 +9,8 @@ import { readDist } from '../../scripts/local-site/dist.ts';
 import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import * as validators from '../../.generated/validators.mjs';
-import { createProposalHandler } from '../../src/proposal/handler.ts';
-import { createActionPipeline, MIN_FILL_MS } from '../../src/proposal/pipeline.ts';
+import { createProposalHandler } from '../../src/proposal/http/handler.ts';
+import { createActionPipeline, MIN_FILL_MS } from '../../src/proposal/actions/pipeline.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
 
 const API = 'http://127.0.0.1/api/proposal';

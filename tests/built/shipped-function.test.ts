@@ -5,6 +5,7 @@
  * bundled SDK the zip carries as a file of its own, so every module the ESM runtime loads is in it.
  */
 import { randomUUID } from 'node:crypto';
+import { rpcMessage } from '../helpers/mcp-reply.ts';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +67,7 @@ describe('the shipped function, run from its unpacked zip', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       }),
     );
-    const body = (await res.json()) as { result: { tools: { name: string }[] } };
+    const body = (await rpcMessage(res)) as { result: { tools: { name: string }[] } };
     expect(body.result.tools.map((t) => t.name)).toEqual([
       'request_guidance',
       'review_proposal_request',

@@ -8,6 +8,7 @@
  * request names its channel and client in the CRM record, the sales notice and `npm run inbox`.
  */
 import { execFile } from 'node:child_process';
+import { request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,8 @@ import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
 import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../src/proposal/mcp/server-info.ts';
-import { REPLAYED_META } from '../../src/proposal/mcp/tool-result.ts';
+import { rpcMessage } from '../helpers/mcp-reply.ts';
+import { REPLAYED_META } from '../../src/proposal/mcp/server.ts';
 import { METHOD_NOT_ALLOWED } from '../../src/proposal/mcp/json-rpc.ts';
 
 const SALES = 'proposals@kestrelcloud.example';
@@ -305,7 +307,8 @@ describe('POST /mcp through the official SDK client', () => {
     expect(textOf(noKey)).toMatchObject({
       status: 400,
       type: expect.stringMatching(/#problem-missing-idempotency-key$/),
-      title: 'The idempotency_key argument is required',
+      title: 'An idempotency key is required',
+      detail: expect.stringMatching(/the idempotency_key argument/),
     });
     // Missing with other fields, the key is listed with them.
     const { company: _c, email: _e, ...fewer } = submitArguments(randomUUID());
@@ -362,7 +365,7 @@ describe('the HTTP edge of /mcp', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ ...initialize, params: { ...initialize.params, protocolVersion: version } }),
       });
-      const reply = (await res.json()) as { result: { protocolVersion: string } };
+      const reply = (await rpcMessage(res)) as { result: { protocolVersion: string } };
       const known = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
       expect(reply.result.protocolVersion, version).toBe(known ? version : LEGACY_PROTOCOL_VERSIONS[0]);
     }
@@ -374,8 +377,53 @@ describe('the HTTP edge of /mcp', () => {
     expect(await foreign.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
     const own = await post({ origin: new URL(site.url).origin });
     expect(own.status).toBe(200);
-    expect(own.headers.get('content-type')).toMatch(/^application\/json/);
+    // A 2025-era reply: the SDK's stateless path answers with an event stream.
+    expect(own.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(own.headers.get('mcp-session-id')).toBeNull();
+  });
+
+  // DNS rebinding through npm start: fetch cannot set Host, node:http can.
+  it('refuses a foreign Host and Origin on /api/proposal as on /mcp, and answers its own', async () => {
+    const status = (path: string, host: string, body: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(path, site.url);
+        const headers = {
+          host,
+          origin: `http://${host}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        };
+        const req = request(url, { method: 'POST', headers }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+        req.on('error', reject).end(body);
+      });
+    const guide = JSON.stringify(EXAMPLE_REQUESTS.guide);
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(await status('/api/proposal', 'evil.example', guide)).toBe(403);
+    expect(await status('/mcp', 'evil.example', ping)).toBe(403);
+    expect(await status('/api/proposal', new URL(site.url).host, guide)).toBe(200);
+  });
+
+  it('refuses a 2025-era submit labelled tools/list by its Mcp-Method and Mcp-Name headers; nothing is stored', async () => {
+    const before = crm.requests.length;
+    const res = await fetch(`${site.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        'mcp-method': 'tools/list',
+        'mcp-name': 'request_guidance',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'submit_proposal_request', arguments: submitArguments(randomUUID()) },
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ id: 9, error: { code: -32020 } });
+    expect(crm.requests.length).toBe(before);
   });
 
   it('the SDK client behind a foreign Origin cannot connect', async () => {
@@ -401,6 +449,13 @@ describe('the HTTP edge of /mcp', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
     });
     expect(res.status).toBe(400);
+  });
+
+  it("GET /mcp/server-card is the server card from the CDN, not /mcp's 405", async () => {
+    const res = await fetch(`${site.url}/mcp/server-card`);
+    expect(res.status).toBe(200);
+    const card = (await res.json()) as { remotes: { url: string }[] };
+    expect(new URL(card.remotes[0]!.url).pathname).toBe('/mcp');
   });
 
   it('GET /api/proposal is the contract file from the CDN, byte for byte what the build wrote', async () => {

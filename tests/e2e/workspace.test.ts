@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSENT_MISSING } from '../../src/proposal/reply-view.ts';
+import { CONSENT_MISSING } from '../../src/proposal/http/reply-view.ts';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,7 +72,7 @@ interface Opened {
 }
 
 /**
- * The API refuses a submit sent within MIN_FILL_MS of form_started_at (bot protection, src/proposal/pipeline.ts).
+ * The API refuses a submit sent within MIN_FILL_MS of form_started_at (bot protection, src/proposal/actions/pipeline.ts).
  * The page's clock runs this far behind the server's, as if the person opened the page a minute
  * before: its form_started_at is then old enough at once, and no test waits out the fill time.
  */

@@ -89,10 +89,30 @@ const edgesFrom = (fromDir: string, toDir: string) =>
     .filter(({ from, to }) => from.startsWith(fromDir) && to.startsWith(toDir))
     .map(({ from, to }) => `${from} -> ${to}`);
 
+/**
+ * The function as a floor plan, top to bottom: the entry, the two doors, what both doors check, the
+ * actions and their pipeline, the sensitive-data guard, the submit wing with its store, the agent-identity
+ * verifier (the entry starts it, the submit wing records its result), and the
+ * rooms the site shares. A module imports from its own floor or one below, never from above.
+ */
+const FLOORS = [
+  ['netlify/functions/'],
+  ['src/proposal/http/', 'src/proposal/mcp/'],
+  ['src/proposal/gate/'],
+  ['src/proposal/actions/'],
+  ['src/proposal/sensitive-data/'],
+  ['src/proposal/submit/', 'src/proposal/store/'],
+  ['src/proposal/agent-identity/'],
+  ['src/contract/', 'src/text/'],
+];
+const DOORS = ['src/proposal/http/', 'src/proposal/mcp/'];
+const floorOf = (file: string) => FLOORS.findIndex((rooms) => rooms.some((room) => file.startsWith(room)));
+const functionEdges = () => edges.filter(({ from, to }) => floorOf(from) >= 0 && floorOf(to) >= 0);
+
 describe('import graph', () => {
   it('reads the project source', () => {
     expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get('src/proposal/handler.ts')?.length).toBeGreaterThan(3);
+    expect(graph.get('src/proposal/http/handler.ts')?.length).toBeGreaterThan(3);
   });
 
   it('has no import cycle', () => {
@@ -149,6 +169,27 @@ describe('import graph', () => {
       }
     }
     expect(edgesFrom('src/text/', 'src/contract/')).toEqual([]);
+  });
+
+  it('puts every module of the function on a floor of its plan', () => {
+    expect([...graph.keys()].filter((file) => file.startsWith('src/proposal/') && floorOf(file) < 0)).toEqual([]);
+  });
+
+  it('lets no module of the function import from a floor above its own', () => {
+    const upward = functionEdges().filter(({ from, to }) => floorOf(to) < floorOf(from));
+    expect(upward.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+
+  // What both doors use is written once, below them: neither door reads the other.
+  it('keeps what both doors use below them, and each door out of the other', () => {
+    const [http, mcp] = DOORS.map(
+      (door) => new Set(edges.filter(({ from }) => from.startsWith(door)).map(({ to }) => to)),
+    );
+    const shared = [...http!].filter((file) => mcp!.has(file));
+    expect(shared.length).toBeGreaterThan(3);
+    expect(shared.filter((file) => floorOf(file) <= floorOf(DOORS[0]!))).toEqual([]);
+    expect(edgesFrom(DOORS[0]!, DOORS[1]!)).toEqual([]);
+    expect(edgesFrom(DOORS[1]!, DOORS[0]!)).toEqual([]);
   });
 
   it('never imports tests from outside tests', () => {

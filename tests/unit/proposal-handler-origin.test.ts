@@ -4,10 +4,11 @@
  * is a page of the built site, are tests/built/form-posts.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createProposalHandler } from '../../src/proposal/handler.ts';
-import type { ActionPipeline, ActionRequest } from '../../src/proposal/pipeline.ts';
+import { createProposalHandler } from '../../src/proposal/http/handler.ts';
+import type { ActionPipeline, ActionRequest } from '../../src/proposal/actions/pipeline.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
-import { asClient, clientNetworkKey, pipelineForClient } from '../../src/proposal/client-network.ts';
+import { asClient, clientNetworkKey, pipelineForClient } from '../../src/proposal/gate/client-network.ts';
+import { MCP_WORDS } from '../../src/proposal/mcp/server.ts';
 
 const SITE = 'https://kestrel.example';
 const knowledge = {
@@ -82,7 +83,12 @@ describe('the request source', () => {
       scheduleSweep: () => undefined,
     };
     const forClient = pipelineForClient(inner);
-    const request = { body: {}, idempotencyKey: null, source: { channel: 'mcp' as const, client: 'claude-ai/1.0' } };
+    const request = {
+      body: {},
+      idempotencyKey: null,
+      door: MCP_WORDS,
+      source: { channel: 'mcp' as const, client: 'claude-ai/1.0' },
+    };
     await asClient('2001:db8:5::1', () => forClient.run(request));
     await asClient(undefined, () => forClient.run(request));
     expect(seen[0]!.source).toEqual({

@@ -5,7 +5,7 @@ import {
   implementationName,
   sourceText,
   userAgentProduct,
-} from '../../src/proposal/source.ts';
+} from '../../src/contract/source.ts';
 import { buildRecord } from '../../src/proposal/submit/record.ts';
 import { listText, toCsv } from '../../scripts/inbox/export.ts';
 import { notificationText } from '../../src/proposal/submit/notification.ts';

@@ -10,8 +10,8 @@ import {
   clientNetworkKey,
   NETWORK_SECRET_VARIABLE,
   networkSecretFromEnv,
-} from '../../src/proposal/client-network.ts';
-import type { RequestSource } from '../../src/proposal/source.ts';
+} from '../../src/proposal/gate/client-network.ts';
+import type { RequestSource } from '../../src/contract/source.ts';
 import { fillTimeMs, FORM_LIFETIME_MS, observedSignals } from '../../src/proposal/submit/spam-signals.ts';
 import { tallyEvent } from '../../src/proposal/store/event-tally.ts';
 import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
@@ -109,7 +109,7 @@ describe('the limits as configured', () => {
     vi.stubEnv('URL', 'https://kestrel.example');
     vi.stubEnv(NETWORK_SECRET_VARIABLE, '');
     try {
-      const fresh = await import('../../src/proposal/client-network.ts');
+      const fresh = await import('../../src/proposal/gate/client-network.ts');
       expect(fresh.clientNetworkKey('192.0.2.7')).toMatch(/^[0-9a-f]{16}$/);
       expect(fresh.clientNetworkKey('192.0.2.8')).toMatch(/^[0-9a-f]{16}$/);
       const logged = vi.mocked(console.warn).mock.calls.map(([line]) => String(line));

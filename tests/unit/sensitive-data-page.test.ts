@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { findSensitiveData, SENSITIVE_KIND_LABELS, type SensitiveKind } from '../../src/proposal/sensitive-data.ts';
+import {
+  findSensitiveData,
+  SENSITIVE_KIND_LABELS,
+  type SensitiveKind,
+} from '../../src/proposal/sensitive-data/index.ts';
 import { secretlintHits } from '../../src/proposal/sensitive-data/secretlint.ts';
 import { findSecret } from '../../src/proposal/sensitive-data/detect.ts';
 import { BENIGN_SAMPLES, SECRET_SAMPLES } from '../fixtures/sensitive-corpus.ts';

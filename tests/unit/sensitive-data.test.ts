@@ -7,7 +7,7 @@ import {
   SENSITIVE_KIND_LABELS,
   SENSITIVE_KINDS,
   type SensitiveFinding,
-} from '../../src/proposal/sensitive-data.ts';
+} from '../../src/proposal/sensitive-data/index.ts';
 import { secretlintHits } from '../../src/proposal/sensitive-data/secretlint.ts';
 import { dniLetterValid, luhnValid, ninoPrefixValid, ssnValid } from '../../src/proposal/sensitive-data/identifiers.ts';
 import { BENIGN_SAMPLES, fake, SECRET_SAMPLES } from '../fixtures/sensitive-corpus.ts';
@@ -172,7 +172,7 @@ describe('failure', () => {
         Promise.reject(new Error(`rule crashed on: ${options.source.content}`)),
     }));
     try {
-      const guard = await import('../../src/proposal/sensitive-data.ts');
+      const guard = await import('../../src/proposal/sensitive-data/index.ts');
       const error: unknown = await guard.findSensitiveData({ blocker: sample.text }).then(
         () => undefined,
         (reason: unknown) => reason,

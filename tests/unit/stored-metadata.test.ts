@@ -4,18 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { guardedMetadata } from '../../src/proposal/stored-metadata.ts';
-import { userAgentProduct } from '../../src/proposal/source.ts';
+import { guardedMetadata } from '../../src/proposal/actions/stored-metadata.ts';
+import { userAgentProduct } from '../../src/contract/source.ts';
 import { fake } from '../fixtures/sensitive-corpus.ts';
 
 const token = () => 'ghp_' + fake('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 36, 7);
 
 describe('the stored metadata guard', () => {
-  it('refuses an Idempotency-Key that looks like a token, naming the header and not the value', async () => {
+  it('refuses an idempotency key that looks like a token, naming the key and not the value', async () => {
     const key = token();
     const { keyRefused } = await guardedMetadata(key, { channel: 'http-api' });
     expect(keyRefused?.status).toBe(422);
-    expect(JSON.stringify(keyRefused?.body)).toContain('Idempotency-Key');
+    expect(JSON.stringify(keyRefused?.body)).toContain('idempotency key');
     expect(JSON.stringify(keyRefused?.body)).not.toContain(key);
   });
 

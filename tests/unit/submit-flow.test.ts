@@ -138,7 +138,7 @@ describe('submitProposal', () => {
     expect(replies.filter((reply) => reply.headers?.['Idempotent-Replayed'] === undefined)).toHaveLength(1);
   });
 
-  it('answers 409 with Retry-After (the seconds its lease has left) while another request with the key is running', async () => {
+  it('answers 409 with retry_after_seconds (the seconds its lease has left) while another request with the key is running', async () => {
     parts.crm.behave({ kind: 'hang' });
     // The wait before 409 (IN_USE_WAIT_MS, 5 s) shortened; the CRM call outlasts it.
     const deps = makeDeps({ crmTimeoutMs: 2_000, inUseWaitMs: 500 });
@@ -151,7 +151,7 @@ describe('submitProposal', () => {
     // It waited for the other request before answering.
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     expect(second.status).toBe(409);
-    const retryAfter = Number(second.headers?.['Retry-After']);
+    const retryAfter = (second.body as { retry_after_seconds: number }).retry_after_seconds;
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(Math.ceil(leaseMs(1, leaseTerms(deps).effectMs) / 1000));
     expect(second.body).toMatchObject({ type: expect.stringContaining('idempotency-key-in-use') });

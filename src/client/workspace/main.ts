@@ -12,7 +12,7 @@ import {
   type ProposalAction as Action,
 } from '../../contract/fields.ts';
 import { isProblemType } from '../../contract/http.ts';
-import type { GuideReply } from '../../proposal/guide.ts';
+import type { GuideReply } from '../../proposal/actions/guide.ts';
 import {
   CONSENT_MISSING,
   fieldLink,
@@ -23,10 +23,10 @@ import {
   summaryView,
   type ProblemBody,
   type SubmitReply,
-} from '../../proposal/reply-view.ts';
+} from '../../proposal/http/reply-view.ts';
 import { findSecret } from '../../proposal/sensitive-data/detect.ts';
-import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../proposal/source.ts';
-import type { SummarizeReply } from '../../proposal/summarize.ts';
+import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../contract/source.ts';
+import type { SummarizeReply } from '../../proposal/actions/summarize.ts';
 import { freshDraft, loadDraft, newKey, saveDraft } from './draft.ts';
 import { button, clear, clearField, fieldFor, focusField, h, markField, panel, say, show, shown } from './view.ts';
 import { registerTools } from './webmcp.ts';

@@ -1,10 +1,10 @@
 /**
  * What the workspace shows: a tiny DOM builder (server text only ever becomes text nodes), errors
  * at their fields, each step's result panel (`#o-<action>`) and live message (`#m-<action>`), and
- * the API's replies in the words of the shared reply views (proposal/reply-view.ts).
+ * the API's replies in the words of the shared reply views (proposal/http/reply-view.ts).
  */
 import type { ProposalAction } from '../../contract/fields.ts';
-import type { ReplyView, ViewNode } from '../../proposal/reply-view.ts';
+import type { ReplyView, ViewNode } from '../../proposal/http/reply-view.ts';
 
 /** Reply views' nodes become elements too: the same words the no-JS reply page shows. */
 export type Child = Node | ViewNode | readonly Child[];

@@ -14,8 +14,9 @@ import { buildContract, EXAMPLE_REQUESTS, workflowTexts } from '../../contract/c
 import { dataHandlingFromEnv } from '../../contract/data-handling.ts';
 import { partnerPhrase } from '../../contract/partner-phrase.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS } from '../../contract/paths.ts';
-import { guide } from '../../proposal/guide.ts';
-import { summarize } from '../../proposal/summarize.ts';
+import { guide } from '../../proposal/actions/guide.ts';
+import { summarize } from '../../proposal/actions/summarize.ts';
+import { httpWords } from '../../proposal/http/words.ts';
 import { exampleSubmitReply } from '../../contract/submit-replies.ts';
 import { handOver } from '../handover.ts';
 
@@ -130,8 +131,8 @@ export async function proposalContract() {
 
 export const contractOf = oncePer((k: Knowledge) =>
   buildContract(k, {
-    guide: guide(k, EXAMPLE_REQUESTS.guide),
-    summarize: summarize(k, EXAMPLE_REQUESTS.summarize),
+    guide: guide(k, EXAMPLE_REQUESTS.guide, httpWords(k.urls.proposal_api)),
+    summarize: summarize(k, EXAMPLE_REQUESTS.summarize, httpWords(k.urls.proposal_api)),
     submit: exampleSubmitReply(k),
   }),
 );

@@ -197,6 +197,12 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
             title: { type: 'string' },
             status: { type: 'integer' },
             detail: { type: 'string' },
+            retry_after_seconds: {
+              type: 'integer',
+              minimum: 1,
+              description:
+                'When a retry is useful (409, 503): the same delay as the Retry-After header, on every channel.',
+            },
             errors: {
               type: 'array',
               items: {

@@ -18,9 +18,10 @@ import {
 import { PROBLEM_TYPES, problemAnchor, problemMeaning, type ProblemType } from '../../contract/http.ts';
 import { contractOf, knowledgeOf } from '../agents/agent-documents.ts';
 import { apiExamples } from '../agents/api-examples.ts';
-import { askFormHtml, neverSendRule, workspaceFormsHtml } from '../../proposal/workspace-form.ts';
-import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS, webmcpTools } from '../../proposal/tools.ts';
-import { MCP_TRANSPORT, mcpRevisionsText, mcpServerInfo } from '../../proposal/mcp/server-info.ts';
+import { askFormHtml, neverSendRule, workspaceFormsHtml } from '../../proposal/http/workspace-form.ts';
+import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS, webmcpTools } from '../../proposal/actions/tools.ts';
+import { mcpServerInfo } from '../../proposal/mcp/server-info.ts';
+import { MCP_TRANSPORT, mcpRevisionsText } from '../agents/mcp-server.ts';
 import { absolute } from './urls.ts';
 import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';

@@ -8,7 +8,6 @@
  * usual whatever its signature says.
  */
 import { isSignatureError, SignatureErrorCode, verifySignature, webcrypto } from 'http-message-sig';
-import type { EnvReader } from '../submit/config.ts';
 import { bodyCopy, checkContentDigest } from './content-digest.ts';
 import { KeyDirectories, operatorOrigin } from './directory.ts';
 import { covers, signedOperator, webBotAuthInput, type WebBotAuthInput } from './headers.ts';
@@ -45,7 +44,7 @@ export function agentIdentityDeps(options: {
   };
 }
 
-export function agentIdentityDepsFromEnv(readEnv: EnvReader): AgentIdentityDeps {
+export function agentIdentityDepsFromEnv(readEnv: (name: string) => string | undefined): AgentIdentityDeps {
   return agentIdentityDeps({ allowLoopbackHttp: readEnv(LOOPBACK_DIRECTORY_ENV) === '1' });
 }
 

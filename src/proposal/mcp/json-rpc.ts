@@ -1,30 +1,6 @@
-/** JSON-RPC 2.0 as the MCP endpoint writes it: error codes, and replies that are never cached. */
-
-export const RPC = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  /** The transport's own refusals (Origin, method, media type, header), as the SDK reports them. */
-  serverError: -32000,
-} as const;
-
-export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
-  });
-}
-
-/** A JSON-RPC error without an id: the reply to a message the server would not read. */
-export function rpcErrorResponse(
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-): Response {
-  return jsonReply(status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
-}
+/** JSON-RPC 2.0 as the MCP door writes its own refusals, with the SDK's codes (-32000: the transport's). */
+export const rpcError = (status: number, code: number, message: string, id: string | number | null = null) =>
+  Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status });
 
 /** What /mcp allows: no GET (no event stream), no DELETE (no session). */
 export const MCP_ALLOW = 'POST, OPTIONS';
@@ -34,7 +10,7 @@ export const METHOD_NOT_ALLOWED = {
   jsonrpc: '2.0',
   id: null,
   error: {
-    code: RPC.serverError,
+    code: -32000,
     message: 'Method not allowed: POST JSON-RPC messages; this stateless server offers no event stream and no session.',
   },
 } as const;

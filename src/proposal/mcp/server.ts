@@ -1,152 +1,106 @@
 /**
- * The MCP server, through the official SDK v2 (@modelcontextprotocol/server): one tool definition
- * per action serves both protocol eras. createMcpHandler answers 2026-07-28 (server/discover, the
- * per-request `_meta` envelope, the Mcp-Method/Mcp-Name header checks, cache hints) and the 2025
- * revisions through its stateless legacy path. Loaded by ./endpoint.ts only when an MCP message
- * arrives, so POST /api/proposal never loads the SDK (./sdk.ts).
- *
- * The 2025 leg is wired by hand as the SDK documents (isLegacyRequest in front of a `legacy:
- * 'reject'` handler) for one difference: its stateless fallback answers with an event stream, and
- * this endpoint answers every message with one JSON body in both eras.
+ * The MCP server on the official SDK v2: one tool per action for both protocol eras. Its
+ * createMcpHandler answers 2026-07-28 (server/discover, the `_meta` envelope, cache hints) and
+ * 2025-era requests on its stateless legacy path, whose replies are event streams, as those
+ * revisions allow; a client of them must read both (2025-03-26, "Streamable HTTP").
  */
-import type {
-  CallToolResult,
-  jsonSchemaValidator,
-  JsonSchemaType,
-  JsonSchemaValidator,
-  ServerContext,
-} from '@modelcontextprotocol/server';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult, jsonSchemaValidator, ServerContext } from '@modelcontextprotocol/server';
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { problem, withProblemBase, type Reply } from '../../contract/http.ts';
 import { ACTIONS, type ProposalAction } from '../../contract/fields.ts';
-import { internalError, type ActionPipeline } from '../pipeline.ts';
+import { implementationName, userAgentProduct } from '../../contract/source.ts';
+import type { DoorWords } from '../actions/door-words.ts';
+import { internalError, type ActionPipeline } from '../actions/pipeline.ts';
 import { errorName, logEvent } from '../submit/log.ts';
-import { implementationName, userAgentProduct } from '../source.ts';
-import { IDEMPOTENCY_KEY_ARGUMENT, mcpTools } from '../tools.ts';
+import { IDEMPOTENCY_KEY_ARGUMENT as KEY, mcpTools, PROPOSAL_TOOLS } from '../actions/tools.ts';
 import { mcpInstructions, mcpServerInfo, PROTOCOL_VERSIONS } from './server-info.ts';
-import { toolResult, withMissingKey } from './tool-result.ts';
 
-/** The SDK as this module receives it from the function entry (./sdk.ts says why). */
 export type McpSdk = typeof import('./sdk.ts');
 
-/**
- * The contract's JSON Schemas go to tools/list as they are; the SDK checks nothing against them.
- * The pipeline is the one validator of every channel (ajv with the contract's compiled validators),
- * and its refusals are problem details an agent can act on, which an SDK-side check would pre-empt
- * with a bare -32602 message. Results come from the same code the HTTP API answers with.
- */
-const PIPELINE_VALIDATES: jsonSchemaValidator = {
-  getValidator<T>(): JsonSchemaValidator<T> {
-    return (data) => ({ valid: true, data: data as T, errorMessage: undefined });
-  },
+export const MCP_WORDS: DoorWords = {
+  action: (action) => `the ${PROPOSAL_TOOLS[action].name} tool`,
+  key: `the ${KEY} argument`,
+  keyPointer: `#/${KEY}`,
+  schemas: "the tool's inputSchema in tools/list",
 };
 
-/** The contract's schemas are plain JSON Schema objects; the SDK's type spells out every keyword. */
-const asJsonSchema = (schema: object) => schema as JsonSchemaType;
+/** The `_meta` key of a result that replays a stored submit (the HTTP API's Idempotent-Replayed: true). */
+export const REPLAYED_META = 'io.kestrelcloud/idempotent-replayed';
+
+/** The SDK checks no argument: the pipeline, every door's one validator, answers with problem details. */
+const PIPELINE_VALIDATES: jsonSchemaValidator = {
+  getValidator: () => (data) => ({ valid: true, data: data as never, errorMessage: undefined }),
+};
 
 /** tools/list and server/discover change only with a deploy: clients may keep them five minutes. */
 const CACHE_HINT = { ttlMs: 5 * 60 * 1000, cacheScope: 'public' as const };
 
-/**
- * The client's name for itself: `clientInfo` under its `_meta` key (SEP-2575; every 2026-07-28
- * request carries it, and a 2025-era stateless client may send it too), else its User-Agent. The
- * SDK lifts the reserved `_meta` keys into `ctx.mcpReq.envelope`.
- */
-function clientOf(ctx: ServerContext, sdk: McpSdk): string | undefined {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  return (
-    implementationName(envelope?.[sdk.CLIENT_INFO_META_KEY]) ??
-    userAgentProduct(ctx.http?.req?.headers.get('user-agent') ?? null)
-  );
-}
-
-async function runTool(
-  sdk: McpSdk,
+/** The action's Reply, its errors contained. */
+async function run(
   action: ProposalAction,
   given: Record<string, unknown>,
-  ctx: ServerContext,
-  k: Knowledge,
+  client: string | undefined,
   pipeline: ActionPipeline,
-): Promise<CallToolResult> {
-  const { [IDEMPOTENCY_KEY_ARGUMENT]: key, ...args } = given;
-  let reply: Reply;
-  if (action === 'submit' && key !== undefined && typeof key !== 'string') {
-    reply = problem('invalid-idempotency-key', `The ${IDEMPOTENCY_KEY_ARGUMENT} argument must be a string.`);
-  } else {
-    try {
-      reply = await pipeline.run({
-        // Other actions take no key: sent to them, it is a field their schema does not allow.
-        body: { ...(action === 'submit' ? args : given), action },
-        idempotencyKey: action === 'submit' && typeof key === 'string' ? key : null,
-        source: { channel: 'mcp', client: clientOf(ctx, sdk) },
-      });
-    } catch (error) {
-      logEvent('unexpected_error', { name: errorName(error), channel: 'mcp' });
-      reply = internalError();
-    }
+): Promise<Reply> {
+  const { [KEY]: key, ...args } = given;
+  if (action === 'submit' && key !== undefined && typeof key !== 'string')
+    return problem('invalid-idempotency-key', `The ${KEY} argument must be a string.`);
+  try {
+    // Other actions take no key: sent to them, it is a field their schema does not allow.
+    const body = { ...(action === 'submit' ? args : given), action };
+    return await pipeline.run({
+      body,
+      idempotencyKey: action === 'submit' ? ((key as string) ?? null) : null,
+      door: MCP_WORDS,
+      source: { channel: 'mcp', client },
+    });
+  } catch (error) {
+    logEvent('unexpected_error', { name: errorName(error), channel: 'mcp' });
+    return internalError();
   }
-  if (action === 'submit' && key === undefined) reply = withMissingKey(reply);
-  return toolResult(withProblemBase(reply, k.urls.agents), k.urls.proposal_api);
 }
 
-function buildServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipeline): McpServer {
+/** Success: `structuredContent` and the same JSON as text (a replay says so in `_meta` and a note); a refusal: `isError` and the problem. */
+function toolResult(reply: Reply): CallToolResult {
+  const text = (value: unknown) => ({ type: 'text' as const, text: JSON.stringify(value) });
+  if (reply.status >= 300) return { isError: true, content: [text(reply.body)] };
+  const body = reply.body as Record<string, unknown>;
+  if (!Object.entries(reply.headers ?? {}).some(([name, v]) => /^idempotent-replayed$/i.test(name) && v === 'true'))
+    return { content: [text(body)], structuredContent: body };
+  const note = `Replayed: this ${KEY} was already used with these arguments; this is the stored result, nothing was submitted again.`;
+  return {
+    content: [text(body), { type: 'text', text: note }],
+    structuredContent: body,
+    _meta: { [REPLAYED_META]: true },
+  };
+}
+
+function buildServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipeline) {
   const server = new sdk.McpServer(mcpServerInfo(k), {
     capabilities: { tools: { listChanged: false } },
     instructions: mcpInstructions(k),
     supportedProtocolVersions: [...PROTOCOL_VERSIONS],
     cacheHints: { 'tools/list': CACHE_HINT, 'server/discover': CACHE_HINT },
   });
-  const tools = mcpTools(k);
-  ACTIONS.forEach((action, i) => {
-    const { name, title, description, inputSchema, outputSchema, annotations } = tools[i]!;
-    server.registerTool(
-      name,
-      {
-        title,
-        description,
-        inputSchema: sdk.fromJsonSchema<Record<string, unknown>>(asJsonSchema(inputSchema), PIPELINE_VALIDATES),
-        outputSchema: sdk.fromJsonSchema(asJsonSchema(outputSchema), PIPELINE_VALIDATES),
-        annotations,
-      },
-      (args, ctx) => runTool(sdk, action, args, ctx, k, pipeline),
-    );
+  const schema = (json: object) => sdk.fromJsonSchema<Record<string, unknown>>(json, PIPELINE_VALIDATES);
+  mcpTools(k).forEach(({ name, inputSchema, outputSchema, ...described }, i) => {
+    const config = { ...described, inputSchema: schema(inputSchema), outputSchema: schema(outputSchema) };
+    server.registerTool(name, config, async (args, ctx: ServerContext) => {
+      // The client's name for itself: `clientInfo` in the `_meta` envelope (SEP-2575), else its User-Agent.
+      const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+      const agent = ctx.http?.req?.headers.get('user-agent') ?? null;
+      const client = implementationName(envelope?.[sdk.CLIENT_INFO_META_KEY]) ?? userAgentProduct(agent);
+      return toolResult(withProblemBase(await run(ACTIONS[i]!, args, client, pipeline), k.urls.agents));
+    });
   });
   return server;
 }
 
-/** Reporting only: the class name, never a message or stack that could carry a value. */
-const onerror = (error: Error) => logEvent('mcp_error', { name: errorName(error) });
-
-/** A 2025-era request: a fresh server on the SDK's stateless transport, answering JSON. */
-async function answerLegacy(sdk: McpSdk, server: McpServer, req: Request, parsedBody: unknown): Promise<Response> {
-  const transport = new sdk.WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
-  transport.onerror = onerror;
-  await server.connect(transport);
-  try {
-    return await transport.handleRequest(req, { parsedBody });
-  } finally {
-    await Promise.allSettled([transport.close(), server.close()]);
-  }
-}
-
-/** The web-standard fetch handler of both eras; every reply `application/json`, never an event stream or a session. */
-/** `sdk`: the SDK module, loaded by the function entry (./sdk.ts says why). */
+/** The handler of both eras, stateless; `sdk` is the module the function entry loaded. */
 export function createMcpServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipeline, maxRequestBodySize: number) {
-  const modern = sdk.createMcpHandler(() => buildServer(sdk, k, pipeline), {
-    legacy: 'reject',
-    responseMode: 'json',
-    maxRequestBodySize,
-    onerror,
-  });
-  return {
-    async fetch(req: Request, { parsedBody }: { parsedBody: unknown }): Promise<Response> {
-      return (await sdk.isLegacyRequest(req, parsedBody, { maxRequestBodySize }))
-        ? answerLegacy(sdk, buildServer(sdk, k, pipeline), req, parsedBody)
-        : modern.fetch(req, { parsedBody });
-    },
-  };
+  // Reporting only: the class name, never a message or stack that could carry a value.
+  const onerror = (error: Error) => logEvent('mcp_error', { name: errorName(error) });
+  const options = { responseMode: 'json' as const, maxRequestBodySize, onerror };
+  const handler = sdk.createMcpHandler(() => buildServer(sdk, k, pipeline), options);
+  return (req: Request, parsedBody: unknown) => handler.fetch(req, { parsedBody });
 }

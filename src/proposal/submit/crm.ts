@@ -4,7 +4,7 @@ import type { CrmName } from '../../contract/submit-replies.ts';
 import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { Partner } from './partner.ts';
 import { signalsLine, type SpamSignals } from './spam-signals.ts';
-import { sourceText, type RequestSource } from '../source.ts';
+import { sourceText, type RequestSource } from '../../contract/source.ts';
 import { logError, logEvent } from './log.ts';
 import { agentIdentityText } from '../agent-identity/text.ts';
 import type { AgentIdentity } from '../agent-identity/model.ts';

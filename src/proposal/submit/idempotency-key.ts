@@ -10,13 +10,13 @@ export type IdempotencyKeyResult = { ok: true; key: string } | { ok: false; repl
 const KEY_CHARS = new RegExp(`^${KEY_CHAR_CLASS}+$`);
 
 const RULE =
-  `The Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces, ` +
+  `An idempotency key is 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces, ` +
   'either bare or inside one pair of double quotes.';
 
 /** Parses the header value; details name the broken rule and never echo the value. */
 export function parseIdempotencyKey(header: string | null): IdempotencyKeyResult {
   if (header === null) {
-    return invalid('missing-idempotency-key', 'Send an Idempotency-Key header with a stable value per submission.');
+    return invalid('missing-idempotency-key', 'A submit needs an idempotency key: one stable value per submission.');
   }
   // Fetch's Headers already trims surrounding whitespace; trim here too for direct callers.
   const value = header.replace(/^[ \t]+|[ \t]+$/g, '');
@@ -24,14 +24,14 @@ export function parseIdempotencyKey(header: string | null): IdempotencyKeyResult
   const key = quoted ? value.slice(1, -1) : value;
   const broken =
     quoted && (value.length < 2 || !value.endsWith('"'))
-      ? 'A quoted Idempotency-Key must end with a closing double quote.'
+      ? 'A quoted idempotency key must end with a closing double quote.'
       : key.length === 0
-        ? 'The Idempotency-Key is empty.'
+        ? 'The idempotency key is empty.'
         : key.length > MAX_IDEMPOTENCY_KEY_LENGTH
-          ? `The Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`
+          ? `The idempotency key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`
           : KEY_CHARS.test(key)
             ? undefined
-            : 'The Idempotency-Key contains a character outside printable ASCII, a space, a control character or an inner double quote.';
+            : 'The idempotency key contains a character outside printable ASCII, a space, a control character or an inner double quote.';
   return broken === undefined ? { ok: true, key } : invalid('invalid-idempotency-key', broken);
 }
 

@@ -18,7 +18,7 @@ import { logEvent } from './log.ts';
 import { buildRecord } from './record.ts';
 import { withAddressCount } from './send-gates.ts';
 import { observedSignals } from './spam-signals.ts';
-import type { RequestSource } from '../source.ts';
+import type { RequestSource } from '../../contract/source.ts';
 import { invocationAgentIdentity } from '../agent-identity/invocation.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../../contract/idempotency-rules.ts';
 
@@ -37,7 +37,7 @@ export async function submitProposal(
     if (named.kind === 'reused') {
       return problem(
         'idempotency-key-reused',
-        'This Idempotency-Key was already used with a different request body. Send a new key for a new submission.',
+        'This idempotency key was already used with a different request. Send a new key for a new submission.',
       );
     }
     for (;;) {
@@ -62,8 +62,8 @@ export async function submitProposal(
       if (Date.now() >= waitUntil) {
         return problem(
           'idempotency-key-in-use',
-          'Another request with this Idempotency-Key is still being processed. Retry with the same key and body after Retry-After seconds.',
-          { headers: { 'Retry-After': String(Math.max(1, Math.ceil(leftMs / 1000))) } },
+          'Another request with this idempotency key is still being processed. Retry with the same key and request after retry_after_seconds.',
+          { retry_after_seconds: Math.max(1, Math.ceil(leftMs / 1000)) },
         );
       }
       // Someone holds the lease (or moved first): it usually finishes in moments; its answer saves a round trip.
@@ -75,8 +75,8 @@ export async function submitProposal(
     logEvent('store_unavailable', { operation: error.operation, reason: error.reason });
     return problem(
       'store-unavailable',
-      'The request could not be stored: the store did not answer. Nothing was sent or emailed. Retry with the same Idempotency-Key and body after Retry-After seconds; the retry never creates a second request.',
-      { headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) } },
+      'The request could not be stored: the store did not answer. Nothing was sent or emailed. Retry with the same idempotency key and request after retry_after_seconds; the retry never creates a second request.',
+      { retry_after_seconds: STORE_RETRY_AFTER_SECONDS },
     );
   }
 }

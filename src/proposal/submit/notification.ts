@@ -11,7 +11,7 @@ import { MAX_SEND_ATTEMPTS, type Notice, type SendResult } from './mailer.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
 import { chatText, headerText, singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
-import { sourceText } from '../source.ts';
+import { sourceText } from '../../contract/source.ts';
 import { agentIdentityText } from '../agent-identity/text.ts';
 
 /** Bound of one chat post: a dead chat service must not hold the function. */

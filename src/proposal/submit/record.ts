@@ -2,7 +2,7 @@
 import type { GuidanceFields, IntakeFields, SubmitRequest } from '../../contract/requests.ts';
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { SpamSignals } from './spam-signals.ts';
-import type { RequestSource } from '../source.ts';
+import type { RequestSource } from '../../contract/source.ts';
 import type { AgentIdentity } from '../agent-identity/model.ts';
 import type { ConfirmationEmailState, CrmName } from '../../contract/submit-replies.ts';
 

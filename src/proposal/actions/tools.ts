@@ -1,8 +1,8 @@
 /** The three proposal actions as tools, for WebMCP and the MCP endpoint: the contract's request schemas, named. */
-import { ACTIONS, type ProposalAction } from '../contract/fields.ts';
-import { requestSchemas, resultSchemas } from '../contract/contract.ts';
-import { IDEMPOTENCY_KEY_PATTERN } from '../contract/idempotency-rules.ts';
-import type { Knowledge } from '../contract/knowledge.ts';
+import { ACTIONS, type ProposalAction } from '../../contract/fields.ts';
+import { requestSchemas, resultSchemas } from '../../contract/contract.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../contract/idempotency-rules.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
 
 export const PROPOSAL_TOOLS = {
   guide: {

@@ -5,10 +5,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
-import { IPV6_CLIENT_PREFIX_BITS } from '../contract/send-limits.ts';
-import { readEnv } from '../contract/http.ts';
-import type { ActionPipeline } from './pipeline.ts';
-import { logEvent } from './submit/log.ts';
+import { IPV6_CLIENT_PREFIX_BITS } from '../../contract/send-limits.ts';
+import { readEnv } from '../../contract/http.ts';
+import type { ActionPipeline } from '../actions/pipeline.ts';
+import { logEvent } from '../submit/log.ts';
 
 /**
  * Hex digits kept of the HMAC-SHA256: 64 bits tell clients apart. It only links one client's

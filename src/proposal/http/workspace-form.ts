@@ -1,6 +1,6 @@
 /** The workspace's forms as HTML: empty on /proposal, filled in on every no-JS reply page, so nothing typed is lost. */
-import type { Knowledge } from '../contract/knowledge.ts';
-import { MAX_EMAIL_LENGTH, requestSchemas } from '../contract/contract.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import { MAX_EMAIL_LENGTH, requestSchemas } from '../../contract/contract.ts';
 import {
   COMPANY_SIZES,
   CONTACT_FIELDS,
@@ -15,10 +15,10 @@ import {
   OPTIONAL_CONTACT_FIELDS,
   REQUIRED_INTAKE_FIELDS,
   type ProposalAction,
-} from '../contract/fields.ts';
-import { DOCUMENT_PATHS, PAGE_PATHS } from '../contract/paths.ts';
-import { escapeHtml as esc } from '../text/escape-html.ts';
-import { PROPOSAL_TOOLS } from './tools.ts';
+} from '../../contract/fields.ts';
+import { DOCUMENT_PATHS, PAGE_PATHS } from '../../contract/paths.ts';
+import { escapeHtml as esc } from '../../text/escape-html.ts';
+import { PROPOSAL_TOOLS } from '../actions/tools.ts';
 
 type FieldName = keyof typeof FIELD_LABELS;
 /** Fields of step 2 (the request), in the order people fill them in. */

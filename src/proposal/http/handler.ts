@@ -1,13 +1,16 @@
 /** POST /api/proposal (the HTTP API and the workspace's form): parses the body for the shared pipeline. */
-import type { Knowledge } from '../contract/knowledge.ts';
-import { problem, withProblemBase, type Reply } from '../contract/http.ts';
-import { readBody } from './read-body.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import { problem, readEnv, withProblemBase, type Reply } from '../../contract/http.ts';
+import { allowedHosts, foreignHost } from '../gate/hosts.ts';
+import { mediaTypeOf, readPost, type PostRefusal } from '../gate/post.ts';
+import { MAX_BODY_BYTES } from '../../contract/fields.ts';
 import { htmlReply } from './html-reply.ts';
-import { errorName, logEvent } from './submit/log.ts';
-import { internalError, type ActionPipeline, type InvocationContext } from './pipeline.ts';
-import { CHANNEL_HEADER, claimedChannel, httpChannel, userAgentProduct } from './source.ts';
-import { clientNetworkKey } from './client-network.ts';
+import { errorName, logEvent } from '../submit/log.ts';
+import { internalError, type ActionPipeline, type InvocationContext } from '../actions/pipeline.ts';
+import { CHANNEL_HEADER, claimedChannel, httpChannel, userAgentProduct } from '../../contract/source.ts';
+import { clientNetworkKey } from '../gate/client-network.ts';
 import { crossSiteRefusal } from './cross-site.ts';
+import { httpWords } from './words.ts';
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -16,12 +19,17 @@ const CORS = {
   'access-control-expose-headers': 'retry-after, idempotent-replayed, location',
 };
 
-function mediaTypeOf(contentType: string | null): 'json' | 'form' | null {
-  const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (essence === 'application/json' || /^application\/[\w.+-]+\+json$/.test(essence)) return 'json';
-  if (essence === 'application/x-www-form-urlencoded') return 'form';
-  return null;
-}
+const POST_REFUSED: Record<PostRefusal, () => Reply> = {
+  'media-type': () =>
+    problem(
+      'unsupported-media-type',
+      'Send application/json (or application/x-www-form-urlencoded from the proposal workspace form).',
+    ),
+  'too-large': () =>
+    problem('payload-too-large', 'The body is larger than the documented max_body_bytes limit of the contract.'),
+  unreadable: () => problem('malformed-json', 'The request body could not be read.'),
+  'malformed-json': () => problem('malformed-json', 'The body is not valid JSON.'),
+};
 
 type Parsed = { body: Record<string, unknown>; key?: string | undefined };
 
@@ -59,13 +67,7 @@ function formBody(raw: string): Parsed | Reply {
   return { body, key };
 }
 
-function jsonBody(raw: string): Parsed | Reply {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return problem('malformed-json', 'The body is not valid JSON.');
-  }
+function jsonBody(value: unknown): Parsed | Reply {
   if (typeof value === 'object' && value !== null && !Array.isArray(value))
     return { body: value as Record<string, unknown> };
   return problem('invalid-request', 'The body must be a JSON object.', {
@@ -73,9 +75,26 @@ function jsonBody(raw: string): Parsed | Reply {
   });
 }
 
+/** A delay is the body's `retry_after_seconds` on every door; over HTTP it is also the Retry-After header. */
+function withRetryAfter(reply: Reply): Reply {
+  const seconds = (reply.body as { retry_after_seconds?: unknown } | null)?.retry_after_seconds;
+  const set = Object.keys(reply.headers ?? {}).some((name) => name.toLowerCase() === 'retry-after');
+  if (typeof seconds !== 'number' || set) return reply;
+  return { ...reply, headers: { ...reply.headers, 'retry-after': String(seconds) } };
+}
+
 /** GET /api/proposal is the contract file the CDN serves (netlify.toml); the function takes no GET. */
 export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
+  const door = httpWords(k.urls.proposal_api);
   async function route(req: Request, form: boolean, context: InvocationContext | undefined): Promise<Reply> {
+    // The hosts /mcp answers on, checked alike (gate/hosts.ts): against DNS rebinding.
+    const foreign = foreignHost(req, allowedHosts(k.urls.home, readEnv));
+    if (foreign) {
+      return problem(
+        'cross-site-request',
+        `This request's ${foreign} names a host this site is not served on, as a page of another site that resolves its own name to this server would send. Nothing was processed.`,
+      );
+    }
     if (req.method === 'OPTIONS') return { status: 204, body: null };
     const refused = crossSiteRefusal(req, k.urls.home);
     if (refused !== undefined) return refused;
@@ -84,23 +103,14 @@ export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
         headers: { allow: 'GET, POST, OPTIONS' },
       });
     }
-    if (mediaTypeOf(req.headers.get('content-type')) === null) {
-      return problem(
-        'unsupported-media-type',
-        'Send application/json (or application/x-www-form-urlencoded from the proposal workspace form).',
-      );
-    }
-    const raw = await readBody(req);
-    if (!raw.ok) {
-      return raw.reason === 'too-large'
-        ? problem('payload-too-large', 'The body is larger than the documented max_body_bytes limit of the contract.')
-        : problem('malformed-json', 'The request body could not be read.');
-    }
-    const parsed = form ? formBody(raw.text) : jsonBody(raw.text);
+    const raw = await readPost(req, ['json', 'form'], MAX_BODY_BYTES);
+    if ('refused' in raw) return POST_REFUSED[raw.refused]();
+    const parsed = form ? formBody(raw.text) : jsonBody(raw.json);
     if ('status' in parsed) return parsed;
     return pipeline.run({
       body: parsed.body,
       idempotencyKey: req.headers.get('idempotency-key'),
+      door,
       source: {
         channel: httpChannel(form),
         claimed_channel: claimedChannel(req.headers.get(CHANNEL_HEADER)),
@@ -125,7 +135,7 @@ export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
       routed = internalError();
       form = false;
     }
-    const reply = withProblemBase(routed, k.urls.agents);
+    const reply = withRetryAfter(withProblemBase(routed, k.urls.agents));
     const accept = req.headers.get('accept') ?? '';
     const wantsHtml = form || (/\btext\/html\b/.test(accept) && !/json/.test(accept));
     if (wantsHtml && reply.status !== 204) {
@@ -134,7 +144,7 @@ export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
       const posted = shown ? new URLSearchParams(await copy.text().catch(() => '')) : undefined;
       return htmlReply(k, reply, posted);
     }
-    const headers = new Headers({ ...CORS, 'cache-control': 'no-store' });
+    const headers = new Headers(CORS);
     for (const [name, value] of Object.entries(reply.headers ?? {})) headers.set(name, value);
     return new Response(reply.body === null ? null : JSON.stringify(reply.body), { status: reply.status, headers });
   };

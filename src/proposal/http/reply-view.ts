@@ -1,10 +1,10 @@
 /** What a reply says to a person, as a tree both the no-JS reply page and the workspace script render. Browser-safe. */
-import { fieldOfPointer, labelOfField } from '../contract/fields.ts';
-import { isProblemType, type FieldError } from '../contract/http.ts';
-import { escapeHtml } from '../text/escape-html.ts';
-import type { GuideReply } from './guide.ts';
-import type { SummarizeReply } from './summarize.ts';
-import type { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../contract/submit-replies.ts';
+import { fieldOfPointer, labelOfField } from '../../contract/fields.ts';
+import { isProblemType, type FieldError } from '../../contract/http.ts';
+import { escapeHtml } from '../../text/escape-html.ts';
+import type { GuideReply } from '../actions/guide.ts';
+import type { SummarizeReply } from '../actions/summarize.ts';
+import type { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../contract/submit-replies.ts';
 
 /** Said once, at the consent box, with or without JavaScript. */
 export const CONSENT_MISSING = 'Nothing is sent without your consent: tick this box to agree.';

@@ -5,7 +5,7 @@
  * browsers (curl, agents, MCP clients) send neither, or their own, and are not web pages of
  * another site, so they pass.
  */
-import { problem, type Reply } from '../contract/http.ts';
+import { problem, type Reply } from '../../contract/http.ts';
 
 /** Sec-Fetch-Site values of a request this site's own pages (or the person, typing) made. */
 const OWN_FETCH_SITES = new Set(['same-origin', 'none']);

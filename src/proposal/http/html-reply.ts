@@ -1,9 +1,9 @@
 /** The reply to a no-JavaScript form post: the result in the site's frame, and the workspace again with all typed. */
-import type { Knowledge } from '../contract/knowledge.ts';
-import { FORM_FIELDS } from '../contract/fields.ts';
-import { isProblemType, type Reply } from '../contract/http.ts';
-import type { GuideReply } from './guide.ts';
-import type { SummarizeReply } from './summarize.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import { FORM_FIELDS } from '../../contract/fields.ts';
+import { isProblemType, type Reply } from '../../contract/http.ts';
+import type { GuideReply } from '../actions/guide.ts';
+import type { SummarizeReply } from '../actions/summarize.ts';
 import {
   CONSENT_MISSING,
   guideView,
@@ -15,7 +15,7 @@ import {
   type SubmitReply,
 } from './reply-view.ts';
 import { displayValue, workspaceFormsHtml, type FormState } from './workspace-form.ts';
-import { escapeHtml as esc } from '../text/escape-html.ts';
+import { escapeHtml as esc } from '../../text/escape-html.ts';
 
 /** `frame`: the site's header and footer, cut from the built /proposal page (src/integrations/build-outputs.ts). */
 type ReplyKnowledge = Knowledge & { stylesheet?: string; frame?: { header: string; footer: string } };
@@ -122,12 +122,11 @@ ${k.stylesheet ? `<link rel="stylesheet" href="${esc(k.stylesheet)}">` : ''}<lin
 <body><a class="skip" href="#main">Skip to content</a>${frame.header}<main id="main" class="wide"><h1>${esc(page.title)}</h1>${page.lead}
 ${page.form ? workspaceFormsHtml(k, page.form) : `<p class="actions"><a class="button secondary" href="/proposal">Start a new request</a> <a href="/">${esc(k.partner.name)} home</a></p>`}
 </main>${frame.footer}</body></html>`;
+  // No-store and nosniff are every reply's (gate/hardened.ts); the page's own policy is its CSP.
   const headers = new Headers({
     'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
     'content-security-policy':
       "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-    'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
   });
   // The protocol headers that keep their meaning on an HTML page.

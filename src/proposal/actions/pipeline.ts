@@ -1,23 +1,24 @@
 /** The one way an action runs, whichever channel parsed it (HTTP, form, MCP), so every rule holds for every channel. */
 import { hash } from 'node:crypto';
-import type { Knowledge } from '../contract/knowledge.ts';
-import { ACTIONS, type ProposalAction } from '../contract/fields.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import { ACTIONS, type ProposalAction } from '../../contract/fields.ts';
 import type { ValidateFunction } from 'ajv';
-import type { ProposalRequest, Validators } from '../contract/requests.ts';
-import { consentRequired, json, problem, readEnv, type Reply } from '../contract/http.ts';
+import type { ProposalRequest, Validators } from '../../contract/requests.ts';
+import { consentRequired, json, problem, readEnv, type Reply } from '../../contract/http.ts';
 import { guide } from './guide.ts';
 import { summarize } from './summarize.ts';
 import { fieldErrors } from './validation-errors.ts';
-import { findSensitiveData } from './sensitive-data.ts';
-import { parseIdempotencyKey } from './submit/idempotency-key.ts';
-import { submitProposal } from './submit/index.ts';
-import { submitDepsFromEnv, type SubmitDeps } from './submit/config.ts';
-import { partnerFromKnowledge } from './submit/partner.ts';
-import { errorName, logEvent } from './submit/log.ts';
-import { sweepIfDue } from './submit/sweep.ts';
-import type { RequestSource } from './source.ts';
-import { fillTimeMs } from './submit/spam-signals.ts';
+import { findSensitiveData } from '../sensitive-data/index.ts';
+import { parseIdempotencyKey } from '../submit/idempotency-key.ts';
+import { submitProposal } from '../submit/index.ts';
+import { submitDepsFromEnv, type SubmitDeps } from '../submit/config.ts';
+import { partnerFromKnowledge } from '../submit/partner.ts';
+import { errorName, logEvent } from '../submit/log.ts';
+import { sweepIfDue } from '../submit/sweep.ts';
+import type { RequestSource } from '../../contract/source.ts';
+import { fillTimeMs } from '../submit/spam-signals.ts';
 import { guardedMetadata } from './stored-metadata.ts';
+import type { DoorWords } from './door-words.ts';
 
 export interface InvocationContext {
   waitUntil(promise: Promise<unknown>): void;
@@ -25,10 +26,14 @@ export interface InvocationContext {
   ip?: string;
 }
 
-/** `idempotencyKey`: the HTTP header or the MCP tool's argument; `form`: a form post's raw bytes and hidden key field. */
+/**
+ * `idempotencyKey`: the HTTP header or the MCP tool's argument; `door`: the words of the door it came
+ * in by, for texts that point at an action or the key; `form`: a form post's raw bytes and hidden key field.
+ */
 export interface ActionRequest {
   body: Record<string, unknown>;
   idempotencyKey: string | null;
+  door: DoorWords;
   source: RequestSource;
   form?: { key?: string | undefined; raw: string };
 }
@@ -45,7 +50,7 @@ export const MIN_FILL_MS = 3000;
 export function internalError(): Reply {
   return problem(
     'internal-error',
-    'The request could not be completed. Retry later; submissions can be retried safely with the same Idempotency-Key.',
+    'The request could not be completed. Retry later; a submit can be retried safely with the same idempotency key.',
   );
 }
 
@@ -84,6 +89,12 @@ function submitKey(form: ActionRequest['form'], sent: string | null) {
     : { ok: true as const, key: `form-${hash('sha256', form.raw.replace(/(^|&)form_started_at=\d*/g, ''))}` };
 }
 
+/** A refused key: the problem states the rule, the door's words where the key goes. */
+function keyRefusal(reply: Reply, door: DoorWords): Reply {
+  const body = reply.body as { detail: string };
+  return { ...reply, body: { ...body, detail: `${body.detail} Send it as ${door.key}.` } };
+}
+
 /** `tuning`: the clock and the 409 wait, for tests that move time instead of waiting for it. */
 export function createActionPipeline(
   k: Knowledge,
@@ -97,8 +108,13 @@ export function createActionPipeline(
     if (action === 'submit' && body.consent !== true) return consentRequired();
     const valid = validated(validators[action], body, request.form !== undefined);
     if (valid === undefined) {
-      return problem('invalid-request', `The ${action} request does not match the contract (GET /api/proposal).`, {
-        errors: fieldErrors(validators[action].errors),
+      const errors = fieldErrors(validators[action].errors);
+      // A submit missing its key as well hears so at once, where the door takes the key with the fields.
+      const { keyPointer } = request.door;
+      if (action === 'submit' && request.idempotencyKey === null && keyPointer && !request.form)
+        errors.push({ pointer: keyPointer, detail: 'is required' });
+      return problem('invalid-request', `The ${action} request does not match its schema (${request.door.schemas}).`, {
+        errors,
       });
     }
     // On the clock the pipeline is given (tuning.now), as the rest of a submit.
@@ -117,10 +133,10 @@ export function createActionPipeline(
         { errors: findings.map((f) => ({ pointer: f.pointer, detail: `looks like ${f.label}; remove it` })) },
       );
     }
-    if (valid.action === 'guide') return json(200, guide(k, valid));
-    if (valid.action === 'summarize') return json(200, summarize(k, valid));
+    if (valid.action === 'guide') return json(200, guide(k, valid, request.door));
+    if (valid.action === 'summarize') return json(200, summarize(k, valid, request.door));
     const key = submitKey(request.form, request.idempotencyKey);
-    if (!key.ok) return key.reply;
+    if (!key.ok) return keyRefusal(key.reply, request.door);
     const meta = await guardedMetadata(key.key, request.source);
     return meta.keyRefused ?? submitProposal(valid, key.key, submitDeps(), meta.source);
   }
@@ -128,7 +144,7 @@ export function createActionPipeline(
   async function run(request: ActionRequest): Promise<Reply> {
     // A key that is sent is held to its rules on every action, as the OpenAPI document says.
     const sentKey = request.idempotencyKey === null ? undefined : parseIdempotencyKey(request.idempotencyKey);
-    if (sentKey && !sentKey.ok) return sentKey.reply;
+    if (sentKey && !sentKey.ok) return keyRefusal(sentKey.reply, request.door);
     // Leading and trailing spaces are never part of a value; the schema then sees what is stored.
     const body = request.body;
     for (const [name, value] of Object.entries(body)) if (typeof value === 'string') body[name] = value.trim();

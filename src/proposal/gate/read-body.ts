@@ -1,5 +1,5 @@
 /** Reads a request body up to a byte limit, before any parsing, so an oversized body costs little. */
-import { MAX_BODY_BYTES } from '../contract/fields.ts';
+import { MAX_BODY_BYTES } from '../../contract/fields.ts';
 
 export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'unreadable' };
 

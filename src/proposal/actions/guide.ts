@@ -1,8 +1,9 @@
 /** The guide action: non-binding guidance derived only from the published content. Deterministic. */
-import { NOT_SURE } from '../contract/fields.ts';
-import type { GuideRequest } from '../contract/requests.ts';
-import type { Knowledge } from '../contract/knowledge.ts';
-import { partnerWithAside } from '../contract/partner-phrase.ts';
+import { NOT_SURE } from '../../contract/fields.ts';
+import type { GuideRequest } from '../../contract/requests.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import { partnerWithAside } from '../../contract/partner-phrase.ts';
+import type { DoorWords } from './door-words.ts';
 
 /** Keyword patterns, compiled once (the knowledge is fixed for a function instance). */
 const patterns = new Map<string, RegExp>();
@@ -26,7 +27,8 @@ function pickAudience(k: Knowledge, req: GuideRequest) {
   return candidates.find((a) => (a.id === 'startups') === startupish) ?? candidates[0];
 }
 
-export function guide(k: Knowledge, req: GuideRequest) {
+/** `door`: how the next steps name the other actions and the key (./door-words.ts). */
+export function guide(k: Knowledge, req: GuideRequest, door: DoorWords) {
   const text = `${req.question} ${req.industry}`;
   const scored = k.capabilities
     .map((c, order) => {
@@ -85,8 +87,8 @@ export function guide(k: Knowledge, req: GuideRequest) {
     },
     prepare: k.useful_intake_fields,
     next_steps: [
-      `Review your request with {"action":"summarize"} at ${k.urls.proposal_api}, or in the proposal workspace at ${k.urls.proposal_page}.`,
-      'Submit it with {"action":"submit"}, consent and an Idempotency-Key header when it is ready.',
+      `Review your request with ${door.action('summarize')}, or in the proposal workspace at ${k.urls.proposal_page}.`,
+      `Submit it with ${door.action('submit')}, consent and an idempotency key (${door.key}) when it is ready.`,
       'Never include credentials, private architecture diagrams, confidential financial information, regulated data or secrets.',
     ],
     proposal_workspace: k.urls.proposal_page,

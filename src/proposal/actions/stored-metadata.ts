@@ -1,10 +1,10 @@
 /** The parts of a request beside its body that are stored and sent on, held to the body's guard. */
-import { problem, type Reply } from '../contract/http.ts';
-import { findSensitiveData } from './sensitive-data.ts';
-import type { RequestSource } from './source.ts';
+import { problem, type Reply } from '../../contract/http.ts';
+import { findSensitiveData } from '../sensitive-data/index.ts';
+import type { RequestSource } from '../../contract/source.ts';
 
 /**
- * What the request says beside its body is stored and sent to the CRM too: the Idempotency-Key (the
+ * What the request says beside its body is stored and sent to the CRM too: the idempotency key (the
  * webhook's `webhook-id`) and the client's name. The same guard as the body's holds them: a key that
  * looks like a secret is refused, a client name that does is dropped (it is only a label).
  */
@@ -20,7 +20,7 @@ export async function guardedMetadata(
     source: kept,
     keyRefused: problem(
       'sensitive-data',
-      'The Idempotency-Key looks like a credential or secret; it is stored and sent on, so send a random value (a UUID) instead. Nothing was stored.',
+      'The idempotency key looks like a credential or secret; it is stored and sent on, so send a random value (a UUID) instead. Nothing was stored.',
     ),
   };
 }

@@ -1,7 +1,7 @@
 /** Maps ajv errors to problem `errors[]` entries: a JSON pointer and a detail that never echoes the value. */
 import type { ErrorObject } from 'ajv';
-import type { FieldError } from '../contract/http.ts';
-import { FORM_FIELDS } from '../contract/fields.ts';
+import type { FieldError } from '../../contract/http.ts';
+import { FORM_FIELDS } from '../../contract/fields.ts';
 
 /** Every field of any action, plus the submit-only ones: names safe to repeat back. */
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([

@@ -6,9 +6,10 @@ import {
   INTAKE_FIELDS,
   OPTIONAL_CONTACT_FIELDS,
   REQUIRED_INTAKE_FIELDS,
-} from '../contract/fields.ts';
-import type { SummarizeRequest } from '../contract/requests.ts';
-import type { Knowledge } from '../contract/knowledge.ts';
+} from '../../contract/fields.ts';
+import type { SummarizeRequest } from '../../contract/requests.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import type { DoorWords } from './door-words.ts';
 
 type Labelled = keyof typeof FIELD_LABELS;
 
@@ -30,7 +31,8 @@ function markdownSection(title: string, fields: Partial<Record<Labelled, string>
   return lines.length > 0 ? `## ${title}\n\n${lines.join('\n')}\n` : '';
 }
 
-export function summarize(k: Knowledge, req: SummarizeRequest) {
+/** `door`: how the next step names the submit action and the key (./door-words.ts). */
+export function summarize(k: Knowledge, req: SummarizeRequest, door: DoorWords) {
   const intake = pick(req, INTAKE_FIELDS);
   const guidance = pick(req, GUIDANCE_FIELDS);
   const contact = pick(req, [...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS]);
@@ -75,7 +77,7 @@ export function summarize(k: Knowledge, req: SummarizeRequest) {
     warnings,
     ready_to_submit: missingIntake.length === 0 && missingContact.length === 0,
     markdown,
-    next_step: `When ready, send the same fields with {"action":"submit"}, "consent": true and an Idempotency-Key header to ${k.urls.proposal_api}.`,
+    next_step: `When ready, send the same fields with ${door.action('submit')}, "consent": true and an idempotency key (${door.key}).`,
   };
 }
 
