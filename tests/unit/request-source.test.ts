@@ -12,6 +12,13 @@ import { notificationText } from '../../src/proposal/submit/notification.ts';
 import { hubSpotSubmission } from '../../src/proposal/submit/crm.ts';
 import { CONSENT, PARTNER, submitRequest } from '../helpers/submit-fixtures.ts';
 
+/** The cells of one exported CSV line: every field is quoted, a quote inside doubled (RFC 4180). */
+const csvCells = (line: string) =>
+  line
+    .slice(1, -1)
+    .split('","')
+    .map((cell) => cell.replaceAll('""', '"'));
+
 describe('where a request came from', () => {
   it('names the client by the first product of its User-Agent, one printable line, bounded', () => {
     expect(userAgentProduct('curl/8.5.0')).toBe('curl/8.5.0');
@@ -54,8 +61,8 @@ describe('where a request came from', () => {
       source: { channel: 'http-api', client: 'Mozilla/5.0', claimed_channel: 'workspace' },
     });
     expect(listText([record])).toMatch(/via http-api .* client Mozilla\/5\.0 {2}says workspace/);
-    const [header, row] = toCsv([record]).split('\r\n');
-    expect(row!.split(',')[header!.split(',').indexOf('claimed_channel')]).toBe('workspace');
+    const [header, row] = toCsv([record]).split('\r\n').map(csvCells);
+    expect(row![header!.indexOf('claimed_channel')]).toBe('workspace');
   });
 
   it('the record, the sales notice, the CRM note and the inbox all show it', () => {
@@ -74,10 +81,9 @@ describe('where a request came from', () => {
     const message = hubSpotSubmission(record, PARTNER).fields.find((f) => f.name === 'message')!.value;
     expect(message).toContain('Came through: MCP server (client: claude-ai/0.1.0)');
     expect(listText([record])).toMatch(/via mcp .* client claude-ai\/0\.1\.0/);
-    const [header, row] = toCsv([record]).split('\r\n');
-    const columns = header!.split(',');
-    expect(row!.split(',')[columns.indexOf('channel')]).toBe('mcp');
-    expect(row!.split(',')[columns.indexOf('client')]).toBe('claude-ai/0.1.0');
+    const [columns, row] = toCsv([record]).split('\r\n').map(csvCells);
+    expect(row![columns!.indexOf('channel')]).toBe('mcp');
+    expect(row![columns!.indexOf('client')]).toBe('claude-ai/0.1.0');
   });
 
   it('a request stored before sources were recorded reads as not recorded', () => {

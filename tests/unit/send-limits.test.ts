@@ -28,6 +28,7 @@ const parts = useLoopbackParts();
 beforeEach(() => {
   parts.crm.behave(OK);
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -112,7 +113,7 @@ describe('the limits as configured', () => {
       const fresh = await import('../../src/proposal/gate/client-network.ts');
       expect(fresh.clientNetworkKey('192.0.2.7')).toMatch(/^[0-9a-f]{16}$/);
       expect(fresh.clientNetworkKey('192.0.2.8')).toMatch(/^[0-9a-f]{16}$/);
-      const logged = vi.mocked(console.warn).mock.calls.map(([line]) => String(line));
+      const logged = vi.mocked(console.error).mock.calls.map(([line]) => String(line));
       expect(logged.filter((line) => line.includes('"config_missing"'))).toHaveLength(1);
       expect(logged.find((line) => line.includes(NETWORK_SECRET_VARIABLE))).toBeDefined();
     } finally {
