@@ -118,7 +118,7 @@ describe('issue 36', () => {
     w.store.writeIf = inner;
     parts.crm.behave({ kind: 'status', status: 200 });
     await sweepFor(w.clock, deps, 60 * MINUTE, 5 * MINUTE);
-    
+
     const [record] = records(w.store);
     expect(record?.delivery.state).toBe('received');
     expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(1);

@@ -73,7 +73,9 @@ function stored(store: ProposalsStore, prefix: string): string[] {
 }
 
 async function records(store: ProposalsStore): Promise<ProposalRecord[]> {
-  return Promise.all(stored(store, 'requests/').map(async (key) => (await readVersioned(store, REQUESTS, key.slice(9)))!.record));
+  return Promise.all(
+    stored(store, 'requests/').map(async (key) => (await readVersioned(store, REQUESTS, key.slice(9)))!.record),
+  );
 }
 
 /** After the store heals: leases run out (the clock moves past one), a retry and the sweep finish the work. */

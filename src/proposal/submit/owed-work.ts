@@ -106,4 +106,3 @@ export async function completeSteps<R extends Leased>(
     throw error;
   }
 }
-

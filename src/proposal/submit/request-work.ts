@@ -100,7 +100,9 @@ function salesMessageStep(kind: 'notification' | 'alert'): Step<ProposalRecord> 
           await oweJob('digest', hourOf(now), deps);
           const held = (state: NotifyState): NotifyState => (state === 'owed' ? 'in_digest' : state);
           logEvent('notice_in_digest', { request_id: record.request_id, hour: hourOf(now) });
-          return { settle: { ...record, notification: { ...status, email: held(status.email), chat: held(status.chat) } } };
+          return {
+            settle: { ...record, notification: { ...status, email: held(status.email), chat: held(status.chat) } },
+          };
         }
       }
       const message = noticeMessage(kind, record, deps.partner);
@@ -145,7 +147,12 @@ export function delivered(record: ProposalRecord, deps: SubmitDeps, reference?: 
 function refused(record: ProposalRecord, deps: SubmitDeps, outcome: CrmOutcome & { ok: false }): ProposalRecord {
   const next = nextAttempt(record.delivery, record.received_at, deps, outcome.retryAfterSeconds);
   const delivery = { ...record.delivery, attempts: next.attempts, last_error_kind: outcome.kind };
-  const fields = { request_id: record.request_id, crm: record.delivery.crm, kind: outcome.kind, attempts: next.attempts };
+  const fields = {
+    request_id: record.request_id,
+    crm: record.delivery.crm,
+    kind: outcome.kind,
+    attempts: next.attempts,
+  };
   logEvent(next.gaveUp ? 'crm_delivery_failed' : 'crm_delivery_pending', fields);
   if (next.gaveUp) return failedDelivery({ ...record, delivery }, deps, next.attempts);
   return { ...record, delivery: { ...delivery, next_attempt_at: next.next_attempt_at } };

@@ -53,13 +53,17 @@ export type ConfirmationLimit = 'per_address' | 'per_client' | 'per_day';
  * everyone else), then the site's UTC day. Counted by request id: a retry is counted once.
  * A request whose client's address the platform did not give meets the other two.
  */
-export async function confirmationLimit(record: ProposalRecord, deps: SubmitDeps): Promise<ConfirmationLimit | undefined> {
+export async function confirmationLimit(
+  record: ProposalRecord,
+  deps: SubmitDeps,
+): Promise<ConfirmationLimit | undefined> {
   const { store, limits } = deps;
   const now = deps.now();
   const id = record.request_id;
   const place = record.signals?.address_requests_24h ?? (await countAddressRequest(store, record, now));
   if (place > limits.perAddress) return 'per_address';
-  const count = (name: string, limit: number) => countEventWithinLimit(store, name, id, { limit, windowMs: DAY_MS, now });
+  const count = (name: string, limit: number) =>
+    countEventWithinLimit(store, name, id, { limit, windowMs: DAY_MS, now });
   const network = record.source?.network;
   if (network !== undefined && !(await count(clientCounter(network), limits.perClient)).allowed) return 'per_client';
   return (await count('confirmations:site', limits.perDay)).allowed ? undefined : 'per_day';

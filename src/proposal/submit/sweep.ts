@@ -43,16 +43,7 @@ export interface SweepLimits {
 export const FUNCTION_SWEEP_LIMITS: SweepLimits = { maxRequests: 100, budgetMs: 20_000, concurrency: 4 };
 
 type Outcome =
-  | 'delivered'
-  | 'failed'
-  | 'pending'
-  | 'completed'
-  | 'waiting'
-  | 'busy'
-  | 'settled'
-  | 'gone'
-  | 'unreadable'
-  | 'error';
+  'delivered' | 'failed' | 'pending' | 'completed' | 'waiting' | 'busy' | 'settled' | 'gone' | 'unreadable' | 'error';
 
 /** What the sweep did: `requests` lists the work it looked at; `deferred` was left for the next one. */
 export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_SWEEP_LIMITS) {
@@ -189,7 +180,9 @@ async function work<R extends Leased>(
   }
   if (!ignoreBackoff && !owed.due) return 'waiting';
   if (leaseLeftMs(found.record, deps.now()) > 0) return 'busy';
-  const lease = await RecordLease.take(leaseTerms(deps), kind.key(marker.id), found.record, { ifVersion: found.version });
+  const lease = await RecordLease.take(leaseTerms(deps), kind.key(marker.id), found.record, {
+    ifVersion: found.version,
+  });
   if (lease === null) return 'busy';
   const result = await completeSteps(steps, lease, deps, { ignoreBackoff, id: marker.id });
   if (result.stopped instanceof StoreUnavailable) throw result.stopped;
