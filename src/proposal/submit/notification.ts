@@ -197,7 +197,7 @@ async function postChat(url: string, text: string, requestId: string): Promise<S
     body: JSON.stringify({ text }),
     signal: AbortSignal.timeout(CHAT_EFFECT_MS),
   });
-  const outcome = await within(posting, CHAT_EFFECT_MS, { ok: false, kind: 'timeout' } as CrmOutcome);
+  const outcome = await within(posting, CHAT_EFFECT_MS, { ok: false, kind: 'timeout' });
   if (outcome.ok) return 'sent';
   const retry = outcome.kind !== 'rejected';
   logEvent(retry ? 'notify_chat_deferred' : 'notify_chat_failed', { request_id: requestId, kind: outcome.kind });
