@@ -3,7 +3,7 @@
  * the place it lands (./single-line.ts): one plain line in the email's body, no encoded word in its
  * Subject, and no markup, mention or disguised link in the chat message.
  */
-import { postForOutcome, type CrmOutcome } from './crm.ts';
+import { postForOutcome } from './crm.ts';
 import type { Partner } from './partner.ts';
 import { logEvent } from './log.ts';
 import type { SubmitDeps } from './config.ts';
