@@ -19,7 +19,7 @@ export type ConfirmationEmailState = keyof typeof CONFIRMATION_EMAIL_TO_PERSON;
 export const STATUS_MEANINGS = {
   received: 'The customer-relationship system accepted the request. Treat this, and only this, as confirmation.',
   pending:
-    'The request is stored safely but the customer-relationship system has not accepted it yet. It is delivered automatically, without any retry from you, and the confirmation email follows. Retrying with the same Idempotency-Key and body is still safe: it returns the current outcome and never submits twice.',
+    'The request is stored safely but the customer-relationship system has not accepted it yet. It is delivered automatically, without any retry from you, and the confirmation email follows. Retrying with the same key and body is still safe: it returns the current outcome and never submits twice.',
   failed:
     "The request is stored safely, but the customer-relationship system did not accept it within the redelivery period. The partner's team was alerted and follows up by email; do not submit it again.",
 } as const;
@@ -70,7 +70,7 @@ export function pendingReplyBody(r: { requestId: string; receivedAt: string; ret
     retry_after_seconds: r.retryAfterSeconds,
     message:
       "Stored safely; it is delivered to the partner's customer-relationship system automatically, without a retry, " +
-      'and the confirmation email follows. You may still retry with the same Idempotency-Key and the same body after ' +
+      'and the confirmation email follows. You may still retry with the same key and the same body after ' +
       'retry_after_seconds to learn the outcome: the retry continues this request (same request_id) and never creates a ' +
       'second one. No confirmation email has been sent yet.',
   };

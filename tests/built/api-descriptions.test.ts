@@ -69,7 +69,7 @@ describe('the contract explains itself to an agent', () => {
     expect(Object.keys(contract.actions.submit.result.status)).toEqual(['received', 'pending', 'failed']);
     // A pending request is delivered without the sender, and a retry stays safe.
     expect(contract.actions.submit.result.status.pending).toMatch(/delivered automatically, without any retry/);
-    expect(contract.actions.submit.result.status.pending).toMatch(/same Idempotency-Key and body is still safe/);
+    expect(contract.actions.submit.result.status.pending).toMatch(/same key and body is still safe/);
     expect(contract.actions.submit.result.confirmation_email.sent).toMatch(/Only this value/);
     expect(contract.errors.format).toContain('RFC 9457');
     expect(contract.limits.max_body_bytes).toBeGreaterThan(1000);
