@@ -192,4 +192,34 @@ describe('issue 36', () => {
     expect(raw(w.store, 'open/').map((m) => m.key)).toEqual([`open/${id}`]);
     expect(vi.mocked(console.warn).mock.calls.flat().join('\n')).toMatch(/record_unreadable/);
   });
+
+  it('a sweep under another CRM never delivers a request accepted for the webhook, and says so', async () => {
+    const w = world();
+    parts.crm.behave({ kind: 'status', status: 503 });
+    const reply = await submitProposal(submitRequest(), randomUUID(), w.deps());
+    expect(reply.status).toBe(202);
+    const attempts = parts.crm.requests.length;
+    // A laptop without CRM_PROVIDER: the inbox adapter, which would mark it received without any CRM.
+    await sweepFor(w.clock, w.deps({ CRM_PROVIDER: 'inbox' }), 10 * MINUTE);
+    expect(records(w.store)[0]?.delivery).toMatchObject({ state: 'pending', crm: 'webhook' });
+    expect(vi.mocked(console.warn).mock.calls.flat().join('\n')).toMatch(/crm_not_the_accepted_one/);
+    parts.crm.behave({ kind: 'status', status: 200 });
+    await sweepFor(w.clock, w.deps(), 60 * MINUTE, 10 * MINUTE);
+    expect(records(w.store)[0]?.delivery.state).toBe('received');
+    expect(parts.crm.requests.length).toBeGreaterThan(attempts);
+  });
+
+  it('a confirmation that cannot be sent for REDELIVERY_MAX_HOURS gives up by age, not by a count, and alerts sales', async () => {
+    const w = world({ REDELIVERY_MAX_HOURS: '2' });
+    const dead = w.deps({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}` });
+    expect((await submitProposal(submitRequest(), randomUUID(), dead)).status).toBe(201);
+    await sweepFor(w.clock, dead, 60 * MINUTE, 5 * MINUTE);
+    expect(records(w.store)[0]?.confirmation_email.state).toBe('not_sent');
+    await sweepFor(w.clock, dead, 2 * 60 * MINUTE, 10 * MINUTE);
+    const [record] = records(w.store);
+    expect(record?.confirmation_email.state).toBe('failed');
+    // The alert goes by chat, which is up.
+    expect(record?.alert).toMatchObject({ chat: 'sent' });
+    expect(parts.chat.requests.some((r) => /needs a person/.test(r.body))).toBe(true);
+  });
 });
