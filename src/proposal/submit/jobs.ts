@@ -7,8 +7,8 @@
  */
 import { isObject } from '../store/blobs.ts';
 import { tallyOf } from '../store/event-tally.ts';
-import { markOpen, openMarker } from '../store/open-index.ts';
-import type { BlobKind, Lease } from '../store/record-lease.ts';
+import { markOpen, markSettled, openMarker } from '../store/open-index.ts';
+import { leaseLeftMs, readVersioned, RecordLease, type BlobKind, type Lease } from '../store/record-lease.ts';
 import type { SubmitDeps } from './config.ts';
 import { logEvent } from './log.ts';
 import {
@@ -21,7 +21,7 @@ import {
 } from './notification.ts';
 import { MAIL_EFFECT_MS } from './mailer.ts';
 import { CHAT_EFFECT_MS } from './notification.ts';
-import type { Step } from './owed-work.ts';
+import { completeSteps, leaseTerms, owedSteps, type Step } from './owed-work.ts';
 import type { NotificationStatus } from './record.ts';
 import { hourEnd, hourTally } from './send-gates.ts';
 
@@ -67,13 +67,28 @@ function newJob(kind: JobKind, period: string, deps: SubmitDeps): JobRecord {
   return { kind, period, created_at: now, due_at: due, message: initialNotification(deps) };
 }
 
-/** Owes the job once: its open marker, then its record, both create-if-new (a second caller changes nothing). */
-export async function oweJob(kind: JobKind, period: string, deps: SubmitDeps): Promise<void> {
+/** Owes the job once: its open marker, then its record, both create-if-new. Its id when this call created it. */
+export async function oweJob(kind: JobKind, period: string, deps: SubmitDeps): Promise<string | undefined> {
   const id = jobId(kind, period);
-  if ((await deps.store.read(JOBS.key(id))) !== null) return;
+  if ((await deps.store.read(JOBS.key(id))) !== null) return undefined;
   await markOpen(deps.store, openMarker(id, true));
   const written = await deps.store.writeIf(JOBS.key(id), newJob(kind, period, deps), { ifNew: true });
-  if (written !== null) logEvent('job_owed', { job: id });
+  if (written === null) return undefined;
+  logEvent('job_owed', { job: id });
+  return id;
+}
+
+/** Completes a job now if it is due and free (its creator, right after its own work); else the sweep does. */
+export async function completeJob(id: string, deps: SubmitDeps): Promise<void> {
+  const found = await readVersioned(deps.store, JOBS, id);
+  if (found === null || !owedSteps(JOB_STEPS, found.record, deps.now()).due) return;
+  if (leaseLeftMs(found.record, deps.now()) > 0) return;
+  const lease = await RecordLease.take(leaseTerms(deps), JOBS.key(id), found.record, { ifVersion: found.version });
+  if (lease === null) return;
+  const result = await completeSteps(JOB_STEPS, lease, deps, { ignoreBackoff: false, id });
+  if (result.stopped === undefined && !owedSteps(JOB_STEPS, result.record, deps.now()).owes) {
+    await markSettled(deps.store, openMarker(id, true));
+  }
 }
 
 /** The job's one step: its message to the sales team, once due; given up by age from its creation. */

@@ -16,8 +16,12 @@ import { isDue, type Due } from './attempts.ts';
 import { MAIL_EFFECT_MS } from './mailer.ts';
 import { CHAT_EFFECT_MS } from './notification.ts';
 
-/** What a step does now: settle without an effect, or an effect bounded by `boundMs` that says what to record. */
-export type Plan<R> = { settle: R } | { boundMs: number; effect: () => Promise<(current: R) => R> };
+/**
+ * What a step does now: settle without an effect (`followUp`: work of another record it started, done after
+ * this one's lease is given up), or an effect bounded by `boundMs` that says what to record.
+ */
+export type Plan<R> =
+  { settle: R; followUp?: () => Promise<void> } | { boundMs: number; effect: () => Promise<(current: R) => R> };
 
 export interface Step<R> {
   name: string;
@@ -52,7 +56,8 @@ export async function runSteps<R extends Leased>(
   lease: RecordLease<R>,
   deps: SubmitDeps,
   { ignoreBackoff, checkpoint }: Pick<RunOptions<R>, 'ignoreBackoff' | 'checkpoint'>,
-): Promise<void> {
+): Promise<Array<() => Promise<void>>> {
+  const followUps: Array<() => Promise<void>> = [];
   for (const [index, step] of steps.entries()) {
     if (index === checkpoint?.after) checkpoint.reached(lease.record);
     const status = step.owed(lease.record);
@@ -60,6 +65,7 @@ export async function runSteps<R extends Leased>(
     const plan = await step.prepare(lease.record, deps);
     if ('settle' in plan) {
       await lease.save(plan.settle);
+      if (plan.followUp) followUps.push(plan.followUp);
       continue;
     }
     // Immediately before the effect: preparing may have used up the lease.
@@ -67,6 +73,7 @@ export async function runSteps<R extends Leased>(
     const recorded = await plan.effect();
     await lease.save(recorded(lease.record));
   }
+  return followUps;
 }
 
 /**
@@ -89,8 +96,10 @@ export async function completeSteps<R extends Leased>(
   { ignoreBackoff, id, checkpoint }: RunOptions<R>,
 ): Promise<{ record: R; stopped?: StoreUnavailable | LeaseLostError }> {
   try {
-    await runSteps(steps, lease, deps, { ignoreBackoff, ...(checkpoint && { checkpoint }) });
+    const followUps = await runSteps(steps, lease, deps, { ignoreBackoff, ...(checkpoint && { checkpoint }) });
     await lease.release(lease.record);
+    // Another record's work: a store failure leaves it to the sweep, and this record is done all the same.
+    for (const work of followUps) await work().catch(leftToSweep);
     return { record: lease.record };
   } catch (error) {
     if (error instanceof LeaseLostError) {
@@ -105,4 +114,9 @@ export async function completeSteps<R extends Leased>(
     await lease.release(lease.record).catch(() => undefined);
     throw error;
   }
+}
+
+function leftToSweep(error: unknown): void {
+  if (!(error instanceof StoreUnavailable || error instanceof LeaseLostError)) throw error;
+  logEvent('follow_up_left_to_sweep', { name: error.name });
 }

@@ -7,7 +7,7 @@ import { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../cont
 import { deliverWithin, type CrmOutcome } from './crm.ts';
 import type { SubmitDeps } from './config.ts';
 import { nextAttempt } from './attempts.ts';
-import { oweJob } from './jobs.ts';
+import { completeJob, oweJob } from './jobs.ts';
 import { logEvent } from './log.ts';
 import { MAIL_EFFECT_MS } from './mailer.ts';
 import { afterAttempt, CHAT_EFFECT_MS, isOwed, noticeMessage, sendOnOwedChannels } from './notification.ts';
@@ -63,8 +63,12 @@ const confirmationStep: Step<ProposalRecord> = {
     const limit = await confirmationLimit(record, deps);
     if (limit !== undefined) {
       logEvent('confirmation_email_limited', { request_id: record.request_id, limit });
-      if (limit === 'per_day') await oweJob('day-limit-alert', at.slice(0, 10), deps);
-      return { settle: { ...record, confirmation_email: { state: 'limited', at, limit } } };
+      const alert = limit === 'per_day' ? await oweJob('day-limit-alert', at.slice(0, 10), deps) : undefined;
+      // The day's alert is due now: sent once this request's lease is given up, not at the next sweep.
+      return {
+        settle: { ...record, confirmation_email: { state: 'limited', at, limit } },
+        ...(alert !== undefined && { followUp: () => completeJob(alert, deps) }),
+      };
     }
     return {
       boundMs: MAIL_EFFECT_MS,
