@@ -170,13 +170,14 @@ describe('scripts/inbox.ts redeliver and delete', () => {
 
   it('delete --email removes every request from that address, whatever its case', async () => {
     const { ann, bo } = await seed();
-    const tallies = (await keysInStore()).filter((key) => key.startsWith('tallies/'));
+    // Counters are named by their window (windows/<end>/<hash>): the address's daily tally among them.
+    const tallies = (await keysInStore()).filter((key) => key.startsWith('windows/'));
     const { stdout } = await inbox('delete', '--email', 'ANN@example.com');
     for (const id of ann) expect(stdout).toContain(`request ${id}`);
     expect(stdout).toContain('Deleted the count of requests from ANN@example.com');
     const after = await keysInStore();
     // Ann's address tally went with her requests; Bo's stays.
-    expect(after.filter((key) => key.startsWith('tallies/'))).toHaveLength(tallies.length - 1);
+    expect(after.filter((key) => key.startsWith('windows/'))).toHaveLength(tallies.length - 1);
     expect(after.filter((key) => key.startsWith('requests/'))).toEqual([`requests/${bo}`]);
     expect(after.filter((key) => key.startsWith('keys/'))).toHaveLength(1);
     await expect(inbox('delete')).rejects.toMatchObject({ code: 2 });

@@ -14,6 +14,7 @@ const WINDOWS_PREFIX = 'windows/';
 const KEEP_IDS = 1_000;
 /** A tally whose newest event is older than this holds nothing any window still needs. */
 const TALLY_KEEP_MS = 48 * 3_600_000;
+const DAY_MS = 86_400_000;
 
 interface TallyValue {
   events: { id: string; at: string; flagged?: boolean }[];
@@ -109,18 +110,37 @@ export async function tallyOf(
   };
 }
 
-/** Erasure of a person's data: their address's tally goes with their requests. */
-export async function forgetTally(store: ProposalsStore, name: string): Promise<boolean> {
-  const key = tallyKey(name);
-  if ((await store.read(key)) === null) return false;
-  await store.remove(key);
-  return true;
+/** The place of `eventId` in the tally of a fixed window, and how many events it holds within `windowMs`. */
+export async function findEvent(
+  store: ProposalsStore,
+  name: string,
+  eventId: string,
+  { windowMs, now, endsAt }: { windowMs: number; now: Date; endsAt: Date },
+): Promise<{ count: number; place?: number }> {
+  const value = readTally((await store.read(tallyKey(name, endsAt)))?.value, now, windowMs);
+  const index = value.events.findIndex((event) => event.id === eventId);
+  return { count: value.more + value.events.length, ...(index >= 0 && { place: value.more + index + 1 }) };
+}
+
+/** `name` counted in daily windows: `name@<day>`, ending a day later. */
+export function dailyTally(name: string, at: Date): { name: string; endsAt: Date } {
+  const { start, end } = fixedWindow(at, DAY_MS);
+  return { name: `${name}@${start.toISOString()}`, endsAt: end };
+}
+
+/** Erasure of a person's data: their address's tallies (daily ones still kept, and one of the release before) go with their requests. */
+export async function forgetTally(store: ProposalsStore, name: string, now = new Date()): Promise<boolean> {
+  const daily = [0, 1, 2, 3].map((days) => dailyTally(name, new Date(now.getTime() - days * DAY_MS)));
+  const keys = [tallyKey(name), ...daily.map((d) => tallyKey(d.name, d.endsAt))];
+  const found = await Promise.all(keys.map(async (key) => ((await store.read(key)) === null ? [] : [key])));
+  await Promise.all(found.flat().map((key) => store.remove(key)));
+  return found.flat().length > 0;
 }
 
 /**
- * Deletes tallies of fixed windows that ended TALLY_KEEP_MS ago, from the head of their listing, and
- * sliding tallies (a mailbox's) whose newest event is older than that: no per-address trace outlives
- * the limits. An event counted between the read and the delete goes too: at most one extra email.
+ * Deletes tallies of fixed windows that ended TALLY_KEEP_MS ago, from the head of their listing: no
+ * per-address trace outlives the limits. Sliding tallies (a mailbox's, before they were daily) whose
+ * newest event is older than that go as well; none are written any more, so that listing empties.
  */
 export async function deleteStaleTallies(store: ProposalsStore, now: Date, budgetMs: number): Promise<number> {
   const oldest = `${WINDOWS_PREFIX}${new Date(now.getTime() - TALLY_KEEP_MS).toISOString()}`;

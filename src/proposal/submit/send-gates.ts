@@ -4,7 +4,7 @@
  * left to a job of its own: the day's alert, the hour's digest (jobs.ts).
  */
 import { countedMailbox, SEND_LIMIT_SPECS } from '../../contract/send-limits.ts';
-import { countEventWithinLimit, fixedWindow, tallyEvent } from '../store/event-tally.ts';
+import { countEventWithinLimit, dailyTally, findEvent, fixedWindow, tallyEvent } from '../store/event-tally.ts';
 import type { ProposalsStore } from '../store/blobs.ts';
 import type { SubmitDeps } from './config.ts';
 import { errorName, logEvent } from './log.ts';
@@ -24,13 +24,24 @@ export const hourOf = (at: Date) => at.toISOString().slice(0, 13);
 /** The end of the clock hour `hour`, when its digest is due. */
 export const hourEnd = (hour: string) => new Date(Date.parse(`${hour}:00:00.000Z`) + HOUR_MS);
 
-/** This request's place among the requests sent with its address in the last 24 hours. */
+/**
+ * This request's place among the requests sent with its address in the last 24 hours: those of
+ * yesterday's tally still within the window, then its place in today's (counted once, by request id;
+ * daily tallies are deleted from the head of a listing, never scanned).
+ */
 async function countAddressRequest(store: ProposalsStore, record: ProposalRecord, now: Date): Promise<number> {
-  const { place } = await tallyEvent(store, addressTally(record.contact.email), record.request_id, {
+  const name = addressTally(record.contact.email);
+  const id = record.request_id;
+  const yesterday = dailyTally(name, new Date(now.getTime() - DAY_MS));
+  const before = await findEvent(store, yesterday.name, id, {
     windowMs: ADDRESS_WINDOW_MS,
     now,
+    endsAt: yesterday.endsAt,
   });
-  return place;
+  if (before.place !== undefined) return before.place;
+  const today = dailyTally(name, now);
+  const { place } = await tallyEvent(store, today.name, id, { now, endsAt: today.endsAt });
+  return before.count + place;
 }
 
 /** Counted before storing, so the CRM and the notice show it; if the store cannot count now, the email's gate does. */
