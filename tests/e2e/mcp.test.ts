@@ -248,7 +248,10 @@ describe('POST /mcp through the official SDK client', () => {
       network: expect.stringMatching(/^[0-9a-f]{16}$/),
     });
 
-    const notices = mailsTo(smtp.messages, SALES).filter((m) => m.raw.includes(requestId));
+    // The notice follows the reply (the invocation's waitUntil).
+    const noticesOf = () => mailsTo(smtp.messages, SALES).filter((m) => m.raw.includes(requestId));
+    await expect.poll(() => noticesOf().length, { timeout: 10_000 }).toBe(1);
+    const notices = noticesOf();
     expect(notices).toHaveLength(1);
     expect(notices[0]!.raw.replace(/=\r?\n/g, '')).toContain(
       'Came through: MCP server (client: proposal-e2e-agent/1.4.2)',
