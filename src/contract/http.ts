@@ -50,7 +50,7 @@ export const PROBLEM_TYPES = {
   'store-unavailable': {
     status: 503,
     title: 'The request store is unavailable',
-    advice: `Nothing was stored, sent to the customer-relationship system or emailed. Retry with the same idempotency key and request after the problem's retry_after_seconds (${STORE_RETRY_AFTER_SECONDS}; over HTTP also the Retry-After header); the retry submits the request exactly once. A reply with status "received" or "pending" always means the request is stored.`,
+    advice: `The store did not answer, so whether the request is stored is not known. A request_id in the problem names the request this key stands for (stored or about to be); without one, nothing was stored. Retry with the same idempotency key and request after the problem's retry_after_seconds (${STORE_RETRY_AFTER_SECONDS}; over HTTP also the Retry-After header): the retry never creates a second request, and answers with the request's outcome. A reply with status "received" or "pending" always means the request is stored.`,
   },
 } as const;
 export type ProblemType = keyof typeof PROBLEM_TYPES;

@@ -203,6 +203,11 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
               description:
                 'When a retry is useful (409, 503): the same delay as the Retry-After header, on every channel.',
             },
+            request_id: {
+              type: 'string',
+              description:
+                'On 409 and 503, when known: the request the idempotency key stands for; a retry with the same key continues it.',
+            },
             errors: {
               type: 'array',
               items: {
