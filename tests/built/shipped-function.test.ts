@@ -3,13 +3,17 @@
  * the traced files it leaves out), unpacked into its own temp folder and run from there: a submit
  * must store the request and send the notice through nodemailer, and an MCP call must load the
  * bundled SDK the zip carries as a file of its own, so every module the ESM runtime loads is in it.
+ * The submit goes to a webhook CRM, so the packages loaded on first use (secretlint, the Blobs client,
+ * Standard Webhooks, nodemailer) all run from the zip.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rpcMessage } from '../helpers/mcp-reply.ts';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
 import { functionsSettings, packFunction, SHIPPED_ENTRY } from '../../scripts/shipped-function.ts';
@@ -18,12 +22,16 @@ import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 const parts = useLoopbackParts();
 const work = mkdtempSync(join(tmpdir(), 'kestrel-shipped-'));
 let unpacked = '';
-const saved = { SMTP_URL: process.env['SMTP_URL'], MAIL_FROM: process.env['MAIL_FROM'] };
+const VARIABLES = ['SMTP_URL', 'MAIL_FROM', 'CRM_PROVIDER', 'CRM_WEBHOOK_URL', 'CRM_WEBHOOK_SECRET'] as const;
+const saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
 
 beforeAll(async () => {
   unpacked = (await packFunction(work, 'none')).path;
   process.env['SMTP_URL'] = parts.smtp.url;
   process.env['MAIL_FROM'] = 'Kestrel Cloud <no-reply@kestrel.example>';
+  process.env['CRM_PROVIDER'] = 'webhook';
+  process.env['CRM_WEBHOOK_URL'] = `${parts.crm.url}/hook`;
+  process.env['CRM_WEBHOOK_SECRET'] = parts.webhookSecret;
 }, 120_000);
 afterAll(() => {
   for (const [name, value] of Object.entries(saved))
@@ -40,7 +48,41 @@ describe('the shipped function, run from its unpacked zip', () => {
     expect(functionsSettings().includedFiles.length).toBeGreaterThan(0);
   });
 
-  it('accepts a submit and emails the notice through nodemailer', async () => {
+  it('imports without loading what only some requests need; a guide loads secretlint for its scan', () => {
+    const entry = pathToFileURL(join(unpacked, SHIPPED_ENTRY)).href;
+    const code = `
+import { registerHooks } from 'node:module';
+const loaded = [];
+registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+const m = await import(${JSON.stringify(entry)});
+const atImport = [...loaded];
+const res = await m.default(new Request('http://127.0.0.1/api/proposal', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify(EXAMPLE_REQUESTS.guide))} }));
+console.log(JSON.stringify({ atImport, afterGuide: loaded, status: res.status }));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+      cwd: unpacked,
+      encoding: 'utf8',
+    });
+    const { atImport, afterGuide, status } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
+      atImport: string[];
+      afterGuide: string[];
+      status: number;
+    };
+    const packages = (urls: string[]) =>
+      [
+        ...new Set(
+          urls.flatMap(
+            (url) =>
+              /node_modules\/(@secretlint\/[^/]+|@netlify\/blobs|standardwebhooks|nodemailer)\//.exec(url)?.[1] ?? [],
+          ),
+        ),
+      ].sort();
+    expect(atImport.some((url) => url === entry)).toBe(true);
+    expect(packages(atImport)).toEqual([]);
+    expect(status).toBe(200);
+    expect(packages(afterGuide)).toEqual(expect.arrayContaining(['@secretlint/core', '@secretlint/profiler']));
+  }, 60_000);
+
+  it('accepts a submit, signs its delivery to the webhook CRM and emails the notice through nodemailer', async () => {
     const { default: handler } = (await import(pathToFileURL(join(unpacked, SHIPPED_ENTRY)).href)) as {
       default: (req: Request) => Promise<Response>;
     };
@@ -52,6 +94,13 @@ describe('the shipped function, run from its unpacked zip', () => {
       }),
     );
     expect(res.status, await res.clone().text()).toBe(201);
+    const [delivery] = parts.crm.requests;
+    const headers = Object.fromEntries(
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [name, String(delivery?.headers[name])]),
+    );
+    expect(new Webhook(parts.webhookSecret).verify(delivery?.body ?? '', headers)).toMatchObject({
+      request_id: (JSON.parse(await res.text()) as { request_id: string }).request_id,
+    });
     expect(parts.smtp.messages.length).toBeGreaterThan(0);
   }, 60_000);
 

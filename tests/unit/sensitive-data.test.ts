@@ -271,6 +271,38 @@ describe('secretlint layer', () => {
     expect((await secretlintHits(github?.text ?? '')).map((hit) => hit.kind)).toEqual(['api-token']);
   });
 
+  it('loads on the first lint: lints started before the load ends all await it and find their token', async () => {
+    const github = SECRET_SAMPLES.find((sample) => sample.name === 'GitHub classic token');
+    vi.resetModules();
+    try {
+      const fresh = await import('../../src/proposal/sensitive-data/secretlint.ts');
+      const kinds = await Promise.all([1, 2, 3].map(() => fresh.secretlintHits(github?.text ?? '')));
+      expect(kinds.map((hits) => hits.map((hit) => hit.kind))).toEqual([['api-token'], ['api-token'], ['api-token']]);
+    } finally {
+      vi.resetModules();
+    }
+  });
+
+  it('refuses the scan when secretlint cannot load, never skips it, and loads again on the next scan', async () => {
+    const sample = SECRET_SAMPLES.find((s) => s.name === 'GitHub classic token');
+    vi.resetModules();
+    vi.doMock('@secretlint/core', () => {
+      throw new Error('cannot load');
+    });
+    try {
+      const guard = await import('../../src/proposal/sensitive-data/index.ts');
+      await expect(guard.findSensitiveData({ blocker: sample?.text ?? '' })).rejects.toBeInstanceOf(
+        guard.SensitiveDataScanError,
+      );
+      vi.doUnmock('@secretlint/core');
+      const findings = await guard.findSensitiveData({ blocker: sample?.text ?? '' });
+      expect(findings.map((finding) => finding.kind)).toEqual(['api-token']);
+    } finally {
+      vi.doUnmock('@secretlint/core');
+      vi.resetModules();
+    }
+  });
+
   it('leaves no profiler marks behind (its profiler would otherwise grow without bound)', async () => {
     const before = performance.getEntriesByType('mark').length;
     for (let i = 0; i < 20; i += 1) await findSensitiveData({ a: 'We run on ECS and RDS in two regions.' });

@@ -1,16 +1,17 @@
-/** The maintained detector: secretlint's recommended preset, run in-process, as published. */
-import { lintSource } from '@secretlint/core';
-import { secretLintProfiler } from '@secretlint/profiler';
-import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
+/**
+ * The maintained detector: secretlint's recommended preset, run in-process, as published. Its
+ * packages load on the first lint, not with the function: a cold start that answers OPTIONS or an
+ * MCP tools/list never parses them, and every lint awaits the load, so no text goes unscanned.
+ */
+import type { lintSource as LintSource } from '@secretlint/core';
+import type { creator as RecommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import type { Hit, SensitiveKind } from './kinds.ts';
-
-// On by default, secretlint's profiler leaves ~60 `performance.mark` entries per lint in an array
-// never emptied: a leak in a long-lived function. (Core's own dependency, imported for this switch.)
-secretLintProfiler.setEnabled(false);
 
 const AWS_RULE = '@secretlint/secretlint-rule-aws';
 
-const CONFIG: Parameters<typeof lintSource>[0]['options']['config'] = {
+type Config = Parameters<typeof LintSource>[0]['options']['config'];
+
+const config = (recommendedPreset: typeof RecommendedPreset): Config => ({
   rules: [
     {
       id: recommendedPreset.meta.id,
@@ -24,7 +25,34 @@ const CONFIG: Parameters<typeof lintSource>[0]['options']['config'] = {
       ],
     },
   ],
-};
+});
+
+interface Linter {
+  lintSource: typeof LintSource;
+  config: Config;
+}
+
+/** Loaded once, by the first lint; a failed load is tried again by the next (its lint fails meanwhile). */
+let linter: Promise<Linter> | undefined;
+
+function loadLinter(): Promise<Linter> {
+  linter ??= Promise.all([
+    import('@secretlint/core'),
+    import('@secretlint/profiler'),
+    import('@secretlint/secretlint-rule-preset-recommend'),
+  ])
+    .then(([core, profiler, preset]) => {
+      // On by default, secretlint's profiler leaves ~60 `performance.mark` entries per lint in an array
+      // never emptied: a leak in a long-lived function. (Core's own dependency, imported for this switch.)
+      profiler.secretLintProfiler.setEnabled(false);
+      return { lintSource: core.lintSource, config: config(preset.creator) };
+    })
+    .catch((error: unknown) => {
+      linter = undefined;
+      throw error;
+    });
+  return linter;
+}
 
 /** Our kind for a secretlint rule; the preset's other rules all find provider tokens. */
 const RULE_KINDS: Readonly<Record<string, SensitiveKind>> = {
@@ -40,6 +68,7 @@ const looksLikeJsonObject = (text: string): boolean => /^\s*\{[\s\S]*\}\s*$/.tes
 
 /** Runs the recommended preset over one text. The returned hits carry no part of the text. */
 export async function secretlintHits(text: string): Promise<Hit[]> {
+  const { lintSource, config } = await loadLinter();
   const json = looksLikeJsonObject(text);
   const result = await lintSource({
     source: {
@@ -49,7 +78,7 @@ export async function secretlintHits(text: string): Promise<Hit[]> {
       ext: json ? '.json' : '.txt',
       contentType: 'text',
     },
-    options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
+    options: { config, maskSecrets: true, noPhysicFilePath: true },
   });
   return result.messages.map((message) => ({
     kind: RULE_KINDS[message.ruleId] ?? 'api-token',

@@ -6,8 +6,12 @@
  * A conditional write whose answer is not a clear 200 or 412 (5xx, timeout, dropped connection) may
  * have landed: it is read back, never taken as a lost race (writeIf).
  */
-import { getStore, type GetStoreOptions, type Store } from '@netlify/blobs';
+import type { GetStoreOptions, Store } from '@netlify/blobs';
 import { STORE_LIMITS } from './limits.ts';
+
+/** The Blobs client, loaded by the first store call rather than by every cold start (guides, MCP listings). */
+let blobsClient: Promise<typeof import('@netlify/blobs')> | undefined;
+const loadBlobsClient = () => (blobsClient ??= import('@netlify/blobs'));
 
 /** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
 export const PROPOSALS_STORE = 'proposals';
@@ -170,6 +174,7 @@ export class ProposalsStore {
   }
 
   async #call<T>(operation: string, deadline: number, run: (store: Store, trace: Trace) => Promise<T>): Promise<T> {
+    const { getStore } = await loadBlobsClient();
     const trace: Trace = {};
     const budgetMs = Math.max(0, deadline - performance.now());
     let store: Store;

@@ -1,5 +1,6 @@
 /** Delivery to the partner's CRM: what it is sent, the adapter seam, one HTTP POST with one outcome, the two HTTP adapters. */
-import { Webhook } from 'standardwebhooks';
+import { createRequire } from 'node:module';
+import type * as StandardWebhooks from 'standardwebhooks';
 import type { CrmName } from '../../contract/submit-replies.ts';
 import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { Partner } from './partner.ts';
@@ -206,6 +207,8 @@ export function isAllowedEndpoint(value: string): boolean {
  * receiver that dedupes on it stores each request once, even after a lost 2xx or a repeat.
  */
 export function webhookAdapter({ url, secret }: { url: string; secret: string }): CrmAdapter {
+  const requirePackage = createRequire(import.meta.url);
+  const { Webhook } = requirePackage('standardwebhooks') as typeof StandardWebhooks;
   const signer = new Webhook(secret);
   return {
     name: 'webhook',
