@@ -238,7 +238,9 @@ describe('scripts/inbox.ts redeliver and delete', () => {
       expect(stdout).toMatch(/^Sweep of the local store .*: 1 open request, /);
       expect(stdout).not.toContain('"source":"proposal-submit"');
       expect(stdout).toContain(`delivered ${pendingId}`);
-      expect(stdout).toContain('Deleted 0 day-bucket key pointers of earlier releases and 0 requests past RETENTION_DAYS.');
+      expect(stdout).toContain(
+        'Deleted 0 day-bucket key pointers of earlier releases and 0 requests past RETENTION_DAYS.',
+      );
       expect(crm.requests).toHaveLength(1);
       expect((await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env })).stdout).toMatch(
         /: 0 open requests/,

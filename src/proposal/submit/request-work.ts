@@ -36,7 +36,11 @@ const crmStep: Step<ProposalRecord> = {
     const accepted = record.delivery.crm;
     if (deps.crm.name !== accepted) {
       // Only the configuration it was accepted under delivers a request: a sweep of another one leaves it.
-      logEvent('crm_not_accepted_here', { request_id: record.request_id, accepted_for: accepted, configured: deps.crm.name });
+      logEvent('crm_not_accepted_here', {
+        request_id: record.request_id,
+        accepted_for: accepted,
+        configured: deps.crm.name,
+      });
       const next = nextAttempt(record.delivery, record.received_at, deps);
       if (next.gaveUp) return { settle: failedDelivery(record, deps, record.delivery.attempts) };
       return { settle: { ...record, delivery: { ...record.delivery, next_attempt_at: next.next_attempt_at } } };
