@@ -1,4 +1,5 @@
 /** The proposal contract, written once: served at GET /api/proposal, in /openapi.json, compiled into the validators. */
+import { CONSENT_METHODS, CONSENT_VOUCHERS, consentDigest } from './consent.ts';
 import {
   COMPANY_SIZES,
   CONTACT_FIELDS,
@@ -114,7 +115,7 @@ export function requestSchemas(k: Knowledge) {
         ...contact,
         consent: {
           const: true,
-          description: `Must be true: the sender agrees to this text (version ${k.consent.version}): "${k.consent.text}"`,
+          description: `Must be true: the sender agrees to this text (version ${k.consent.version}): "${k.consent.text}" The request is stored with a consent record: how it was given (sent by an agent over the API: agent_asserted, vouched for by the agent; ticked on the partner's form: site_form) until the person confirms it through the link in the confirmation email (email_link, first_party). The contract's consent.methods and consent.vouched_by list every value.`,
         },
         consent_version: short('Version of the consent text shown to the sender; defaults to the current version.'),
         website: {
@@ -265,7 +266,15 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
       rule: 'Send one new key per proposal request and the same key with the same body on every retry. Same key and body: the stored reply is replayed with Idempotent-Replayed: true. Same key, different body: 422. Same key while the first request is still running: 409 with Retry-After.',
       retention_hours: IDEMPOTENCY_RETENTION_HOURS,
     },
-    consent: { text: k.consent.text, version: k.consent.version },
+    consent: {
+      text: k.consent.text,
+      version: k.consent.version,
+      digest: consentDigest(k.consent.text),
+      record:
+        "Each stored request keeps a consent record: given, the version and digest above, when, the channel, how (method) and who vouches for it (vouched_by); over MCP also the protocol revision and the client's declared name. It is sent to the CRM with the request.",
+      methods: CONSENT_METHODS,
+      vouched_by: CONSENT_VOUCHERS,
+    },
     data_handling: k.data_handling,
     actions: {
       guide: {

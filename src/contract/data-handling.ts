@@ -26,6 +26,13 @@ export function dataHandlingFromEnv(
       `Guide and summarize store nothing. A submitted request (the contact details, the intake fields, the consent ` +
       `text and version agreed to, and when it arrived) is stored by ${name}, delivered to its customer-relationship ` +
       `system, and ${name}'s sales team is told of it.`,
+    consent_record:
+      `With each request ${name} keeps a record of the consent: that it was given, the exact text's version and its ` +
+      `SHA-256 digest, when, the channel it came through, how it was given (ticked on ${name}'s form, confirmed ` +
+      `through the link in the confirmation email, confirmed on ${name}'s page from an AI assistant, accepted in an ` +
+      `AI assistant's own dialog, or only stated by the sending agent) and who vouches for it; for requests sent over ` +
+      `MCP also the protocol revision and the name the assistant gives itself. The record goes to the ` +
+      `customer-relationship system and the sales team with the request.`,
     where:
       `Requests are stored in Netlify Blobs, the storage of the host that runs this site. They are delivered to the ` +
       `customer-relationship system ${name} configures, and emails go through the mail provider ${name} configures; ` +

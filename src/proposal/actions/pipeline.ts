@@ -16,6 +16,7 @@ import { partnerFromKnowledge } from '../submit/partner.ts';
 import { errorName, logEvent } from '../submit/log.ts';
 import { sweepIfDue } from '../submit/sweep.ts';
 import type { RequestSource } from '../../contract/source.ts';
+import type { ConsentEvidence } from '../../contract/consent.ts';
 import { fillTimeMs } from '../submit/spam-signals.ts';
 import { guardedMetadata } from './stored-metadata.ts';
 import type { DoorWords } from './door-words.ts';
@@ -35,6 +36,8 @@ export interface ActionRequest {
   idempotencyKey: string | null;
   door: DoorWords;
   source: RequestSource;
+  /** How the door saw consent given; without it, what the source's channel implies (contract/consent.ts). */
+  consent?: ConsentEvidence;
   form?: { key?: string | undefined; raw: string };
 }
 
@@ -138,7 +141,7 @@ export function createActionPipeline(
     const key = submitKey(request.form, request.idempotencyKey);
     if (!key.ok) return keyRefusal(key.reply, request.door);
     const meta = await guardedMetadata(key.key, request.source);
-    return meta.keyRefused ?? submitProposal(valid, key.key, submitDeps(), meta.source);
+    return meta.keyRefused ?? submitProposal(valid, key.key, submitDeps(), meta.source, request.consent);
   }
 
   async function run(request: ActionRequest): Promise<Reply> {

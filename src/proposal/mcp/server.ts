@@ -9,8 +9,9 @@ import type { Knowledge } from '../../contract/knowledge.ts';
 import { problem, withProblemBase, type Reply } from '../../contract/http.ts';
 import { ACTIONS, type ProposalAction } from '../../contract/fields.ts';
 import { implementationName, userAgentProduct } from '../../contract/source.ts';
+import { mcpCaller } from '../../contract/consent.ts';
 import type { DoorWords } from '../actions/door-words.ts';
-import { internalError, type ActionPipeline } from '../actions/pipeline.ts';
+import { internalError, type ActionPipeline, type ActionRequest } from '../actions/pipeline.ts';
 import { errorName, logEvent } from '../submit/log.ts';
 import { IDEMPOTENCY_KEY_ARGUMENT as KEY, mcpTools, PROPOSAL_TOOLS } from '../actions/tools.ts';
 import { mcpInstructions, mcpServerInfo, PROTOCOL_VERSIONS } from './server-info.ts';
@@ -39,7 +40,7 @@ const CACHE_HINT = { ttlMs: 5 * 60 * 1000, cacheScope: 'public' as const };
 async function run(
   action: ProposalAction,
   given: Record<string, unknown>,
-  client: string | undefined,
+  caller: Pick<ActionRequest, 'source' | 'consent'>,
   pipeline: ActionPipeline,
 ): Promise<Reply> {
   const { [KEY]: key, ...args } = given;
@@ -52,7 +53,7 @@ async function run(
       body,
       idempotencyKey: action === 'submit' ? ((key as string) ?? null) : null,
       door: MCP_WORDS,
-      source: { channel: 'mcp', client },
+      ...caller,
     });
   } catch (error) {
     logEvent('unexpected_error', { name: errorName(error), channel: 'mcp' });
@@ -90,7 +91,8 @@ function buildServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipeline) {
       const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
       const agent = ctx.http?.req?.headers.get('user-agent') ?? null;
       const client = implementationName(envelope?.[sdk.CLIENT_INFO_META_KEY]) ?? userAgentProduct(agent);
-      return toolResult(withProblemBase(await run(ACTIONS[i]!, args, client, pipeline), k.urls.agents));
+      const reply = await run(ACTIONS[i]!, args, mcpCaller(client, ctx.http?.req), pipeline);
+      return toolResult(withProblemBase(reply, k.urls.agents));
     });
   });
   return server;

@@ -8,7 +8,8 @@ import { sourceText, type RequestSource } from '../../contract/source.ts';
 import { logError, logEvent } from './log.ts';
 import { agentIdentityText } from '../agent-identity/text.ts';
 import type { AgentIdentity } from '../agent-identity/model.ts';
-import type { CrmFailureKind, ProposalRecord } from './record.ts';
+import type { ConsentRecord, CrmFailureKind, ProposalRecord } from './record.ts';
+import { consentText } from '../../contract/consent.ts';
 
 export type CrmOutcome =
   { ok: true; reference?: string } | { ok: false; kind: CrmFailureKind; retryAfterSeconds?: number };
@@ -34,16 +35,35 @@ export function crmPayload(record: ProposalRecord) {
     },
     intake: picked(record.intake, INTAKE_FIELDS),
     guidance: picked(record.guidance, GUIDANCE_FIELDS),
-    consent: {
-      given: consent.given,
-      text: consent.text,
-      version: consent.version,
-      at: consent.at,
-      ...(consent.sender_version !== undefined && { sender_version: consent.sender_version }),
-    },
+    consent: consentFields(consent),
     ...(source !== undefined && { source: sourceFields(source) }),
     ...(signals !== undefined && { signals: signalFields(signals) }),
     ...(identity !== undefined && { agent_identity: agentIdentityFields(identity) }),
+  };
+}
+
+/** The consent record, each field named; those a request stored before them lacks stay out (the CRM shows "not recorded"). */
+function consentFields(consent: ConsentRecord) {
+  return {
+    given: consent.given,
+    text: consent.text,
+    version: consent.version,
+    at: consent.at,
+    ...(consent.digest !== undefined && { digest: consent.digest }),
+    ...(consent.method !== undefined && { method: consent.method }),
+    ...(consent.vouched_by !== undefined && { vouched_by: consent.vouched_by }),
+    ...(consent.confirmed_at !== undefined && { confirmed_at: consent.confirmed_at }),
+    ...(consent.channel !== undefined && { channel: consent.channel }),
+    ...(consent.mcp !== undefined && {
+      mcp: {
+        ...(consent.mcp.protocol_version !== undefined && { protocol_version: consent.mcp.protocol_version }),
+        ...(consent.mcp.client !== undefined && { client: consent.mcp.client }),
+      },
+    }),
+    ...(consent.initially !== undefined && {
+      initially: { method: consent.initially.method, vouched_by: consent.initially.vouched_by },
+    }),
+    ...(consent.sender_version !== undefined && { sender_version: consent.sender_version }),
   };
 }
 
@@ -265,7 +285,7 @@ export function hubSpotSubmission(record: CrmPayload, partner: Partner) {
     ['jobtitle', record.contact.role],
     [
       'message',
-      `Proposal request ${record.request_id}\nCame through: ${sourceText(record.source)}\nAgent identity: ${agentIdentityText(record.agent_identity)}\n\n${overviewText(record)}\n\n${signalsLine(record.signals)}`,
+      `Proposal request ${record.request_id}\nCame through: ${sourceText(record.source)}\nAgent identity: ${agentIdentityText(record.agent_identity)}\nConsent: ${consentText(record.consent)}\n\n${overviewText(record)}\n\n${signalsLine(record.signals)}`,
     ],
   ];
   return {

@@ -19,6 +19,7 @@ import { buildRecord } from './record.ts';
 import { withAddressCount } from './send-gates.ts';
 import { observedSignals } from './spam-signals.ts';
 import type { RequestSource } from '../../contract/source.ts';
+import type { ConsentEvidence } from '../../contract/consent.ts';
 import { invocationAgentIdentity } from '../agent-identity/invocation.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../../contract/idempotency-rules.ts';
 
@@ -30,6 +31,7 @@ export async function submitProposal(
   idempotencyKey: string,
   deps: SubmitDeps,
   source?: RequestSource,
+  evidence?: ConsentEvidence,
 ): Promise<Reply> {
   const waitUntil = Date.now() + deps.inUseWaitMs;
   try {
@@ -45,7 +47,7 @@ export async function submitProposal(
       let lease: RecordLease | null = null;
       let leftMs = 0;
       if (found === null) {
-        lease = await store(request, named, deps, source);
+        lease = await store(request, named, deps, source, evidence);
       } else if (!owes(found.record)) {
         // The stored answer, marked as a replay (IETF Idempotency-Key draft).
         const { status, headers = {}, body } = replyFor(found.record, deps);
@@ -82,7 +84,13 @@ export async function submitProposal(
 }
 
 /** Stores the request the pointer names, its lease held: null when another invocation stored it first. */
-async function store(request: SubmitRequest, named: NamedRequest, deps: SubmitDeps, source?: RequestSource) {
+async function store(
+  request: SubmitRequest,
+  named: NamedRequest,
+  deps: SubmitDeps,
+  source?: RequestSource,
+  evidence?: ConsentEvidence,
+) {
   const { request_id: requestId, created_at: receivedAt } = named.pointer;
   const { crm, consent } = deps;
   const notification = initialNotification(deps);
@@ -94,6 +102,7 @@ async function store(request: SubmitRequest, named: NamedRequest, deps: SubmitDe
     receivedAt,
     crm: crm.name,
     consent,
+    ...(evidence !== undefined && { evidence }),
     entryKey: named.key,
     notification,
     signals,

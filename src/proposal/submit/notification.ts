@@ -13,6 +13,7 @@ import { chatText, headerText, singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
 import { sourceText } from '../../contract/source.ts';
 import { agentIdentityText } from '../agent-identity/text.ts';
+import { consentText } from '../../contract/consent.ts';
 
 /** Bound of one chat post: a dead chat service must not hold the function. */
 const CHAT_TIMEOUT_MS = 5_000;
@@ -60,6 +61,7 @@ export function notificationText(
     field('Timeline', record.intake.timeline),
     field('Came through', sourceText(record.source)),
     field('Agent identity', agentIdentityText(record.agent_identity)),
+    field('Consent', consentText(record.consent)),
     `Request id: ${record.request_id}`,
     `Received at: ${record.received_at}`,
     CRM_SENTENCE[record.delivery.state](record),

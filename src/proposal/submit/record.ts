@@ -5,6 +5,7 @@ import type { SpamSignals } from './spam-signals.ts';
 import type { RequestSource } from '../../contract/source.ts';
 import type { AgentIdentity } from '../agent-identity/model.ts';
 import type { ConfirmationEmailState, CrmName } from '../../contract/submit-replies.ts';
+import { assertedConsent, consentDigest, type ConsentEvidence, type ConsentShown } from '../../contract/consent.ts';
 
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
 /** `failed`: the CRM did not accept it within REDELIVERY_MAX_HOURS; kept, and sales alerted to follow up by hand. */
@@ -28,15 +29,7 @@ export interface ProposalRecord {
   contact: { name: string; email: string; company: string; role?: string };
   intake: IntakeFields;
   guidance: GuidanceFields;
-  consent: {
-    given: true;
-    /** The consent text and version in force when the request was received. */
-    text: string;
-    version: string;
-    at: string;
-    /** The version the sender's form showed, when it named one different from `version`. */
-    sender_version?: string;
-  };
+  consent: ConsentRecord;
   delivery: {
     crm: CrmName;
     state: DeliveryState;
@@ -75,6 +68,26 @@ export interface ProposalRecord {
   agent_identity?: AgentIdentity;
 }
 
+/**
+ * That consent was given, to which text (its version and digest), how and who vouches for it
+ * (contract/consent.ts). `method`, `vouched_by`, `digest` and `channel` are absent on requests stored
+ * before they were recorded, and shown as "not recorded".
+ */
+export interface ConsentRecord extends ConsentShown {
+  given: true;
+  /** The consent text and version in force when the request was received. */
+  text: string;
+  version: string;
+  /** When it was given: the request's receipt. */
+  at: string;
+  /** The version the sender's form showed, when it named one different from `version`. */
+  sender_version?: string;
+  /** The door it came through (the same as `source.channel`). */
+  channel?: RequestSource['channel'];
+  /** How it was first given, once a confirmation (`confirmed_at`) upgraded `method` and `vouched_by`. */
+  initially?: Pick<ConsentEvidence, 'method' | 'vouched_by'>;
+}
+
 /** A deadline, its owner's token and a nonce per write (so a read-back tells whose write landed). */
 export type Lease = { token: string; until: string; write: string };
 
@@ -96,6 +109,8 @@ export function buildRecord(
     receivedAt: string;
     crm: CrmName;
     consent: { text: string; version: string };
+    /** How it was given; without it, what the source's door implies (assertedConsent). */
+    evidence?: ConsentEvidence;
     entryKey?: string;
     notification?: NotificationStatus;
     signals?: SpamSignals;
@@ -103,7 +118,6 @@ export function buildRecord(
     agentIdentity?: AgentIdentity | undefined;
   },
 ): ProposalRecord {
-  const { consent } = meta;
   const picked = <F extends keyof SubmitRequest>(fields: readonly F[]) =>
     Object.fromEntries(fields.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]])));
   return {
@@ -117,14 +131,7 @@ export function buildRecord(
     },
     intake: picked(INTAKE_FIELDS),
     guidance: picked(GUIDANCE_FIELDS),
-    consent: {
-      given: true,
-      text: consent.text,
-      version: consent.version,
-      at: meta.receivedAt,
-      ...(request.consent_version !== undefined &&
-        request.consent_version !== consent.version && { sender_version: request.consent_version }),
-    },
+    consent: consentRecord(request, meta),
     delivery: { crm: meta.crm, state: 'pending', attempts: 0 },
     confirmation_email: { state: 'not_sent' },
     ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
@@ -132,6 +139,25 @@ export function buildRecord(
     ...(meta.signals !== undefined && { signals: meta.signals }),
     ...(meta.source !== undefined && { source: meta.source }),
     ...(meta.agentIdentity !== undefined && { agent_identity: meta.agentIdentity }),
+  };
+}
+
+function consentRecord(request: SubmitRequest, meta: Parameters<typeof buildRecord>[1]): ConsentRecord {
+  const { consent, source } = meta;
+  const evidence = meta.evidence ?? assertedConsent(source?.channel ?? 'http-api', source?.claimed_channel);
+  return {
+    given: true,
+    text: consent.text,
+    version: consent.version,
+    digest: consentDigest(consent.text),
+    at: meta.receivedAt,
+    method: evidence.method,
+    vouched_by: evidence.vouched_by,
+    ...(evidence.method === 'email_link' || evidence.method === 'url_page' ? { confirmed_at: meta.receivedAt } : {}),
+    ...(source !== undefined && { channel: source.channel }),
+    ...(evidence.mcp !== undefined && { mcp: evidence.mcp }),
+    ...(request.consent_version !== undefined &&
+      request.consent_version !== consent.version && { sender_version: request.consent_version }),
   };
 }
 
