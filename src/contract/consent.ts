@@ -32,6 +32,16 @@ export const CONSENT_VOUCHERS = {
 } as const;
 export type ConsentVoucher = keyof typeof CONSENT_VOUCHERS;
 
+/** How long each link of the confirmation email works after the request arrived: as long as its key. */
+export const CONSENT_LINK_HOURS = { confirm: 24, deny: 30 * 24 } as const;
+
+/** Each `status` of a confirm_request or deny_request reply. */
+export const CONSENT_ANSWER_MEANINGS = {
+  confirmed: 'The person confirmed: the consent is now first_party (email_link), and the CRM is sent the update.',
+  erased: 'The request was erased from the store; the CRM is asked to delete it and the sales team is told.',
+} as const;
+export type ConsentAnswerStatus = keyof typeof CONSENT_ANSWER_MEANINGS;
+
 /** `sha-256:<hex>` of the exact consent text the sender was shown: the one digest of it everywhere. */
 export function consentDigest(text: string): string {
   return `sha-256:${hash('sha256', text)}`;

@@ -1,5 +1,11 @@
 /** The proposal contract, written once: served at GET /api/proposal, in /openapi.json, compiled into the validators. */
-import { CONSENT_METHODS, CONSENT_VOUCHERS, consentDigest } from './consent.ts';
+import {
+  CONSENT_ANSWER_MEANINGS,
+  CONSENT_LINK_HOURS,
+  CONSENT_METHODS,
+  CONSENT_VOUCHERS,
+  consentDigest,
+} from './consent.ts';
 import {
   COMPANY_SIZES,
   CONTACT_FIELDS,
@@ -131,6 +137,27 @@ export function requestSchemas(k: Knowledge) {
       } as const,
       ['consent', ...CONTACT_FIELDS, ...REQUIRED_INTAKE_FIELDS] as const,
     ),
+    ...consentAnswerSchemas(),
+  };
+}
+
+/** The two answers of the confirmation email's page: the request and the token its link carried. */
+function consentAnswerSchemas() {
+  const answer = {
+    request_id: {
+      type: 'string',
+      pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$',
+      description: 'The request id the link names.',
+    },
+    token: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]{43}$',
+      description: 'The token the link carries (single use).',
+    },
+  } as const;
+  return {
+    confirm_request: requestObject('Confirm request', 'confirm_request', answer, ['request_id', 'token'] as const),
+    deny_request: requestObject('Deny request', 'deny_request', answer, ['request_id', 'token'] as const),
   };
 }
 
@@ -299,6 +326,16 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
         example_request: EXAMPLE_REQUESTS.submit,
         example_response: { status: 201, body: examples.submit },
         result: { status: STATUS_MEANINGS, confirmation_email: CONFIRMATION_EMAIL_MEANINGS },
+      },
+      confirm_request: {
+        description: `The person's "Yes, this was me" from the page the confirmation email links to (${DOCUMENT_PATHS.consentPage}): the request's consent becomes first_party (method email_link) and the CRM is sent an update of the same request. The token works once, for ${CONSENT_LINK_HOURS.confirm} hours. Not for agents: only the mailbox owner has the token.`,
+        request_schema: schemas.confirm_request,
+        result: { status: CONSENT_ANSWER_MEANINGS },
+      },
+      deny_request: {
+        description: `The person's "Not me" from the same page: the request is erased from the store, the CRM is asked to delete it and the sales team is told. The token works once, for ${CONSENT_LINK_HOURS.deny / 24} days.`,
+        request_schema: schemas.deny_request,
+        result: { status: CONSENT_ANSWER_MEANINGS },
       },
     },
     errors: {

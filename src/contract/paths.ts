@@ -7,6 +7,8 @@ export const PAGE_PATHS = Object.fromEntries(PAGE_IDS.map((id) => [id, pagePath(
 
 export const DOCUMENT_PATHS = {
   proposalApi: '/api/proposal',
+  /** The page the confirmation email's links open: "Yes, this was me" or "Not me", one button each. */
+  consentPage: '/confirm',
   mcp: '/mcp',
   /** The MCP server card where the server-card draft (July 2026) reserves it: `<endpoint>/server-card`. */
   mcpServerCard: '/mcp/server-card',

@@ -5,6 +5,7 @@
 import { DEFAULT_CRM_TIMEOUT_MS, hubSpotAdapter, isAllowedEndpoint, webhookAdapter, type CrmAdapter } from './crm.ts';
 import type { ConsentText, Partner } from './partner.ts';
 import { logEvent } from './log.ts';
+import { CONSENT_SECRET_VARIABLE, consentSecretFromEnv, MIN_CONSENT_SECRET_LENGTH } from './consent-links.ts';
 import { createMailer } from './mailer.ts';
 import type { CrmName } from '../../contract/submit-replies.ts';
 import { RETENTION_DAYS_RANGE } from '../../contract/data-handling.ts';
@@ -49,6 +50,23 @@ export interface SubmitDeps {
   limits: SendLimits;
   inUseWaitMs: number;
   now: () => Date;
+  /** CONSENT_SECRET: keys the confirmation email's links (consent-links.ts); absent, the email carries none. */
+  consentSecret?: string;
+  /** CONSENT_CONFIRMATION=required: a request not vouched for by the person is held until they confirm. */
+  consentRequired?: boolean;
+}
+
+/** The consent links' secret and the confirmation mode; a short secret is refused, never used. */
+function consentConfigFromEnv(readEnv: EnvReader): Pick<SubmitDeps, 'consentSecret' | 'consentRequired'> {
+  const { secret, invalid } = consentSecretFromEnv(readEnv);
+  const mode = readEnv('CONSENT_CONFIRMATION')?.trim().toLowerCase();
+  if (mode !== undefined && mode !== '' && mode !== 'required' && mode !== 'optional')
+    logEvent('config_invalid', { variable: 'CONSENT_CONFIRMATION', reason: 'must be "required" or "optional"' });
+  if (invalid) {
+    const reason = `must be at least ${MIN_CONSENT_SECRET_LENGTH} characters`;
+    logEvent('config_invalid', { variable: CONSENT_SECRET_VARIABLE, reason });
+  }
+  return { ...(secret !== undefined && { consentSecret: secret }), consentRequired: mode === 'required' };
 }
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
@@ -82,6 +100,7 @@ export function submitDepsFromEnv(
     limits,
     inUseWaitMs: 5_000,
     now: () => new Date(),
+    ...consentConfigFromEnv(readEnv),
   };
 }
 

@@ -16,6 +16,7 @@ import { initialNotification } from './notification.ts';
 import { backoffAhead, completeOwedWork, delivered, leaseTerms, owes, replyFor } from './owed-work.ts';
 import { logEvent } from './log.ts';
 import { buildRecord } from './record.ts';
+import { consentLinks } from './consent-links.ts';
 import { withAddressCount } from './send-gates.ts';
 import { observedSignals } from './spam-signals.ts';
 import type { RequestSource } from '../../contract/source.ts';
@@ -108,6 +109,7 @@ async function store(
     signals,
     source,
     agentIdentity,
+    ...(deps.consentSecret !== undefined && { links: consentLinks(deps.consentSecret, requestId, receivedAt) }),
   };
   const built = await withAddressCount(deps, buildRecord(request, meta));
   // The inbox: the one write that stores the record also delivers it.

@@ -4,6 +4,7 @@ import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { SpamSignals } from './spam-signals.ts';
 import type { RequestSource } from '../../contract/source.ts';
 import type { AgentIdentity } from '../agent-identity/model.ts';
+import type { ConsentLinks } from './consent-links.ts';
 import type { ConfirmationEmailState, CrmName } from '../../contract/submit-replies.ts';
 import { assertedConsent, consentDigest, type ConsentEvidence, type ConsentShown } from '../../contract/consent.ts';
 
@@ -64,6 +65,10 @@ export interface ProposalRecord {
   digest?: NotificationStatus & { hour: string };
   /** The channel and client the request came through (absent on requests stored before it was recorded). */
   source?: RequestSource;
+  /** The confirmation email's two links, as hashes (consent-links.ts); absent without CONSENT_SECRET. */
+  consent_links?: ConsentLinks;
+  /** The CRM is owed an update of this request once the person confirmed: `event` is its webhook-id. */
+  consent_update?: CrmEvent;
   /** What the request's Web Bot Auth signature proved (agent-identity/): a record, never a gate; absent on requests stored before it. */
   agent_identity?: AgentIdentity;
 }
@@ -86,6 +91,16 @@ export interface ConsentRecord extends ConsentShown {
   channel?: RequestSource['channel'];
   /** How it was first given, once a confirmation (`confirmed_at`) upgraded `method` and `vouched_by`. */
   initially?: Pick<ConsentEvidence, 'method' | 'vouched_by'>;
+}
+
+/** One event the CRM is owed about a request it has (a confirmation, an erasure), sent once. */
+export interface CrmEvent {
+  /** `<request_id>.consent-confirmed`, `<request_id>.erased`: stable per event, the webhook-id. */
+  event: string;
+  state: 'owed' | 'sent' | 'failed';
+  attempts: number;
+  since: string;
+  next_attempt_at?: string;
 }
 
 /** A deadline, its owner's token and a nonce per write (so a read-back tells whose write landed). */
@@ -116,6 +131,7 @@ export function buildRecord(
     signals?: SpamSignals;
     source?: RequestSource | undefined;
     agentIdentity?: AgentIdentity | undefined;
+    links?: ConsentLinks | undefined;
   },
 ): ProposalRecord {
   const picked = <F extends keyof SubmitRequest>(fields: readonly F[]) =>
@@ -139,6 +155,7 @@ export function buildRecord(
     ...(meta.signals !== undefined && { signals: meta.signals }),
     ...(meta.source !== undefined && { source: meta.source }),
     ...(meta.agentIdentity !== undefined && { agent_identity: meta.agentIdentity }),
+    ...(meta.links !== undefined && { consent_links: meta.links }),
   };
 }
 

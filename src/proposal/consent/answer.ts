@@ -1,0 +1,99 @@
+/**
+ * The person's answer on the confirmation email's page: "Yes, this was me" (confirm_request) upgrades
+ * the request's consent to first_party and owes the CRM an update; "Not me" (deny_request) erases the
+ * request and owes the CRM its deletion and sales a word. A token is checked before anything changes,
+ * and a refused one changes nothing.
+ */
+import { json, problem, type Reply } from '../../contract/http.ts';
+import type { ConsentAction } from '../../contract/fields.ts';
+import type { ConsentAnswerRequest } from '../../contract/requests.ts';
+import { CONSENT_ANSWER_MEANINGS } from '../../contract/consent.ts';
+import type { SubmitDeps } from '../submit/config.ts';
+import { checkToken, type LinkAnswer, type TokenCheck } from '../submit/consent-links.ts';
+import { logEvent } from '../submit/log.ts';
+import { recordKey, type ProposalRecord } from '../submit/record.ts';
+import { leaseLeftMs, readVersioned } from '../store/record-lease.ts';
+import { markOpen } from '../store/open-index.ts';
+import { eraseRecord } from '../store/retention.ts';
+import { erasureOf, readErasure, storeErasure } from './erasure.ts';
+
+const ANSWER_OF: Record<ConsentAction, LinkAnswer> = { confirm_request: 'confirm', deny_request: 'deny' };
+const POLL_MS = 100;
+
+const REFUSALS: Record<Exclude<TokenCheck, 'valid'>, () => Reply> = {
+  invalid: () => problem('confirmation-link-invalid', 'The link does not match a stored request. Nothing was changed.'),
+  used: () =>
+    problem('confirmation-link-used', 'This link was already used; the answer given stands. Nothing was changed.'),
+  expired: () => problem('confirmation-link-expired', 'This link has expired. Nothing was changed.'),
+};
+
+/** The record with the person's confirmation: first_party through the email's link, the CRM owed an update. */
+export function confirmed(record: ProposalRecord, at: string): ProposalRecord {
+  const { consent } = record;
+  const initially = consent.method !== undefined && consent.vouched_by !== undefined;
+  return {
+    ...record,
+    consent: {
+      ...consent,
+      method: 'email_link',
+      vouched_by: 'first_party',
+      confirmed_at: at,
+      ...(initially && { initially: { method: consent.method!, vouched_by: consent.vouched_by! } }),
+    },
+    consent_links: { ...record.consent_links!, used: { answer: 'confirm', at } },
+    consent_update: { event: `${record.request_id}.consent-confirmed`, state: 'owed', attempts: 0, since: at },
+  };
+}
+
+export async function answerConsent(
+  action: ConsentAction,
+  request: ConsentAnswerRequest,
+  deps: SubmitDeps,
+): Promise<Reply> {
+  const answer = ANSWER_OF[action];
+  const waitUntil = Date.now() + deps.inUseWaitMs;
+  for (;;) {
+    const found = await readVersioned(deps.store, request.request_id);
+    if (found === null) {
+      // A "Not me" already given leaves its erasure: the same token then hears "used", not "invalid".
+      const erased = await readErasure(deps.store, request.request_id);
+      const check =
+        erased && answer === 'deny' ? checkToken(erased.links, 'deny', request.token, deps.now()) : 'invalid';
+      return REFUSALS[check === 'valid' ? 'used' : check]();
+    }
+    const { record, version } = found;
+    const check = checkToken(record.consent_links, answer, request.token, deps.now());
+    if (check !== 'valid') {
+      logEvent('consent_link_refused', { request_id: record.request_id, answer, check });
+      return REFUSALS[check]();
+    }
+    // Whoever holds the lease is doing the request's work: its next write would undo this one.
+    if (leaseLeftMs(record, deps.now()) > 0 && Date.now() < waitUntil) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      continue;
+    }
+    const at = deps.now().toISOString();
+    if (answer === 'confirm') {
+      await markOpen(deps.store, record.request_id);
+      const written = await deps.store.writeIf(recordKey(record.request_id), confirmed(record, at), {
+        ifVersion: version,
+      });
+      if (written === null) continue;
+      logEvent('consent_confirmed', { request_id: record.request_id });
+      return json(200, answerBody('confirmed', record.request_id));
+    }
+    // The erasure's note first: its owed work (the CRM's deletion, sales' word) outlives the record.
+    await storeErasure(deps.store, erasureOf(record, at));
+    await eraseRecord(deps.store, record);
+    logEvent('consent_denied', { request_id: record.request_id });
+    return json(200, answerBody('erased', record.request_id));
+  }
+}
+
+function answerBody(status: keyof typeof CONSENT_ANSWER_MEANINGS, requestId: string) {
+  const message =
+    status === 'confirmed'
+      ? 'Thank you: your request is confirmed as yours. Nothing else is needed from you.'
+      : 'The request sent with your address has been deleted. Nothing else is needed from you.';
+  return { status, request_id: requestId, message };
+}
