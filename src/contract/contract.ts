@@ -23,7 +23,7 @@ import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from './submit-replies.t
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
 import { VISIBLE_LINE_PATTERN, VISIBLE_TEXT_PATTERN } from './text-patterns.ts';
-import { DOCUMENT_PATHS } from './paths.ts';
+import { CONSENT_PAGES, DOCUMENT_PATHS } from './paths.ts';
 import type { CapabilityId, EngagementModelId } from './ids.ts';
 import { partnerWithAside } from './partner-phrase.ts';
 
@@ -328,7 +328,7 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
         result: { status: STATUS_MEANINGS, confirmation_email: CONFIRMATION_EMAIL_MEANINGS },
       },
       confirm_request: {
-        description: `The person's "Yes, this was me" from the page the confirmation email links to (${DOCUMENT_PATHS.consentPage}): the request's consent becomes first_party (method email_link) and the CRM is sent an update of the same request. The token works once, for ${CONSENT_LINK_HOURS.confirm} hours. Not for agents: only the mailbox owner has the token.`,
+        description: `The person's "Yes, this was me" from the page the confirmation email links to (${CONSENT_PAGES.confirm} and ${CONSENT_PAGES.deny}): the request's consent becomes first_party (method email_link) and the CRM is sent an update of the same request. The token works once, for ${CONSENT_LINK_HOURS.confirm} hours. Not for agents: only the mailbox owner has the token.`,
         request_schema: schemas.confirm_request,
         result: { status: CONSENT_ANSWER_MEANINGS },
       },

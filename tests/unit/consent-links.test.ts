@@ -6,6 +6,7 @@ import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { answerConsent } from '../../src/proposal/consent/answer.ts';
 import { consentLinks, linkToken } from '../../src/proposal/submit/consent-links.ts';
+import { CONSENT_PAGES } from '../../src/contract/paths.ts';
 import { readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { mailsTo } from '../helpers/smtp.ts';
@@ -33,8 +34,8 @@ const bodyText = (raw: string) =>
 /** The links of the confirmation email, by answer. */
 function emailedLinks(address: string) {
   const [mail] = mailsTo(parts.smtp.messages, address);
-  const urls = [...bodyText(mail!.raw).matchAll(/https?:\/\/\S+\/confirm\?\S+/g)].map((m) => new URL(m[0]));
-  const by = (answer: string) => urls.find((url) => url.searchParams.get('answer') === answer)!;
+  const urls = [...bodyText(mail!.raw).matchAll(/https?:\/\/\S+\/confirm\/\S+/g)].map((m) => new URL(m[0]));
+  const by = (answer: string) => urls.find((url) => url.pathname === CONSENT_PAGES[answer as 'confirm' | 'deny'])!;
   const fields = (url: URL) => ({
     request_id: url.searchParams.get('request')!,
     token: url.searchParams.get('token')!,
@@ -53,7 +54,7 @@ describe('the confirmation links', () => {
     expect(reply.status).toBe(201);
     const { confirm, deny, urls } = emailedLinks('links@example.com');
     const id = (reply.body as { request_id: string }).request_id;
-    expect(urls.map((url) => url.pathname)).toEqual(['/confirm', '/confirm']);
+    expect(urls.map((url) => url.pathname)).toEqual(['/confirm/yes', '/confirm/not-me']);
     expect(confirm.request_id).toBe(id);
     expect(confirm.token).not.toBe(deny.token);
     const [record] = await stored(deps);
@@ -133,8 +134,7 @@ describe('the confirmation links', () => {
   });
 
   it('without CONSENT_SECRET the email carries no links and the record no hashes', async () => {
-    const deps = makeDeps({ consentSecret: undefined } as Partial<SubmitDeps>);
-    delete (deps as { consentSecret?: string }).consentSecret;
+    const { consentSecret: _secret, ...deps } = makeDeps();
     await submitProposal(submitRequest({ email: 'nosecret@example.com' }), randomUUID(), deps);
     const [record] = await stored(deps);
     expect(record!.consent_links).toBeUndefined();

@@ -6,6 +6,7 @@
  */
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { CONSENT_LINK_HOURS } from '../../contract/consent.ts';
+import { CONSENT_PAGES } from '../../contract/paths.ts';
 
 export const CONSENT_SECRET_VARIABLE = 'CONSENT_SECRET';
 /** Shorter secrets are refused (config_invalid): a token is only as unguessable as its key. */
@@ -49,10 +50,10 @@ export function consentLinks(secret: string, requestId: string, receivedAt: stri
   return { confirm: key('confirm'), deny: key('deny') };
 }
 
-/** The page's address with the request, the answer and its token in the query. */
-export function linkUrl(pageUrl: string, requestId: string, answer: LinkAnswer, token: string): string {
-  const url = new URL(pageUrl);
-  url.search = new URLSearchParams({ request: requestId, answer, token }).toString();
+/** The answer's page on the site (`origin`: any URL of it) with the request and its token in the query. */
+export function linkUrl(origin: string, requestId: string, answer: LinkAnswer, token: string): string {
+  const url = new URL(CONSENT_PAGES[answer], origin);
+  url.search = new URLSearchParams({ request: requestId, token }).toString();
   return url.href;
 }
 

@@ -10,7 +10,6 @@ import { headerText, singleLine } from './single-line.ts';
 import { logEvent, type LogFields } from './log.ts';
 import type { ProposalRecord } from './record.ts';
 import { consentSecretFromEnv, linkToken, linkUrl, type LinkAnswer } from './consent-links.ts';
-import { DOCUMENT_PATHS } from '../../contract/paths.ts';
 
 /** `retry`: not sent, but worth another try later; `failed`: the server refused it for good. */
 export type SendResult = 'sent' | 'failed' | 'retry';
@@ -109,9 +108,8 @@ export function createMailer(env: (name: string) => string | undefined) {
 /** The two answers as links to the partner's page; none without the secret that keys them. */
 function answerLinks(record: ProposalRecord, partner: Partner, secret: string | undefined): string[] {
   if (secret === undefined) return [];
-  const page = new URL(DOCUMENT_PATHS.consentPage, partner.proposalUrl).href;
   const link = (answer: LinkAnswer) =>
-    linkUrl(page, record.request_id, answer, linkToken(secret, record.request_id, answer));
+    linkUrl(partner.proposalUrl, record.request_id, answer, linkToken(secret, record.request_id, answer));
   return [
     'Was this you?',
     '-------------',
