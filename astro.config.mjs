@@ -48,6 +48,8 @@ export default defineConfig({
     devPreview(),
     outputs,
     sitemap({
+      // The confirmation pages are opened from an email's link only: no address worth indexing.
+      filter: (page) => !new URL(page).pathname.startsWith('/confirm/'),
       serialize: (item) => ({ ...item, lastmod: outputs.lastUpdated(item.url) }),
       namespaces: { news: false, xhtml: false, image: false, video: false },
     }),

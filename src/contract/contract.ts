@@ -263,6 +263,17 @@ export const EXAMPLE_REQUESTS = {
     constraints: 'Customer data stays in the EU; SOC 2 controls apply.',
     engagement_model: 'defined-project',
   },
+  // The shape of what a link of the confirmation email carries; only a real link's token is accepted.
+  confirm_request: {
+    action: 'confirm_request',
+    request_id: '019ac0de-7e57-7a11-8b0c-5e11a5c0ffee',
+    token: 'yGm2Vb1qXW0m5f3o9dJkR8nT4sLzA7cE6pHuYiQwO2M',
+  },
+  deny_request: {
+    action: 'deny_request',
+    request_id: '019ac0de-7e57-7a11-8b0c-5e11a5c0ffee',
+    token: 'Qz7wP2kLm9Xv4Bn1Cj8Hd5Fg3Ts6Ry0Ue2Io7Pa4Sd1',
+  },
 } as const;
 
 export function buildContract(k: Knowledge, examples: { guide: unknown; summarize: unknown; submit: unknown }) {
@@ -330,11 +341,13 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
       confirm_request: {
         description: `The person's "Yes, this was me" from the page the confirmation email links to (${CONSENT_PAGES.confirm} and ${CONSENT_PAGES.deny}): the request's consent becomes first_party (method email_link) and the CRM is sent an update of the same request. The token works once, for ${CONSENT_LINK_HOURS.confirm} hours. Not for agents: only the mailbox owner has the token.`,
         request_schema: schemas.confirm_request,
+        example_request: EXAMPLE_REQUESTS.confirm_request,
         result: { status: CONSENT_ANSWER_MEANINGS },
       },
       deny_request: {
         description: `The person's "Not me" from the same page: the request is erased from the store, the CRM is asked to delete it and the sales team is told. The token works once, for ${CONSENT_LINK_HOURS.deny / 24} days.`,
         request_schema: schemas.deny_request,
+        example_request: EXAMPLE_REQUESTS.deny_request,
         result: { status: CONSENT_ANSWER_MEANINGS },
       },
     },

@@ -16,12 +16,18 @@ describe('/openapi.json', () => {
     expect(openapi.openapi).toBe('3.1.0');
   });
 
-  it('describes the three operations, one request schema per action, and the problem responses', () => {
+  it("describes the operations, one request schema per action (the three of agents and the confirmation page's two), and the problem responses", () => {
     expect(Object.keys(openapi.paths)).toEqual(['/api/capabilities', '/api/proposal']);
     expect(Object.keys(openapi.paths['/api/proposal'])).toEqual(['get', 'options', 'post']);
     const body = openapi.paths['/api/proposal'].post.requestBody.content['application/json'].schema;
     expect(body.discriminator.propertyName).toBe('action');
-    expect(Object.keys(body.discriminator.mapping)).toEqual(['guide', 'summarize', 'submit']);
+    expect(Object.keys(body.discriminator.mapping)).toEqual([
+      'guide',
+      'summarize',
+      'submit',
+      'confirm_request',
+      'deny_request',
+    ]);
     const responses = openapi.paths['/api/proposal'].post.responses;
     for (const status of ['400', '409', '413', '415', '422', '500']) {
       expect(responses[status].content['application/problem+json']).toBeDefined();
