@@ -52,21 +52,16 @@ export interface SubmitDeps {
   now: () => Date;
   /** CONSENT_SECRET: keys the confirmation email's links (consent-links.ts); absent, the email carries none. */
   consentSecret?: string;
-  /** CONSENT_CONFIRMATION=required: a request not vouched for by the person is held until they confirm. */
-  consentRequired?: boolean;
 }
 
-/** The consent links' secret and the confirmation mode; a short secret is refused, never used. */
-function consentConfigFromEnv(readEnv: EnvReader): Pick<SubmitDeps, 'consentSecret' | 'consentRequired'> {
+/** The consent links' secret; a short one is refused, never used. */
+function consentConfigFromEnv(readEnv: EnvReader): Pick<SubmitDeps, 'consentSecret'> {
   const { secret, invalid } = consentSecretFromEnv(readEnv);
-  const mode = readEnv('CONSENT_CONFIRMATION')?.trim().toLowerCase();
-  if (mode !== undefined && mode !== '' && mode !== 'required' && mode !== 'optional')
-    logEvent('config_invalid', { variable: 'CONSENT_CONFIRMATION', reason: 'must be "required" or "optional"' });
   if (invalid) {
     const reason = `must be at least ${MIN_CONSENT_SECRET_LENGTH} characters`;
     logEvent('config_invalid', { variable: CONSENT_SECRET_VARIABLE, reason });
   }
-  return { ...(secret !== undefined && { consentSecret: secret }), consentRequired: mode === 'required' };
+  return secret === undefined ? {} : { consentSecret: secret };
 }
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
