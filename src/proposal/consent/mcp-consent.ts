@@ -39,11 +39,17 @@ export interface ElicitingSdk {
   CLIENT_CAPABILITIES_META_KEY: string;
 }
 
-export type Codec = ReturnType<typeof createRequestStateCodec<ConsentState>>;
+/** The SDK's codec as functions, ready to hand to the server's requestState.verify. */
+export interface Codec {
+  mint: (state: ConsentState) => Promise<string>;
+  verify: (wire: string, ctx: ServerContext) => Promise<ConsentState>;
+}
 
 /** The codec when a secret is configured; without it, no state can be trusted and nobody is asked. */
 export function consentCodec(sdk: ElicitingSdk, secret: string | undefined): Codec | undefined {
-  return secret === undefined ? undefined : sdk.createRequestStateCodec<ConsentState>({ key: secret, ttlSeconds: 900 });
+  if (secret === undefined) return undefined;
+  const codec = sdk.createRequestStateCodec<ConsentState>({ key: secret, ttlSeconds: 900 });
+  return { mint: (state) => codec.mint(state), verify: (wire, ctx) => codec.verify(wire, ctx) };
 }
 
 const draftDigest = (args: Record<string, unknown>) => hash('sha256', canonicalJson(args));
