@@ -13,6 +13,8 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
 } from '@modelcontextprotocol/client';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../../scripts/local-site/browser.ts';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
@@ -25,13 +27,15 @@ const CLIENT = { name: 'consent-e2e-host', version: '2.0.1' };
 let site: RunningSite;
 let crm: TestCrmServer;
 let smtp: TestSmtp;
+let browser: Browser;
 
 beforeAll(async () => {
-  [crm, smtp] = await Promise.all([startCrmServer(), startSmtp()]);
+  [crm, smtp, browser] = await Promise.all([startCrmServer(), startSmtp(), launchBrowser()]);
   site = await startSite({ ...loopbackDeliveryEnv(crm, smtp), CONSENT_SECRET: `mcp-consent-secret-${randomUUID()}` });
 });
 
 afterAll(async () => {
+  await browser?.close();
   await site?.stop();
   await Promise.all([crm?.stop(), smtp?.stop()]);
 });
@@ -52,10 +56,10 @@ const recordOf = (company: string) => storedRecords().find((r) => r.contact.comp
 
 type Elicit = (request: { params: Record<string, unknown> }) => Promise<Record<string, unknown>>;
 
-async function formClient(answer: Elicit | undefined) {
+async function formClient(answer: Elicit | undefined, elicitation: Record<string, object> = { form: {} }) {
   const client = new ClientV2(CLIENT, {
     versionNegotiation: { mode: { pin: '2026-07-28' } },
-    ...(answer && { capabilities: { elicitation: { form: {} } } }),
+    ...(answer && { capabilities: { elicitation } }),
   });
   if (answer) client.setRequestHandler('elicitation/create', answer as never);
   await client.connect(new StreamableHTTPClientTransportV2(new URL('/mcp', site.url)));
@@ -96,6 +100,57 @@ async function rawSubmit(args: Record<string, unknown>, extra: Record<string, un
 }
 
 describe('consent over MCP', () => {
+  it("SDK v2 on 2026-07-28 with URL elicitation: the person confirms on the partner's page in Chromium, then the request is submitted first_party", async () => {
+    const opened: string[] = [];
+    const client = await formClient(
+      async (request) => {
+        const url = new URL(String(request.params['url']));
+        opened.push(url.pathname);
+        // The link names the partner's site (its production address); this server serves the same page.
+        const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+        const page = await context.newPage();
+        await page.goto(`${site.url}${url.pathname}${url.search}`);
+        expect(recordOf('Url Page Ltd')).toBeUndefined();
+        await page.getByRole('button', { name: 'Yes, this was me' }).click();
+        await expect.poll(() => page.locator('#answer-result').textContent()).toContain('confirmed');
+        await page.screenshot({ path: '/tmp/i39-mcp-url-confirmed-phone.png', fullPage: true });
+        await context.close();
+        return { action: 'accept' };
+      },
+      { url: {}, form: {} },
+    );
+    const result = await client.callTool({
+      name: 'submit_proposal_request',
+      arguments: submitArguments(randomUUID(), 'Url Page Ltd'),
+    });
+    await client.close();
+    expect(opened).toEqual(['/confirm/yes']);
+    expect(textOf(result)).toMatchObject({ status: 'received' });
+    expect(recordOf('Url Page Ltd')!.consent).toMatchObject({
+      method: 'url_page',
+      vouched_by: 'first_party',
+      mcp: { protocol_version: '2026-07-28', client: 'consent-e2e-host/2.0.1' },
+    });
+  });
+
+  it('URL elicitation the person never confirms: the page is offered again and nothing is stored', async () => {
+    let asked = 0;
+    const client = await formClient(
+      async () => {
+        asked += 1;
+        return { action: 'accept' };
+      },
+      { url: {} },
+    );
+    const result = await client
+      .callTool({ name: 'submit_proposal_request', arguments: submitArguments(randomUUID(), 'Never Confirmed Ltd') })
+      .catch((error: unknown) => error);
+    await client.close();
+    expect(asked).toBeGreaterThan(1);
+    expect(result).toBeDefined();
+    expect(recordOf('Never Confirmed Ltd')).toBeUndefined();
+  });
+
   it('SDK v2 on 2026-07-28 with a form handler that accepts: the text is shown word for word, the record says mcp_host', async () => {
     const consent = ((await (await fetch(`${site.url}/api/proposal`)).json()) as { consent: { text: string } }).consent;
     const shown: string[] = [];

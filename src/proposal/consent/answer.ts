@@ -16,6 +16,7 @@ import { leaseLeftMs, readVersioned } from '../store/record-lease.ts';
 import { markOpen } from '../store/open-index.ts';
 import { eraseRecord } from '../store/retention.ts';
 import { erasureOf, readErasure, storeErasure } from './erasure.ts';
+import { confirmGrant, readGrant } from './grant.ts';
 
 const ANSWER_OF: Record<ConsentAction, LinkAnswer> = { confirm_request: 'confirm', deny_request: 'deny' };
 const POLL_MS = 100;
@@ -55,6 +56,16 @@ export async function answerConsent(
   for (;;) {
     const found = await readVersioned(deps.store, request.request_id);
     if (found === null) {
+      // A draft confirmed before it is stored (MCP URL elicitation): the grant, by the same token rules.
+      const granted = answer === 'confirm' ? await readGrant(deps.store, request.request_id) : null;
+      if (granted !== null) {
+        const check = checkToken(granted.grant.links, 'confirm', request.token, deps.now());
+        if (check !== 'valid') return REFUSALS[check]();
+        const at = deps.now().toISOString();
+        if (!(await confirmGrant(deps.store, granted.grant, granted.version, at))) continue;
+        logEvent('consent_confirmed', { request_id: request.request_id });
+        return json(200, answerBody('confirmed', request.request_id));
+      }
       // A "Not me" already given leaves its erasure: the same token then hears "used", not "invalid".
       const erased = await readErasure(deps.store, request.request_id);
       const check =
