@@ -15,6 +15,9 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../scripts/local-site/browser.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
@@ -185,6 +188,29 @@ describe('consent over MCP', () => {
     expect((result as { isError?: boolean }).isError).toBe(true);
     expect(textOf(result)).toMatchObject({ status: 422, type: expect.stringMatching(/#problem-consent-required$/) });
     expect(recordOf('Form Decline Ltd')).toBeUndefined();
+  });
+
+  it('the SDK 1.x client (2025-11-25) with a URL-elicitation handler: a stateless server cannot ask it, so it submits agent_asserted', async () => {
+    const client = new Client(CLIENT, { capabilities: { elicitation: { url: {}, form: {} } } });
+    let asked = 0;
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      asked += 1;
+      return { action: 'accept' };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', site.url)));
+    const result = await client.callTool({
+      name: 'submit_proposal_request',
+      arguments: submitArguments(randomUUID(), 'Legacy Url Ltd'),
+    });
+    await client.close();
+    expect(textOf(result)).toMatchObject({ status: 'received' });
+    expect(asked).toBe(0);
+    expect(recordOf('Legacy Url Ltd')!.consent).toMatchObject({
+      method: 'agent_asserted',
+      vouched_by: 'agent',
+      // A 2025-era call carries no clientInfo once initialize is over: the client is its User-Agent product.
+      mcp: { protocol_version: '2025-11-25', client: 'node' },
+    });
   });
 
   it('a client without elicitation submits as before: agent_asserted, the agent vouches', async () => {
