@@ -23,10 +23,9 @@ import { parseArgs } from 'node:util';
 import { BlobsServer } from '@netlify/blobs/server';
 import { listText, selectRecords, toCsv } from './inbox/export.ts';
 import { REDELIVER_USAGE, RedeliverRefused, redeliver, type RedeliverOptions } from './inbox/redeliver.ts';
-import { PROPOSALS_STORE, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
+import { PROPOSALS_STORE, readRecord, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
 import { ProposalsStore } from '../src/proposal/store/blobs.ts';
-import { readAllRecords, readRecord } from '../src/proposal/store/record-lease.ts';
-import { eraseRecord } from '../src/proposal/store/retention.ts';
+import { eraseRecord, readAllRecords } from '../src/proposal/store/retention.ts';
 import { forgetTally } from '../src/proposal/store/event-tally.ts';
 import { addressTally } from '../src/proposal/submit/send-gates.ts';
 

@@ -16,7 +16,7 @@ import { partnerFromKnowledge } from '../../src/proposal/submit/partner.ts';
 import type { CrmName } from '../../src/contract/submit-replies.ts';
 import type { ProposalsStore } from '../../src/proposal/store/blobs.ts';
 import { listOpen } from '../../src/proposal/store/open-index.ts';
-import { readRecord } from '../../src/proposal/store/record-lease.ts';
+import { readRecord } from '../../src/proposal/submit/record.ts';
 import { runSweep, type SweepLimits } from '../../src/proposal/submit/sweep.ts';
 
 /** On demand nobody waits on a function limit: every open request now, backoff or not, a few at a time. */
@@ -107,7 +107,8 @@ export function deployedSiteProblems(deps: SubmitDeps, options: RedeliverOptions
 async function acceptedElsewhere(store: ProposalsStore, crm: CrmName): Promise<Map<string, CrmName>> {
   const elsewhere = new Map<string, CrmName>();
   for (const marker of await listOpen(store)) {
-    const record = await readRecord(store, marker.request_id);
+    if (marker.job) continue;
+    const record = await readRecord(store, marker.id);
     if (record !== null && record.delivery.state === 'pending' && record.delivery.crm !== crm) {
       elsewhere.set(record.request_id, record.delivery.crm);
     }
@@ -150,7 +151,7 @@ export async function redeliver(target: SweepTarget, options: RedeliverOptions):
     );
   }
   lines.push(
-    `Deleted ${plural(report.entriesDeleted, 'expired key pointer')} and ${plural(report.requestsDeleted, 'request')} past RETENTION_DAYS.`,
+    `Deleted ${plural(report.entriesDeleted, 'day-bucket key pointer')} of earlier releases and ${plural(report.requestsDeleted, 'request')} past RETENTION_DAYS.`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -19,7 +19,10 @@ export function dataHandlingFromEnv(
   env: Record<string, string | undefined> = process.env,
   privacyUrl?: string,
 ) {
-  const days = retentionDays(env['RETENTION_DAYS']);
+  const asked = retentionDays(env['RETENTION_DAYS']);
+  // The function refuses a retention shorter than its redelivery window (REDELIVERY_MAX_HOURS, 72 by default) and keeps requests.
+  const maxHours = Number(env['REDELIVERY_MAX_HOURS'] ?? '72');
+  const days = asked !== undefined && asked * 24 < (Number.isFinite(maxHours) ? maxHours : 72) ? undefined : asked;
   const { limits } = sendLimitsFromEnv((variable) => env[variable]);
   return {
     stored:
@@ -43,8 +46,8 @@ export function dataHandlingFromEnv(
       (days === undefined
         ? 'A stored request is kept until its deletion is asked for.'
         : `A stored request is deleted ${days} days after it arrived.`) +
-      // Key pointers are deleted with their UTC day (proposal/store/key-pointer.ts): up to a day after their hours.
-      ` Idempotency keys are honoured for ${IDEMPOTENCY_RETENTION_HOURS} hours and deleted (stored only as a hash) within the following day.`,
+      // One pointer per key, deleted with the request it names (proposal/store/key-pointer.ts).
+      ` Idempotency keys are honoured for ${IDEMPOTENCY_RETENTION_HOURS} hours; each is stored only as a hash, beside the request it names, and deleted with that request.`,
     limits: {
       confirmation_emails_per_address_per_day: limits.perAddress,
       confirmation_emails_per_client_per_day: limits.perClient,

@@ -85,7 +85,7 @@ describe('the contract explains itself to an agent', () => {
     // The build ran without RETENTION_DAYS: kept until deletion is asked for.
     expect(retention_days).toBeNull();
     expect(retention).toMatch(
-      /kept until its deletion is asked for.*Idempotency keys are honoured for 24 hours and deleted .* within the following day/,
+      /kept until its deletion is asked for.*Idempotency keys are honoured for 24 hours; each is stored only as a hash, beside the request it names, and deleted with that request/,
     );
     expect(erasure).toMatch(/^To have a request deleted, write to [^\s@]+@[^\s@]+ with its request_id/);
     const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#39;|&apos;/g, "'");

@@ -59,7 +59,10 @@ const recordOf = (company: string) => storedRecords().find((r) => r.contact.comp
 
 type Elicit = (request: { params: Record<string, unknown> }) => Promise<Record<string, unknown>>;
 
-async function formClient(answer: Elicit | undefined, elicitation: Record<string, object> = { form: {} }) {
+async function formClient(
+  answer: Elicit | undefined,
+  elicitation: { form?: Record<string, never>; url?: Record<string, never> } = { form: {} },
+) {
   const client = new ClientV2(CLIENT, {
     versionNegotiation: { mode: { pin: '2026-07-28' } },
     ...(answer && { capabilities: { elicitation } }),

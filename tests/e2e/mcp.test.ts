@@ -246,7 +246,10 @@ describe('POST /mcp through the official SDK client', () => {
     // The CRM gets the door and the client's name; the hashed client address stays in the store.
     expect(JSON.parse(deliveries[0]!.body).source).toEqual({ channel: 'mcp', client: 'proposal-e2e-agent/1.4.2' });
 
-    const notices = mailsTo(smtp.messages, SALES).filter((m) => m.raw.includes(requestId));
+    // The notice follows the reply (the invocation's waitUntil).
+    const noticesOf = () => mailsTo(smtp.messages, SALES).filter((m) => m.raw.includes(requestId));
+    await expect.poll(() => noticesOf().length, { timeout: 10_000 }).toBe(1);
+    const notices = noticesOf();
     expect(notices).toHaveLength(1);
     expect(notices[0]!.raw.replace(/=\r?\n/g, '')).toContain(
       'Came through: MCP server (client: proposal-e2e-agent/1.4.2)',

@@ -113,7 +113,10 @@ describe('with the default limits', () => {
     expect(raw).toContain(`Request id: ${answer.request_id}`);
     expect(raw).toContain('engagement model: Defined project');
 
-    const notice = mailsTo(smtp.messages, SALES).find((m) => m.raw.includes(answer.request_id));
+    // The sales notice follows the reply (the invocation's waitUntil).
+    const noticeOf = () => mailsTo(smtp.messages, SALES).find((m) => m.raw.includes(answer.request_id));
+    await expect.poll(noticeOf, { timeout: 10_000 }).toBeDefined();
+    const notice = noticeOf();
     expect(readable(notice!.raw)).toContain('Spam signals: 3 links in the text; request 1 from this address in 24 h');
     const delivered = crm.requests.find((r) => r.body.includes(answer.request_id));
     expect(JSON.parse(delivered!.body)).toMatchObject({

@@ -85,9 +85,13 @@ describe('sales messages show what was sent', () => {
     for (const company of HOSTILE_COMPANIES) {
       const answer = await submit({ company, email: `hostile-${randomUUID()}@example.com` });
       expect(answer.http, JSON.stringify(answer)).toBe(201);
-      const notice = mailsTo(smtp.messages, SALES).find((m) => m.raw.includes(answer.request_id));
+      // The notices follow the reply (the invocation's waitUntil).
+      const noticeOf = () => mailsTo(smtp.messages, SALES).find((m) => m.raw.includes(answer.request_id));
+      const postOf = () => chat.requests.find((r) => r.body.includes(answer.request_id));
+      await expect.poll(() => noticeOf() !== undefined && postOf() !== undefined, { timeout: 10_000 }).toBe(true);
+      const notice = noticeOf();
       expectInertSubject(decodedSubject(notice!.raw), company);
-      const posted = chat.requests.find((r) => r.body.includes(answer.request_id));
+      const posted = postOf();
       expectInertChat((JSON.parse(posted!.body) as { text: string }).text, company);
     }
   });

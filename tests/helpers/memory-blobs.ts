@@ -110,7 +110,8 @@ export type WriteFault =
   | 'drop-before' // connection fails, not forwarded
   | 'drop-after' // forwarded, then the connection fails
   | 'hang' // not forwarded, never answered
-  | { lateMs: number }; // forwarded, answered after lateMs
+  | { lateMs: number } // forwarded, answered after lateMs
+  | { slowMs: number }; // forwarded after slowMs (a slow store: the write lands late)
 
 export const WRITE_FAULTS: WriteFault[] = [
   'error-before',
@@ -143,6 +144,10 @@ export function faultyFetch(inner: typeof fetch, plan: (n: number) => WriteFault
     if (fault === 'error-before') return new Response('unavailable', { status: 503 });
     if (fault === 'drop-before') throw new TypeError('fetch failed');
     if (fault === 'hang') return aborted(init?.signal);
+    if (typeof fault === 'object' && 'slowMs' in fault) {
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, fault.slowMs)), aborted(init?.signal)]);
+      return inner(input, init);
+    }
     const answer = await inner(input, init);
     if (fault === 'error-after') return new Response('unavailable', { status: 503 });
     if (fault === 'drop-after') throw new TypeError('fetch failed');

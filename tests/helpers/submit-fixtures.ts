@@ -67,8 +67,12 @@ export function testSubmitDeps(
   return { ...submitDepsFromEnv(envOf(env), PARTNER, CONSENT, store), ...overrides };
 }
 
-/** A clock the test moves: real time plus `offsetMs`. */
+/** A clock the test moves: real time plus `offsetMs`, on the wall and on the owners' monotonic clock alike. */
 export function movableClock() {
-  const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+  const clock = {
+    offsetMs: 0,
+    now: () => new Date(Date.now() + clock.offsetMs),
+    monotonic: () => performance.now() + clock.offsetMs,
+  };
   return clock;
 }

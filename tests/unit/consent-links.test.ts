@@ -78,7 +78,20 @@ describe('the confirmation links', () => {
       initially: { method: 'agent_asserted', vouched_by: 'agent' },
     });
     expect(record!.consent.confirmed_at).toBeDefined();
-    expect(record!.consent_update).toMatchObject({ event: `${confirm.request_id}.consent-confirmed`, state: 'owed' });
+    // The CRM had the request; it gets the update once, under an id of its own, the consent first_party.
+    expect(record!.consent_update).toMatchObject({ event: `${confirm.request_id}.consent-confirmed`, state: 'sent' });
+    const updates = parts.crm.requests.filter(
+      (r) => r.headers['webhook-id'] === `${confirm.request_id}.consent-confirmed`,
+    );
+    expect(updates).toHaveLength(1);
+    const sent = JSON.parse(updates[0]!.body) as {
+      event: string;
+      request_id: string;
+      consent: Record<string, unknown>;
+    };
+    expect(sent).toMatchObject({ event: 'consent-confirmed', request_id: confirm.request_id });
+    expect(sent.consent).toMatchObject({ method: 'email_link', vouched_by: 'first_party' });
+    expect(parts.crm.requests.filter((r) => r.headers['webhook-id'] === confirm.request_id)).toHaveLength(1);
   });
 
   it('a reused, tampered or expired token is refused with its problem and changes nothing', async () => {

@@ -3,12 +3,13 @@
  * fails: every answer a healthy store never gives becomes StoreUnavailable, never a success,
  * and the counter admits exactly its limit however many count at once.
  */
+import { randomUUID } from 'node:crypto';
 import { setEnvironmentContext } from '@netlify/blobs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StoreUnavailable, type ProposalsStore } from '../../src/proposal/store/blobs.ts';
 import { countEventWithinLimit } from '../../src/proposal/store/event-tally.ts';
 import { STORE_LIMITS } from '../../src/proposal/store/limits.ts';
-import { deleteExpiredPointers } from '../../src/proposal/store/retention.ts';
+import { deleteLegacyPointers } from '../../src/proposal/store/retention.ts';
 import { rawStore, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { on, startBlobsFaultProxy, type BlobsFaultProxy } from '../helpers/blobs-fault-proxy.ts';
 
@@ -46,8 +47,8 @@ describe('countEventWithinLimit', () => {
   it('admits exactly 3 of 20 simultaneous events with limit 3', async () => {
     const now = new Date('2026-11-24T10:00:00Z');
     const results = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        countEventWithinLimit(store, 'confirm:ann@example.com', { limit: 3, windowMs: DAY_MS, now }),
+      Array.from({ length: 20 }, (_, i) =>
+        countEventWithinLimit(store, 'confirm:ann@example.com', `event-${i}`, { limit: 3, windowMs: DAY_MS, now }),
       ),
     );
     expect(results.filter((r) => r.allowed)).toHaveLength(3);
@@ -68,22 +69,32 @@ describe('countEventWithinLimit', () => {
   it('starts again in the next window and counts each key apart', async () => {
     const day1 = new Date('2026-11-24T23:59:59Z');
     const day2 = new Date('2026-11-25T00:00:01Z');
-    const count = (key: string, now: Date) => countEventWithinLimit(store, key, { limit: 1, windowMs: DAY_MS, now });
-    expect((await count('a', day1)).allowed).toBe(true);
+    const count = (key: string, now: Date, event: string = randomUUID()) =>
+      countEventWithinLimit(store, key, event, { limit: 1, windowMs: DAY_MS, now });
+    expect((await count('a', day1, 'first')).allowed).toBe(true);
     expect((await count('a', day1)).allowed).toBe(false);
     expect((await count('b', day1)).allowed).toBe(true);
     expect(await count('a', day2)).toEqual({ allowed: true, count: 1, resetAt: '2026-11-26T00:00:00.000Z' });
   });
 
+  it('counts an event once: the same event again keeps its place and is allowed again', async () => {
+    const now = new Date('2026-11-24T10:00:00Z');
+    const count = (event: string) => countEventWithinLimit(store, 'site', event, { limit: 2, windowMs: DAY_MS, now });
+    expect(await count('r1')).toMatchObject({ allowed: true, count: 1 });
+    expect(await count('r1')).toMatchObject({ allowed: true, count: 1 });
+    expect(await count('r2')).toMatchObject({ allowed: true, count: 2 });
+    expect(await count('r3')).toMatchObject({ allowed: false, count: 2 });
+  });
+
   it('never writes the counted key itself into a blob name', async () => {
-    await countEventWithinLimit(store, 'confirm:ann@example.com', { limit: 1, windowMs: DAY_MS });
+    await countEventWithinLimit(store, 'confirm:ann@example.com', 'e', { limit: 1, windowMs: DAY_MS });
     const { blobs: listed } = await rawStore(store).list();
     expect(listed.map((b) => b.key).join(' ')).not.toContain('ann@example.com');
   });
 
   it('throws StoreUnavailable, never "allowed", when the store fails its write', async () => {
     proxy.inject({ match: (op) => op.method === 'PUT', fault: { kind: 'status', status: 503 } });
-    const error = await failure(countEventWithinLimit(store, 'k', { limit: 3, windowMs: DAY_MS }));
+    const error = await failure(countEventWithinLimit(store, 'k', 'e', { limit: 3, windowMs: DAY_MS }));
     expect(error.reason).toBe('server-error');
   });
 });
@@ -171,10 +182,10 @@ describe('retention', () => {
     const raw = rawStore(store);
     await raw.setJSON('idempotency/old', { fingerprint: 'f', request_id: 'r', state: 'final' });
     proxy.inject({ match: (op) => op.method === 'DELETE', fault: { kind: 'status', status: 503 } });
-    expect((await failure(deleteExpiredPointers(store, new Date()))).reason).toBe('server-error');
+    expect((await failure(deleteLegacyPointers(store, new Date()))).reason).toBe('server-error');
     expect(await raw.get('idempotency/old')).not.toBeNull();
     proxy.heal();
-    expect(await deleteExpiredPointers(store, new Date())).toBe(1);
+    expect(await deleteLegacyPointers(store, new Date())).toBe(1);
     expect(await raw.get('idempotency/old')).toBeNull();
   });
 });

@@ -96,8 +96,8 @@ describe('confirmation email', () => {
     expect(logged).toMatch(/"code":"E[A-Z]+"/);
     expect(logged).not.toContain('ann@example.com');
 
-    // The mail server is back: the retry completes the owed email, and later retries replay it.
-    const healed = { ...makeDeps(smtp.url), store: deps.store };
+    // The mail server is back and the email's backoff has run: the retry completes it, later retries replay it.
+    const healed = { ...makeDeps(smtp.url), store: deps.store, now: () => new Date(Date.now() + 3_600_000) };
     const retry = await submitProposal(submitRequest(), key, healed);
     expect(bodyOf(retry)).toMatchObject({
       status: 'received',

@@ -208,13 +208,14 @@ describe('scripts/inbox.ts redeliver and delete', () => {
 
   it('delete --email removes every request from that address, whatever its case', async () => {
     const { ann, bo } = await seed();
-    const tallies = (await keysInStore()).filter((key) => key.startsWith('tallies/'));
+    // Counters are named by their window (windows/<end>/<hash>): the address's daily tally among them.
+    const tallies = (await keysInStore()).filter((key) => key.startsWith('windows/'));
     const { stdout } = await inbox('delete', '--email', 'ANN@example.com');
     for (const id of ann) expect(stdout).toContain(`request ${id}`);
     expect(stdout).toContain('Deleted the count of requests from ANN@example.com');
     const after = await keysInStore();
     // Ann's address tally went with her requests; Bo's stays.
-    expect(after.filter((key) => key.startsWith('tallies/'))).toHaveLength(tallies.length - 1);
+    expect(after.filter((key) => key.startsWith('windows/'))).toHaveLength(tallies.length - 1);
     expect(after.filter((key) => key.startsWith('requests/'))).toEqual([`requests/${bo}`]);
     expect(after.filter((key) => key.startsWith('keys/'))).toHaveLength(1);
     await expect(inbox('delete')).rejects.toMatchObject({ code: 2 });
@@ -237,7 +238,7 @@ describe('scripts/inbox.ts redeliver and delete', () => {
       expect(stdout).toMatch(/^Sweep of the local store .*: 1 open request, /);
       expect(stdout).not.toContain('"source":"proposal-submit"');
       expect(stdout).toContain(`delivered ${pendingId}`);
-      expect(stdout).toContain('Deleted 0 expired key pointers and 0 requests past RETENTION_DAYS.');
+      expect(stdout).toContain('Deleted 0 day-bucket key pointers of earlier releases and 0 requests past RETENTION_DAYS.');
       expect(crm.requests).toHaveLength(1);
       expect((await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env })).stdout).toMatch(
         /: 0 open requests/,

@@ -147,7 +147,8 @@ describe('a failing notice channel', () => {
     expect((await stored(deps, id)).notification).toMatchObject({ email: 'owed', attempts: 1 });
     expect((await rawStore(deps.store).list({ prefix: 'open/' })).blobs).toHaveLength(1);
 
-    const healed = makeDeps({}, deps.store);
+    // After the notice's backoff (each step has its own).
+    const healed = { ...makeDeps({}, deps.store), now: () => new Date(Date.now() + 3_600_000) };
     const report = await runSweep(healed);
     expect(report.requests).toEqual([{ request_id: id, outcome: 'completed' }]);
     expect(notices()).toHaveLength(1);
@@ -170,8 +171,9 @@ describe('a failing notice channel', () => {
 
     parts.chat.behave(OK);
     parts.chat.requests.length = 0;
-    await runSweep(deps);
-    await runSweep(deps);
+    const later = { ...deps, now: () => new Date(Date.now() + 3_600_000) };
+    await runSweep(later);
+    await runSweep(later);
     expect(parts.chat.requests).toHaveLength(1);
     expect(notices()).toHaveLength(1);
     expect((await stored(deps, id)).notification).toMatchObject({ email: 'sent', chat: 'sent', attempts: 2 });

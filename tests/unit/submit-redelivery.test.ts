@@ -273,7 +273,7 @@ describe('after REDELIVERY_MAX_HOURS of refusals', () => {
 });
 
 describe('retention', () => {
-  it('deletes key pointers of days before yesterday, and still completes an open request', async () => {
+  it('keeps one key pointer per key while its request is kept, and still completes an open request', async () => {
     const deps = makeDeps();
     await submitProposal(submitRequest(), randomUUID(), deps);
     parts.crm.behave({ kind: 'status', status: 500 });
@@ -282,13 +282,13 @@ describe('retention', () => {
     parts.crm.behave(OK);
 
     const tomorrow = { ...deps, now: () => new Date(Date.now() + 25 * 3_600_000) };
-    // A day later the pointers may still be in their 24 hours' day: kept.
     expect((await runSweep(tomorrow)).requests).toEqual([{ request_id: openId, outcome: 'delivered' }]);
-    expect((await rawStore(deps.store).list({ prefix: 'keys/' })).blobs).toHaveLength(2);
     const later = await runSweep({ ...deps, now: () => new Date(Date.now() + 49 * 3_600_000) });
-    expect(later.entriesDeleted).toBe(2);
-    expect((await rawStore(deps.store).list({ prefix: 'keys/' })).blobs).toHaveLength(0);
-    // Both requests stay (RETENTION_DAYS unset).
+    expect(later.entriesDeleted).toBe(0);
+    // keys/<hash>, no day: deleted with its request (RETENTION_DAYS unset: both stay).
+    const pointers = (await rawStore(deps.store).list({ prefix: 'keys/' })).blobs.map((b) => b.key);
+    expect(pointers).toHaveLength(2);
+    for (const key of pointers) expect(key).toMatch(/^keys\/[0-9a-f]{64}$/);
     expect(await records(deps)).toHaveLength(2);
   });
 

@@ -1,4 +1,5 @@
 /** The one way an action runs, whichever channel parsed it (HTTP, form, MCP), so every rule holds for every channel. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { hash } from 'node:crypto';
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { API_ACTIONS, type ApiAction } from '../../contract/fields.ts';
@@ -11,7 +12,7 @@ import { summarize } from './summarize.ts';
 import { fieldErrors } from './validation-errors.ts';
 import { findSensitiveData } from '../sensitive-data/index.ts';
 import { parseIdempotencyKey } from '../submit/idempotency-key.ts';
-import { submitProposal } from '../submit/index.ts';
+import { submitProposal, type Later } from '../submit/index.ts';
 import { submitDepsFromEnv, type SubmitDeps } from '../submit/config.ts';
 import { partnerFromKnowledge } from '../submit/partner.ts';
 import { errorName, logEvent } from '../submit/log.ts';
@@ -44,9 +45,15 @@ export interface ActionRequest {
 
 export interface ActionPipeline {
   run(request: ActionRequest): Promise<Reply>;
-  /** Starts the redelivery sweep after the reply, where the platform keeps the invocation alive. */
+  /**
+   * Binds the invocation: work after the reply (a submit's sales notice, then the redelivery sweep) goes
+   * to its waitUntil, only for a request that passed validation (not OPTIONS, tools/list, invalid ones).
+   */
   scheduleSweep(context: InvocationContext | undefined): void;
 }
+
+/** The running invocation (scheduleSweep binds it), so work after its reply reaches its waitUntil. */
+const invocation = new AsyncLocalStorage<InvocationContext>();
 
 /** Forms filled in faster than this are treated as automated. */
 export const MIN_FILL_MS = 3000;
@@ -108,7 +115,12 @@ export function createActionPipeline(
   let deps: SubmitDeps | undefined;
   const submitDeps = () => (deps ??= { ...submitDepsFromEnv(readEnv, partnerFromKnowledge(k), k.consent), ...tuning });
 
-  async function reply(action: ApiAction, body: Record<string, unknown>, request: ActionRequest): Promise<Reply> {
+  async function reply(
+    action: ApiAction,
+    body: Record<string, unknown>,
+    request: ActionRequest,
+    after: { reached: boolean; later?: Later },
+  ): Promise<Reply> {
     if (action === 'submit' && body.consent !== true) return consentRequired();
     const valid = validated(validators[action], body, request.form !== undefined);
     if (valid === undefined) {
@@ -140,12 +152,13 @@ export function createActionPipeline(
         { errors: findings.map((f) => ({ pointer: f.pointer, detail: `looks like ${f.label}; remove it` })) },
       );
     }
+    after.reached = true;
     if (valid.action === 'guide') return json(200, guide(k, valid, request.door));
     if (valid.action === 'summarize') return json(200, summarize(k, valid, request.door));
     const key = submitKey(request.form, request.idempotencyKey);
     if (!key.ok) return keyRefusal(key.reply, request.door);
     const meta = await guardedMetadata(key.key, request.source);
-    return meta.keyRefused ?? submitProposal(valid, key.key, submitDeps(), meta.source, request.consent);
+    return meta.keyRefused ?? submitProposal(valid, key.key, submitDeps(), meta.source, after.later, request.consent);
   }
 
   async function run(request: ActionRequest): Promise<Reply> {
@@ -160,21 +173,29 @@ export function createActionPipeline(
       const detail = `must be one of: ${API_ACTIONS.join(', ')}`;
       return problem('unknown-action', `"action" ${detail}.`, { errors: [{ pointer: '#/action', detail }] });
     }
-    return reply(action, body, request);
+    const context = invocation.getStore();
+    const deferred: Promise<unknown>[] = [];
+    const after = { reached: false, ...(context && { later: (work: Promise<unknown>) => void deferred.push(work) }) };
+    const result = await reply(action, body, request, after);
+    if (context && after.reached) context.waitUntil(afterReply(deferred));
+    return result;
   }
 
-  /** Runs after the reply (setImmediate) inside waitUntil, so the sweep adds nothing to the reply's time. */
+  /** After the reply (setImmediate): what the submit left to follow it, then the sweep; adds nothing to the reply's time. */
+  async function afterReply(deferred: Promise<unknown>[]): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const outcome of await Promise.allSettled(deferred)) {
+      if (outcome.status === 'rejected') logEvent('unexpected_error', { name: errorName(outcome.reason) });
+    }
+    try {
+      await sweepIfDue(submitDeps());
+    } catch (error) {
+      logEvent('sweep_error', { name: errorName(error) });
+    }
+  }
+
   function scheduleSweep(context: InvocationContext | undefined): void {
-    if (typeof context?.waitUntil !== 'function') return;
-    const sweep = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      try {
-        await sweepIfDue(submitDeps());
-      } catch (error) {
-        // No Blobs here (e.g. a bare local run): nothing to sweep.
-        logEvent('sweep_error', { name: errorName(error) });
-      }
-    });
-    context.waitUntil(sweep);
+    if (typeof context?.waitUntil === 'function') invocation.enterWith(context);
   }
 
   return { run, scheduleSweep };

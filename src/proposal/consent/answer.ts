@@ -11,9 +11,11 @@ import { CONSENT_ANSWER_MEANINGS } from '../../contract/consent.ts';
 import type { SubmitDeps } from '../submit/config.ts';
 import { checkToken, type LinkAnswer, type TokenCheck } from '../submit/consent-links.ts';
 import { logEvent } from '../submit/log.ts';
-import { recordKey, type ProposalRecord } from '../submit/record.ts';
-import { leaseLeftMs, readVersioned } from '../store/record-lease.ts';
-import { markOpen } from '../store/open-index.ts';
+import { REQUESTS, type ProposalRecord } from '../submit/record.ts';
+import { leaseLeftMs, readVersioned, RecordLease } from '../store/record-lease.ts';
+import { completeSteps, leaseTerms } from '../submit/owed-work.ts';
+import { owes, REQUEST_STEPS } from '../submit/request-work.ts';
+import { markOpen, markSettled, openMarker } from '../store/open-index.ts';
 import { eraseRecord } from '../store/retention.ts';
 import { erasureOf, readErasure, storeErasure } from './erasure.ts';
 import { confirmGrant, readGrant } from './grant.ts';
@@ -54,7 +56,7 @@ export async function answerConsent(
   const answer = ANSWER_OF[action];
   const waitUntil = Date.now() + deps.inUseWaitMs;
   for (;;) {
-    const found = await readVersioned(deps.store, request.request_id);
+    const found = await readVersioned(deps.store, REQUESTS, request.request_id);
     if (found === null) {
       // A draft confirmed before it is stored (MCP URL elicitation): the grant, by the same token rules.
       const granted = answer === 'confirm' ? await readGrant(deps.store, request.request_id) : null;
@@ -85,12 +87,18 @@ export async function answerConsent(
     }
     const at = deps.now().toISOString();
     if (answer === 'confirm') {
-      await markOpen(deps.store, record.request_id);
-      const written = await deps.store.writeIf(recordKey(record.request_id), confirmed(record, at), {
+      // Owed work first in the index, so the sweep finds the CRM's update whatever fails after.
+      await markOpen(deps.store, openMarker(record.request_id), record.idempotency_entry);
+      const next = confirmed(record, at);
+      const lease = await RecordLease.take(leaseTerms(deps), REQUESTS.key(record.request_id), next, {
         ifVersion: version,
       });
-      if (written === null) continue;
+      if (lease === null) continue;
       logEvent('consent_confirmed', { request_id: record.request_id });
+      // The CRM's update, once (an engine step): done here when the CRM answers, else by the sweep.
+      const result = await completeSteps(REQUEST_STEPS, lease, deps, { ignoreBackoff: false, id: record.request_id });
+      if (result.stopped === undefined && !owes(result.record))
+        await markSettled(deps.store, openMarker(record.request_id));
       return json(200, answerBody('confirmed', record.request_id));
     }
     // The erasure's note first: its owed work (the CRM's deletion, sales' word) outlives the record.

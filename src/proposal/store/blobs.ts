@@ -7,8 +7,15 @@
  * have landed: it is read back, never taken as a lost race (writeIf).
  */
 import { getStore, type GetStoreOptions, type Store } from '@netlify/blobs';
-import { PROPOSALS_STORE } from '../submit/record.ts';
 import { STORE_LIMITS } from './limits.ts';
+
+/** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
+export const PROPOSALS_STORE = 'proposals';
+
+/** A JSON object (values read back from Blobs are typed `any` by the client). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /**
  * `timeout`: no complete answer within the bounds; `malformed`: an answer a healthy store never

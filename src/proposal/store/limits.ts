@@ -22,17 +22,27 @@ export const STORE_LIMITS = {
 export const WRITE_BOUND_MS = STORE_LIMITS.callBudgetMs + STORE_LIMITS.attemptTimeoutMs;
 
 /**
+ * How far the clocks of two instances may differ. A lease's deadline is wall time, read by other
+ * instances; its owner measures what is left on its own monotonic clock and ends its lease this much
+ * before the deadline, so an instance whose clock runs ahead never takes a lease still in use.
+ */
+export const CLOCK_SKEW_MS = 5_000;
+
+/**
  * THE LEASE RULE (its one home). A lease is a deadline written in the request's record: every write
  * of its owner sets it to the write's start + leaseMs. An owner starts an effect that must happen once
- * (the CRM delivery, an email) only while its last confirmed deadline leaves `effectMs` plus one write
- * to record the effect (leftNeededMs). A write ends within WRITE_BOUND_MS, so right after one there is
- * always enough: leaseMs = effect + two writes. `effectMs` is the longest effect (the CRM timeout or
- * the SMTP timeouts); store times stretch with STORE_TIMEOUT_FACTOR. At the defaults (8 s CRM, factor 1)
- * a lease is 8 + 2 × 12 = 32 s; a lease whose owner died (or whose last write stayed unknown) is free
- * after that, so a 503's Retry-After (contract/idempotency-rules.ts) need not outlast it: the retry
- * waits or gets 409 with the seconds left.
+ * (the CRM delivery, an email, a chat post) only while what is left of its lease, on its monotonic
+ * clock and less CLOCK_SKEW_MS, covers that effect's bound plus one write to record it (leftNeededMs);
+ * it checks right before the effect, after any counting or rendering. A write ends within
+ * WRITE_BOUND_MS, so right after one there is always enough: leaseMs = the longest effect bound + two
+ * writes + the skew margin. Every effect is raced against its bound (the CRM, SMTP and chat timeouts),
+ * store times stretch with STORE_TIMEOUT_FACTOR. At the defaults (10 s SMTP, factor 1) a lease is
+ * 10 + 2 × 12 + 5 = 39 s; a lease whose owner died (or whose last write stayed unknown) is free after
+ * that, so a 503's Retry-After (contract/idempotency-rules.ts) need not outlast it: the retry waits or
+ * gets 409 with the seconds left.
  */
-export const leaseMs = (timeFactor: number, effectMs: number) => effectMs + 2 * WRITE_BOUND_MS * timeFactor;
+export const leaseMs = (timeFactor: number, effectMs: number) =>
+  effectMs + 2 * WRITE_BOUND_MS * timeFactor + CLOCK_SKEW_MS;
 export const leftNeededMs = (timeFactor: number, effectMs: number) => effectMs + WRITE_BOUND_MS * timeFactor;
 
 /**

@@ -1,16 +1,20 @@
 /**
- * What leaves the store: key pointers a day after their 24 hours, requests after RETENTION_DAYS (the
- * sweep), a person's requests on demand (`npm run inbox -- delete`). Names are time-ordered, so the
- * sweep lists only the head that is due, deletes it and next time starts at the new head: its work
- * grows with what is due, not with what is stored. Pointers are immutable and leases live in the
- * records, so deleting a pointer can never take a lease from a sender.
+ * What leaves the store: requests after RETENTION_DAYS (the sweep), a person's requests on demand
+ * (`npm run inbox -- delete`), each with its key pointer and open marker. Names are time-ordered, so
+ * the sweep lists only the head that is due, deletes it and next time starts at the new head: its work
+ * grows with what is due, not with what is stored. A request that still owes an effect is never deleted.
  */
-import { recordKey, RECORDS_PREFIX, type ProposalRecord } from '../submit/record.ts';
 import type { ProposalsStore } from './blobs.ts';
-import { oldestLiveDay, pointerDay, POINTERS_PREFIX, removePointer } from './key-pointer.ts';
+import { legacyPointers, POINTERS_PREFIX, removePointer } from './key-pointer.ts';
 import { openMarker } from './open-index.ts';
-import { readVersioned } from './record-lease.ts';
 import { idTime } from './time-ordered-id.ts';
+
+/** Blob key prefix of stored requests; the inbox script lists it. */
+export const RECORDS_PREFIX = 'requests/';
+export const recordKey = (requestId: string) => `${RECORDS_PREFIX}${requestId}`;
+
+/** What retention and erasure need of a stored request. */
+export type ErasableRequest = { request_id: string; idempotency_entry?: string };
 
 /** Entries of the store before key pointers (one key entry each, and leases): nothing reads them now. */
 const LEGACY_ENTRIES_PREFIX = 'idempotency/';
@@ -18,22 +22,25 @@ const LEGACY_ENTRIES_PREFIX = 'idempotency/';
 /** Most blobs one sweep deletes of each kind: the next sweep continues at the head. */
 export const RETENTION_BATCH = 500;
 
-/** Deletes pointers of days before yesterday (every one of them past its 24 hours), and legacy entries. */
-export async function deleteExpiredPointers(store: ProposalsStore, now: Date): Promise<number> {
-  const oldest = oldestLiveDay(now);
-  const keys = [
-    ...(await store.listWhile(POINTERS_PREFIX, (key) => pointerDay(key) < oldest)),
-    ...(await store.list(LEGACY_ENTRIES_PREFIX)),
-  ].slice(0, RETENTION_BATCH);
-  await Promise.all(keys.map((key) => store.remove(key)));
-  return keys.length;
+/** Deletes day-bucket pointers past their 24 hours and entries older still (releases before this one). */
+export async function deleteLegacyPointers(store: ProposalsStore, now: Date): Promise<number> {
+  const keys = [...(await legacyPointers(store, now, RETENTION_BATCH)), ...(await store.list(LEGACY_ENTRIES_PREFIX))];
+  const due = keys.slice(0, RETENTION_BATCH);
+  await Promise.all(due.map((key) => store.remove(key)));
+  return due.length;
 }
 
 /**
- * Deletes requests whose time-ordered id is older than `retentionMs`, from the head of the listing.
- * Requests stored with random ids (before time-ordered ids) are not reached: `npm run inbox -- delete`.
+ * Deletes requests whose time-ordered id is older than `retentionMs`, from the head of the listing,
+ * except those `read` finds still owing an effect (kept: `undefined`). Requests stored with random ids
+ * (before time-ordered ids) are not reached: `npm run inbox -- delete`.
  */
-export async function deleteExpiredRequests(store: ProposalsStore, now: Date, retentionMs: number): Promise<number> {
+export async function deleteExpiredRequests(
+  store: ProposalsStore,
+  now: Date,
+  retentionMs: number,
+  read: (requestId: string) => Promise<ErasableRequest | null | undefined>,
+): Promise<number> {
   const cutoff = now.getTime() - retentionMs;
   const timeOf = (key: string) => idTime(key.slice(RECORDS_PREFIX.length));
   let listed = 0;
@@ -42,16 +49,18 @@ export async function deleteExpiredRequests(store: ProposalsStore, now: Date, re
     RECORDS_PREFIX,
     (key) => (timeOf(key) ?? 0) < cutoff && listed++ < 4 * RETENTION_BATCH,
   );
-  const due = keys.filter((key) => timeOf(key) !== undefined).slice(0, RETENTION_BATCH);
-  for (const key of due) {
-    const found = await readVersioned(store, key.slice(RECORDS_PREFIX.length));
-    await (found ? eraseRecord(store, found.record) : store.remove(key));
+  let deleted = 0;
+  for (const key of keys.filter((k) => timeOf(k) !== undefined).slice(0, RETENTION_BATCH)) {
+    const found = await read(key.slice(RECORDS_PREFIX.length));
+    if (found === undefined) continue;
+    await (found ? eraseRecord(store, found) : store.remove(key));
+    deleted++;
   }
-  return due.length;
+  return deleted;
 }
 
 /** Deletes a request, its open marker and its key pointer (only while it names this request); returns what existed. */
-export async function eraseRecord(store: ProposalsStore, record: ProposalRecord): Promise<string[]> {
+export async function eraseRecord(store: ProposalsStore, record: ErasableRequest): Promise<string[]> {
   const id = record.request_id;
   const removed: string[] = [];
   const pointer = record.idempotency_entry;
@@ -62,4 +71,11 @@ export async function eraseRecord(store: ProposalsStore, record: ProposalRecord)
     removed.push(key);
   }
   return removed.sort();
+}
+
+/** Reads every blob under `prefix`, unchecked (the inbox script checks their shape). */
+export async function readAllRecords(store: ProposalsStore, prefix = RECORDS_PREFIX): Promise<unknown[]> {
+  const values: unknown[] = [];
+  await store.scan(prefix, Infinity, async (key) => Boolean(values.push((await store.read(key))?.value)));
+  return values.filter((value) => value !== undefined);
 }

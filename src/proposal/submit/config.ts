@@ -50,6 +50,8 @@ export interface SubmitDeps {
   limits: SendLimits;
   inUseWaitMs: number;
   now: () => Date;
+  /** The owner's clock for what is left of its lease (performance.now when absent; tests move it with `now`). */
+  monotonic?: () => number;
   /** CONSENT_SECRET: keys the confirmation email's links (consent-links.ts); absent, the email carries none. */
   consentSecret?: string;
 }
@@ -122,11 +124,20 @@ export function redeliveryPolicyFromEnv(readEnv: EnvReader): RedeliveryPolicy {
     const value = numberFromEnv(readEnv, name, min, max);
     return value === undefined ? undefined : value * unit;
   };
-  const retentionMs = ms('RETENTION_DAYS', 86_400_000, range.min, range.max);
+  const maxAgeMs = ms('REDELIVERY_MAX_HOURS', 3_600_000, 0.0001, 8_760) ?? 72 * 3_600_000;
+  let retentionMs = ms('RETENTION_DAYS', 86_400_000, range.min, range.max);
+  if (retentionMs !== undefined && retentionMs < maxAgeMs) {
+    // Retention must not end a request that redelivery may still complete: refused, so nothing is deleted.
+    logEvent('config_invalid', {
+      variable: 'RETENTION_DAYS',
+      reason: `must cover REDELIVERY_MAX_HOURS (${maxAgeMs / 3_600_000} h); requests are kept until both agree`,
+    });
+    retentionMs = undefined;
+  }
   return {
     intervalMs: ms('REDELIVERY_INTERVAL_SECONDS', 1000, 0.1, 86_400) ?? 60_000,
     backoffBaseMs: ms('REDELIVERY_BACKOFF_SECONDS', 1000, 0.1, 3_600) ?? 60_000,
-    maxAgeMs: ms('REDELIVERY_MAX_HOURS', 3_600_000, 0.0001, 8_760) ?? 72 * 3_600_000,
+    maxAgeMs,
     ...(retentionMs !== undefined && { retentionMs }),
   };
 }

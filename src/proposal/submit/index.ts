@@ -1,21 +1,22 @@
 /**
- * The submit pipeline: each Idempotency-Key names one request (its pointer), stored before the CRM is
- * called; whoever holds the request's lease does what it owes, and everyone else answers from the record.
+ * The submit pipeline: each idempotency key names one request (its pointer), stored before the CRM is
+ * called; whoever holds the request's lease does what it owes (request-work.ts), and everyone else
+ * answers from the record. The reply waits for what it reports (the CRM, the confirmation email); the
+ * sales notice follows after it (`later`: the invocation's waitUntil).
  */
 import type { SubmitRequest } from '../../contract/requests.ts';
 import { problem, type Reply } from '../../contract/http.ts';
 import type { SubmitDeps } from './config.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { requestForKey, type KeyPointer } from '../store/key-pointer.ts';
-
-type NamedRequest = { pointer: KeyPointer; key: string };
 import { StoreUnavailable } from '../store/blobs.ts';
-import { leaseLeftMs, readVersioned, RecordLease } from '../store/record-lease.ts';
-import { markOpen } from '../store/open-index.ts';
+import { leaseLeftMs, readVersioned, RecordLease, UnreadableRecord } from '../store/record-lease.ts';
+import { markOpen, markSettled, openMarker } from '../store/open-index.ts';
 import { initialNotification } from './notification.ts';
-import { backoffAhead, completeOwedWork, delivered, leaseTerms, owes, replyFor } from './owed-work.ts';
+import { completeSteps, leaseTerms, owedSteps } from './owed-work.ts';
+import { delivered, owes, replyFor, REPLY_STEPS, REQUEST_STEPS } from './request-work.ts';
 import { logEvent } from './log.ts';
-import { buildRecord } from './record.ts';
+import { buildRecord, REQUESTS, type ProposalRecord } from './record.ts';
 import { consentLinks } from './consent-links.ts';
 import { withAddressCount } from './send-gates.ts';
 import { observedSignals } from './spam-signals.ts';
@@ -26,15 +27,21 @@ import { STORE_RETRY_AFTER_SECONDS } from '../../contract/idempotency-rules.ts';
 
 const IN_USE_POLL_MS = 100;
 
+/** Work that goes on after the reply (the platform's waitUntil); absent, the call waits for it. */
+export type Later = (work: Promise<unknown>) => void;
+
 /** `source` is recorded with a new request; a retry from another channel continues the stored one. */
 export async function submitProposal(
   request: SubmitRequest,
   idempotencyKey: string,
   deps: SubmitDeps,
   source?: RequestSource,
+  later?: Later,
   evidence?: ConsentEvidence,
 ): Promise<Reply> {
-  const waitUntil = Date.now() + deps.inUseWaitMs;
+  const monotonic = deps.monotonic ?? (() => performance.now());
+  const waitUntil = monotonic() + deps.inUseWaitMs;
+  let requestId: string | undefined;
   try {
     const named = await requestForKey(deps.store, idempotencyKey, requestFingerprint(request), deps.now);
     if (named.kind === 'reused') {
@@ -43,51 +50,87 @@ export async function submitProposal(
         'This idempotency key was already used with a different request. Send a new key for a new submission.',
       );
     }
+    requestId = named.pointer.request_id;
     for (;;) {
-      const found = await readVersioned(deps.store, named.pointer.request_id);
-      let lease: RecordLease | null = null;
+      const found = await readVersioned(deps.store, REQUESTS, requestId);
+      let lease: RecordLease<ProposalRecord> | null = null;
       let leftMs = 0;
       if (found === null) {
         lease = await store(request, named, deps, source, evidence);
-      } else if (!owes(found.record)) {
-        // The stored answer, marked as a replay (IETF Idempotency-Key draft).
+      } else if (!owedSteps(REPLY_STEPS, found.record, deps.now()).owes) {
+        // The stored answer, marked as a replay (IETF Idempotency-Key draft); what follows the reply is the owner's or the sweep's.
         const { status, headers = {}, body } = replyFor(found.record, deps);
         return { status, headers: { ...headers, 'Idempotent-Replayed': 'true' }, body };
-      } else if (backoffAhead(found.record, deps.now())) {
-        // A retry before the CRM's next attempt is due answers from the record; the sweep tries then.
+      } else if (!owedSteps(REPLY_STEPS, found.record, deps.now()).due) {
+        // Nothing the reply reports is due (the CRM's next attempt is later): the record answers; the sweep goes on.
         return replyFor(found.record, deps);
       } else {
         leftMs = leaseLeftMs(found.record, deps.now());
-        if (leftMs === 0) lease = await RecordLease.take(leaseTerms(deps), found.record, { ifVersion: found.version });
+        if (leftMs === 0) {
+          lease = await RecordLease.take(leaseTerms(deps), REQUESTS.key(requestId), found.record, {
+            ifVersion: found.version,
+          });
+        }
       }
       // The owner answers with what the store confirmed; if it stopped, a retry or the sweep continues.
-      if (lease !== null) return (await completeOwedWork(deps, lease, false)).reply;
-      if (Date.now() >= waitUntil) {
+      if (lease !== null) return await complete(deps, lease, later);
+      if (monotonic() >= waitUntil) {
         return problem(
           'idempotency-key-in-use',
           'Another request with this idempotency key is still being processed. Retry with the same key and request after retry_after_seconds.',
-          { retry_after_seconds: Math.max(1, Math.ceil(leftMs / 1000)) },
+          { retry_after_seconds: Math.max(1, Math.ceil(leftMs / 1000)), request_id: requestId },
         );
       }
       // Someone holds the lease (or moved first): it usually finishes in moments; its answer saves a round trip.
       await new Promise((resolve) => setTimeout(resolve, IN_USE_POLL_MS));
     }
   } catch (error) {
-    if (!(error instanceof StoreUnavailable)) throw error;
-    // Nothing is known to be stored: nothing was sent to the CRM, nothing was mailed.
-    logEvent('store_unavailable', { operation: error.operation, reason: error.reason });
+    if (error instanceof UnreadableRecord) logEvent('record_unreadable', { request_id: requestId, key: error.key });
+    else if (error instanceof StoreUnavailable) {
+      logEvent('store_unavailable', { request_id: requestId, operation: error.operation, reason: error.reason });
+    } else throw error;
     return problem(
       'store-unavailable',
-      'The request could not be stored: the store did not answer. Nothing was sent or emailed. Retry with the same idempotency key and request after retry_after_seconds; the retry never creates a second request.',
-      { retry_after_seconds: STORE_RETRY_AFTER_SECONDS },
+      'The request could not be completed: the store did not answer. Retry with the same idempotency key and request after retry_after_seconds; the retry never creates a second request.',
+      {
+        retry_after_seconds: STORE_RETRY_AFTER_SECONDS,
+        ...(requestId !== undefined && { request_id: requestId }),
+      },
     );
   }
+}
+
+/**
+ * Runs what the leased request owes: the reply is what the store confirmed once the steps it reports
+ * are done; the rest goes on after it (`later`) or before it returns. A programming error surfaces.
+ */
+async function complete(deps: SubmitDeps, lease: RecordLease<ProposalRecord>, later: Later | undefined) {
+  const id = lease.record.request_id;
+  let reached: (record: ProposalRecord) => void = () => undefined;
+  const checkpoint = new Promise<ProposalRecord>((resolve) => (reached = resolve));
+  const work = completeSteps(REQUEST_STEPS, lease, deps, {
+    ignoreBackoff: false,
+    id,
+    checkpoint: { after: REPLY_STEPS.length, reached },
+  }).then(async (result) => {
+    // Nothing owed: the request leaves the index of open work; a failed delete is settled by the next sweep.
+    if (result.stopped === undefined && !owes(result.record)) {
+      await markSettled(deps.store, openMarker(id)).catch((error: unknown) => {
+        if (!(error instanceof StoreUnavailable)) throw error;
+      });
+    }
+    return result.record;
+  });
+  const record = Promise.race([checkpoint, work]);
+  if (later === undefined) await work;
+  else later(work);
+  return replyFor(await record, deps);
 }
 
 /** Stores the request the pointer names, its lease held: null when another invocation stored it first. */
 async function store(
   request: SubmitRequest,
-  named: NamedRequest,
+  named: { pointer: KeyPointer; key: string },
   deps: SubmitDeps,
   source?: RequestSource,
   evidence?: ConsentEvidence,
@@ -115,6 +158,6 @@ async function store(
   // The inbox: the one write that stores the record also delivers it.
   const first = deps.crm.storesRecord ? delivered(built, deps) : built;
   // The open marker first: no stored request the sweep cannot find, whatever fails after.
-  if (owes(first)) await markOpen(deps.store, first.request_id);
-  return RecordLease.take(leaseTerms(deps), first, { ifNew: true });
+  if (owes(first)) await markOpen(deps.store, openMarker(requestId), named.key);
+  return RecordLease.take(leaseTerms(deps), REQUESTS.key(requestId), first, { ifNew: true });
 }

@@ -23,13 +23,26 @@ export interface Notice {
   messageId: string;
 }
 
-/** After this many transient failures a message counts as failed. */
-export const MAX_SEND_ATTEMPTS = 5;
-
-/** Keeps a dead or slow mail server from holding the function near its time limit. */
+/** Keeps a dead or slow mail server from holding the function near its time limit (each of nodemailer's timers). */
 const SMTP_TIMEOUT_MS = 5_000;
-/** The longest one send may take: its three timeouts in turn (an effect of the lease rule, store/limits.ts). */
-export const MAIL_EFFECT_MS = 3 * SMTP_TIMEOUT_MS;
+/**
+ * The longest one send may take, raced against a timer: nodemailer's socketTimeout is an idle timer, so
+ * a server that answers slowly could hold one send far longer (an effect of the lease rule, store/limits.ts).
+ */
+export const MAIL_EFFECT_MS = 10_000;
+
+/** `work` or `late` once `ms` have passed, whichever comes first. */
+export async function within<T, L>(work: Promise<T>, ms: number, late: L): Promise<T | L> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<L>((resolve) => {
+    timer = setTimeout(() => resolve(late), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** A mailer when SMTP_URL and MAIL_FROM are both set; otherwise null ("not_configured"). */
 export function createMailer(env: (name: string) => string | undefined) {
@@ -58,22 +71,31 @@ export function createMailer(env: (name: string) => string | undefined) {
     fields: LogFields,
   ): Promise<SendResult> => {
     try {
-      const info = await (
-        await connect()
-      ).sendMail({
-        from,
-        ...mail,
-        // Should a crash make a retry send it again, mail systems that dedupe by Message-ID show it once.
-        messageId: `<${mail.messageId}@${domain}>`,
-        // Nothing in this message may make nodemailer read files or fetch URLs.
-        disableFileAccess: true,
-        disableUrlAccess: true,
-      });
+      const sending = connect().then((transporter) =>
+        transporter.sendMail({
+          from,
+          ...mail,
+          // Should a crash make a retry send it again, mail systems that dedupe by Message-ID show it once.
+          messageId: `<${mail.messageId}@${domain}>`,
+          // Nothing in this message may make nodemailer read files or fetch URLs.
+          disableFileAccess: true,
+          disableUrlAccess: true,
+        }),
+      );
+      const info = await within(sending, MAIL_EFFECT_MS, 'timeout' as const);
+      if (info === 'timeout') {
+        // A late answer is not waited for: the send counts as not done, and its Message-ID keeps a repeat to one.
+        sending.catch(() => undefined);
+        logEvent(`${event}_deferred`, { ...fields, code: 'SEND_TIMEOUT' });
+        return 'retry';
+      }
       if ((info.accepted ?? []).length > 0) return 'sent';
       logEvent(`${event}_failed`, { ...fields, code: 'RECIPIENT_NOT_ACCEPTED' });
       return 'failed';
     } catch (error) {
       const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
+      // nodemailer's failures carry a code; anything else is a programming error and surfaces.
+      if (code === undefined && responseCode === undefined) throw error;
       // An SMTP 5xx refuses the message for good; anything else (no connection, 4xx, timeout) may pass later.
       const permanent = typeof responseCode === 'number' && responseCode >= 500;
       // The code only: messages can quote server replies that contain the address.

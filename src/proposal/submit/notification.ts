@@ -7,7 +7,8 @@ import { postForOutcome } from './crm.ts';
 import type { Partner } from './partner.ts';
 import { logEvent } from './log.ts';
 import type { SubmitDeps } from './config.ts';
-import { MAX_SEND_ATTEMPTS, type Notice, type SendResult } from './mailer.ts';
+import { within, type Notice, type SendResult } from './mailer.ts';
+import { nextAttempt } from './attempts.ts';
 import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
 import { chatText, headerText, singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
@@ -15,8 +16,8 @@ import { sourceText } from '../../contract/source.ts';
 import { agentIdentityText } from '../agent-identity/text.ts';
 import { consentText } from '../../contract/consent.ts';
 
-/** Bound of one chat post: a dead chat service must not hold the function. */
-const CHAT_TIMEOUT_MS = 5_000;
+/** Bound of one chat post, raced against a timer as well: a dead chat service must not hold the function. */
+export const CHAT_EFFECT_MS = 5_000;
 
 /** What a new request owes: a channel is owed when it is configured. */
 export function initialNotification({ notify, mailer }: Pick<SubmitDeps, 'notify' | 'mailer'>): NotificationStatus {
@@ -65,6 +66,9 @@ export function notificationText(
     `Request id: ${record.request_id}`,
     `Received at: ${record.received_at}`,
     CRM_SENTENCE[record.delivery.state](record),
+    ...(kind === 'alert' && record.confirmation_email.state === 'failed'
+      ? [`The confirmation email could not be sent (${record.confirmation_email.attempts ?? 0} attempts).`]
+      : []),
     signalsLine(record.signals),
     '',
   ].join('\n');
@@ -94,21 +98,19 @@ export function noticeMessage(
   };
 }
 
-/** Sends `message` on each channel `status` still owes and returns the new status; never throws. */
-export async function sendOwedMessage<S extends NotificationStatus>(
-  status: S,
+/** What one attempt did on each channel: `retry` leaves it owed. */
+type ChannelResults = { email: NotifyState | 'retry'; chat: NotifyState | 'retry' };
+
+/** Sends `message` on each channel `status` still owes (a channel no longer configured is settled so); each bounded in time. */
+export async function sendOnOwedChannels(
+  status: NotificationStatus,
   message: SalesMessage,
-  { mailer, notify, now }: SubmitDeps,
+  { mailer, notify }: Pick<SubmitDeps, 'mailer' | 'notify'>,
   requestId: string,
-): Promise<S> {
-  const at = now().toISOString();
-  const attempts = status.attempts + 1;
-  /** A channel still owed is sent now, unless it is no longer configured (`send` undefined). */
-  const settle = async (state: NotifyState, send?: () => Promise<SendResult>): Promise<NotifyState> => {
+): Promise<ChannelResults> {
+  const settle = async (state: NotifyState, send?: () => Promise<SendResult>) => {
     if (state !== 'owed') return state;
-    if (send === undefined) return 'not_configured';
-    const result = await send().catch((): SendResult => 'retry');
-    return result === 'retry' ? (attempts >= MAX_SEND_ATTEMPTS ? 'failed' : 'owed') : result;
+    return send === undefined ? 'not_configured' : send();
   };
   const { chatUrl } = notify;
   const { chat: chatMessage, ...mail } = message;
@@ -121,7 +123,36 @@ export async function sendOwedMessage<S extends NotificationStatus>(
         : () => postChat(chatUrl, chatMessage ?? `${mail.subject}\n${mail.text}`, requestId),
     ),
   ]);
-  return { ...status, email, chat, attempts, at };
+  return { email, chat };
+}
+
+/**
+ * The status after an attempt: a channel to retry stays owed until the next attempt, or `failed` once
+ * the work is older than REDELIVERY_MAX_HOURS (`gaveUp`: sales are alerted where an alert is owed).
+ */
+export function afterAttempt<S extends NotificationStatus>(
+  status: S,
+  results: ChannelResults,
+  since: string,
+  deps: Pick<SubmitDeps, 'now' | 'redelivery'>,
+): { status: S; gaveUp: boolean } {
+  const at = deps.now().toISOString();
+  const retry = results.email === 'retry' || results.chat === 'retry';
+  const next = retry ? nextAttempt(status, since, deps) : undefined;
+  const state = (result: NotifyState | 'retry'): NotifyState =>
+    result !== 'retry' ? result : next?.gaveUp === true ? 'failed' : 'owed';
+  const { next_attempt_at: _previous, ...rest } = status;
+  return {
+    status: {
+      ...rest,
+      email: state(results.email),
+      chat: state(results.chat),
+      attempts: status.attempts + 1,
+      at,
+      ...(next !== undefined && !next.gaveUp && { next_attempt_at: next.next_attempt_at }),
+    } as S,
+    gaveUp: next?.gaveUp === true,
+  };
 }
 
 /** The one alert of a day on which the site-wide confirmation limit stopped an email. */
@@ -165,11 +196,12 @@ export function hourlyDigest(
 
 /** POSTs {"text": ...} like a CRM delivery: 2xx sent; 408, 429, 5xx or no answer worth a retry; other 4xx failed. */
 async function postChat(url: string, text: string, requestId: string): Promise<SendResult> {
-  const outcome = await postForOutcome(url, {
+  const posting = postForOutcome(url, {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ text }),
-    signal: AbortSignal.timeout(CHAT_TIMEOUT_MS),
+    signal: AbortSignal.timeout(CHAT_EFFECT_MS),
   });
+  const outcome = await within(posting, CHAT_EFFECT_MS, { ok: false, kind: 'timeout' });
   if (outcome.ok) return 'sent';
   const retry = outcome.kind !== 'rejected';
   logEvent(retry ? 'notify_chat_deferred' : 'notify_chat_failed', { request_id: requestId, kind: outcome.kind });

@@ -7,20 +7,35 @@ import type { AgentIdentity } from '../agent-identity/model.ts';
 import type { ConsentLinks } from './consent-links.ts';
 import type { ConfirmationEmailState, CrmName } from '../../contract/submit-replies.ts';
 import { assertedConsent, consentDigest, type ConsentEvidence, type ConsentShown } from '../../contract/consent.ts';
+import { readVersioned, type BlobKind, type Lease } from '../store/record-lease.ts';
+import { isObject, type ProposalsStore } from '../store/blobs.ts';
+import { recordKey } from '../store/retention.ts';
+
+export { isObject, PROPOSALS_STORE } from '../store/blobs.ts';
+export { recordKey, RECORDS_PREFIX } from '../store/retention.ts';
+export type { Lease } from '../store/record-lease.ts';
 
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
 /** `failed`: the CRM did not accept it within REDELIVERY_MAX_HOURS; kept, and sales alerted to follow up by hand. */
 export type DeliveryState = 'pending' | 'received' | 'failed';
 
-/** One channel of a sales message. `owed`: the next invocation or sweep sends it; `in_digest`: the hour's digest counts it. */
+/** One channel of a sales message. `owed`: the owner sends it when due; `in_digest`: the hour's digest counts it. */
 export type NotifyState = 'owed' | 'sent' | 'failed' | 'not_configured' | 'in_digest';
 
+/** When an owed step is tried again (backoff); every step gives up by age, never by a count. */
+export interface Attempts {
+  attempts?: number;
+  next_attempt_at?: string;
+}
+
 /** A message to the partner's sales team, per channel; sent once, whatever retries follow. */
-export interface NotificationStatus {
+export interface NotificationStatus extends Attempts {
   email: NotifyState;
   chat: NotifyState;
   attempts: number;
   at?: string;
+  /** When an alert became owed: it gives up by its own age. */
+  since?: string;
 }
 
 export interface ProposalRecord {
@@ -42,10 +57,9 @@ export interface ProposalRecord {
     next_attempt_at?: string;
     failed_at?: string;
   };
-  confirmation_email: {
+  confirmation_email: Attempts & {
     state: ConfirmationEmailState;
     at?: string;
-    attempts?: number;
     /** Which send limit held it back (state `limited`). */
     limit?: 'per_address' | 'per_client' | 'per_domain' | 'per_day';
   };
@@ -57,12 +71,8 @@ export interface ProposalRecord {
   lease?: Lease;
   /** The sales team's notice of the new request (absent on requests stored before notices). */
   notification?: NotificationStatus;
-  /** The sales team's alert once delivery has `failed`, so a person follows up. */
+  /** The sales team's alert once a step gave up (the CRM delivery, an email), so a person follows up. */
   alert?: NotificationStatus;
-  /** Held by the first request whose confirmation the site-wide daily limit stopped: that day's one alert. */
-  daily_limit_alert?: NotificationStatus & { day: string };
-  /** Held by the first request past NOTIFY_LIMIT_PER_HOUR in its clock hour: that hour's digest, owed once it is over. */
-  digest?: NotificationStatus & { hour: string };
   /** The channel and client the request came through (absent on requests stored before it was recorded). */
   source?: RequestSource;
   /** The confirmation email's two links, as hashes (consent-links.ts); absent without CONSENT_SECRET. */
@@ -94,26 +104,19 @@ export interface ConsentRecord extends ConsentShown {
 }
 
 /** One event the CRM is owed about a request it has (a confirmation, an erasure), sent once. */
-export interface CrmEvent {
+export interface CrmEvent extends Attempts {
   /** `<request_id>.consent-confirmed`, `<request_id>.erased`: stable per event, the webhook-id. */
   event: string;
   state: 'owed' | 'sent' | 'failed';
-  attempts: number;
   since: string;
-  next_attempt_at?: string;
 }
 
-/** A deadline, its owner's token and a nonce per write (so a read-back tells whose write landed). */
-export type Lease = { token: string; until: string; write: string };
+/** Stored requests, `requests/<id>`. */
+export const REQUESTS: BlobKind<ProposalRecord> = { key: recordKey, is: isProposalRecord };
 
-/** Name of the site-wide Blobs store of proposal requests; the inbox script reads it too. */
-export const PROPOSALS_STORE = 'proposals';
-
-/** Blob key prefix of stored requests; the inbox script lists it. */
-export const RECORDS_PREFIX = 'requests/';
-
-export function recordKey(requestId: string): string {
-  return `${RECORDS_PREFIX}${requestId}`;
+/** A stored request read without a lease (the inbox), or null; UnreadableRecord when it cannot be read. */
+export async function readRecord(store: ProposalsStore, requestId: string): Promise<ProposalRecord | null> {
+  return (await readVersioned(store, REQUESTS, requestId))?.record ?? null;
 }
 
 /** Fields mapped one by one, never spread, so the honeypot, form timing and anything added later stay out. */
@@ -197,8 +200,4 @@ export function isProposalRecord(value: unknown): value is ProposalRecord {
     isObject(email) &&
     typeof email['state'] === 'string'
   );
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

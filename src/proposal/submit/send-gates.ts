@@ -1,16 +1,14 @@
 /**
- * The send limits, applied with the store's exact counters (a tally places each request once; a counter
- * admits up to a limit). With no timer on a static site, the first request past the hour's limit owes
- * its digest, due once the hour is over, and the sweep any later invocation starts sends it.
+ * The send limits, applied with the store's exact counters (a tally places each request once, by its
+ * request id, so a repeat keeps its place; a counter admits up to a limit). What a gate holds back is
+ * left to a job of its own: the day's alert, the hour's digest (jobs.ts).
  */
-import { countedDomain, countedMailbox, SEND_LIMIT_SPECS, type SendLimits } from '../../contract/send-limits.ts';
-import { countEventWithinLimit, tallyEvent, tallyOf } from '../store/event-tally.ts';
+import { countedDomain, countedMailbox, SEND_LIMIT_SPECS } from '../../contract/send-limits.ts';
+import { countEventWithinLimit, dailyTally, findEvent, fixedWindow, tallyEvent } from '../store/event-tally.ts';
 import type { ProposalsStore } from '../store/blobs.ts';
 import type { SubmitDeps } from './config.ts';
 import { errorName, logEvent } from './log.ts';
-import { MAX_SEND_ATTEMPTS } from './mailer.ts';
-import { initialNotification } from './notification.ts';
-import type { NotificationStatus, NotifyState, ProposalRecord } from './record.ts';
+import type { ProposalRecord } from './record.ts';
 import { isSuspect } from './spam-signals.ts';
 
 const HOUR_MS = 3_600_000;
@@ -22,15 +20,30 @@ export const addressTally = (email: string) => `address:${countedMailbox(email)}
 const clientCounter = (network: string) => `confirmations:client:${network}`;
 /** The counter of the confirmations sent to one recipient domain (countedDomain; none for a shared provider's). */
 const domainCounter = (domain: string) => `confirmations:domain:${domain}`;
-const hourTally = (hour: string) => `notices:${hour}`;
+/** The notices of a clock hour (`2026-11-28T05`). */
+export const hourTally = (hour: string) => `notices:${hour}`;
+export const hourOf = (at: Date) => at.toISOString().slice(0, 13);
+/** The end of the clock hour `hour`, when its digest is due. */
+export const hourEnd = (hour: string) => new Date(Date.parse(`${hour}:00:00.000Z`) + HOUR_MS);
 
-/** This request's place among the requests sent with its address in the last 24 hours. */
+/**
+ * This request's place among the requests sent with its address in the last 24 hours: those of
+ * yesterday's tally still within the window, then its place in today's (counted once, by request id;
+ * daily tallies are deleted from the head of a listing, never scanned).
+ */
 async function countAddressRequest(store: ProposalsStore, record: ProposalRecord, now: Date): Promise<number> {
-  const { place } = await tallyEvent(store, addressTally(record.contact.email), record.request_id, {
+  const name = addressTally(record.contact.email);
+  const id = record.request_id;
+  const yesterday = dailyTally(name, new Date(now.getTime() - DAY_MS));
+  const before = await findEvent(store, yesterday.name, id, {
     windowMs: ADDRESS_WINDOW_MS,
     now,
+    endsAt: yesterday.endsAt,
   });
-  return place;
+  if (before.place !== undefined) return before.place;
+  const today = dailyTally(name, now);
+  const { place } = await tallyEvent(store, today.name, id, { now, endsAt: today.endsAt });
+  return before.count + place;
 }
 
 /** Counted before storing, so the CRM and the notice show it; if the store cannot count now, the email's gate does. */
@@ -45,82 +58,38 @@ export async function withAddressCount(deps: SubmitDeps, record: ProposalRecord)
   }
 }
 
+export type ConfirmationLimit = 'per_address' | 'per_client' | 'per_domain' | 'per_day';
+
 /**
- * Sends the owed confirmation unless a limit holds it back, counted before the first attempt only:
- * the mailbox's place first (a retry keeps it), then the sending client's confirmations (so one
- * client, however fast, stops at its own limit and leaves the site's day to everyone else), then
- * the recipient domain's (all spellings a catch-all domain takes), then the site's UTC day, whose
- * first stopped email owes sales the day's alert. A request whose client's address the platform did
- * not give meets the others. A crash between counting and recording errs towards fewer emails.
+ * Which limit holds the confirmation back, if any: the mailbox's place first, then the sending client's
+ * confirmations (so one client, however fast, stops at its own limit and leaves the site's day to
+ * everyone else), then the recipient domain's (all spellings a catch-all domain takes), then the
+ * site's UTC day. Counted by request id: a retry is counted once. A request whose client's address
+ * the platform did not give meets the others.
  */
-export async function confirmationEmail(record: ProposalRecord, deps: SubmitDeps): Promise<Partial<ProposalRecord>> {
+export async function confirmationLimit(
+  record: ProposalRecord,
+  deps: SubmitDeps,
+): Promise<ConfirmationLimit | undefined> {
   const { store, limits } = deps;
   const now = deps.now();
-  const at = now.toISOString();
-  if (!deps.mailer) return { confirmation_email: { state: 'not_configured', at } };
-  const attempts = (record.confirmation_email.attempts ?? 0) + 1;
-  if (attempts === 1) {
-    const place = record.signals?.address_requests_24h ?? (await countAddressRequest(store, record, now));
-    const count = (name: string, limit: number) => countEventWithinLimit(store, name, { limit, windowMs: DAY_MS, now });
-    const network = record.source?.network;
-    const domain = countedDomain(record.contact.email);
-    const limit =
-      place > limits.perAddress
-        ? 'per_address'
-        : network !== undefined && !(await count(clientCounter(network), limits.perClient)).allowed
-          ? 'per_client'
-          : domain !== undefined && !(await count(domainCounter(domain), limits.perDomain)).allowed
-            ? 'per_domain'
-            : (await count('confirmations:site', limits.perDay)).allowed
-              ? undefined
-              : 'per_day';
-    if (limit !== undefined) {
-      const alert = limit === 'per_day' && (await count('confirmations:site-limit-alert', 1)).allowed;
-      logEvent('confirmation_email_limited', { request_id: record.request_id, limit });
-      return {
-        confirmation_email: { state: 'limited', at, limit },
-        ...(alert && { daily_limit_alert: { ...initialNotification(deps), day: at.slice(0, 10) } }),
-      };
-    }
-  }
-  const result = await deps.mailer.sendConfirmation(record, deps.partner).catch(() => 'retry' as const);
-  const state = result === 'retry' ? (attempts >= MAX_SEND_ATTEMPTS ? 'failed' : 'not_sent') : result;
-  return { confirmation_email: { state, at, attempts } };
+  const id = record.request_id;
+  const place = record.signals?.address_requests_24h ?? (await countAddressRequest(store, record, now));
+  if (place > limits.perAddress) return 'per_address';
+  const count = (name: string, limit: number) =>
+    countEventWithinLimit(store, name, id, { limit, windowMs: DAY_MS, now });
+  const network = record.source?.network;
+  if (network !== undefined && !(await count(clientCounter(network), limits.perClient)).allowed) return 'per_client';
+  const domain = countedDomain(record.contact.email);
+  if (domain !== undefined && !(await count(domainCounter(domain), limits.perDomain)).allowed) return 'per_domain';
+  return (await count('confirmations:site', limits.perDay)).allowed ? undefined : 'per_day';
 }
 
-/** Past NOTIFY_LIMIT_PER_HOUR the notice is left to the hour's digest; the first request past it owes that digest. */
-export async function digestIfPastLimit(
-  record: ProposalRecord,
-  status: NotificationStatus,
-  deps: SubmitDeps,
-): Promise<Partial<ProposalRecord> | undefined> {
-  const now = deps.now();
-  const hour = now.toISOString().slice(0, 13);
+/** Past NOTIFY_LIMIT_PER_HOUR in the hour of `at`, the notice is left to that hour's digest; counted once per request. */
+export async function pastHourLimit(record: ProposalRecord, deps: SubmitDeps, at: Date): Promise<boolean> {
+  const hour = hourOf(at);
   const flagged = isSuspect(record.signals, deps.limits.perAddress);
-  const { place } = await tallyEvent(deps.store, hourTally(hour), record.request_id, { flagged, now });
-  if (place <= deps.limits.noticesPerHour) return undefined;
-  const held = (state: NotifyState): NotifyState => (state === 'owed' ? 'in_digest' : state);
-  logEvent('notice_in_digest', { request_id: record.request_id, hour });
-  return {
-    notification: { ...status, email: held(status.email), chat: held(status.chat) },
-    ...(place === deps.limits.noticesPerHour + 1 && {
-      digest: { ...initialNotification(deps), hour },
-    }),
-  };
-}
-
-/** The digest of `hour` is due once the hour is over. */
-export function digestDue(hour: string, now: Date): boolean {
-  return now.getTime() >= Date.parse(`${hour}:00:00.000Z`) + HOUR_MS;
-}
-
-/** What the digest of `hour` reports: requests past the limit, and how many of them look suspect. */
-export async function digestCounts(
-  store: ProposalsStore,
-  hour: string,
-  limits: SendLimits,
-  now: Date,
-): Promise<{ total: number; more: number; suspect: number }> {
-  const { count, flaggedAfter } = await tallyOf(store, hourTally(hour), { skip: limits.noticesPerHour, now });
-  return { total: count, more: Math.max(0, count - limits.noticesPerHour), suspect: flaggedAfter };
+  const endsAt = fixedWindow(at, HOUR_MS).end;
+  const { place } = await tallyEvent(deps.store, hourTally(hour), record.request_id, { flagged, now: at, endsAt });
+  return place > deps.limits.noticesPerHour;
 }
