@@ -135,13 +135,19 @@ describe('the confirmation links', () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ status: 'erased', request_id: deny.request_id });
     expect(await stored(deps)).toEqual([]);
-    const [erasure] = (await readAll(deps.store, 'erasures/')) as Array<Record<string, unknown>>;
+    const [erasure] = (await readAll(deps.store, 'jobs/')) as Array<Record<string, unknown>>;
     expect(erasure).toMatchObject({
-      request_id: deny.request_id,
-      crm_deletion: { event: `${deny.request_id}.erased`, state: 'owed' },
-      sales_notice: { state: 'owed' },
+      kind: 'erasure',
+      period: deny.request_id,
+      erasure: { deletion: { event: `${deny.request_id}.erased`, state: 'sent', attempts: 1 } },
     });
     expect(JSON.stringify(erasure)).not.toContain('notme@example.com');
+    // The CRM had it: it is sent the deletion once, with no request data; sales are told.
+    const deletions = parts.crm.requests.filter((r) => r.headers['webhook-id'] === `${deny.request_id}.erased`);
+    expect(deletions).toHaveLength(1);
+    expect(JSON.parse(deletions[0]!.body)).toEqual({ event: 'erased', request_id: deny.request_id });
+    const notices = parts.smtp.messages.filter((m) => m.raw.includes(`<erased-${deny.request_id}@`));
+    expect(notices).toHaveLength(1);
     const again = await answerConsent('deny_request', { action: 'deny_request', ...deny }, deps);
     expect(again.status).toBe(409);
   });

@@ -17,7 +17,7 @@ import { completeSteps, leaseTerms } from '../submit/owed-work.ts';
 import { owes, REQUEST_STEPS } from '../submit/request-work.ts';
 import { markOpen, markSettled, openMarker } from '../store/open-index.ts';
 import { eraseRecord } from '../store/retention.ts';
-import { erasureOf, readErasure, storeErasure } from './erasure.ts';
+import { completeErasure, oweErasure, readErasure } from './erasure.ts';
 import { confirmGrant, readGrant } from './grant.ts';
 
 const ANSWER_OF: Record<ConsentAction, LinkAnswer> = { confirm_request: 'confirm', deny_request: 'deny' };
@@ -69,7 +69,7 @@ export async function answerConsent(
         return json(200, answerBody('confirmed', request.request_id));
       }
       // A "Not me" already given leaves its erasure: the same token then hears "used", not "invalid".
-      const erased = await readErasure(deps.store, request.request_id);
+      const erased = await readErasure(deps, request.request_id);
       const check =
         erased && answer === 'deny' ? checkToken(erased.links, 'deny', request.token, deps.now()) : 'invalid';
       return REFUSALS[check === 'valid' ? 'used' : check]();
@@ -101,10 +101,11 @@ export async function answerConsent(
         await markSettled(deps.store, openMarker(record.request_id));
       return json(200, answerBody('confirmed', record.request_id));
     }
-    // The erasure's note first: its owed work (the CRM's deletion, sales' word) outlives the record.
-    await storeErasure(deps.store, erasureOf(record, at));
+    // The erasure's work first: owed (the CRM's deletion, sales' word), it outlives the record.
+    await oweErasure(record, at, deps);
     await eraseRecord(deps.store, record);
     logEvent('consent_denied', { request_id: record.request_id });
+    await completeErasure(record.request_id, deps);
     return json(200, answerBody('erased', record.request_id));
   }
 }

@@ -1,52 +1,35 @@
 /**
- * What a "Not me" leaves behind once the request is erased: no contact details, only the request id,
- * the CRM it went to, the "Not me" token's hash (so a reuse hears "used") and the work still owed:
- * the CRM's deletion event and the sales team's word.
+ * What a "Not me" leaves behind once the request is erased: a job of the owed-work engine
+ * (`jobs/<request_id>-erasure`) with no contact details, only the request id, the CRM it went to, the
+ * "Not me" link's hash (so a reuse hears "used") and the work still owed: the CRM's deletion event
+ * (webhook; by hand for HubSpot) and the sales team's word. Owed before the request is erased, so
+ * neither is lost whatever fails after.
  */
-import type { ProposalsStore } from '../store/blobs.ts';
-import type { ConsentLinks } from '../submit/consent-links.ts';
-import { isObject, type CrmEvent, type ProposalRecord } from '../submit/record.ts';
-import type { CrmName } from '../../contract/submit-replies.ts';
+import { readVersioned } from '../store/record-lease.ts';
+import type { SubmitDeps } from '../submit/config.ts';
+import { completeJob, erasureJobId, JOBS, oweJob, type ErasureWork } from '../submit/jobs.ts';
+import type { ProposalRecord } from '../submit/record.ts';
 
-export const ERASURES_PREFIX = 'erasures/';
-
-export interface Erasure {
-  request_id: string;
-  erased_at: string;
-  crm: CrmName;
-  /** Whether the CRM ever accepted it: only then is it asked to delete it. */
-  delivered: boolean;
-  links: ConsentLinks;
-  crm_deletion: CrmEvent;
-  sales_notice: { state: 'owed' | 'sent' | 'failed'; attempts: number };
-}
-
-export function erasureOf(record: ProposalRecord, at: string): Erasure {
-  const delivered = record.delivery.state === 'received';
+/** The erasure's own part: a deletion event owed only when the CRM ever had the request and takes one. */
+export function erasureOf(record: ProposalRecord, at: string, deps: Pick<SubmitDeps, 'crm'>): ErasureWork {
+  const delivered = record.delivery.state === 'received' && record.delivery.crm !== 'inbox';
+  const takesEvents = deps.crm.name === record.delivery.crm && deps.crm.deliverEvent !== undefined;
+  const state = !delivered ? 'sent' : takesEvents ? 'owed' : 'by_hand';
   return {
-    request_id: record.request_id,
-    erased_at: at,
     crm: record.delivery.crm,
-    delivered,
     links: { ...record.consent_links!, used: { answer: 'deny', at } },
-    crm_deletion: {
-      event: `${record.request_id}.erased`,
-      // The inbox is the store: erasing the record deleted it there.
-      state: delivered && record.delivery.crm !== 'inbox' ? 'owed' : 'sent',
-      attempts: 0,
-      since: at,
-    },
-    sales_notice: { state: 'owed', attempts: 0 },
+    deletion: { event: `${record.request_id}.erased`, state, attempts: 0, since: at },
   };
 }
 
-export async function storeErasure(store: ProposalsStore, erasure: Erasure): Promise<void> {
-  await store.writeIf(`${ERASURES_PREFIX}${erasure.request_id}`, erasure, { ifNew: true });
+/** Owes the erasure's work; run now when it is free, else by the sweep. */
+export async function oweErasure(record: ProposalRecord, at: string, deps: SubmitDeps): Promise<void> {
+  await oweJob('erasure', record.request_id, deps, erasureOf(record, at, deps));
 }
 
-export async function readErasure(store: ProposalsStore, requestId: string): Promise<Erasure | null> {
-  const found = await store.read(`${ERASURES_PREFIX}${requestId}`);
-  return found !== null && isObject(found.value) && isObject(found.value['links'])
-    ? (found.value as unknown as Erasure)
-    : null;
+export const completeErasure = (requestId: string, deps: SubmitDeps) => completeJob(erasureJobId(requestId), deps);
+
+/** The erasure a "Not me" left for this request, if any. */
+export async function readErasure(deps: Pick<SubmitDeps, 'store'>, requestId: string) {
+  return (await readVersioned(deps.store, JOBS, erasureJobId(requestId)))?.record.erasure ?? null;
 }

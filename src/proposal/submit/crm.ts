@@ -124,6 +124,11 @@ export interface CrmAdapter {
    * Expected failures (no answer, refusals, 4xx, 5xx) are outcomes; a throw is a bug.
    */
   deliver(payload: CrmPayload, ctx: { signal: AbortSignal; event?: CrmEventName }): Promise<CrmOutcome>;
+  /**
+   * An event about a request the CRM may have, with no request data (an erasure), within `timeoutMs`;
+   * absent when the CRM takes none (HubSpot: sales delete by hand).
+   */
+  deliverEvent?(event: { event: 'erased'; request_id: string }, timeoutMs: number): Promise<CrmOutcome>;
 }
 
 /** Default bound of one delivery: far below the platform's 60 s limit, leaving time to store and answer. */
@@ -236,6 +241,21 @@ export function webhookAdapter({ url, secret }: { url: string; secret: string })
   const signer = new Webhook(secret);
   return {
     name: 'webhook',
+    deliverEvent: async (sent, timeoutMs) => {
+      const payload = JSON.stringify(sent);
+      const id = `${sent.request_id}.${sent.event}`;
+      const sentAt = new Date();
+      return postForOutcome(url, {
+        signal: AbortSignal.timeout(timeoutMs),
+        body: payload,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': signer.sign(id, sentAt, payload),
+        },
+      });
+    },
     deliver: async (sent, { signal, event }) => {
       // An event about a request the CRM has (its consent confirmed): the same request, and an id of its own.
       const payload = JSON.stringify(event === undefined ? sent : { event, ...sent });

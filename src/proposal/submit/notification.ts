@@ -172,6 +172,27 @@ export function dailyLimitAlert(day: string, limit: number, partner: Pick<Partne
   };
 }
 
+/** A request the person said was not theirs ("Not me"): erased here; the CRM's copy is deleted by its event or by hand. */
+export function erasureNotice(
+  requestId: string,
+  crm: string,
+  byHand: boolean,
+  partner: Pick<Partner, 'name'>,
+): SalesMessage {
+  return {
+    subject: `Proposal request ${requestId} erased: the address owner said "Not me"`,
+    text: [
+      `The owner of the email address of proposal request ${requestId} to ${partner.name} pressed "Not me" on the`,
+      'confirmation page: the request was erased from the store. Do not contact the address about it.',
+      byHand
+        ? `Delete it in the CRM (${crm}) by hand: look for "Proposal request ${requestId}" on the contact.`
+        : `The CRM (${crm}) is sent a deletion event for it (webhook-id ${requestId}.erased).`,
+      '',
+    ].join('\n'),
+    messageId: `erased-${requestId}`,
+  };
+}
+
 /** The digest of an hour in which more requests arrived than NOTIFY_LIMIT_PER_HOUR notices. */
 export function hourlyDigest(
   hour: string,
