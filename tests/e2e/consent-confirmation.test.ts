@@ -92,6 +92,13 @@ describe('the confirmation email links in a browser', () => {
       initially: { method: 'agent_asserted', vouched_by: 'agent' },
     });
     expect(problems).toEqual([]);
+    // The CRM, which had the request, is sent the update once, under an id of its own.
+    const updates = () => crm.requests.filter((r) => r.headers['webhook-id'] === `${id}.consent-confirmed`);
+    await expect.poll(() => updates().length, { timeout: 10_000 }).toBe(1);
+    expect(JSON.parse(updates()[0]!.body)).toMatchObject({
+      event: 'consent-confirmed',
+      consent: { vouched_by: 'first_party' },
+    });
 
     const again = await openPage(yes, true, { width: 390, height: 844 });
     await again.page.getByRole('button', { name: 'Yes, this was me' }).click();
@@ -109,6 +116,9 @@ describe('the confirmation email links in a browser', () => {
     await expect(page.locator('h1').textContent()).resolves.toBe('Done');
     await page.screenshot({ path: '/tmp/i39-notme-done-phone.png', fullPage: true });
     expect(storedRecord(id)).toBeNull();
+    const deletions = () => crm.requests.filter((r) => r.headers['webhook-id'] === `${id}.erased`);
+    await expect.poll(() => deletions().length, { timeout: 10_000 }).toBe(1);
+    expect(JSON.parse(deletions()[0]!.body)).toEqual({ event: 'erased', request_id: id });
 
     // The same link again: refused, with the problem's words, nothing changed.
     const again = await openPage(notMe, false);
@@ -120,6 +130,8 @@ describe('the confirmation email links in a browser', () => {
   it('a tampered token is refused over the API with its problem, and the record is unchanged', async () => {
     const { id, yes } = await submitAndReadLinks(`tampered-${randomUUID().slice(0, 8)}@example.com`);
     const token = new URL(yes).searchParams.get('token')!;
+    // The sales notice follows the reply: the record is settled once it is sent.
+    await expect.poll(() => storedRecord(id)?.notification?.email, { timeout: 10_000 }).toBe('sent');
     const before = storedRecord(id);
     const response = await fetch(`${site.url}/api/proposal`, {
       method: 'POST',
