@@ -225,7 +225,10 @@ export function resultSchemas() {
       },
     ),
     submit: object('Submit result', ['status', 'confirmation_email', 'request_id'], {
-      status: { enum: Object.keys(STATUS_MEANINGS), description: 'received, pending or failed; see the contract.' },
+      status: {
+        enum: Object.keys(STATUS_MEANINGS),
+        description: 'received, pending, failed or awaiting_confirmation; see the contract.',
+      },
       confirmation_email: { enum: Object.keys(CONFIRMATION_EMAIL_MEANINGS) },
       request_id: str,
       received_at: { type: 'string', format: 'date-time' },

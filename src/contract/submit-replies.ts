@@ -22,6 +22,8 @@ export const STATUS_MEANINGS = {
     'The request is stored safely but the customer-relationship system has not accepted it yet. It is delivered automatically, without any retry from you, and the confirmation email follows. Retrying with the same idempotency key and request is still safe: it returns the current outcome and never submits twice.',
   failed:
     "The request is stored safely, but the customer-relationship system did not accept it within the redelivery period. The partner's team was alerted and follows up by email; do not submit it again.",
+  awaiting_confirmation:
+    'The partner accepts only requests the person confirmed themselves: the request is stored but not sent to the customer-relationship system until the person presses "Yes, this was me" in the confirmation email, within 24 hours; unconfirmed, it is deleted. Tell the person to check their inbox; do not submit it again.',
 } as const;
 
 export const CONFIRMATION_EMAIL_MEANINGS = {
@@ -73,6 +75,23 @@ export function pendingReplyBody(r: { requestId: string; receivedAt: string; ret
       'and the confirmation email follows. You may still retry with the same idempotency key and the same request after ' +
       'retry_after_seconds to learn the outcome: the retry continues this request (same request_id) and never creates a ' +
       'second one. No confirmation email has been sent yet.',
+  };
+}
+
+/** 202 with status awaiting_confirmation: held until the person confirms (CONSENT_CONFIRMATION=required). */
+export function awaitingReplyBody(r: {
+  requestId: string;
+  receivedAt: string;
+  confirmationEmail: ConfirmationEmailState;
+}) {
+  return {
+    status: 'awaiting_confirmation' as const,
+    confirmation_email: r.confirmationEmail,
+    request_id: r.requestId,
+    received_at: r.receivedAt,
+    message:
+      'Stored, and waiting for you: press "Yes, this was me" in the confirmation email within 24 hours and the request is sent; otherwise it is deleted. ' +
+      CONFIRMATION_EMAIL_TO_PERSON[r.confirmationEmail],
   };
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
 import { submitProposal } from '../../src/proposal/submit/index.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
+import { runSweep } from '../../src/proposal/submit/sweep.ts';
 import { answerConsent } from '../../src/proposal/consent/answer.ts';
 import { consentLinks, linkToken } from '../../src/proposal/submit/consent-links.ts';
 import { CONSENT_PAGES } from '../../src/contract/paths.ts';
@@ -158,5 +159,45 @@ describe('the confirmation links', () => {
     const [record] = await stored(deps);
     expect(record!.consent_links).toBeUndefined();
     expect(linkToken(CONSENT_SECRET, record!.request_id, 'confirm')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('CONSENT_CONFIRMATION=required', () => {
+  const strict = (overrides: Partial<SubmitDeps> = {}) => ({ ...makeDeps(overrides), consentRequired: true });
+
+  it('holds a request the person has not confirmed: 202 awaiting_confirmation, the email sent, no CRM, no sales notice; confirming delivers it', async () => {
+    const deps = strict();
+    const reply = await submitProposal(submitRequest({ email: 'held@example.com' }), randomUUID(), deps);
+    expect(reply.status).toBe(202);
+    expect(reply.body).toMatchObject({ status: 'awaiting_confirmation', confirmation_email: 'sent' });
+    const id = (reply.body as { request_id: string }).request_id;
+    expect(parts.crm.requests.filter((r) => r.headers['webhook-id'] === id)).toHaveLength(0);
+    const [held] = await stored(deps);
+    expect(held!.hold).toBeDefined();
+    expect(held!.notification?.email).toBe('owed');
+
+    const { confirm } = emailedLinks('held@example.com');
+    expect((await answerConsent('confirm_request', { action: 'confirm_request', ...confirm }, deps)).status).toBe(200);
+    // Released: delivered once with the confirmed consent; no separate update (the CRM never had it).
+    const delivered = parts.crm.requests.filter((r) => r.headers['webhook-id'] === id);
+    expect(delivered).toHaveLength(1);
+    expect(JSON.parse(delivered[0]!.body)).toMatchObject({
+      consent: { method: 'email_link', vouched_by: 'first_party' },
+    });
+    expect(parts.crm.requests.filter((r) => r.headers['webhook-id'] === `${id}.consent-confirmed`)).toHaveLength(0);
+    const [released] = await stored(deps);
+    expect(released!.hold).toBeUndefined();
+    expect(released!.delivery.state).toBe('received');
+  });
+
+  it('a request still unconfirmed after 24 hours is deleted by the sweep, and never reached the CRM', async () => {
+    const clock = movableClock();
+    const deps = strict({ now: clock.now });
+    const reply = await submitProposal(submitRequest({ email: 'expires@example.com' }), randomUUID(), deps);
+    const id = (reply.body as { request_id: string }).request_id;
+    clock.offsetMs = 24 * 3_600_000 + 60_000;
+    await runSweep(deps);
+    expect(await stored(deps)).toEqual([]);
+    expect(parts.crm.requests.filter((r) => r.headers['webhook-id'] === id)).toHaveLength(0);
   });
 });

@@ -32,10 +32,23 @@ const REFUSALS: Record<Exclude<TokenCheck, 'valid'>, () => Reply> = {
 
 /** The record with the person's confirmation: first_party through the email's link, the CRM owed an update. */
 export function confirmed(record: ProposalRecord, at: string): ProposalRecord {
-  const { consent } = record;
+  const { consent, hold: _held, ...rest } = record;
   const initially = consent.method !== undefined && consent.vouched_by !== undefined;
+  // A held request (CONSENT_CONFIRMATION=required) is now released: the CRM is sent it, confirmed.
+  const update =
+    record.hold === undefined
+      ? {
+          consent_update: {
+            event: `${record.request_id}.consent-confirmed`,
+            state: 'owed' as const,
+            attempts: 0,
+            since: at,
+          },
+        }
+      : {};
   return {
-    ...record,
+    ...rest,
+    ...update,
     consent: {
       ...consent,
       method: 'email_link',
@@ -44,7 +57,6 @@ export function confirmed(record: ProposalRecord, at: string): ProposalRecord {
       ...(initially && { initially: { method: consent.method!, vouched_by: consent.vouched_by! } }),
     },
     consent_links: { ...record.consent_links!, used: { answer: 'confirm', at } },
-    consent_update: { event: `${record.request_id}.consent-confirmed`, state: 'owed', attempts: 0, since: at },
   };
 }
 

@@ -54,16 +54,28 @@ export interface SubmitDeps {
   monotonic?: () => number;
   /** CONSENT_SECRET: keys the confirmation email's links (consent-links.ts); absent, the email carries none. */
   consentSecret?: string;
+  /** CONSENT_CONFIRMATION=required (with CONSENT_SECRET): a request not first_party is held until the person confirms. */
+  consentRequired?: boolean;
 }
 
-/** The consent links' secret; a short one is refused, never used. */
-function consentConfigFromEnv(readEnv: EnvReader): Pick<SubmitDeps, 'consentSecret'> {
+/** The consent links' secret (a short one is refused, never used) and the confirmation mode. */
+function consentConfigFromEnv(readEnv: EnvReader): Pick<SubmitDeps, 'consentSecret' | 'consentRequired'> {
   const { secret, invalid } = consentSecretFromEnv(readEnv);
   if (invalid) {
     const reason = `must be at least ${MIN_CONSENT_SECRET_LENGTH} characters`;
     logEvent('config_invalid', { variable: CONSENT_SECRET_VARIABLE, reason });
   }
-  return secret === undefined ? {} : { consentSecret: secret };
+  const mode = (readEnv('CONSENT_CONFIRMATION') ?? '').trim().toLowerCase();
+  if (mode !== '' && mode !== 'required' && mode !== 'optional')
+    logEvent('config_invalid', { variable: 'CONSENT_CONFIRMATION', reason: 'must be "required" or "optional"' });
+  // Without the links' secret nobody could confirm: nothing is held (and the log says why).
+  if (mode === 'required' && secret === undefined)
+    logEvent('config_invalid', {
+      variable: 'CONSENT_CONFIRMATION',
+      reason: `"required" needs ${CONSENT_SECRET_VARIABLE}`,
+    });
+  const required = mode === 'required' && secret !== undefined;
+  return secret === undefined ? {} : { consentSecret: secret, consentRequired: required };
 }
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */

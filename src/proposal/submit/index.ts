@@ -18,6 +18,12 @@ import { delivered, owes, replyFor, REPLY_STEPS, REQUEST_STEPS } from './request
 import { logEvent } from './log.ts';
 import { buildRecord, REQUESTS, type ProposalRecord } from './record.ts';
 import { consentLinks } from './consent-links.ts';
+import { CONSENT_LINK_HOURS } from '../../contract/consent.ts';
+
+/** A held request waits for the person as long as their "Yes" link works. */
+const holdUntil = (receivedAt: string) => ({
+  until: new Date(Date.parse(receivedAt) + CONSENT_LINK_HOURS.confirm * 3_600_000).toISOString(),
+});
 import { withAddressCount } from './send-gates.ts';
 import { observedSignals } from './spam-signals.ts';
 import type { RequestSource } from '../../contract/source.ts';
@@ -153,6 +159,7 @@ async function store(
     source,
     agentIdentity,
     ...(deps.consentSecret !== undefined && { links: consentLinks(deps.consentSecret, requestId, receivedAt) }),
+    ...(deps.consentRequired === true && evidence?.vouched_by !== 'first_party' && { hold: holdUntil(receivedAt) }),
   };
   const built = await withAddressCount(deps, buildRecord(request, meta));
   // The inbox: the one write that stores the record also delivers it.

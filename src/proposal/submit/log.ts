@@ -17,6 +17,7 @@ const EVENT_LEVELS = {
   consent_confirmed: 'info',
   consent_denied: 'info',
   consent_link_refused: 'info',
+  consent_hold_expired: 'info',
   job_owed: 'info',
   follow_up_left_to_sweep: 'info',
   lease_lost: 'warn',

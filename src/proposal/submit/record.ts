@@ -77,6 +77,11 @@ export interface ProposalRecord {
   source?: RequestSource;
   /** The confirmation email's two links, as hashes (consent-links.ts); absent without CONSENT_SECRET. */
   consent_links?: ConsentLinks;
+  /**
+   * CONSENT_CONFIRMATION=required: not delivered, nor told to sales, until the person confirms through
+   * the email's link; erased by the sweep once `until` (the key's 24 hours) passed (`expired`).
+   */
+  hold?: { until: string; expired?: true };
   /** The CRM is owed an update of this request once the person confirmed: `event` is its webhook-id. */
   consent_update?: CrmEvent;
   /** What the request's Web Bot Auth signature proved (agent-identity/): a record, never a gate; absent on requests stored before it. */
@@ -135,6 +140,7 @@ export function buildRecord(
     source?: RequestSource | undefined;
     agentIdentity?: AgentIdentity | undefined;
     links?: ConsentLinks | undefined;
+    hold?: { until: string } | undefined;
   },
 ): ProposalRecord {
   const picked = <F extends keyof SubmitRequest>(fields: readonly F[]) =>
@@ -159,6 +165,7 @@ export function buildRecord(
     ...(meta.source !== undefined && { source: meta.source }),
     ...(meta.agentIdentity !== undefined && { agent_identity: meta.agentIdentity }),
     ...(meta.links !== undefined && { consent_links: meta.links }),
+    ...(meta.hold !== undefined && { hold: meta.hold }),
   };
 }
 
