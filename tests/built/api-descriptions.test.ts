@@ -70,7 +70,13 @@ describe('the contract explains itself to an agent', () => {
   it('states idempotency, result meanings, error format, limits and a version', () => {
     expect(contract.contract_version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(contract.idempotency.retention_hours).toBe(24);
-    expect(Object.keys(contract.actions.submit.result.status)).toEqual(['received', 'pending', 'failed']);
+    expect(Object.keys(contract.actions.submit.result.status)).toEqual([
+      'received',
+      'pending',
+      'failed',
+      'awaiting_confirmation',
+    ]);
+    expect(contract.actions.submit.result.status.awaiting_confirmation).toMatch(/Yes, this was me/);
     // A pending request is delivered without the sender, and a retry stays safe.
     expect(contract.actions.submit.result.status.pending).toMatch(/delivered automatically, without any retry/);
     expect(contract.actions.submit.result.status.pending).toMatch(/same idempotency key and request is still safe/);
