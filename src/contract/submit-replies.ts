@@ -47,8 +47,14 @@ export function receivedReplyBody(r: {
   confirmationEmail: ConfirmationEmailState;
   /** How the reply names the partner (submit/partner.ts's Partner has these). */
   partner: { name: string; describedAs: string };
+  /** The email carries the "Yes, this was me" and "Not me" links, and the person has not confirmed yet. */
+  confirmLink?: boolean;
 }) {
   const email = r.confirmationEmail;
+  const link =
+    email === 'sent' && r.confirmLink === true
+      ? ' It has a link to confirm the request as yours ("Yes, this was me") and one to have it deleted ("Not me").'
+      : '';
   return {
     status: 'received' as const,
     confirmation_email: email,
@@ -57,7 +63,7 @@ export function receivedReplyBody(r: {
     crm: r.crm,
     message:
       `${r.partner.name}, ${r.partner.describedAs}, has received your proposal request. ` +
-      `${CONFIRMATION_EMAIL_TO_PERSON[email]}${email === 'sent' ? '' : ' Keep the request_id as your reference.'} ` +
+      `${CONFIRMATION_EMAIL_TO_PERSON[email]}${link}${email === 'sent' ? '' : ' Keep the request_id as your reference.'} ` +
       'The team reviews each request and replies by email.',
   };
 }

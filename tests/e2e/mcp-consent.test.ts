@@ -220,10 +220,13 @@ describe('consent over MCP', () => {
     const client = await formClient(undefined);
     const result = await client.callTool({
       name: 'submit_proposal_request',
-      arguments: submitArguments(randomUUID(), 'No Elicit Ltd'),
+      // An address of its own: the example's is past its daily confirmation limit by now.
+      arguments: { ...submitArguments(randomUUID(), 'No Elicit Ltd'), email: 'no-elicit@example.com' },
     });
     await client.close();
     expect(textOf(result)).toMatchObject({ status: 'received' });
+    // The reply tells the agent the person can still confirm, or say "Not me", from the email.
+    expect(textOf(result)['message']).toContain('"Yes, this was me"');
     expect(recordOf('No Elicit Ltd')!.consent).toMatchObject({
       method: 'agent_asserted',
       vouched_by: 'agent',

@@ -237,7 +237,8 @@ export function replyFor(record: ProposalRecord, deps: SubmitDeps): Reply {
   switch (record.delivery.state) {
     case 'received': {
       const { crm } = record.delivery;
-      return json(201, receivedReplyBody({ ...base, crm, confirmationEmail, partner: deps.partner }));
+      const confirmLink = record.consent_links !== undefined && record.consent.vouched_by !== 'first_party';
+      return json(201, receivedReplyBody({ ...base, crm, confirmationEmail, partner: deps.partner, confirmLink }));
     }
     case 'failed':
       return json(202, failedReplyBody({ ...base, confirmationEmail }));
