@@ -64,7 +64,9 @@ export function dataHandlingFromEnv(
       `to the addresses one client sends, at most ${limits.perDomain} to one domain other than a large mail ` +
       `provider's, and at most ${limits.perDay} from the whole site in a day; past a limit the ` +
       `request is still stored and delivered, and the reply says confirmation_email "limited".`,
-    erasure: `To have a request deleted, write to ${email} with its request_id or the email address it was sent with; everything stored for it is deleted.`,
+    erasure:
+      `To have a request deleted, write to ${email} with its request_id or the email address it was sent with; everything stored for it is deleted. ` +
+      `A request sent with your address by somebody else can also be deleted with the “Not me” link in its confirmation email, for 30 days.`,
     ...(privacyUrl !== undefined && { privacy_notice: privacyUrl }),
   };
 }
