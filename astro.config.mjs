@@ -40,7 +40,7 @@ export default defineConfig({
   // Four pages at a time: one at a time, the build spends a third of its time waiting on file
   // writes (profiled with 10,000 posts); more than four adds memory and little speed.
   build: { format: 'file', inlineStylesheets: 'never', concurrency: 4 },
-  // Pages ship zero client JS; the one script of the proposal workspace is bundled by Vite.
+  // Pages ship zero client JS but the proposal workspace's and the confirmation pages' scripts, bundled by Vite.
   // When the build is done, outputs writes the markdown twins and the function's .generated/ data,
   // then sitemap the sitemap with each page's date from its twin.
   integrations: [
@@ -48,6 +48,8 @@ export default defineConfig({
     devPreview(),
     outputs,
     sitemap({
+      // The confirmation pages are opened from an email's link only: no address worth indexing.
+      filter: (page) => !new URL(page).pathname.startsWith('/confirm/'),
       serialize: (item) => ({ ...item, lastmod: outputs.lastUpdated(item.url) }),
       namespaces: { news: false, xhtml: false, image: false, video: false },
     }),
@@ -58,5 +60,7 @@ export default defineConfig({
     plugins: [mdxPlaceholders(site, contentDir)],
     // Images in content bodies are imported from here (src/lib/content/images.ts).
     resolve: { alias: { '@content': contentDir } },
+    // Scripts stay files, however small: the site's CSP (script-src 'self') refuses inline ones.
+    build: { assetsInlineLimit: (file) => (/\.[cm]?[jt]s$/.test(file) ? false : undefined) },
   },
 });

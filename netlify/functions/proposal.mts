@@ -38,22 +38,26 @@ const API_PATHS = new Set(
   ['', '.html', '.htm', '/index.html', '/index.htm'].map((s) => DOCUMENT_PATHS.proposalApi + s),
 );
 
+/** The API, and the confirmation pages' own addresses, which their forms post to without JavaScript. */
+const toHttp = (path: string) => API_PATHS.has(path) || path.startsWith(`${DOCUMENT_PATHS.consentPages}/`);
+
 export default async (req: Request, context?: Context) =>
   hardened(
     await withAgentIdentity(req, agentIdentity, () =>
       // Anything but the API's paths is /mcp, whose retries must be refused alike.
-      API_PATHS.has(new URL(req.url).pathname) ? http(req, context) : asClient(context?.ip, () => mcp(req, context)),
+      toHttp(new URL(req.url).pathname) ? http(req, context) : asClient(context?.ip, () => mcp(req, context)),
     ),
   );
 
 export const config: Config = {
-  // DOCUMENT_PATHS.proposalApi and DOCUMENT_PATHS.mcp (src/contract/paths.ts), written out because
+  // DOCUMENT_PATHS.proposalApi, DOCUMENT_PATHS.mcp and the confirmation pages' POSTs (DOCUMENT_PATHS.consentPages),
+  // written out because
   // Netlify reads them statically; a test keeps them equal. The methods hold for every path of a
   // function, so GET is not among them: GET /api/proposal is the contract file from the CDN (no
   // invocation, no rate-limit count), and GET /mcp is the CDN's 405 with Allow, a rewrite with
   // status 405 in netlify.toml, as MCP asks of a server without an event stream. DELETE (a session
   // end) reaches the function, which answers 405 with Allow.
-  path: ['/api/proposal', '/mcp'],
+  path: ['/api/proposal', '/mcp', '/confirm/*'],
   method: ['POST', 'OPTIONS', 'DELETE'],
   // Mirrored in the contract's limits.rate_limit (src/contract/contract.ts); a test keeps them equal.
   rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },

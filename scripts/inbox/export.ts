@@ -3,6 +3,7 @@ import { CONTACT_FIELDS, GUIDANCE_FIELDS, INTAKE_FIELDS, OPTIONAL_CONTACT_FIELDS
 import { isProposalRecord, type DeliveryState, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { singleLine } from '../../src/proposal/submit/single-line.ts';
 import { agentIdentityText } from '../../src/proposal/agent-identity/text.ts';
+import { consentText } from '../../src/contract/consent.ts';
 
 /** Valid records only, optionally of one delivery state, oldest first. */
 export function selectRecords(values: unknown[], status?: DeliveryState): ProposalRecord[] {
@@ -11,6 +12,8 @@ export function selectRecords(values: unknown[], status?: DeliveryState): Propos
     .filter((record) => status === undefined || record.delivery.state === status)
     .sort((a, b) => a.received_at.localeCompare(b.received_at));
 }
+
+const NOT_RECORDED = 'not recorded';
 
 type Column = [header: string, value: (record: ProposalRecord) => string | number | undefined];
 
@@ -43,6 +46,14 @@ export const CSV_COLUMNS: Column[] = [
   ...GUIDANCE_FIELDS.map((field): Column => [field, (r) => r.guidance[field]]),
   ['consent_version', (r) => r.consent.version],
   ['consent_at', (r) => r.consent.at],
+  // Absent on requests stored before they were recorded: "not recorded", never an empty cell that reads as none.
+  ['consent_method', (r) => r.consent.method ?? NOT_RECORDED],
+  ['consent_vouched_by', (r) => r.consent.vouched_by ?? NOT_RECORDED],
+  ['consent_confirmed_at', (r) => r.consent.confirmed_at],
+  ['consent_digest', (r) => r.consent.digest ?? NOT_RECORDED],
+  ['consent_channel', (r) => r.consent.channel ?? NOT_RECORDED],
+  ['consent_mcp_protocol', (r) => r.consent.mcp?.protocol_version],
+  ['consent_mcp_client', (r) => r.consent.mcp?.client],
 ];
 
 /** RFC 4180: CRLF between records, every field in double quotes (csvField). */
@@ -89,6 +100,7 @@ export function listText(records: ProposalRecord[]): string {
       ...(r.source?.client === undefined ? [] : [` client ${singleLine(r.source.client)}`]),
       ...(r.source?.claimed_channel === undefined ? [] : [` says ${r.source.claimed_channel}`]),
       ...(r.agent_identity === undefined ? [] : [` agent: ${agentIdentityText(r.agent_identity)}`]),
+      ` consent: ${singleLine(consentText(r.consent))}`,
     ].join(' '),
   );
   return [header, ...lines].join('\n') + '\n';

@@ -31,6 +31,12 @@ export function fileForPath(path: string): string | undefined {
   return candidates.find((c) => existsSync(join(dist, c)) && !c.endsWith('/'));
 }
 
+/**
+ * Pages with no address of their own to list: the 404 page (served for unknown paths) and the
+ * confirmation pages (opened from an email's link): no twin, no sitemap entry, noindex.
+ */
+export const isUnlistedPage = (path: string) => path === '/404' || path.startsWith('/confirm/');
+
 /** Site paths of every HTML page of a build (dist/ by default). */
 export function htmlPages(dir = dist): { file: string; path: string }[] {
   return distFiles('**/*.html', dir).map((file) => ({

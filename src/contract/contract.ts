@@ -1,5 +1,12 @@
 /** The proposal contract, written once: served at GET /api/proposal, in /openapi.json, compiled into the validators. */
 import {
+  CONSENT_ANSWER_MEANINGS,
+  CONSENT_LINK_HOURS,
+  CONSENT_METHODS,
+  CONSENT_VOUCHERS,
+  consentDigest,
+} from './consent.ts';
+import {
   COMPANY_SIZES,
   CONTACT_FIELDS,
   GUIDANCE_FIELDS,
@@ -16,7 +23,7 @@ import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from './submit-replies.t
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-rules.ts';
 import type { Knowledge } from './knowledge.ts';
 import { VISIBLE_LINE_PATTERN, VISIBLE_TEXT_PATTERN } from './text-patterns.ts';
-import { DOCUMENT_PATHS } from './paths.ts';
+import { CONSENT_PAGES, DOCUMENT_PATHS } from './paths.ts';
 import type { CapabilityId, EngagementModelId } from './ids.ts';
 import { partnerWithAside } from './partner-phrase.ts';
 
@@ -114,7 +121,7 @@ export function requestSchemas(k: Knowledge) {
         ...contact,
         consent: {
           const: true,
-          description: `Must be true: the sender agrees to this text (version ${k.consent.version}): "${k.consent.text}"`,
+          description: `Must be true: the sender agrees to this text (version ${k.consent.version}): "${k.consent.text}" The request is stored with a consent record: how it was given (sent by an agent over the API: agent_asserted, vouched for by the agent; ticked on the partner's form: site_form) until the person confirms it through the link in the confirmation email (email_link, first_party). The contract's consent.methods and consent.vouched_by list every value.`,
         },
         consent_version: short('Version of the consent text shown to the sender; defaults to the current version.'),
         website: {
@@ -130,6 +137,27 @@ export function requestSchemas(k: Knowledge) {
       } as const,
       ['consent', ...CONTACT_FIELDS, ...REQUIRED_INTAKE_FIELDS] as const,
     ),
+    ...consentAnswerSchemas(),
+  };
+}
+
+/** The two answers of the confirmation email's page: the request and the token its link carried. */
+function consentAnswerSchemas() {
+  const answer = {
+    request_id: {
+      type: 'string',
+      pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$',
+      description: 'The request id the link names.',
+    },
+    token: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]{43}$',
+      description: 'The token the link carries (single use).',
+    },
+  } as const;
+  return {
+    confirm_request: requestObject('Confirm request', 'confirm_request', answer, ['request_id', 'token'] as const),
+    deny_request: requestObject('Deny request', 'deny_request', answer, ['request_id', 'token'] as const),
   };
 }
 
@@ -197,7 +225,10 @@ export function resultSchemas() {
       },
     ),
     submit: object('Submit result', ['status', 'confirmation_email', 'request_id'], {
-      status: { enum: Object.keys(STATUS_MEANINGS), description: 'received, pending or failed; see the contract.' },
+      status: {
+        enum: Object.keys(STATUS_MEANINGS),
+        description: 'received, pending, failed or awaiting_confirmation; see the contract.',
+      },
       confirmation_email: { enum: Object.keys(CONFIRMATION_EMAIL_MEANINGS) },
       request_id: str,
       received_at: { type: 'string', format: 'date-time' },
@@ -235,6 +266,17 @@ export const EXAMPLE_REQUESTS = {
     constraints: 'Customer data stays in the EU; SOC 2 controls apply.',
     engagement_model: 'defined-project',
   },
+  // The shape of what a link of the confirmation email carries; only a real link's token is accepted.
+  confirm_request: {
+    action: 'confirm_request',
+    request_id: '019ac0de-7e57-7a11-8b0c-5e11a5c0ffee',
+    token: 'yGm2Vb1qXW0m5f3o9dJkR8nT4sLzA7cE6pHuYiQwO2M',
+  },
+  deny_request: {
+    action: 'deny_request',
+    request_id: '019ac0de-7e57-7a11-8b0c-5e11a5c0ffee',
+    token: 'Qz7wP2kLm9Xv4Bn1Cj8Hd5Fg3Ts6Ry0Ue2Io7Pa4Sd1',
+  },
 } as const;
 
 export function buildContract(k: Knowledge, examples: { guide: unknown; summarize: unknown; submit: unknown }) {
@@ -265,7 +307,15 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
       rule: 'Send one new key per proposal request and the same key with the same body on every retry. Same key and body: the stored reply is replayed with Idempotent-Replayed: true. Same key, different body: 422. Same key while the first request is still running: 409 with Retry-After.',
       retention_hours: IDEMPOTENCY_RETENTION_HOURS,
     },
-    consent: { text: k.consent.text, version: k.consent.version },
+    consent: {
+      text: k.consent.text,
+      version: k.consent.version,
+      digest: consentDigest(k.consent.text),
+      record:
+        "Each stored request keeps a consent record: given, the version and digest above, when, the channel, how (method) and who vouches for it (vouched_by); over MCP also the protocol revision and the client's declared name. It is sent to the CRM with the request.",
+      methods: CONSENT_METHODS,
+      vouched_by: CONSENT_VOUCHERS,
+    },
     data_handling: k.data_handling,
     actions: {
       guide: {
@@ -290,6 +340,18 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
         example_request: EXAMPLE_REQUESTS.submit,
         example_response: { status: 201, body: examples.submit },
         result: { status: STATUS_MEANINGS, confirmation_email: CONFIRMATION_EMAIL_MEANINGS },
+      },
+      confirm_request: {
+        description: `The person's "Yes, this was me" from the page the confirmation email links to (${CONSENT_PAGES.confirm} and ${CONSENT_PAGES.deny}): the request's consent becomes first_party (method email_link) and the CRM is sent an update of the same request. The token works once, for ${CONSENT_LINK_HOURS.confirm} hours. Not for agents: only the mailbox owner has the token.`,
+        request_schema: schemas.confirm_request,
+        example_request: EXAMPLE_REQUESTS.confirm_request,
+        result: { status: CONSENT_ANSWER_MEANINGS },
+      },
+      deny_request: {
+        description: `The person's "Not me" from the same page: the request is erased from the store, the CRM is asked to delete it and the sales team is told. The token works once, for ${CONSENT_LINK_HOURS.deny / 24} days.`,
+        request_schema: schemas.deny_request,
+        example_request: EXAMPLE_REQUESTS.deny_request,
+        result: { status: CONSENT_ANSWER_MEANINGS },
       },
     },
     errors: {

@@ -29,6 +29,13 @@ export function dataHandlingFromEnv(
       `Guide and summarize store nothing. A submitted request (the contact details, the intake fields, the consent ` +
       `text and version agreed to, and when it arrived) is stored by ${name}, delivered to its customer-relationship ` +
       `system, and ${name}'s sales team is told of it.`,
+    consent_record:
+      `With each request ${name} keeps a record of the consent: that it was given, the exact text's version and its ` +
+      `SHA-256 digest, when, the channel it came through, how it was given (ticked on ${name}'s form, confirmed ` +
+      `through the link in the confirmation email, confirmed on ${name}'s page from an AI assistant, accepted in an ` +
+      `AI assistant's own dialog, or only stated by the sending agent) and who vouches for it; for requests sent over ` +
+      `MCP also the protocol revision and the name the assistant gives itself. The record goes to the ` +
+      `customer-relationship system and the sales team with the request.`,
     where:
       `Requests are stored in Netlify Blobs, the storage of the host that runs this site. They are delivered to the ` +
       `customer-relationship system ${name} configures, and emails go through the mail provider ${name} configures; ` +
@@ -57,7 +64,9 @@ export function dataHandlingFromEnv(
       `to the addresses one client sends, at most ${limits.perDomain} to one domain other than a large mail ` +
       `provider's, and at most ${limits.perDay} from the whole site in a day; past a limit the ` +
       `request is still stored and delivered, and the reply says confirmation_email "limited".`,
-    erasure: `To have a request deleted, write to ${email} with its request_id or the email address it was sent with; everything stored for it is deleted.`,
+    erasure:
+      `To have a request deleted, write to ${email} with its request_id or the email address it was sent with; everything stored for it is deleted. ` +
+      `A request sent with your address by somebody else can also be deleted with the “Not me” link in its confirmation email, for 30 days.`,
     ...(privacyUrl !== undefined && { privacy_notice: privacyUrl }),
   };
 }

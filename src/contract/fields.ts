@@ -37,6 +37,11 @@ export const OPTIONAL_CONTACT_FIELDS = ['role'] as const;
 
 export const ACTIONS = ['guide', 'summarize', 'submit'] as const;
 export type ProposalAction = (typeof ACTIONS)[number];
+/** The person's answers on the confirmation email's page: actions of the same API, never tools. */
+export const CONSENT_ACTIONS = ['confirm_request', 'deny_request'] as const;
+export type ConsentAction = (typeof CONSENT_ACTIONS)[number];
+export const API_ACTIONS = [...ACTIONS, ...CONSENT_ACTIONS] as const;
+export type ApiAction = (typeof API_ACTIONS)[number];
 
 /** Largest accepted body in bytes (checked before parsing); longest free-text and short field in characters. */
 export const MAX_BODY_BYTES = 32 * 1024;

@@ -45,6 +45,23 @@ export const PROBLEM_TYPES = {
   'consent-required': { status: 422, title: 'Consent is required to submit a proposal request' },
   'idempotency-key-reused': { status: 422, title: 'This idempotency key was used with a different request' },
   'spam-suspected': { status: 422, title: 'The request looks automated' },
+  'confirmation-link-invalid': {
+    status: 422,
+    title: 'The confirmation link is not valid',
+    advice:
+      'The token does not match the request it names (mistyped, cut off, or the request no longer exists). Nothing was changed. Open the link from the confirmation email exactly as it was sent.',
+  },
+  'confirmation-link-used': {
+    status: 409,
+    title: 'The confirmation link was already used',
+    advice: 'Each link of the confirmation email works once; the answer already given stands. Nothing was changed.',
+  },
+  'confirmation-link-expired': {
+    status: 410,
+    title: 'The confirmation link has expired',
+    advice:
+      '"Yes, this was me" works for 24 hours, "Not me" for 30 days. Nothing was changed; to have the request deleted, write to the partner with its request id.',
+  },
   'rate-limited': { status: 429, title: 'Too many requests' },
   'internal-error': { status: 500, title: 'Something went wrong on our side' },
   'store-unavailable': {

@@ -7,6 +7,8 @@ export const PAGE_PATHS = Object.fromEntries(PAGE_IDS.map((id) => [id, pagePath(
 
 export const DOCUMENT_PATHS = {
   proposalApi: '/api/proposal',
+  /** The pages the confirmation email's links open, one button each; a press posts to the function (CONSENT_PAGES). */
+  consentPages: '/confirm',
   mcp: '/mcp',
   /** The MCP server card where the server-card draft (July 2026) reserves it: `<endpoint>/server-card`. */
   mcpServerCard: '/mcp/server-card',
@@ -24,6 +26,12 @@ export const DOCUMENT_PATHS = {
   aiCatalog: '/.well-known/ai-catalog.json',
   agentSkills: '/.well-known/agent-skills',
   agentSkillsIndex: '/.well-known/agent-skills/index.json',
+} as const;
+
+/** Each answer's page: "Yes, this was me" and "Not me"; their links carry the request and token in the query. */
+export const CONSENT_PAGES = {
+  confirm: `${DOCUMENT_PATHS.consentPages}/yes`,
+  deny: `${DOCUMENT_PATHS.consentPages}/not-me`,
 } as const;
 
 /** Part `part` (from 1) of a section's full text: `/llms-full/blog.txt`, then `/llms-full/blog-2.txt`, ... */

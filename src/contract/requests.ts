@@ -7,7 +7,11 @@ import type { GuidanceField, IntakeField } from './fields.ts';
 export type GuideRequest = FromSchema<RequestSchemas['guide']>;
 export type SummarizeRequest = FromSchema<RequestSchemas['summarize']>;
 export type SubmitRequest = FromSchema<RequestSchemas['submit']>;
+export type ConfirmRequest = FromSchema<RequestSchemas['confirm_request']>;
+export type DenyRequest = FromSchema<RequestSchemas['deny_request']>;
 export type ProposalRequest = GuideRequest | SummarizeRequest | SubmitRequest;
+export type ConsentAnswerRequest = ConfirmRequest | DenyRequest;
+export type ApiRequest = ProposalRequest | ConsentAnswerRequest;
 
 /** The intake and guidance fields a stored record keeps, each optional (a summarize may carry any). */
 export type IntakeFields = Pick<SummarizeRequest, IntakeField>;
@@ -18,4 +22,6 @@ export interface Validators {
   guide: ValidateFunction<GuideRequest>;
   summarize: ValidateFunction<SummarizeRequest>;
   submit: ValidateFunction<SubmitRequest>;
+  confirm_request: ValidateFunction<ConfirmRequest>;
+  deny_request: ValidateFunction<DenyRequest>;
 }

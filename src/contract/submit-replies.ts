@@ -22,6 +22,8 @@ export const STATUS_MEANINGS = {
     'The request is stored safely but the customer-relationship system has not accepted it yet. It is delivered automatically, without any retry from you, and the confirmation email follows. Retrying with the same idempotency key and request is still safe: it returns the current outcome and never submits twice.',
   failed:
     "The request is stored safely, but the customer-relationship system did not accept it within the redelivery period. The partner's team was alerted and follows up by email; do not submit it again.",
+  awaiting_confirmation:
+    'The partner accepts only requests the person confirmed themselves: the request is stored but not sent to the customer-relationship system until the person presses "Yes, this was me" in the confirmation email, within 24 hours; unconfirmed, it is deleted. Tell the person to check their inbox; do not submit it again.',
 } as const;
 
 export const CONFIRMATION_EMAIL_MEANINGS = {
@@ -45,8 +47,14 @@ export function receivedReplyBody(r: {
   confirmationEmail: ConfirmationEmailState;
   /** How the reply names the partner (submit/partner.ts's Partner has these). */
   partner: { name: string; describedAs: string };
+  /** The email carries the "Yes, this was me" and "Not me" links, and the person has not confirmed yet. */
+  confirmLink?: boolean;
 }) {
   const email = r.confirmationEmail;
+  const link =
+    email === 'sent' && r.confirmLink === true
+      ? ' It has a link to confirm the request as yours ("Yes, this was me") and one to have it deleted ("Not me").'
+      : '';
   return {
     status: 'received' as const,
     confirmation_email: email,
@@ -55,7 +63,7 @@ export function receivedReplyBody(r: {
     crm: r.crm,
     message:
       `${r.partner.name}, ${r.partner.describedAs}, has received your proposal request. ` +
-      `${CONFIRMATION_EMAIL_TO_PERSON[email]}${email === 'sent' ? '' : ' Keep the request_id as your reference.'} ` +
+      `${CONFIRMATION_EMAIL_TO_PERSON[email]}${link}${email === 'sent' ? '' : ' Keep the request_id as your reference.'} ` +
       'The team reviews each request and replies by email.',
   };
 }
@@ -73,6 +81,23 @@ export function pendingReplyBody(r: { requestId: string; receivedAt: string; ret
       'and the confirmation email follows. You may still retry with the same idempotency key and the same request after ' +
       'retry_after_seconds to learn the outcome: the retry continues this request (same request_id) and never creates a ' +
       'second one. No confirmation email has been sent yet.',
+  };
+}
+
+/** 202 with status awaiting_confirmation: held until the person confirms (CONSENT_CONFIRMATION=required). */
+export function awaitingReplyBody(r: {
+  requestId: string;
+  receivedAt: string;
+  confirmationEmail: ConfirmationEmailState;
+}) {
+  return {
+    status: 'awaiting_confirmation' as const,
+    confirmation_email: r.confirmationEmail,
+    request_id: r.requestId,
+    received_at: r.receivedAt,
+    message:
+      'Stored, and waiting for you: press "Yes, this was me" in the confirmation email within 24 hours and the request is sent; otherwise it is deleted. ' +
+      CONFIRMATION_EMAIL_TO_PERSON[r.confirmationEmail],
   };
 }
 

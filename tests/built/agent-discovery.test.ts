@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
-import { distFiles, fileForPath, htmlPages, readDist, root } from '../../scripts/local-site/dist.ts';
+import { distFiles, fileForPath, htmlPages, isUnlistedPage, readDist, root } from '../../scripts/local-site/dist.ts';
 import { findViolations } from '../../src/lib/content/rules.ts';
 import { createHash } from 'node:crypto';
 
@@ -29,8 +29,8 @@ const site = ofKind(files, 'site')[0]!.data as Record<string, unknown> & {
 };
 const base = new URL(site.canonical_url);
 const pathOf = (url: string) => new URL(url, base).pathname;
-/** The site's pages: every HTML page except 404.html, which is no page of its own (no twin, no sitemap entry). */
-const sitePages = () => htmlPages().filter((p) => p.path !== '/404');
+/** The site's pages: every HTML page except 404.html and the confirmation pages, no pages of their own (no twin, no sitemap entry). */
+const sitePages = () => htmlPages().filter((p) => !isUnlistedPage(p.path));
 const twinOf = (path: string) => (path === '/' ? 'index.md' : `${path.slice(1)}.md`);
 
 /** dist/_headers as rules: pattern → header name → value. */
@@ -358,7 +358,7 @@ describe('the MCP server, as discovery documents name it', () => {
     ]);
     // The function's paths are exact: the card's path never reaches it (netlify/functions/proposal.mts).
     const source = readFileSync(join(root, 'netlify/functions/proposal.mts'), 'utf8');
-    expect(source).toMatch(/path: \['\/api\/proposal', '\/mcp'\]/);
+    expect(source).toMatch(/path: \['\/api\/proposal', '\/mcp', '\/confirm\/\*'\]/);
   });
 
   it('keeps the same card at /.well-known/mcp/server-card.json while scanners probe it', () => {

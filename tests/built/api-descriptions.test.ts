@@ -16,12 +16,18 @@ describe('/openapi.json', () => {
     expect(openapi.openapi).toBe('3.1.0');
   });
 
-  it('describes the three operations, one request schema per action, and the problem responses', () => {
+  it("describes the operations, one request schema per action (the three of agents and the confirmation page's two), and the problem responses", () => {
     expect(Object.keys(openapi.paths)).toEqual(['/api/capabilities', '/api/proposal']);
     expect(Object.keys(openapi.paths['/api/proposal'])).toEqual(['get', 'options', 'post']);
     const body = openapi.paths['/api/proposal'].post.requestBody.content['application/json'].schema;
     expect(body.discriminator.propertyName).toBe('action');
-    expect(Object.keys(body.discriminator.mapping)).toEqual(['guide', 'summarize', 'submit']);
+    expect(Object.keys(body.discriminator.mapping)).toEqual([
+      'guide',
+      'summarize',
+      'submit',
+      'confirm_request',
+      'deny_request',
+    ]);
     const responses = openapi.paths['/api/proposal'].post.responses;
     for (const status of ['400', '409', '413', '415', '422', '500']) {
       expect(responses[status].content['application/problem+json']).toBeDefined();
@@ -64,7 +70,13 @@ describe('the contract explains itself to an agent', () => {
   it('states idempotency, result meanings, error format, limits and a version', () => {
     expect(contract.contract_version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(contract.idempotency.retention_hours).toBe(24);
-    expect(Object.keys(contract.actions.submit.result.status)).toEqual(['received', 'pending', 'failed']);
+    expect(Object.keys(contract.actions.submit.result.status)).toEqual([
+      'received',
+      'pending',
+      'failed',
+      'awaiting_confirmation',
+    ]);
+    expect(contract.actions.submit.result.status.awaiting_confirmation).toMatch(/Yes, this was me/);
     // A pending request is delivered without the sender, and a retry stays safe.
     expect(contract.actions.submit.result.status.pending).toMatch(/delivered automatically, without any retry/);
     expect(contract.actions.submit.result.status.pending).toMatch(/same idempotency key and request is still safe/);

@@ -1,3 +1,4 @@
+import { consentDigest } from '../../src/contract/consent.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import handler, { config } from '../../netlify/functions/proposal.mts';
@@ -116,8 +117,9 @@ describe('bad input gets a clear problem, never a 5xx', () => {
   it('missing or unknown action: 422 naming the allowed ones', async () => {
     for (const body of [{}, { action: 'delete' }, { action: 7 }]) {
       const problem = await expectProblem(await post(body), 422, 'unknown-action');
-      expect(problem.detail).toContain('guide, summarize, submit');
-      expect(problem.errors).toEqual([{ pointer: '#/action', detail: 'must be one of: guide, summarize, submit' }]);
+      const allowed = 'guide, summarize, submit, confirm_request, deny_request';
+      expect(problem.detail).toContain(allowed);
+      expect(problem.errors).toEqual([{ pointer: '#/action', detail: `must be one of: ${allowed}` }]);
     }
   });
 
@@ -325,12 +327,13 @@ describe('the contract is one source', () => {
 
   // Netlify reads config.path statically, so the function repeats the literal of the paths module.
   it('serves the function at the published proposal and MCP paths', () => {
-    expect(config.path).toEqual([DOCUMENT_PATHS.proposalApi, DOCUMENT_PATHS.mcp]);
+    expect(config.path).toEqual([DOCUMENT_PATHS.proposalApi, DOCUMENT_PATHS.mcp, `${DOCUMENT_PATHS.consentPages}/*`]);
     expect(knowledgeJson.urls.proposal_api).toBe(new URL(DOCUMENT_PATHS.proposalApi, knowledgeJson.urls.home).href);
   });
 
   it('publishes the consent text and the enums of the content', () => {
-    expect(contract.consent).toEqual(knowledgeJson.consent);
+    expect(contract.consent).toMatchObject(knowledgeJson.consent);
+    expect(contract.consent.digest).toBe(consentDigest(knowledgeJson.consent.text));
     expect(contract.actions.submit.request_schema.properties.engagement_model.enum).toEqual(
       knowledgeJson.engagement_models.map((m) => m.id),
     );

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
-import { distFiles, fileForPath, gzipSize, htmlPages, readDist } from '../../scripts/local-site/dist.ts';
+import {
+  distFiles,
+  fileForPath,
+  gzipSize,
+  htmlPages,
+  isUnlistedPage,
+  readDist,
+} from '../../scripts/local-site/dist.ts';
 import { findViolations } from '../../src/lib/content/rules.ts';
 import type { SiteData } from '../../src/lib/content/entry-schema.ts';
 
@@ -99,7 +106,9 @@ describe('agent text documents', () => {
     const links = [...llms.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]!);
     expect(links.length).toBeGreaterThan(15);
     for (const link of links) expect(fileForPath(pathOf(link)), link).toBeDefined();
-    expect(links.filter((l) => l.endsWith('.md')).length).toBe(htmlPages().filter((p) => p.path !== '/404').length);
+    expect(links.filter((l) => l.endsWith('.md')).length).toBe(
+      htmlPages().filter((p) => !isUnlistedPage(p.path)).length,
+    );
   });
 
   it('every sitemap URL resolves to a built page, and every page is listed', () => {
@@ -114,7 +123,7 @@ describe('agent text documents', () => {
     expect(pages).toEqual(
       htmlPages()
         .map((p) => p.path)
-        .filter((p) => p !== '/404')
+        .filter((p) => !isUnlistedPage(p))
         .sort(),
     );
     expect(readDist('robots.txt')).toContain(`Sitemap: ${new URL('/sitemap-index.xml', base)}`);
@@ -132,7 +141,7 @@ describe('agent text documents', () => {
 
   it("llms-full.txt holds every page twin in full (after the twin's frontmatter)", () => {
     const full = readDist('llms-full.txt');
-    for (const { path } of htmlPages().filter((p) => p.path !== '/404')) {
+    for (const { path } of htmlPages().filter((p) => !isUnlistedPage(p.path))) {
       const twin = readDist(path === '/' ? 'index.md' : `${path.slice(1)}.md`);
       expect(full).toContain(twin.replace(/^---\n[\s\S]*?\n---\n\n/, '').trim());
     }
@@ -167,7 +176,7 @@ describe('HTML pages', () => {
   });
 
   // The 404 page is served for unknown paths: it has no address, so no twin.
-  it.each(pages.filter((p) => p.path !== '/404'))(
+  it.each(pages.filter((p) => !isUnlistedPage(p.path)))(
     '$path has a markdown twin, head links and fits in 14 KB gzipped',
     ({ file, path }) => {
       const html = readDist(file);
@@ -182,7 +191,7 @@ describe('HTML pages', () => {
   );
 
   it('content pages ship no client JavaScript (JSON-LD data blocks are not scripts)', () => {
-    for (const { file, path } of pages.filter((p) => p.path !== '/proposal')) {
+    for (const { file, path } of pages.filter((p) => p.path !== '/proposal' && !p.path.startsWith('/confirm/'))) {
       // Structured data (JSON-LD) is data, not script.
       expect(readDist(file).replace(/<script type="application\/ld\+json">[\s\S]*?<\/script>/g, ''), path).not.toMatch(
         /<script/i,

@@ -34,16 +34,19 @@ describe('page budgets', () => {
     expect(distFiles('**/*.{woff,woff2,ttf,otf}')).toEqual([]);
   });
 
-  it('only the workspace loads a script: one module within 10 KB gzipped', () => {
+  it('only the workspace and the confirmation pages load a script: one module each, within 10 KB gzipped', () => {
     const scripts = distFiles('_astro/*.js');
-    expect(scripts).toHaveLength(1);
-    expect(gzipSize(scripts[0]!)).toBeLessThanOrEqual(10 * KB);
+    const workspace = scripts.find((file) => file.includes('workspace-script'))!;
+    const answer = scripts.find((file) => file.includes('consent-answer'))!;
+    expect(scripts.sort()).toEqual([answer, workspace].sort());
+    for (const file of scripts) expect(gzipSize(file)).toBeLessThanOrEqual(10 * KB);
     for (const { file, path } of pages) {
       // Structured data (JSON-LD) and the WebMCP tool definitions are data blocks, not script.
       const tags = one(readDist(file), /<script\b([^>]*)>/g).filter(
         (attrs) => !/type="application\/(ld\+)?json"/.test(attrs),
       );
-      expect(tags, path).toEqual(path === '/proposal' ? [` type="module" src="/${scripts[0]}"`] : []);
+      const loads = path === '/proposal' ? workspace : path.startsWith('/confirm/') ? answer : undefined;
+      expect(tags, path).toEqual(loads === undefined ? [] : [` type="module" src="/${loads}"`]);
     }
   });
 });

@@ -29,7 +29,7 @@ import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
 import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../src/proposal/mcp/server-info.ts';
 import { rpcMessage } from '../helpers/mcp-reply.ts';
-import { REPLAYED_META } from '../../src/proposal/mcp/server.ts';
+import { REPLAYED_META } from '../../src/proposal/actions/tools.ts';
 import { METHOD_NOT_ALLOWED } from '../../src/proposal/mcp/json-rpc.ts';
 
 const SALES = 'proposals@kestrelcloud.example';

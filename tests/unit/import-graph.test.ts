@@ -91,7 +91,7 @@ const edgesFrom = (fromDir: string, toDir: string) =>
 
 /**
  * The function as a floor plan, top to bottom: the entry, the two doors, what both doors check, the
- * actions and their pipeline, the sensitive-data guard, the submit wing with its store, the agent-identity
+ * actions and their pipeline, the person's consent answers (the confirmation page's actions, MCP elicitation), the sensitive-data guard, the submit wing with its store, the agent-identity
  * verifier (the entry starts it, the submit wing records its result), and the
  * rooms the site shares. A module imports from its own floor or one below, never from above.
  */
@@ -100,6 +100,7 @@ const FLOORS = [
   ['src/proposal/http/', 'src/proposal/mcp/'],
   ['src/proposal/gate/'],
   ['src/proposal/actions/'],
+  ['src/proposal/consent/'],
   ['src/proposal/sensitive-data/'],
   ['src/proposal/submit/'],
   // The store owns its names: nothing in it reads the submit wing above it.

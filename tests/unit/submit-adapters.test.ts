@@ -1,4 +1,5 @@
 /** CRM adapters against a loopback HTTP server: what goes over the wire and how it is read back. */
+import { consentDigest } from '../../src/contract/consent.ts';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -112,6 +113,10 @@ describe('webhook adapter', () => {
       text: CONSENT.text,
       version: CONSENT.version,
       at: (reply.body as { received_at: string }).received_at,
+      digest: consentDigest(CONSENT.text),
+      method: 'agent_asserted',
+      vouched_by: 'agent',
+      channel: 'mcp',
       sender_version: 'old',
     });
     expect(payload['signals']).toMatchObject({ form_checks: 'not_checked', links: 0, address_requests_24h: 1 });

@@ -34,7 +34,7 @@ describe('requestFingerprint', () => {
 describe('buildRecord', () => {
   it('keeps the consent in force and notes a different version the sender saw', () => {
     const meta = { requestId: 'r', receivedAt: '2026-11-20T10:00:00.000Z', crm: 'inbox' as const, consent: CONSENT };
-    expect(buildRecord(submitRequest(), meta).consent).toEqual({
+    expect(buildRecord(submitRequest(), meta).consent).toMatchObject({
       given: true,
       text: CONSENT.text,
       version: CONSENT.version,

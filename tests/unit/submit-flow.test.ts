@@ -1,4 +1,5 @@
 /** submitProposal against real loopback Blobs, CRM webhook and SMTP servers. */
+import { consentDigest } from '../../src/contract/consent.ts';
 import { hash, randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
@@ -62,7 +63,10 @@ describe('submitProposal', () => {
       given: true,
       text: CONSENT.text,
       version: CONSENT.version,
+      digest: consentDigest(CONSENT.text),
       at: record?.received_at,
+      method: 'agent_asserted',
+      vouched_by: 'agent',
     });
     expect(Date.parse(record?.consent.at ?? '')).toBeGreaterThanOrEqual(before - 1000);
     expect(record?.contact).toEqual({

@@ -158,7 +158,7 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
               content: SUBMIT_RESULT,
             },
             '202': {
-              description: `Submit, status pending: ${STATUS_MEANINGS.pending} Status failed: ${STATUS_MEANINGS.failed}`,
+              description: `Submit, status pending: ${STATUS_MEANINGS.pending} Status failed: ${STATUS_MEANINGS.failed} Status awaiting_confirmation: ${STATUS_MEANINGS.awaiting_confirmation}`,
               headers: RETRY_AFTER,
               content: SUBMIT_RESULT,
             },

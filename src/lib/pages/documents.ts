@@ -2,6 +2,7 @@
  * Every published page as blocks built from the site model. The HTML page, its markdown twin,
  * /llms.txt and /llms-full.txt all render from these, so they cannot disagree.
  */
+import { CONSENT_METHODS } from '../../contract/consent.ts';
 import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/submit-replies.ts';
 import type { SiteModel } from '../content/content.ts';
 import { oncePer } from '../memo.ts';
@@ -441,6 +442,12 @@ function privacy(model: SiteModel): string {
     '## What is stored {#stored}',
     d.stored,
     consentQuote(site),
+    '## How your consent is recorded {#consent}',
+    d.consent_record,
+    'How consent can be given:',
+    Object.values(CONSENT_METHODS)
+      .map((meaning) => `- ${meaning}`)
+      .join('\n'),
     '## Where it is kept {#where}',
     d.where,
     '## How long {#retention}',

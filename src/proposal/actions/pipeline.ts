@@ -2,9 +2,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hash } from 'node:crypto';
 import type { Knowledge } from '../../contract/knowledge.ts';
-import { ACTIONS, type ProposalAction } from '../../contract/fields.ts';
+import { API_ACTIONS, type ApiAction } from '../../contract/fields.ts';
 import type { ValidateFunction } from 'ajv';
-import type { ProposalRequest, Validators } from '../../contract/requests.ts';
+import type { ApiRequest, Validators } from '../../contract/requests.ts';
+import { answerConsent } from '../consent/answer.ts';
 import { consentRequired, json, problem, readEnv, type Reply } from '../../contract/http.ts';
 import { guide } from './guide.ts';
 import { summarize } from './summarize.ts';
@@ -17,6 +18,7 @@ import { partnerFromKnowledge } from '../submit/partner.ts';
 import { errorName, logEvent } from '../submit/log.ts';
 import { sweepIfDue } from '../submit/sweep.ts';
 import type { RequestSource } from '../../contract/source.ts';
+import type { ConsentEvidence } from '../../contract/consent.ts';
 import { fillTimeMs } from '../submit/spam-signals.ts';
 import { guardedMetadata } from './stored-metadata.ts';
 import type { DoorWords } from './door-words.ts';
@@ -36,6 +38,8 @@ export interface ActionRequest {
   idempotencyKey: string | null;
   door: DoorWords;
   source: RequestSource;
+  /** How the door saw consent given; without it, what the source's channel implies (contract/consent.ts). */
+  consent?: ConsentEvidence;
   form?: { key?: string | undefined; raw: string };
 }
 
@@ -65,7 +69,7 @@ export function internalError(): Reply {
  * Without JavaScript the workspace posts every field of the page whichever button was pressed,
  * so a form's fields the action does not take are dropped. JSON clients get no such leniency.
  */
-function validated(validate: ValidateFunction<ProposalRequest>, body: Record<string, unknown>, form: boolean) {
+function validated(validate: ValidateFunction<ApiRequest>, body: Record<string, unknown>, form: boolean) {
   if (form && !validate(body)) {
     for (const error of validate.errors ?? []) {
       const extra = (error.params as { additionalProperty?: string }).additionalProperty;
@@ -81,7 +85,7 @@ function validated(validate: ValidateFunction<ProposalRequest>, body: Record<str
  * the schema. A start in the future or older than the form's lifetime is no fill time (fillTimeMs):
  * not evidence of automation, and not recorded as checks passed either.
  */
-function looksAutomated(request: ProposalRequest, now: Date): boolean {
+function looksAutomated(request: ApiRequest, now: Date): boolean {
   if (request.action !== 'submit') return false;
   const filledInMs = fillTimeMs(request.form_started_at, now.getTime());
   return filledInMs !== undefined && filledInMs < MIN_FILL_MS;
@@ -112,7 +116,7 @@ export function createActionPipeline(
   const submitDeps = () => (deps ??= { ...submitDepsFromEnv(readEnv, partnerFromKnowledge(k), k.consent), ...tuning });
 
   async function reply(
-    action: ProposalAction,
+    action: ApiAction,
     body: Record<string, unknown>,
     request: ActionRequest,
     after: { reached: boolean; later?: Later },
@@ -129,6 +133,9 @@ export function createActionPipeline(
         errors,
       });
     }
+    // The person's answer on the confirmation page: a request id and a token, nothing to scan.
+    if (valid.action === 'confirm_request' || valid.action === 'deny_request')
+      return answerConsent(valid.action, valid, submitDeps());
     // On the clock the pipeline is given (tuning.now), as the rest of a submit.
     if (looksAutomated(valid, submitDeps().now())) {
       return problem(
@@ -151,7 +158,7 @@ export function createActionPipeline(
     const key = submitKey(request.form, request.idempotencyKey);
     if (!key.ok) return keyRefusal(key.reply, request.door);
     const meta = await guardedMetadata(key.key, request.source);
-    return meta.keyRefused ?? submitProposal(valid, key.key, submitDeps(), meta.source, after.later);
+    return meta.keyRefused ?? submitProposal(valid, key.key, submitDeps(), meta.source, after.later, request.consent);
   }
 
   async function run(request: ActionRequest): Promise<Reply> {
@@ -161,9 +168,9 @@ export function createActionPipeline(
     // Leading and trailing spaces are never part of a value; the schema then sees what is stored.
     const body = request.body;
     for (const [name, value] of Object.entries(body)) if (typeof value === 'string') body[name] = value.trim();
-    const action = ACTIONS.find((a) => a === body.action);
+    const action = API_ACTIONS.find((a) => a === body.action);
     if (action === undefined) {
-      const detail = `must be one of: ${ACTIONS.join(', ')}`;
+      const detail = `must be one of: ${API_ACTIONS.join(', ')}`;
       return problem('unknown-action', `"action" ${detail}.`, { errors: [{ pointer: '#/action', detail }] });
     }
     const context = invocation.getStore();

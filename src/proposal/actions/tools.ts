@@ -3,6 +3,8 @@ import { ACTIONS, type ProposalAction } from '../../contract/fields.ts';
 import { requestSchemas, resultSchemas } from '../../contract/contract.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../contract/idempotency-rules.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
+import type { Reply } from '../../contract/http.ts';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 export const PROPOSAL_TOOLS = {
   guide: {
@@ -88,3 +90,21 @@ export function webmcpTools(k: Knowledge) {
 }
 
 export type WebmcpTool = ReturnType<typeof webmcpTools>[number];
+
+/** The `_meta` key of a result that replays a stored submit (the HTTP API's Idempotent-Replayed: true). */
+export const REPLAYED_META = 'io.kestrelcloud/idempotent-replayed';
+
+/** Success: `structuredContent` and the same JSON as text (a replay says so in `_meta` and a note); a refusal: `isError` and the problem. */
+export function toolResult(reply: Reply): CallToolResult {
+  const text = (value: unknown) => ({ type: 'text' as const, text: JSON.stringify(value) });
+  if (reply.status >= 300) return { isError: true, content: [text(reply.body)] };
+  const body = reply.body as Record<string, unknown>;
+  if (!Object.entries(reply.headers ?? {}).some(([name, v]) => /^idempotent-replayed$/i.test(name) && v === 'true'))
+    return { content: [text(body)], structuredContent: body };
+  const note = `Replayed: this ${IDEMPOTENCY_KEY_ARGUMENT} was already used with these arguments; this is the stored result, nothing was submitted again.`;
+  return {
+    content: [text(body), { type: 'text', text: note }],
+    structuredContent: body,
+    _meta: { [REPLAYED_META]: true },
+  };
+}

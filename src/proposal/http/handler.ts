@@ -11,6 +11,7 @@ import { CHANNEL_HEADER, claimedChannel, httpChannel, userAgentProduct } from '.
 import { clientNetworkKey } from '../gate/client-network.ts';
 import { crossSiteRefusal } from './cross-site.ts';
 import { httpWords } from './words.ts';
+import { consentPageAnswer, consentReplyPage } from './consent-reply.ts';
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -105,7 +106,10 @@ export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
     }
     const raw = await readPost(req, ['json', 'form'], MAX_BODY_BYTES);
     if ('refused' in raw) return POST_REFUSED[raw.refused]();
-    const parsed = form ? formBody(raw.text) : jsonBody(raw.json);
+    // The confirmation page's form without JavaScript posts to the page's own address: the answer is
+    // the page's, the request and token the query's; the form's own body carries nothing.
+    const answer = consentPageAnswer(req.url);
+    const parsed = answer ? { body: answer } : form ? formBody(raw.text) : jsonBody(raw.json);
     if ('status' in parsed) return parsed;
     return pipeline.run({
       body: parsed.body,
@@ -138,6 +142,7 @@ export function createProposalHandler(k: Knowledge, pipeline: ActionPipeline) {
     const reply = withRetryAfter(withProblemBase(routed, k.urls.agents));
     const accept = req.headers.get('accept') ?? '';
     const wantsHtml = form || (/\btext\/html\b/.test(accept) && !/json/.test(accept));
+    if (wantsHtml && consentPageAnswer(req.url)) return consentReplyPage(k, reply);
     if (wantsHtml && reply.status !== 204) {
       // A refused cross-site post is not shown back: its values are another site's, not the visitor's.
       const shown = copy !== undefined && reply.status !== 413 && reply.status !== 403;

@@ -4,15 +4,18 @@
  * 2025-era requests on its stateless legacy path, whose replies are event streams, as those
  * revisions allow; a client of them must read both (2025-03-26, "Streamable HTTP").
  */
-import type { CallToolResult, jsonSchemaValidator, ServerContext } from '@modelcontextprotocol/server';
+import type { jsonSchemaValidator, ServerContext } from '@modelcontextprotocol/server';
 import type { Knowledge } from '../../contract/knowledge.ts';
-import { problem, withProblemBase, type Reply } from '../../contract/http.ts';
+import { problem, readEnv, withProblemBase, type Reply } from '../../contract/http.ts';
 import { ACTIONS, type ProposalAction } from '../../contract/fields.ts';
 import { implementationName, userAgentProduct } from '../../contract/source.ts';
+import { mcpCaller } from '../../contract/consent.ts';
 import type { DoorWords } from '../actions/door-words.ts';
-import { internalError, type ActionPipeline } from '../actions/pipeline.ts';
+import { internalError, type ActionPipeline, type ActionRequest } from '../actions/pipeline.ts';
 import { errorName, logEvent } from '../submit/log.ts';
-import { IDEMPOTENCY_KEY_ARGUMENT as KEY, mcpTools, PROPOSAL_TOOLS } from '../actions/tools.ts';
+import { IDEMPOTENCY_KEY_ARGUMENT as KEY, mcpTools, PROPOSAL_TOOLS, toolResult } from '../actions/tools.ts';
+import { consentCodec, mcpConsent, type Codec } from '../consent/mcp-consent.ts';
+import { consentSecretFromEnv } from '../submit/consent-links.ts';
 import { mcpInstructions, mcpServerInfo, PROTOCOL_VERSIONS } from './server-info.ts';
 
 export type McpSdk = typeof import('./sdk.ts');
@@ -23,9 +26,6 @@ export const MCP_WORDS: DoorWords = {
   keyPointer: `#/${KEY}`,
   schemas: "the tool's inputSchema in tools/list",
 };
-
-/** The `_meta` key of a result that replays a stored submit (the HTTP API's Idempotent-Replayed: true). */
-export const REPLAYED_META = 'io.kestrelcloud/idempotent-replayed';
 
 /** The SDK checks no argument: the pipeline, every door's one validator, answers with problem details. */
 const PIPELINE_VALIDATES: jsonSchemaValidator = {
@@ -39,7 +39,7 @@ const CACHE_HINT = { ttlMs: 5 * 60 * 1000, cacheScope: 'public' as const };
 async function run(
   action: ProposalAction,
   given: Record<string, unknown>,
-  client: string | undefined,
+  caller: Pick<ActionRequest, 'source' | 'consent'>,
   pipeline: ActionPipeline,
 ): Promise<Reply> {
   const { [KEY]: key, ...args } = given;
@@ -52,7 +52,7 @@ async function run(
       body,
       idempotencyKey: action === 'submit' ? ((key as string) ?? null) : null,
       door: MCP_WORDS,
-      source: { channel: 'mcp', client },
+      ...caller,
     });
   } catch (error) {
     logEvent('unexpected_error', { name: errorName(error), channel: 'mcp' });
@@ -60,23 +60,9 @@ async function run(
   }
 }
 
-/** Success: `structuredContent` and the same JSON as text (a replay says so in `_meta` and a note); a refusal: `isError` and the problem. */
-function toolResult(reply: Reply): CallToolResult {
-  const text = (value: unknown) => ({ type: 'text' as const, text: JSON.stringify(value) });
-  if (reply.status >= 300) return { isError: true, content: [text(reply.body)] };
-  const body = reply.body as Record<string, unknown>;
-  if (!Object.entries(reply.headers ?? {}).some(([name, v]) => /^idempotent-replayed$/i.test(name) && v === 'true'))
-    return { content: [text(body)], structuredContent: body };
-  const note = `Replayed: this ${KEY} was already used with these arguments; this is the stored result, nothing was submitted again.`;
-  return {
-    content: [text(body), { type: 'text', text: note }],
-    structuredContent: body,
-    _meta: { [REPLAYED_META]: true },
-  };
-}
-
-function buildServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipeline) {
+function buildServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipeline, codec: Codec | undefined) {
   const server = new sdk.McpServer(mcpServerInfo(k), {
+    ...(codec && { requestState: { verify: codec.verify } }),
     capabilities: { tools: { listChanged: false } },
     instructions: mcpInstructions(k),
     supportedProtocolVersions: [...PROTOCOL_VERSIONS],
@@ -90,7 +76,15 @@ function buildServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipeline) {
       const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
       const agent = ctx.http?.req?.headers.get('user-agent') ?? null;
       const client = implementationName(envelope?.[sdk.CLIENT_INFO_META_KEY]) ?? userAgentProduct(agent);
-      return toolResult(withProblemBase(await run(ACTIONS[i]!, args, client, pipeline), k.urls.agents));
+      const caller = mcpCaller(client, ctx.http?.req);
+      const asked =
+        ACTIONS[i] === 'submit'
+          ? await mcpConsent(sdk, codec, ctx, { args, keyName: KEY, asserted: caller.consent, k })
+          : null;
+      if (asked && 'ask' in asked) return asked.ask;
+      const reply =
+        asked && 'refuse' in asked ? asked.refuse : await run(ACTIONS[i]!, args, { ...caller, ...asked }, pipeline);
+      return toolResult(withProblemBase(reply, k.urls.agents));
     });
   });
   return server;
@@ -101,6 +95,7 @@ export function createMcpServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipel
   // Reporting only: the class name, never a message or stack that could carry a value.
   const onerror = (error: Error) => logEvent('mcp_error', { name: errorName(error) });
   const options = { responseMode: 'json' as const, maxRequestBodySize, onerror };
-  const handler = sdk.createMcpHandler(() => buildServer(sdk, k, pipeline), options);
+  const codec = consentCodec(sdk, consentSecretFromEnv(readEnv).secret);
+  const handler = sdk.createMcpHandler(() => buildServer(sdk, k, pipeline, codec), options);
   return (req: Request, parsedBody: unknown) => handler.fetch(req, { parsedBody });
 }

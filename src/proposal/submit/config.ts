@@ -5,6 +5,7 @@
 import { DEFAULT_CRM_TIMEOUT_MS, hubSpotAdapter, isAllowedEndpoint, webhookAdapter, type CrmAdapter } from './crm.ts';
 import type { ConsentText, Partner } from './partner.ts';
 import { logEvent } from './log.ts';
+import { CONSENT_SECRET_VARIABLE, consentSecretFromEnv, MIN_CONSENT_SECRET_LENGTH } from './consent-links.ts';
 import { createMailer } from './mailer.ts';
 import type { CrmName } from '../../contract/submit-replies.ts';
 import { RETENTION_DAYS_RANGE } from '../../contract/data-handling.ts';
@@ -51,6 +52,30 @@ export interface SubmitDeps {
   now: () => Date;
   /** The owner's clock for what is left of its lease (performance.now when absent; tests move it with `now`). */
   monotonic?: () => number;
+  /** CONSENT_SECRET: keys the confirmation email's links (consent-links.ts); absent, the email carries none. */
+  consentSecret?: string;
+  /** CONSENT_CONFIRMATION=required (with CONSENT_SECRET): a request not first_party is held until the person confirms. */
+  consentRequired?: boolean;
+}
+
+/** The consent links' secret (a short one is refused, never used) and the confirmation mode. */
+function consentConfigFromEnv(readEnv: EnvReader): Pick<SubmitDeps, 'consentSecret' | 'consentRequired'> {
+  const { secret, invalid } = consentSecretFromEnv(readEnv);
+  if (invalid) {
+    const reason = `must be at least ${MIN_CONSENT_SECRET_LENGTH} characters`;
+    logEvent('config_invalid', { variable: CONSENT_SECRET_VARIABLE, reason });
+  }
+  const mode = (readEnv('CONSENT_CONFIRMATION') ?? '').trim().toLowerCase();
+  if (mode !== '' && mode !== 'required' && mode !== 'optional')
+    logEvent('config_invalid', { variable: 'CONSENT_CONFIRMATION', reason: 'must be "required" or "optional"' });
+  // Without the links' secret nobody could confirm: nothing is held (and the log says why).
+  if (mode === 'required' && secret === undefined)
+    logEvent('config_invalid', {
+      variable: 'CONSENT_CONFIRMATION',
+      reason: `"required" needs ${CONSENT_SECRET_VARIABLE}`,
+    });
+  const required = mode === 'required' && secret !== undefined;
+  return secret === undefined ? {} : { consentSecret: secret, consentRequired: required };
 }
 
 /** Upper bound for CRM_TIMEOUT_MS: a delivery must end well inside the 60 s function limit. */
@@ -84,6 +109,7 @@ export function submitDepsFromEnv(
     limits,
     inUseWaitMs: 5_000,
     now: () => new Date(),
+    ...consentConfigFromEnv(readEnv),
   };
 }
 

@@ -9,7 +9,14 @@ import { sourceText, type RequestSource } from '../../contract/source.ts';
 import { logError, logEvent } from './log.ts';
 import { agentIdentityText } from '../agent-identity/text.ts';
 import type { AgentIdentity } from '../agent-identity/model.ts';
-import type { CrmFailureKind, ProposalRecord } from './record.ts';
+import type { ConsentRecord, CrmFailureKind, ProposalRecord } from './record.ts';
+import { consentText } from '../../contract/consent.ts';
+
+/** Events about a request the CRM already has: the webhook's `event` and webhook-id suffix, HubSpot's note line. */
+export const CRM_EVENT_NOTES = {
+  'consent-confirmed': 'Update: the person confirmed this request as theirs (consent now first_party, email_link).',
+} as const;
+export type CrmEventName = keyof typeof CRM_EVENT_NOTES;
 
 export type CrmOutcome =
   { ok: true; reference?: string } | { ok: false; kind: CrmFailureKind; retryAfterSeconds?: number };
@@ -35,16 +42,35 @@ export function crmPayload(record: ProposalRecord) {
     },
     intake: picked(record.intake, INTAKE_FIELDS),
     guidance: picked(record.guidance, GUIDANCE_FIELDS),
-    consent: {
-      given: consent.given,
-      text: consent.text,
-      version: consent.version,
-      at: consent.at,
-      ...(consent.sender_version !== undefined && { sender_version: consent.sender_version }),
-    },
+    consent: consentFields(consent),
     ...(source !== undefined && { source: sourceFields(source) }),
     ...(signals !== undefined && { signals: signalFields(signals) }),
     ...(identity !== undefined && { agent_identity: agentIdentityFields(identity) }),
+  };
+}
+
+/** The consent record, each field named; those a request stored before them lacks stay out (the CRM shows "not recorded"). */
+function consentFields(consent: ConsentRecord) {
+  return {
+    given: consent.given,
+    text: consent.text,
+    version: consent.version,
+    at: consent.at,
+    ...(consent.digest !== undefined && { digest: consent.digest }),
+    ...(consent.method !== undefined && { method: consent.method }),
+    ...(consent.vouched_by !== undefined && { vouched_by: consent.vouched_by }),
+    ...(consent.confirmed_at !== undefined && { confirmed_at: consent.confirmed_at }),
+    ...(consent.channel !== undefined && { channel: consent.channel }),
+    ...(consent.mcp !== undefined && {
+      mcp: {
+        ...(consent.mcp.protocol_version !== undefined && { protocol_version: consent.mcp.protocol_version }),
+        ...(consent.mcp.client !== undefined && { client: consent.mcp.client }),
+      },
+    }),
+    ...(consent.initially !== undefined && {
+      initially: { method: consent.initially.method, vouched_by: consent.initially.vouched_by },
+    }),
+    ...(consent.sender_version !== undefined && { sender_version: consent.sender_version }),
   };
 }
 
@@ -98,7 +124,12 @@ export interface CrmAdapter {
    * `request_id` lets the CRM keep it once. `signal` aborts when the delivery runs out of time.
    * Expected failures (no answer, refusals, 4xx, 5xx) are outcomes; a throw is a bug.
    */
-  deliver(payload: CrmPayload, ctx: { signal: AbortSignal }): Promise<CrmOutcome>;
+  deliver(payload: CrmPayload, ctx: { signal: AbortSignal; event?: CrmEventName }): Promise<CrmOutcome>;
+  /**
+   * An event about a request the CRM may have, with no request data (an erasure), within `timeoutMs`;
+   * absent when the CRM takes none (HubSpot: sales delete by hand).
+   */
+  deliverEvent?(event: { event: 'erased'; request_id: string }, timeoutMs: number): Promise<CrmOutcome>;
 }
 
 /** Default bound of one delivery: far below the platform's 60 s limit, leaving time to store and answer. */
@@ -114,6 +145,7 @@ export async function deliverWithin(
   adapter: CrmAdapter,
   record: ProposalRecord,
   timeoutMs: number,
+  event?: CrmEventName,
 ): Promise<CrmOutcome> {
   if (record.delivery.crm !== adapter.name) {
     logEvent('crm_not_accepted_here', {
@@ -128,7 +160,7 @@ export async function deliverWithin(
   const timedOut = new Promise<CrmOutcome>((resolve) =>
     signal.addEventListener('abort', () => resolve({ ok: false, kind: 'timeout' }), { once: true }),
   );
-  const delivered = adapter.deliver(payload, { signal });
+  const delivered = adapter.deliver(payload, { signal, ...(event !== undefined && { event }) });
   delivered.catch((error: unknown) => {
     if (signal.aborted && !isAbort(error)) logError('unexpected_error', error, { request_id: record.request_id });
   });
@@ -212,9 +244,25 @@ export function webhookAdapter({ url, secret }: { url: string; secret: string })
   const signer = new Webhook(secret);
   return {
     name: 'webhook',
-    deliver: async (sent, { signal }) => {
+    deliverEvent: async (sent, timeoutMs) => {
       const payload = JSON.stringify(sent);
-      const id = sent.request_id;
+      const id = `${sent.request_id}.${sent.event}`;
+      const sentAt = new Date();
+      return postForOutcome(url, {
+        signal: AbortSignal.timeout(timeoutMs),
+        body: payload,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': signer.sign(id, sentAt, payload),
+        },
+      });
+    },
+    deliver: async (sent, { signal, event }) => {
+      // An event about a request the CRM has (its consent confirmed): the same request, and an id of its own.
+      const payload = JSON.stringify(event === undefined ? sent : { event, ...sent });
+      const id = event === undefined ? sent.request_id : `${sent.request_id}.${event}`;
       const sentAt = new Date();
       return postForOutcome(url, {
         signal,
@@ -245,10 +293,10 @@ export function hubSpotAdapter(
   const url = `${base}/submissions/v3/integration/secure/submit/${settings.portalId}/${settings.formGuid}`;
   return {
     name: 'hubspot',
-    deliver: async (payload, { signal }) =>
+    deliver: async (payload, { signal, event }) =>
       postForOutcome(url, {
         signal,
-        body: JSON.stringify(hubSpotSubmission(payload, partner)),
+        body: JSON.stringify(hubSpotSubmission(payload, partner, event)),
         headers: {
           'content-type': 'application/json; charset=utf-8',
           authorization: `Bearer ${settings.accessToken}`,
@@ -258,7 +306,7 @@ export function hubSpotAdapter(
 }
 
 /** The submission body, from the same payload a webhook gets; contact properties use HubSpot's default internal names (object 0-1). */
-export function hubSpotSubmission(record: CrmPayload, partner: Partner) {
+export function hubSpotSubmission(record: CrmPayload, partner: Partner, event?: CrmEventName) {
   const { firstname, lastname } = splitName(record.contact.name);
   const values: Array<[string, string | undefined]> = [
     ['email', record.contact.email],
@@ -268,7 +316,7 @@ export function hubSpotSubmission(record: CrmPayload, partner: Partner) {
     ['jobtitle', record.contact.role],
     [
       'message',
-      `Proposal request ${record.request_id}\nCame through: ${sourceText(record.source)}\nAgent identity: ${agentIdentityText(record.agent_identity)}\n\n${overviewText(record)}\n\n${signalsLine(record.signals)}`,
+      `${event === undefined ? '' : `${CRM_EVENT_NOTES[event]}\n`}Proposal request ${record.request_id}\nCame through: ${sourceText(record.source)}\nAgent identity: ${agentIdentityText(record.agent_identity)}\nConsent: ${consentText(record.consent)}\n\n${overviewText(record)}\n\n${signalsLine(record.signals)}`,
     ],
   ];
   return {

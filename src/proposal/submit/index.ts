@@ -17,9 +17,17 @@ import { completeSteps, leaseTerms, owedSteps } from './owed-work.ts';
 import { delivered, owes, replyFor, REPLY_STEPS, REQUEST_STEPS } from './request-work.ts';
 import { logEvent } from './log.ts';
 import { buildRecord, REQUESTS, type ProposalRecord } from './record.ts';
+import { consentLinks } from './consent-links.ts';
+import { CONSENT_LINK_HOURS } from '../../contract/consent.ts';
+
+/** A held request waits for the person as long as their "Yes" link works. */
+const holdUntil = (receivedAt: string) => ({
+  until: new Date(Date.parse(receivedAt) + CONSENT_LINK_HOURS.confirm * 3_600_000).toISOString(),
+});
 import { withAddressCount } from './send-gates.ts';
 import { observedSignals } from './spam-signals.ts';
 import type { RequestSource } from '../../contract/source.ts';
+import type { ConsentEvidence } from '../../contract/consent.ts';
 import { invocationAgentIdentity } from '../agent-identity/invocation.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../../contract/idempotency-rules.ts';
 
@@ -35,6 +43,7 @@ export async function submitProposal(
   deps: SubmitDeps,
   source?: RequestSource,
   later?: Later,
+  evidence?: ConsentEvidence,
 ): Promise<Reply> {
   const monotonic = deps.monotonic ?? (() => performance.now());
   const waitUntil = monotonic() + deps.inUseWaitMs;
@@ -53,7 +62,7 @@ export async function submitProposal(
       let lease: RecordLease<ProposalRecord> | null = null;
       let leftMs = 0;
       if (found === null) {
-        lease = await store(request, named, deps, source);
+        lease = await store(request, named, deps, source, evidence);
       } else if (!owedSteps(REPLY_STEPS, found.record, deps.now()).owes) {
         // The stored answer, marked as a replay (IETF Idempotency-Key draft); what follows the reply is the owner's or the sweep's.
         const { status, headers = {}, body } = replyFor(found.record, deps);
@@ -130,6 +139,7 @@ async function store(
   named: { pointer: KeyPointer; key: string },
   deps: SubmitDeps,
   source?: RequestSource,
+  evidence?: ConsentEvidence,
 ) {
   const { request_id: requestId, created_at: receivedAt } = named.pointer;
   const { crm, consent } = deps;
@@ -142,11 +152,14 @@ async function store(
     receivedAt,
     crm: crm.name,
     consent,
+    ...(evidence !== undefined && { evidence }),
     entryKey: named.key,
     notification,
     signals,
     source,
     agentIdentity,
+    ...(deps.consentSecret !== undefined && { links: consentLinks(deps.consentSecret, requestId, receivedAt) }),
+    ...(deps.consentRequired === true && evidence?.vouched_by !== 'first_party' && { hold: holdUntil(receivedAt) }),
   };
   const built = await withAddressCount(deps, buildRecord(request, meta));
   // The inbox: the one write that stores the record also delivers it.

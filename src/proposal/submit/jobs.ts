@@ -11,9 +11,14 @@ import { markOpen, markSettled, openMarker } from '../store/open-index.ts';
 import { leaseLeftMs, readVersioned, RecordLease, type BlobKind, type Lease } from '../store/record-lease.ts';
 import type { SubmitDeps } from './config.ts';
 import { logEvent } from './log.ts';
+import type { CrmName } from '../../contract/submit-replies.ts';
+import type { ConsentLinks } from './consent-links.ts';
+import { nextAttempt } from './attempts.ts';
+import type { CrmOutcome } from './crm.ts';
 import {
   afterAttempt,
   dailyLimitAlert,
+  erasureNotice,
   hourlyDigest,
   initialNotification,
   isOwed,
@@ -22,10 +27,18 @@ import {
 import { MAIL_EFFECT_MS } from './mailer.ts';
 import { CHAT_EFFECT_MS } from './notification.ts';
 import { completeSteps, leaseTerms, owedSteps, type Step } from './owed-work.ts';
-import type { NotificationStatus } from './record.ts';
+import type { CrmEvent, NotificationStatus } from './record.ts';
 import { hourEnd, hourTally } from './send-gates.ts';
 
-export type JobKind = 'digest' | 'day-limit-alert';
+export type JobKind = 'digest' | 'day-limit-alert' | 'erasure';
+
+/** An erasure's own part: the CRM it went to and its deletion event, and the "Not me" link's hash (a reuse hears "used"). */
+export interface ErasureWork {
+  crm: CrmName;
+  links: ConsentLinks;
+  /** `by_hand`: the CRM takes no deletion event (HubSpot: sales delete the contact's submission). */
+  deletion: Omit<CrmEvent, 'state'> & { state: CrmEvent['state'] | 'by_hand' };
+}
 
 export interface JobRecord {
   kind: JobKind;
@@ -36,6 +49,8 @@ export interface JobRecord {
   due_at: string;
   message: NotificationStatus;
   lease?: Lease;
+  /** Only an erasure's: its period is the erased request's id. */
+  erasure?: ErasureWork;
 }
 
 const JOBS_PREFIX = 'jobs/';
@@ -44,7 +59,7 @@ const jobId = (kind: JobKind, period: string) => `${period}-${kind}`;
 function isJobRecord(value: unknown): value is JobRecord {
   return (
     isObject(value) &&
-    (value['kind'] === 'digest' || value['kind'] === 'day-limit-alert') &&
+    (value['kind'] === 'digest' || value['kind'] === 'day-limit-alert' || value['kind'] === 'erasure') &&
     typeof value['period'] === 'string' &&
     typeof value['created_at'] === 'string' &&
     typeof value['due_at'] === 'string' &&
@@ -68,11 +83,17 @@ function newJob(kind: JobKind, period: string, deps: SubmitDeps): JobRecord {
 }
 
 /** Owes the job once: its open marker, then its record, both create-if-new. Its id when this call created it. */
-export async function oweJob(kind: JobKind, period: string, deps: SubmitDeps): Promise<string | undefined> {
+export async function oweJob(
+  kind: JobKind,
+  period: string,
+  deps: SubmitDeps,
+  erasure?: ErasureWork,
+): Promise<string | undefined> {
   const id = jobId(kind, period);
   if ((await deps.store.read(JOBS.key(id))) !== null) return undefined;
   await markOpen(deps.store, openMarker(id, true));
-  const written = await deps.store.writeIf(JOBS.key(id), newJob(kind, period, deps), { ifNew: true });
+  const job = { ...newJob(kind, period, deps), ...(erasure !== undefined && { erasure }) };
+  const written = await deps.store.writeIf(JOBS.key(id), job, { ifNew: true });
   if (written === null) return undefined;
   logEvent('job_owed', { job: id });
   return id;
@@ -91,22 +112,59 @@ export async function completeJob(id: string, deps: SubmitDeps): Promise<void> {
   }
 }
 
+/** The erased request's id, read back from its job's id (`<request_id>-erasure`). */
+export const erasureJobId = (requestId: string) => jobId('erasure', requestId);
+
+/**
+ * An erasure's deletion event to the CRM: the webhook is sent `{"event": "erased", "request_id"}` under
+ * `<request_id>.erased`, once; other CRMs take none (by_hand, and the notice says so).
+ */
+const crmDeletionStep: Step<JobRecord> = {
+  name: 'crm_deletion',
+  owed: (job) => (job.erasure?.deletion.state === 'owed' ? job.erasure.deletion : undefined),
+  async prepare(job, deps) {
+    const erasure = job.erasure!;
+    return {
+      boundMs: deps.crmTimeoutMs,
+      effect: async () => {
+        const outcome: CrmOutcome =
+          deps.crm.name === erasure.crm && deps.crm.deliverEvent
+            ? await deps.crm.deliverEvent({ event: 'erased', request_id: job.period }, deps.crmTimeoutMs)
+            : { ok: false, kind: 'misconfigured' };
+        return (current: JobRecord) => {
+          const deletion = current.erasure!.deletion;
+          const attempts = (deletion.attempts ?? 0) + 1;
+          const next = outcome.ok ? undefined : nextAttempt(deletion, deletion.since, deps, outcome.retryAfterSeconds);
+          const state = outcome.ok ? 'sent' : next?.gaveUp ? 'failed' : 'owed';
+          logEvent(outcome.ok ? 'job_attempted' : 'job_failed', { job: erasureJobId(job.period) });
+          const due = next !== undefined && !next.gaveUp ? { next_attempt_at: next.next_attempt_at } : {};
+          return { ...current, erasure: { ...current.erasure!, deletion: { ...deletion, state, attempts, ...due } } };
+        };
+      },
+    };
+  },
+};
+
 /** The job's one step: its message to the sales team, once due; given up by age from its creation. */
 export const JOB_STEPS: readonly Step<JobRecord>[] = [
+  crmDeletionStep,
   {
     name: 'job_message',
     owed: (job) => (isOwed(job.message) ? { ...job.message, not_before: job.due_at } : undefined),
     async prepare(job, deps) {
       const { partner, limits, store } = deps;
+      const erased = job.erasure;
       const message =
-        job.kind === 'digest'
-          ? hourlyDigest(
-              job.period,
-              await digestCounts(store, job.period, limits.noticesPerHour, deps.now()),
-              limits.noticesPerHour,
-              partner,
-            )
-          : dailyLimitAlert(job.period, limits.perDay, partner);
+        erased !== undefined
+          ? erasureNotice(job.period, erased.crm, erased.deletion.state === 'by_hand', partner)
+          : job.kind === 'digest'
+            ? hourlyDigest(
+                job.period,
+                await digestCounts(store, job.period, limits.noticesPerHour, deps.now()),
+                limits.noticesPerHour,
+                partner,
+              )
+            : dailyLimitAlert(job.period, limits.perDay, partner);
       return {
         boundMs: Math.max(MAIL_EFFECT_MS, CHAT_EFFECT_MS),
         effect: async () => {
@@ -135,7 +193,7 @@ export async function deleteDoneJobs(deps: SubmitDeps): Promise<number> {
   let deleted = 0;
   for (const key of keys) {
     const value = (await deps.store.read(key))?.value;
-    if (isJobRecord(value) && isOwed(value.message)) continue;
+    if (isJobRecord(value) && (isOwed(value.message) || value.erasure?.deletion.state === 'owed')) continue;
     await deps.store.remove(key);
     deleted++;
   }

@@ -9,6 +9,7 @@ import { FIELD_LABELS } from '../../contract/fields.ts';
 import { headerText, singleLine } from './single-line.ts';
 import { logEvent, type LogFields } from './log.ts';
 import type { ProposalRecord } from './record.ts';
+import { consentSecretFromEnv, linkToken, linkUrl, type LinkAnswer } from './consent-links.ts';
 
 /** `retry`: not sent, but worth another try later; `failed`: the server refused it for good. */
 export type SendResult = 'sent' | 'failed' | 'retry';
@@ -47,6 +48,7 @@ export async function within<T, L>(work: Promise<T>, ms: number, late: L): Promi
 export function createMailer(env: (name: string) => string | undefined) {
   const url = env('SMTP_URL');
   const from = env('MAIL_FROM');
+  const { secret } = consentSecretFromEnv(env);
   if (url === undefined || from === undefined) return null;
   // For Message-IDs: MAIL_FROM is "Name <a@b.example>" or "a@b.example".
   const domain = /@([^\s>]+)/.exec(from)?.[1] ?? 'localhost';
@@ -113,7 +115,7 @@ export function createMailer(env: (name: string) => string | undefined) {
         messageId: record.request_id,
         // Fixed text plus the request id: no sender text, so the subject cannot carry an injection.
         subject: singleLine(`${partner.name}: your proposal request ${record.request_id} is received`),
-        text: confirmationText(record, partner),
+        text: confirmationText(record, partner, secret),
       };
       return send(mail, 'confirmation_email', { request_id: record.request_id });
     },
@@ -125,7 +127,26 @@ export function createMailer(env: (name: string) => string | undefined) {
   };
 }
 
-function confirmationText(record: ProposalRecord, partner: Partner): string {
+/** The two answers as links to the partner's page; none without the secret that keys them. */
+function answerLinks(record: ProposalRecord, partner: Partner, secret: string | undefined): string[] {
+  if (secret === undefined) return [];
+  const link = (answer: LinkAnswer) =>
+    linkUrl(partner.proposalUrl, record.request_id, answer, linkToken(secret, record.request_id, answer));
+  return [
+    'Was this you?',
+    '-------------',
+    'Yes, this was me (confirms your consent; the link works for 24 hours):',
+    link('confirm'),
+    '',
+    'Not me (deletes the request; the link works for 30 days):',
+    link('deny'),
+    '',
+    'Each link opens a page with one button; nothing changes until you press it.',
+    '',
+  ];
+}
+
+function confirmationText(record: ProposalRecord, partner: Partner, secret?: string): string {
   const picked = [
     ['engagement_model', record.intake.engagement_model],
     ['primary_need', record.guidance.primary_need],
@@ -144,6 +165,7 @@ function confirmationText(record: ProposalRecord, partner: Partner): string {
     `Received at: ${record.received_at}`,
     ...(choices.length === 0 ? [] : ['', 'You chose', '---------', ...choices]),
     '',
+    ...answerLinks(record, partner, secret),
     'What happens next',
     '-----------------',
     `The ${partner.name} team reviews the request and replies from ${partner.email} with questions`,
@@ -155,7 +177,7 @@ function confirmationText(record: ProposalRecord, partner: Partner): string {
     '',
     'Not you?',
     '--------',
-    `If you did not send this request, write to ${partner.email} with the request id and`,
+    `If you did not send this request, use the "Not me" link above or write to ${partner.email} with the request id and`,
     'everything stored for it is deleted. This email repeats nothing of what was sent.',
     ...(partner.privacyUrl === undefined ? [] : [`How ${partner.name} handles the data: ${partner.privacyUrl}`]),
     '',

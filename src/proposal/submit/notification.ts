@@ -14,6 +14,7 @@ import { chatText, headerText, singleLine } from './single-line.ts';
 import { signalsLine } from './spam-signals.ts';
 import { sourceText } from '../../contract/source.ts';
 import { agentIdentityText } from '../agent-identity/text.ts';
+import { consentText } from '../../contract/consent.ts';
 
 /** Bound of one chat post, raced against a timer as well: a dead chat service must not hold the function. */
 export const CHAT_EFFECT_MS = 5_000;
@@ -61,6 +62,7 @@ export function notificationText(
     field('Timeline', record.intake.timeline),
     field('Came through', sourceText(record.source)),
     field('Agent identity', agentIdentityText(record.agent_identity)),
+    field('Consent', consentText(record.consent)),
     `Request id: ${record.request_id}`,
     `Received at: ${record.received_at}`,
     CRM_SENTENCE[record.delivery.state](record),
@@ -167,6 +169,27 @@ export function dailyLimitAlert(day: string, limit: number, partner: Pick<Partne
       '',
     ].join('\n'),
     messageId: `daily-limit-${day}`,
+  };
+}
+
+/** A request the person said was not theirs ("Not me"): erased here; the CRM's copy is deleted by its event or by hand. */
+export function erasureNotice(
+  requestId: string,
+  crm: string,
+  byHand: boolean,
+  partner: Pick<Partner, 'name'>,
+): SalesMessage {
+  return {
+    subject: `Proposal request ${requestId} erased: the address owner said "Not me"`,
+    text: [
+      `The owner of the email address of proposal request ${requestId} to ${partner.name} pressed "Not me" on the`,
+      'confirmation page: the request was erased from the store. Do not contact the address about it.',
+      byHand
+        ? `Delete it in the CRM (${crm}) by hand: look for "Proposal request ${requestId}" on the contact.`
+        : `The CRM (${crm}) is sent a deletion event for it (webhook-id ${requestId}.erased).`,
+      '',
+    ].join('\n'),
+    messageId: `erased-${requestId}`,
   };
 }
 

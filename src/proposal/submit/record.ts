@@ -4,7 +4,9 @@ import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { SpamSignals } from './spam-signals.ts';
 import type { RequestSource } from '../../contract/source.ts';
 import type { AgentIdentity } from '../agent-identity/model.ts';
+import type { ConsentLinks } from './consent-links.ts';
 import type { ConfirmationEmailState, CrmName } from '../../contract/submit-replies.ts';
+import { assertedConsent, consentDigest, type ConsentEvidence, type ConsentShown } from '../../contract/consent.ts';
 import { readVersioned, type BlobKind, type Lease } from '../store/record-lease.ts';
 import { isObject, type ProposalsStore } from '../store/blobs.ts';
 import { recordKey } from '../store/retention.ts';
@@ -43,15 +45,7 @@ export interface ProposalRecord {
   contact: { name: string; email: string; company: string; role?: string };
   intake: IntakeFields;
   guidance: GuidanceFields;
-  consent: {
-    given: true;
-    /** The consent text and version in force when the request was received. */
-    text: string;
-    version: string;
-    at: string;
-    /** The version the sender's form showed, when it named one different from `version`. */
-    sender_version?: string;
-  };
+  consent: ConsentRecord;
   delivery: {
     crm: CrmName;
     state: DeliveryState;
@@ -81,8 +75,45 @@ export interface ProposalRecord {
   alert?: NotificationStatus;
   /** The channel and client the request came through (absent on requests stored before it was recorded). */
   source?: RequestSource;
+  /** The confirmation email's two links, as hashes (consent-links.ts); absent without CONSENT_SECRET. */
+  consent_links?: ConsentLinks;
+  /**
+   * CONSENT_CONFIRMATION=required: not delivered, nor told to sales, until the person confirms through
+   * the email's link; erased by the sweep once `until` (the key's 24 hours) passed (`expired`).
+   */
+  hold?: { until: string; expired?: true };
+  /** The CRM is owed an update of this request once the person confirmed: `event` is its webhook-id. */
+  consent_update?: CrmEvent;
   /** What the request's Web Bot Auth signature proved (agent-identity/): a record, never a gate; absent on requests stored before it. */
   agent_identity?: AgentIdentity;
+}
+
+/**
+ * That consent was given, to which text (its version and digest), how and who vouches for it
+ * (contract/consent.ts). `method`, `vouched_by`, `digest` and `channel` are absent on requests stored
+ * before they were recorded, and shown as "not recorded".
+ */
+export interface ConsentRecord extends ConsentShown {
+  given: true;
+  /** The consent text and version in force when the request was received. */
+  text: string;
+  version: string;
+  /** When it was given: the request's receipt. */
+  at: string;
+  /** The version the sender's form showed, when it named one different from `version`. */
+  sender_version?: string;
+  /** The door it came through (the same as `source.channel`). */
+  channel?: RequestSource['channel'];
+  /** How it was first given, once a confirmation (`confirmed_at`) upgraded `method` and `vouched_by`. */
+  initially?: Pick<ConsentEvidence, 'method' | 'vouched_by'>;
+}
+
+/** One event the CRM is owed about a request it has (a confirmation, an erasure), sent once. */
+export interface CrmEvent extends Attempts {
+  /** `<request_id>.consent-confirmed`, `<request_id>.erased`: stable per event, the webhook-id. */
+  event: string;
+  state: 'owed' | 'sent' | 'failed';
+  since: string;
 }
 
 /** Stored requests, `requests/<id>`. */
@@ -101,14 +132,17 @@ export function buildRecord(
     receivedAt: string;
     crm: CrmName;
     consent: { text: string; version: string };
+    /** How it was given; without it, what the source's door implies (assertedConsent). */
+    evidence?: ConsentEvidence;
     entryKey?: string;
     notification?: NotificationStatus;
     signals?: SpamSignals;
     source?: RequestSource | undefined;
     agentIdentity?: AgentIdentity | undefined;
+    links?: ConsentLinks | undefined;
+    hold?: { until: string } | undefined;
   },
 ): ProposalRecord {
-  const { consent } = meta;
   const picked = <F extends keyof SubmitRequest>(fields: readonly F[]) =>
     Object.fromEntries(fields.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]])));
   return {
@@ -122,14 +156,7 @@ export function buildRecord(
     },
     intake: picked(INTAKE_FIELDS),
     guidance: picked(GUIDANCE_FIELDS),
-    consent: {
-      given: true,
-      text: consent.text,
-      version: consent.version,
-      at: meta.receivedAt,
-      ...(request.consent_version !== undefined &&
-        request.consent_version !== consent.version && { sender_version: request.consent_version }),
-    },
+    consent: consentRecord(request, meta),
     delivery: { crm: meta.crm, state: 'pending', attempts: 0 },
     confirmation_email: { state: 'not_sent' },
     ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
@@ -137,6 +164,27 @@ export function buildRecord(
     ...(meta.signals !== undefined && { signals: meta.signals }),
     ...(meta.source !== undefined && { source: meta.source }),
     ...(meta.agentIdentity !== undefined && { agent_identity: meta.agentIdentity }),
+    ...(meta.links !== undefined && { consent_links: meta.links }),
+    ...(meta.hold !== undefined && { hold: meta.hold }),
+  };
+}
+
+function consentRecord(request: SubmitRequest, meta: Parameters<typeof buildRecord>[1]): ConsentRecord {
+  const { consent, source } = meta;
+  const evidence = meta.evidence ?? assertedConsent(source?.channel ?? 'http-api', source?.claimed_channel);
+  return {
+    given: true,
+    text: consent.text,
+    version: consent.version,
+    digest: consentDigest(consent.text),
+    at: meta.receivedAt,
+    method: evidence.method,
+    vouched_by: evidence.vouched_by,
+    ...(evidence.method === 'email_link' || evidence.method === 'url_page' ? { confirmed_at: meta.receivedAt } : {}),
+    ...(source !== undefined && { channel: source.channel }),
+    ...(evidence.mcp !== undefined && { mcp: evidence.mcp }),
+    ...(request.consent_version !== undefined &&
+      request.consent_version !== consent.version && { sender_version: request.consent_version }),
   };
 }
 

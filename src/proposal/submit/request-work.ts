@@ -3,7 +3,12 @@
  * (what the reply reports), then the sales notice and, when a step gave up, the alert (after the reply).
  */
 import { json, type Reply } from '../../contract/http.ts';
-import { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../contract/submit-replies.ts';
+import {
+  awaitingReplyBody,
+  failedReplyBody,
+  pendingReplyBody,
+  receivedReplyBody,
+} from '../../contract/submit-replies.ts';
 import { deliverWithin, type CrmOutcome } from './crm.ts';
 import type { SubmitDeps } from './config.ts';
 import { nextAttempt } from './attempts.ts';
@@ -31,7 +36,8 @@ function withAlert(record: ProposalRecord, deps: SubmitDeps): ProposalRecord {
 
 const crmStep: Step<ProposalRecord> = {
   name: 'crm',
-  owed: (r) => (r.delivery.state === 'pending' ? r.delivery : undefined),
+  // A held request (CONSENT_CONFIRMATION=required) reaches no CRM until the person confirms.
+  owed: (r) => (r.delivery.state === 'pending' && r.hold === undefined ? r.delivery : undefined),
   async prepare(record, deps) {
     const accepted = record.delivery.crm;
     if (deps.crm.name !== accepted) {
@@ -58,8 +64,11 @@ const crmStep: Step<ProposalRecord> = {
 
 const confirmationStep: Step<ProposalRecord> = {
   name: 'confirmation_email',
+  // A held request's email is how the person confirms: sent while it waits.
   owed: (r) =>
-    r.delivery.state === 'received' && r.confirmation_email.state === 'not_sent' ? r.confirmation_email : undefined,
+    (r.delivery.state === 'received' || r.hold !== undefined) && r.confirmation_email.state === 'not_sent'
+      ? r.confirmation_email
+      : undefined,
   async prepare(record, deps) {
     const at = deps.now().toISOString();
     const { mailer } = deps;
@@ -99,7 +108,8 @@ const confirmationStep: Step<ProposalRecord> = {
 function salesMessageStep(kind: 'notification' | 'alert'): Step<ProposalRecord> {
   return {
     name: kind,
-    owed: (r) => (isOwed(r[kind]) ? r[kind] : undefined),
+    // Sales hear of a held request once the person confirmed it.
+    owed: (r) => (isOwed(r[kind]) && !(kind === 'notification' && r.hold !== undefined) ? r[kind] : undefined),
     async prepare(record, deps) {
       const status = record[kind] as NotificationStatus;
       if (kind === 'notification' && status.attempts === 0) {
@@ -131,12 +141,59 @@ function salesMessageStep(kind: 'notification' | 'alert'): Step<ProposalRecord> 
   };
 }
 
+/**
+ * The CRM's update of a request the person confirmed (consent_update): the same request, its consent
+ * now first_party, under an id of its own; owed once the CRM has the request (before, the delivery
+ * itself carries the confirmed consent). The inbox is the record: nothing to send.
+ */
+const consentUpdateStep: Step<ProposalRecord> = {
+  name: 'consent_update',
+  owed: (r) => (r.consent_update?.state === 'owed' && r.delivery.state === 'received' ? r.consent_update : undefined),
+  async prepare(record, deps) {
+    const update = record.consent_update!;
+    if (deps.crm.storesRecord) return { settle: { ...record, consent_update: { ...update, state: 'sent' } } };
+    return {
+      boundMs: deps.crmTimeoutMs,
+      effect: async () => {
+        const outcome = await deliverWithin(deps.crm, record, deps.crmTimeoutMs, 'consent-confirmed');
+        return (current: ProposalRecord) => {
+          const status = current.consent_update!;
+          const attempts = (status.attempts ?? 0) + 1;
+          if (outcome.ok) return { ...current, consent_update: { ...status, state: 'sent', attempts } };
+          const retryAfter = outcome.retryAfterSeconds;
+          const next = nextAttempt(status, status.since, deps, retryAfter);
+          logEvent(next.gaveUp ? 'crm_delivery_failed' : 'crm_delivery_pending', {
+            request_id: current.request_id,
+            event: status.event,
+            kind: outcome.kind,
+          });
+          if (next.gaveUp)
+            return withAlert({ ...current, consent_update: { ...status, state: 'failed', attempts } }, deps);
+          return { ...current, consent_update: { ...status, attempts, next_attempt_at: next.next_attempt_at } };
+        };
+      },
+    };
+  },
+};
+
+/** A held request the person never confirmed: marked expired once its hold ends; the sweep erases it. */
+const holdStep: Step<ProposalRecord> = {
+  name: 'hold',
+  owed: (r) => (r.hold !== undefined && r.hold.expired === undefined ? { not_before: r.hold.until } : undefined),
+  async prepare(record) {
+    logEvent('consent_hold_expired', { request_id: record.request_id });
+    return { settle: { ...record, hold: { ...record.hold!, expired: true } } };
+  },
+};
+
 /** What the reply waits for: what it reports. */
 export const REPLY_STEPS: readonly Step<ProposalRecord>[] = [crmStep, confirmationStep];
 /** What follows the reply. */
 export const AFTER_REPLY_STEPS: readonly Step<ProposalRecord>[] = [
   salesMessageStep('notification'),
+  consentUpdateStep,
   salesMessageStep('alert'),
+  holdStep,
 ];
 export const REQUEST_STEPS = [...REPLY_STEPS, ...AFTER_REPLY_STEPS];
 
@@ -176,10 +233,12 @@ function failedDelivery(record: ProposalRecord, deps: SubmitDeps, attempts: numb
 export function replyFor(record: ProposalRecord, deps: SubmitDeps): Reply {
   const base = { requestId: record.request_id, receivedAt: record.received_at };
   const confirmationEmail = record.confirmation_email.state;
+  if (record.hold !== undefined) return json(202, awaitingReplyBody({ ...base, confirmationEmail }));
   switch (record.delivery.state) {
     case 'received': {
       const { crm } = record.delivery;
-      return json(201, receivedReplyBody({ ...base, crm, confirmationEmail, partner: deps.partner }));
+      const confirmLink = record.consent_links !== undefined && record.consent.vouched_by !== 'first_party';
+      return json(201, receivedReplyBody({ ...base, crm, confirmationEmail, partner: deps.partner, confirmLink }));
     }
     case 'failed':
       return json(202, failedReplyBody({ ...base, confirmationEmail }));

@@ -5,6 +5,7 @@
  * whose request may still be stored, an unreadable record (left for an operator), a request that owes.
  */
 import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
+import { eraseRecord } from '../store/retention.ts';
 import { claimSweep, listOpen, markerPointer, markSettled, type OpenMarker } from '../store/open-index.ts';
 import {
   leaseLeftMs,
@@ -129,6 +130,11 @@ async function sweepOne(deps: SubmitDeps, marker: OpenMarker, ignoreBackoff: boo
   const before = found.record.delivery.state;
   const result = await work(deps, marker, found, REQUEST_STEPS, REQUESTS, ignoreBackoff);
   if (typeof result === 'string') return result;
+  // Held for the person's confirmation past the key's 24 hours: erased, with its pointer and marker.
+  if (result.hold?.expired === true) {
+    await eraseRecord(deps.store, result);
+    return 'completed';
+  }
   const after = result.delivery.state;
   if (after === 'pending') return 'pending';
   if (before === 'pending') return after === 'received' ? 'delivered' : 'failed';

@@ -1,0 +1,49 @@
+/**
+ * A consent asked before anything is stored (MCP URL elicitation): the person confirms a draft on the
+ * partner's own page, /confirm/yes, with a link only their client was handed. The grant holds the
+ * draft's digest, never the draft, and the token's hash; it lives as long as the round trip's state.
+ */
+import type { ProposalsStore, Version } from '../store/blobs.ts';
+import { timeOrderedId } from '../store/time-ordered-id.ts';
+import { consentLinks, linkToken, type ConsentLinks } from '../submit/consent-links.ts';
+import { isObject } from '../submit/record.ts';
+
+export const GRANTS_PREFIX = 'grants/';
+
+export interface Grant {
+  id: string;
+  draft: string;
+  key: string;
+  version: string;
+  created_at: string;
+  links: ConsentLinks;
+  confirmed_at?: string;
+}
+
+const grantKey = (id: string) => `${GRANTS_PREFIX}${id}`;
+
+/** Stores a new grant; its id and the token of its one link ("Yes, this was me"). */
+export async function createGrant(
+  store: ProposalsStore,
+  secret: string,
+  draft: Pick<Grant, 'draft' | 'key' | 'version'>,
+  now: Date,
+): Promise<{ id: string; token: string }> {
+  const id = timeOrderedId(now);
+  const created = now.toISOString();
+  const grant: Grant = { id, ...draft, created_at: created, links: consentLinks(secret, id, created) };
+  await store.writeIf(grantKey(id), grant, { ifNew: true });
+  return { id, token: linkToken(secret, id, 'confirm') };
+}
+
+export async function readGrant(store: ProposalsStore, id: string): Promise<{ grant: Grant; version: Version } | null> {
+  const found = await store.read(grantKey(id));
+  if (found === null || !isObject(found.value) || !isObject(found.value['links'])) return null;
+  return { grant: found.value as unknown as Grant, version: found.version };
+}
+
+/** Marks the grant confirmed and its link used: false when another write came first. */
+export async function confirmGrant(store: ProposalsStore, grant: Grant, version: Version, at: string) {
+  const next: Grant = { ...grant, confirmed_at: at, links: { ...grant.links, used: { answer: 'confirm', at } } };
+  return (await store.writeIf(grantKey(grant.id), next, { ifVersion: version })) !== null;
+}
