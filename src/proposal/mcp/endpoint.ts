@@ -8,6 +8,8 @@ import { readEnv } from '../../contract/http.ts';
 import { allowedHosts, foreignHost } from '../gate/hosts.ts';
 import { readPost, type PostRefusal } from '../gate/post.ts';
 import { messageRefusal } from '../gate/mcp-message.ts';
+import { withSession } from '../consent/mcp-session.ts';
+import { consentSecretFromEnv } from '../submit/consent-links.ts';
 import type { ActionPipeline, InvocationContext } from '../actions/pipeline.ts';
 import { errorName, logEvent } from '../submit/log.ts';
 import { MCP_ALLOW, METHOD_NOT_ALLOWED, rpcError } from '../gate/json-rpc.ts';
@@ -48,7 +50,7 @@ export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline, loadSdk
     pipeline.scheduleSweep(context);
     try {
       const serve = await load();
-      return await serve(req, post.json);
+      return await withSession(consentSecretFromEnv(readEnv).secret, req, post.json, () => serve(req, post.json));
     } catch (error) {
       // Never a stack trace or a file path: the class name goes to the log, a fixed text to the client.
       logEvent('unexpected_error', { name: errorName(error), channel: 'mcp' });
