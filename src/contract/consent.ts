@@ -59,13 +59,20 @@ export function revisionName(value: unknown): string | undefined {
 }
 
 /** An MCP call's source and, without elicitation, its consent (the agent's word). */
-export function mcpCaller(client: string | undefined, request?: { headers: Headers }) {
-  return { source: { channel: 'mcp' as const, client }, consent: mcpAssertedConsent(client, request) };
+export function mcpCaller(client: string | undefined, request?: { headers: Headers }, revision?: string) {
+  return { source: { channel: 'mcp' as const, client }, consent: mcpAssertedConsent(client, request, revision) };
 }
 
-/** An MCP call without elicitation: the agent's word, with the revision its MCP-Protocol-Version header names and the client's name. */
-export function mcpAssertedConsent(client: string | undefined, request?: { headers: Headers }): ConsentEvidence {
-  const protocol = revisionName(request?.headers.get('mcp-protocol-version'));
+/**
+ * An MCP call without elicitation: the agent's word, with the revision its MCP-Protocol-Version header
+ * names (else `revision`, what its session negotiated) and the client's name.
+ */
+export function mcpAssertedConsent(
+  client: string | undefined,
+  request?: { headers: Headers },
+  revision?: string,
+): ConsentEvidence {
+  const protocol = revisionName(request?.headers.get('mcp-protocol-version')) ?? revision;
   const mcp = {
     ...(protocol !== undefined && { protocol_version: protocol }),
     ...(client !== undefined && { client }),

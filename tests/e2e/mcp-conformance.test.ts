@@ -18,7 +18,7 @@ let site: RunningSite;
 const out = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
 
 beforeAll(async () => {
-  site = await startSite({});
+  site = await startSite({ CONSENT_SECRET: 'conformance-consent-secret-0123456789abcdef' });
 });
 
 afterAll(async () => {

@@ -17,7 +17,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../scripts/local-site/browser.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
@@ -193,27 +193,75 @@ describe('consent over MCP', () => {
     expect(recordOf('Form Decline Ltd')).toBeUndefined();
   });
 
-  it('the SDK 1.x client (2025-11-25) with a URL-elicitation handler: a stateless server cannot ask it, so it submits agent_asserted', async () => {
+  it("the SDK 1.x client (2025-11-25) that declared URL elicitation: -32042 with the partner's page, confirmed in Chromium, then the retry submits first_party", async () => {
     const client = new Client(CLIENT, { capabilities: { elicitation: { url: {}, form: {} } } });
-    let asked = 0;
-    client.setRequestHandler(ElicitRequestSchema, async () => {
-      asked += 1;
-      return { action: 'accept' };
+    const transport = new StreamableHTTPClientTransport(new URL('/mcp', site.url));
+    await client.connect(transport);
+    // The initialize reply's session id is what the client declared, signed; the client sends it back.
+    expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    const call = { name: 'submit_proposal_request', arguments: submitArguments(randomUUID(), 'Legacy Url Ltd') };
+    const [asked, again] = [
+      await client.callTool(call).catch((e: unknown) => e),
+      await client.callTool(call).catch((e: unknown) => e),
+    ];
+    for (const error of [asked, again]) expect(error).toBeInstanceOf(UrlElicitationRequiredError);
+    const [elicitation] = (asked as UrlElicitationRequiredError).elicitations;
+    expect(elicitation).toMatchObject({ mode: 'url', elicitationId: expect.any(String) });
+    // Asked twice before the person confirmed: the same page, the same grant.
+    expect((again as UrlElicitationRequiredError).elicitations[0]!.url).toBe(elicitation!.url);
+    expect(recordOf('Legacy Url Ltd')).toBeUndefined();
+    const url = new URL(elicitation!.url);
+    expect(url.pathname).toBe('/confirm/yes');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${site.url}${url.pathname}${url.search}`);
+    await page.getByRole('button', { name: 'Yes, this was me' }).click();
+    await expect.poll(() => page.locator('#answer-result').textContent()).toContain('confirmed');
+    await context.close();
+    const result = await client.callTool(call);
+    await client.close();
+    expect(textOf(result)).toMatchObject({ status: 'received' });
+    expect(recordOf('Legacy Url Ltd')!.consent).toMatchObject({
+      method: 'url_page',
+      vouched_by: 'first_party',
+      // The name it declared at initialize, which its session carries.
+      mcp: { protocol_version: '2025-11-25', client: 'consent-e2e-host/2.0.1' },
     });
+  });
+
+  it('the SDK 1.x client without elicitation submits agent_asserted, under the name it declared', async () => {
+    const client = new Client(CLIENT);
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', site.url)));
     const result = await client.callTool({
       name: 'submit_proposal_request',
-      arguments: submitArguments(randomUUID(), 'Legacy Url Ltd'),
+      arguments: { ...submitArguments(randomUUID(), 'Legacy Plain Ltd'), email: 'legacy-plain@example.com' },
     });
     await client.close();
     expect(textOf(result)).toMatchObject({ status: 'received' });
-    expect(asked).toBe(0);
-    expect(recordOf('Legacy Url Ltd')!.consent).toMatchObject({
+    expect(recordOf('Legacy Plain Ltd')!.consent).toMatchObject({
       method: 'agent_asserted',
       vouched_by: 'agent',
-      // A 2025-era call carries no clientInfo once initialize is over: the client is its User-Agent product.
-      mcp: { protocol_version: '2025-11-25', client: 'node' },
+      mcp: { protocol_version: '2025-11-25', client: 'consent-e2e-host/2.0.1' },
     });
+  });
+
+  it('a 2025-era request with a tampered session id is answered 404, as for an unknown session', async () => {
+    const client = new Client(CLIENT);
+    const transport = new StreamableHTTPClientTransport(new URL('/mcp', site.url));
+    await client.connect(transport);
+    const res = await fetch(`${site.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        'mcp-session-id': `${transport.sessionId!.slice(0, -2)}AA`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    await client.close();
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
   });
 
   it('a client without elicitation submits as before: agent_asserted, the agent vouches', async () => {

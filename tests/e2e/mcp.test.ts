@@ -30,7 +30,7 @@ import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../src/proposal/mcp/server-info.ts';
 import { rpcMessage } from '../helpers/mcp-reply.ts';
 import { REPLAYED_META } from '../../src/proposal/actions/tools.ts';
-import { METHOD_NOT_ALLOWED } from '../../src/proposal/mcp/json-rpc.ts';
+import { METHOD_NOT_ALLOWED } from '../../src/proposal/gate/json-rpc.ts';
 
 const SALES = 'proposals@kestrelcloud.example';
 const CLIENT = { name: 'proposal-e2e-agent', version: '1.4.2' };

@@ -13,7 +13,7 @@ export function mcpRevisionsText(): string {
   return (
     `Protocol revisions ${PROTOCOL_VERSIONS.join(', ')}. A ${modern} client starts with server/discover and sends its protocol version, client info and capabilities in each request's _meta (the official TypeScript SDK v2 pins it with versionNegotiation { mode: { pin: "${modern}" } }); ` +
     `a client of an earlier revision starts with initialize (offered ${LEGACY_PROTOCOL_VERSIONS[0]}). ` +
-    'Stateless: no session, no batches; GET answers 405.'
+    'Stateless (nothing kept between requests): an earlier-revision client sends back the Mcp-Session-Id of the initialize reply, its own declaration signed by the server; no batches; GET answers 405.'
   );
 }
 

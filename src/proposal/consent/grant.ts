@@ -3,6 +3,7 @@
  * partner's own page, /confirm/yes, with a link only their client was handed. The grant holds the
  * draft's digest, never the draft, and the token's hash; it lives as long as the round trip's state.
  */
+import { createHmac } from 'node:crypto';
 import type { ProposalsStore, Version } from '../store/blobs.ts';
 import { timeOrderedId } from '../store/time-ordered-id.ts';
 import { consentLinks, linkToken, type ConsentLinks } from '../submit/consent-links.ts';
@@ -46,4 +47,28 @@ export async function readGrant(store: ProposalsStore, id: string): Promise<{ gr
 export async function confirmGrant(store: ProposalsStore, grant: Grant, version: Version, at: string) {
   const next: Grant = { ...grant, confirmed_at: at, links: { ...grant.links, used: { answer: 'confirm', at } } };
   return (await store.writeIf(grantKey(grant.id), next, { ifVersion: version })) !== null;
+}
+
+/**
+ * The grant of one idempotency key, found or stored: a 2025-era retry carries no requestState, only
+ * the same call. A pointer under a name derived from the key (HMAC, so the key is not readable from
+ * the store's names) leads to the grant; of two first calls at once, the pointer written first wins.
+ */
+export async function grantForKey(
+  store: ProposalsStore,
+  secret: string,
+  draft: Pick<Grant, 'draft' | 'key' | 'version'>,
+  now: Date,
+): Promise<Grant> {
+  const pointer = `${GRANTS_PREFIX}by-key/${createHmac('sha256', secret).update(`grant-key\n${draft.key}`).digest('hex')}`;
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const found = await store.read(pointer);
+    const id = isObject(found?.value) ? found.value['id'] : undefined;
+    const grant = typeof id === 'string' ? (await readGrant(store, id))?.grant : undefined;
+    if (grant !== undefined) return grant;
+    const created = await createGrant(store, secret, draft, now);
+    if ((await store.writeIf(pointer, { id: created.id }, { ifNew: true })) !== null)
+      return (await readGrant(store, created.id))!.grant;
+  }
+  throw new Error('grant pointer unreadable');
 }

@@ -15,6 +15,7 @@ import type {
   inputRequired,
   inputResponse,
   ServerContext,
+  UrlElicitationRequiredError,
 } from '@modelcontextprotocol/server';
 import { problem, type Reply } from '../../contract/http.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
@@ -24,9 +25,9 @@ import { hash } from 'node:crypto';
 import { ProposalsStore } from '../store/blobs.ts';
 import { linkToken, linkUrl } from '../submit/consent-links.ts';
 import { createGrant, readGrant } from './grant.ts';
+import { legacyUrlConsent } from './legacy-url.ts';
+import { ELICITING_REVISION, type DeclaredSession } from './mcp-session.ts';
 
-/** The revision whose stateless round trips carry an elicitation. */
-export const ELICITING_REVISION = '2026-07-28';
 const KEY = 'consent';
 
 /** What the round trip's signed state holds: never the draft, only its digest. */
@@ -44,6 +45,7 @@ export interface ElicitingSdk {
   inputResponse: typeof inputResponse;
   createRequestStateCodec: typeof createRequestStateCodec;
   CLIENT_CAPABILITIES_META_KEY: string;
+  UrlElicitationRequiredError: typeof UrlElicitationRequiredError;
 }
 
 /** The SDK's codec as functions, ready to hand to the server's requestState.verify. */
@@ -104,6 +106,8 @@ export async function mcpConsent(
     args: Record<string, unknown>;
     keyName: string;
     asserted: ConsentEvidence;
+    /** What a 2025-era client declared at initialize (./mcp-session.ts), when its session says. */
+    session?: DeclaredSession | undefined;
     k: Pick<Knowledge, 'consent'> & { urls: Pick<Knowledge['urls'], 'home'> };
   },
 ): Promise<{ ask: CallToolResult } | { refuse: Reply } | { consent: ConsentEvidence }> {
@@ -111,6 +115,12 @@ export async function mcpConsent(
   const { asserted } = call;
   const { consent } = call.k;
   const modes = elicitationModes(sdk, ctx);
+  if (codec !== undefined && call.session?.url === true && typeof key === 'string')
+    return legacyUrlConsent(sdk, codec.secret, grantStore(), {
+      draftOf: { draft: draftDigest(args), version: consent.version, key },
+      asserted,
+      siteUrl: call.k.urls.home,
+    });
   if (codec === undefined || asserted.mcp?.protocol_version !== ELICITING_REVISION || !(modes.form || modes.url))
     return { consent: asserted };
   const state = ctx.mcpReq.requestState<ConsentState>();

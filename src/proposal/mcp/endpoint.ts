@@ -7,9 +7,12 @@ import { MAX_BODY_BYTES } from '../../contract/fields.ts';
 import { readEnv } from '../../contract/http.ts';
 import { allowedHosts, foreignHost } from '../gate/hosts.ts';
 import { readPost, type PostRefusal } from '../gate/post.ts';
+import { messageRefusal } from '../gate/mcp-message.ts';
+import { withSession } from '../consent/mcp-session.ts';
+import { consentSecretFromEnv } from '../submit/consent-links.ts';
 import type { ActionPipeline, InvocationContext } from '../actions/pipeline.ts';
 import { errorName, logEvent } from '../submit/log.ts';
-import { MCP_ALLOW, METHOD_NOT_ALLOWED, rpcError } from './json-rpc.ts';
+import { MCP_ALLOW, METHOD_NOT_ALLOWED, rpcError } from '../gate/json-rpc.ts';
 import type { McpSdk } from './server.ts';
 
 /** A JSON-RPC envelope around the largest request the contract accepts. */
@@ -21,38 +24,6 @@ const REFUSED: Record<PostRefusal, [number, number, string]> = {
   unreadable: [400, -32700, 'Parse error: the body could not be read.'],
   'malformed-json': [400, -32700, 'Parse error: Invalid JSON'],
 };
-
-/**
- * Mcp-Method and Mcp-Name (SEP-2243) against the body. The SDK checks them on 2026-07-28 requests
- * only; a 2025-era submit labelled `tools/list` would run, and anything routing on the headers would
- * see a read. Every era is refused alike, in the SDK's words.
- */
-function headersContradict(req: Request, message: Record<string, unknown>): string | undefined {
-  const [method, name] = [req.headers.get('mcp-method')?.trim(), req.headers.get('mcp-name')?.trim()];
-  if (method !== undefined && method !== message['method'])
-    return `the body names method ${String(message['method'])} but the Mcp-Method header names ${method}`;
-  const tool =
-    message['method'] === 'tools/call' ? (message['params'] as { name?: unknown } | undefined)?.name : undefined;
-  if (name !== undefined && typeof tool === 'string' && name !== tool)
-    return `the body carries params.name="${tool}" but the Mcp-Name header names "${name}"`;
-  return undefined;
-}
-
-/**
- * What the SDK is not handed (what it checks itself: docs/api.md, "Known SDK behaviour"). A batch:
- * batching left MCP in 2025-06-18, and one batch would carry many submits past the rate limit,
- * which counts HTTP requests. Headers that contradict the body.
- */
-function messageRefusal(req: Request, message: unknown): Response | undefined {
-  if (Array.isArray(message))
-    return rpcError(400, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per request.');
-  if (typeof message !== 'object' || message === null) return undefined;
-  const contradiction = headersContradict(req, message as Record<string, unknown>);
-  if (contradiction === undefined) return undefined;
-  const id = (message as { id?: unknown }).id;
-  const text = `Bad Request: the request headers and body disagree: ${contradiction}`;
-  return rpcError(400, -32020, text, typeof id === 'string' || typeof id === 'number' ? id : null);
-}
 
 /** `loadSdk`: imports the bundled SDK (./sdk.ts), called when the first MCP message arrives. */
 export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline, loadSdk: () => Promise<McpSdk>) {
@@ -78,9 +49,8 @@ export function createMcpHandler(k: Knowledge, pipeline: ActionPipeline, loadSdk
     if (refused) return refused;
     pipeline.scheduleSweep(context);
     try {
-      return await (
-        await load()
-      )(req, post.json);
+      const serve = await load();
+      return await withSession(consentSecretFromEnv(readEnv).secret, req, post.json, () => serve(req, post.json));
     } catch (error) {
       // Never a stack trace or a file path: the class name goes to the log, a fixed text to the client.
       logEvent('unexpected_error', { name: errorName(error), channel: 'mcp' });

@@ -8,4 +8,5 @@ export {
   createRequestStateCodec,
   inputRequired,
   inputResponse,
+  UrlElicitationRequiredError,
 } from '@modelcontextprotocol/server';

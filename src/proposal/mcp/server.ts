@@ -16,6 +16,7 @@ import { errorName, logEvent } from '../submit/log.ts';
 import { IDEMPOTENCY_KEY_ARGUMENT as KEY, mcpTools, PROPOSAL_TOOLS, toolResult } from '../actions/tools.ts';
 import { consentCodec, mcpConsent, type Codec } from '../consent/mcp-consent.ts';
 import { consentSecretFromEnv } from '../submit/consent-links.ts';
+import { declaredSession } from '../consent/mcp-session.ts';
 import { mcpInstructions, mcpServerInfo, PROTOCOL_VERSIONS } from './server-info.ts';
 
 export type McpSdk = typeof import('./sdk.ts');
@@ -75,11 +76,14 @@ function buildServer(sdk: McpSdk, k: Knowledge, pipeline: ActionPipeline, codec:
       // The client's name for itself: `clientInfo` in the `_meta` envelope (SEP-2575), else its User-Agent.
       const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
       const agent = ctx.http?.req?.headers.get('user-agent') ?? null;
-      const client = implementationName(envelope?.[sdk.CLIENT_INFO_META_KEY]) ?? userAgentProduct(agent);
-      const caller = mcpCaller(client, ctx.http?.req);
+      // A 2025-era client's clientInfo and revision: what its session says it declared at initialize.
+      const session = declaredSession(codec?.secret, ctx.http?.req, new Date());
+      const client =
+        implementationName(envelope?.[sdk.CLIENT_INFO_META_KEY]) ?? session?.client ?? userAgentProduct(agent);
+      const caller = mcpCaller(client, ctx.http?.req, session?.revision);
       const asked =
         ACTIONS[i] === 'submit'
-          ? await mcpConsent(sdk, codec, ctx, { args, keyName: KEY, asserted: caller.consent, k })
+          ? await mcpConsent(sdk, codec, ctx, { args, keyName: KEY, asserted: caller.consent, session, k })
           : null;
       if (asked && 'ask' in asked) return asked.ask;
       const reply =
