@@ -6,10 +6,9 @@
 import { createHmac } from 'node:crypto';
 import type { ProposalsStore, Version } from '../store/blobs.ts';
 import { timeOrderedId } from '../store/time-ordered-id.ts';
+import { grantKey, grantKeyPointer } from '../store/grants.ts';
 import { consentLinks, linkToken, type ConsentLinks } from '../submit/consent-links.ts';
 import { isObject } from '../submit/record.ts';
-
-export const GRANTS_PREFIX = 'grants/';
 
 export interface Grant {
   id: string;
@@ -19,9 +18,9 @@ export interface Grant {
   created_at: string;
   links: ConsentLinks;
   confirmed_at?: string;
+  /** The key's pointer to this grant (grantForKey), deleted with it (../store/grants.ts). */
+  pointer?: string;
 }
-
-const grantKey = (id: string) => `${GRANTS_PREFIX}${id}`;
 
 /** Stores a new grant; its id and the token of its one link ("Yes, this was me"). */
 export async function createGrant(
@@ -29,10 +28,12 @@ export async function createGrant(
   secret: string,
   draft: Pick<Grant, 'draft' | 'key' | 'version'>,
   now: Date,
+  pointer?: string,
 ): Promise<{ id: string; token: string }> {
   const id = timeOrderedId(now);
   const created = now.toISOString();
-  const grant: Grant = { id, ...draft, created_at: created, links: consentLinks(secret, id, created) };
+  const links = consentLinks(secret, id, created);
+  const grant: Grant = { id, ...draft, created_at: created, links, ...(pointer !== undefined && { pointer }) };
   await store.writeIf(grantKey(id), grant, { ifNew: true });
   return { id, token: linkToken(secret, id, 'confirm') };
 }
@@ -60,13 +61,13 @@ export async function grantForKey(
   draft: Pick<Grant, 'draft' | 'key' | 'version'>,
   now: Date,
 ): Promise<Grant> {
-  const pointer = `${GRANTS_PREFIX}by-key/${createHmac('sha256', secret).update(`grant-key\n${draft.key}`).digest('hex')}`;
+  const pointer = grantKeyPointer(createHmac('sha256', secret).update(`grant-key\n${draft.key}`).digest('hex'));
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const found = await store.read(pointer);
     const id = isObject(found?.value) ? found.value['id'] : undefined;
     const grant = typeof id === 'string' ? (await readGrant(store, id))?.grant : undefined;
     if (grant !== undefined) return grant;
-    const created = await createGrant(store, secret, draft, now);
+    const created = await createGrant(store, secret, draft, now, pointer);
     if ((await store.writeIf(pointer, { id: created.id }, { ifNew: true })) !== null)
       return (await readGrant(store, created.id))!.grant;
   }

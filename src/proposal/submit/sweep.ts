@@ -17,6 +17,7 @@ import {
   type Versioned,
 } from '../store/record-lease.ts';
 import { deleteExpiredRequests, deleteLegacyPointers } from '../store/retention.ts';
+import { deleteExpiredGrants } from '../store/grants.ts';
 import { removePointer } from '../store/key-pointer.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
 import { deleteStaleTallies } from '../store/event-tally.ts';
@@ -76,6 +77,7 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
   const entriesDeleted = await deleteLegacyPointers(store, now());
   const countersDeleted = await deleteStaleTallies(store, now(), Math.max(0, deadline - performance.now()));
   const jobsDeleted = await deleteDoneJobs(deps);
+  const grantsDeleted = await deleteExpiredGrants(store, now());
   const retentionMs = redelivery.retentionMs;
   const requestsDeleted =
     retentionMs === undefined ? 0 : await deleteExpiredRequests(store, now(), retentionMs, (id) => erasable(deps, id));
@@ -92,6 +94,7 @@ export async function runSweep(deps: SubmitDeps, limits: SweepLimits = FUNCTION_
     entries_deleted: entriesDeleted,
     counters_deleted: countersDeleted,
     jobs_deleted: jobsDeleted,
+    grants_deleted: grantsDeleted,
     requests_deleted: requestsDeleted,
     ms: Math.round(ms),
   });
