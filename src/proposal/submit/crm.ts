@@ -242,39 +242,29 @@ export function webhookAdapter({ url, secret }: { url: string; secret: string })
   const requirePackage = createRequire(import.meta.url);
   const { Webhook } = requirePackage('standardwebhooks') as typeof StandardWebhooks;
   const signer = new Webhook(secret);
+  /** One Standard Webhooks post: `id` is the webhook-id a receiver dedupes on. */
+  const post = (id: string, payload: string, signal: AbortSignal) => {
+    const sentAt = new Date();
+    return postForOutcome(url, {
+      signal,
+      body: payload,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+        'webhook-signature': signer.sign(id, sentAt, payload),
+      },
+    });
+  };
   return {
     name: 'webhook',
-    deliverEvent: async (sent, timeoutMs) => {
-      const payload = JSON.stringify(sent);
-      const id = `${sent.request_id}.${sent.event}`;
-      const sentAt = new Date();
-      return postForOutcome(url, {
-        signal: AbortSignal.timeout(timeoutMs),
-        body: payload,
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'webhook-id': id,
-          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': signer.sign(id, sentAt, payload),
-        },
-      });
-    },
-    deliver: async (sent, { signal, event }) => {
-      // An event about a request the CRM has (its consent confirmed): the same request, and an id of its own.
-      const payload = JSON.stringify(event === undefined ? sent : { event, ...sent });
-      const id = event === undefined ? sent.request_id : `${sent.request_id}.${event}`;
-      const sentAt = new Date();
-      return postForOutcome(url, {
-        signal,
-        body: payload,
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'webhook-id': id,
-          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': signer.sign(id, sentAt, payload),
-        },
-      });
-    },
+    deliverEvent: (sent, timeoutMs) =>
+      post(`${sent.request_id}.${sent.event}`, JSON.stringify(sent), AbortSignal.timeout(timeoutMs)),
+    // An event about a request the CRM has (its consent confirmed): the same request, and an id of its own.
+    deliver: (sent, { signal, event }) =>
+      event === undefined
+        ? post(sent.request_id, JSON.stringify(sent), signal)
+        : post(`${sent.request_id}.${event}`, JSON.stringify({ event, ...sent }), signal),
   };
 }
 
