@@ -17,7 +17,9 @@ import { freePort } from './free-port.ts';
 import { createInterface } from 'node:readline';
 import { errorsOnce } from './dev/errors-once.ts';
 import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
-import { LOOPBACK_DIRECTORY_ENV } from '../src/proposal/agent-identity/profile.ts';
+import { runSchedule, scheduleOf, SCHEDULED_FUNCTION } from './serve/schedule.ts';
+import { join } from 'node:path';
+import { LOOPBACK_DIRECTORY_ENV } from '../src/contract/web-bot-auth.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -114,3 +116,5 @@ start(
     [LOOPBACK_DIRECTORY_ENV]: '1',
   },
 );
+// netlify dev fires no schedule: the scheduled function runs on its cadence all the same (./serve/schedule.ts).
+runSchedule(scheduleOf(join(root, 'netlify', 'functions', `${SCHEDULED_FUNCTION}.mts`)), () => `http://127.0.0.1:${port}`);

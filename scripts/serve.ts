@@ -18,7 +18,8 @@ import { freePort } from './free-port.ts';
 import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
 import { EXISTING_BUILD_ENV, missingBuild } from './serve/existing-build.ts';
 import { serverDir } from './serve/server-dir.ts';
-import { LOOPBACK_DIRECTORY_ENV } from '../src/proposal/agent-identity/profile.ts';
+import { runSchedule, scheduleOf, SCHEDULED_FUNCTION } from './serve/schedule.ts';
+import { LOOPBACK_DIRECTORY_ENV } from '../src/contract/web-bot-auth.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
 /** The site's port listens here (loopback unless HOST says otherwise); the inner ports always on loopback. */
@@ -110,6 +111,8 @@ async function startNetlify(restartsLeft: number): Promise<void> {
 }
 
 await startNetlify(PORT_RACE_RESTARTS);
+// The platform's clock for the scheduled function, on the inner port (the front server refuses it, as production does).
+runSchedule(scheduleOf(join(site, 'netlify', 'functions', `${SCHEDULED_FUNCTION}.mts`)), () => `http://127.0.0.1:${innerPort}`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     netlify?.kill(signal);
@@ -145,6 +148,11 @@ function refuse(res: ServerResponse, status: 408 | 413 | 502, detail: string): v
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Before anything reads the body: netlify serve would throw on a Host it cannot parse.
   if (!parseableHost(req.headers.host, req.url)) return refuseUnparseableHost(res);
+  // A scheduled function has no URL on Netlify: only the local clock above invokes it.
+  if (req.url?.startsWith(`/.netlify/functions/${SCHEDULED_FUNCTION}`)) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+    return void res.end('Not found\n');
+  }
   const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(req.method ?? 'GET');
   let body: Buffer | undefined;
   if (hasBody) {

@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signatureHeaders } from 'web-bot-auth';
 import { Ed25519Signer } from 'web-bot-auth/crypto';
-import { KEY_DIRECTORY_PATH, LOOPBACK_DIRECTORY_ENV } from '../../src/proposal/agent-identity/profile.ts';
+import { KEY_DIRECTORY_PATH, LOOPBACK_DIRECTORY_ENV } from '../../src/contract/web-bot-auth.ts';
 import { startLocalBlobs } from './local-blobs.ts';
 import { handBack, progress } from './process.ts';
 import { ms, summarize, table, type Summary } from './stats.ts';

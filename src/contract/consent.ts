@@ -34,6 +34,8 @@ export type ConsentVoucher = keyof typeof CONSENT_VOUCHERS;
 
 /** How long each link of the confirmation email works after the request arrived: as long as its key. */
 export const CONSENT_LINK_HOURS = { confirm: 24, deny: 30 * 24 } as const;
+/** A grant (a draft confirmed before it is stored) serves one round trip: kept a day longer than its link and its key. */
+export const GRANT_KEEP_HOURS = CONSENT_LINK_HOURS.confirm + 24;
 
 /** Each `status` of a confirm_request or deny_request reply. */
 export const CONSENT_ANSWER_MEANINGS = {
@@ -85,6 +87,8 @@ export interface ConsentEvidence {
   method: ConsentMethod;
   vouched_by: ConsentVoucher;
   mcp?: McpConsentContext;
+  /** When the person confirmed, when they did before the request was stored (a page they confirmed a draft on). */
+  confirmed_at?: string;
 }
 
 /**

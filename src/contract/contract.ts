@@ -108,6 +108,12 @@ export function requestSchemas(k: Knowledge) {
     },
     company: short('Your company.'),
     role: short('Your role (optional).'),
+    phone: {
+      type: 'string',
+      maxLength: 40,
+      pattern: '^\\+?[0-9][0-9 ().\\-/]{4,39}$',
+      description: 'A phone number to reach you on (optional), with its country code.',
+    },
   } as const;
   return {
     guide: requestObject('Guide request', 'guide', guidance, GUIDANCE_FIELDS),
@@ -155,7 +161,16 @@ function consentAnswerSchemas() {
       description: 'The token the link carries (single use).',
     },
   } as const;
+  const link = {
+    ...answer,
+    answer: {
+      type: 'string',
+      enum: ['confirm', 'deny'],
+      description: 'Which of the two links: "Yes, this was me" (confirm) or "Not me" (deny).',
+    },
+  } as const;
   return {
+    check_link: requestObject('Check link', 'check_link', link, ['request_id', 'token', 'answer'] as const),
     confirm_request: requestObject('Confirm request', 'confirm_request', answer, ['request_id', 'token'] as const),
     deny_request: requestObject('Deny request', 'deny_request', answer, ['request_id', 'token'] as const),
   };
@@ -267,6 +282,12 @@ export const EXAMPLE_REQUESTS = {
     engagement_model: 'defined-project',
   },
   // The shape of what a link of the confirmation email carries; only a real link's token is accepted.
+  check_link: {
+    action: 'check_link',
+    request_id: '019ac0de-7e57-7a11-8b0c-5e11a5c0ffee',
+    answer: 'confirm',
+    token: 'yGm2Vb1qXW0m5f3o9dJkR8nT4sLzA7cE6pHuYiQwO2M',
+  },
   confirm_request: {
     action: 'confirm_request',
     request_id: '019ac0de-7e57-7a11-8b0c-5e11a5c0ffee',
@@ -341,6 +362,11 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
         example_response: { status: 201, body: examples.submit },
         result: { status: STATUS_MEANINGS, confirmation_email: CONFIRMATION_EMAIL_MEANINGS },
       },
+      check_link: {
+        description: `What a link of the confirmation email names, for its page (${CONSENT_PAGES.confirm} and ${CONSENT_PAGES.deny}) to show before anything is pressed: the company and when the request arrived, the site's names of its choices, and whether the link is still valid, used (and with which answer) or expired. Changes nothing. Not for agents: only the mailbox owner has the token.`,
+        request_schema: schemas.check_link,
+        example_request: EXAMPLE_REQUESTS.check_link,
+      },
       confirm_request: {
         description: `The person's "Yes, this was me" from the page the confirmation email links to (${CONSENT_PAGES.confirm} and ${CONSENT_PAGES.deny}): the request's consent becomes first_party (method email_link) and the CRM is sent an update of the same request. The token works once, for ${CONSENT_LINK_HOURS.confirm} hours. Not for agents: only the mailbox owner has the token.`,
         request_schema: schemas.confirm_request,
@@ -348,7 +374,7 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
         result: { status: CONSENT_ANSWER_MEANINGS },
       },
       deny_request: {
-        description: `The person's "Not me" from the same page: the request is erased from the store, the CRM is asked to delete it and the sales team is told. The token works once, for ${CONSENT_LINK_HOURS.deny / 24} days.`,
+        description: `The person's "Not me" from the same page: the request is erased from the store, the CRM is asked to delete it and the sales team is told. It also withdraws a consent given with "Yes, this was me". The token works once, for ${CONSENT_LINK_HOURS.deny / 24} days.`,
         request_schema: schemas.deny_request,
         example_request: EXAMPLE_REQUESTS.deny_request,
         result: { status: CONSENT_ANSWER_MEANINGS },

@@ -3,6 +3,8 @@ import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency-rules.ts';
 import { CLIENT_COUNTING, DOMAIN_COUNTING, MAILBOX_COUNTING, sendLimitsFromEnv } from './send-limits.ts';
 
 export const RETENTION_DAYS_RANGE = { min: 1, max: 36_500 } as const;
+/** Days a stored request is kept when RETENTION_DAYS is unset: deleted by the scheduled clean-up. */
+export const DEFAULT_RETENTION_DAYS = 365;
 
 /** RETENTION_DAYS as a number of days; undefined when unset, empty or out of range. */
 export function retentionDays(raw: string | undefined): number | undefined {

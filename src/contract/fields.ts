@@ -33,12 +33,12 @@ export type PrimaryNeed = CapabilityId | typeof NOT_SURE;
 export const GUIDANCE_FIELDS = ['question', 'industry', 'company_size', 'primary_need'] as const;
 export type GuidanceField = (typeof GUIDANCE_FIELDS)[number];
 export const CONTACT_FIELDS = ['name', 'email', 'company'] as const;
-export const OPTIONAL_CONTACT_FIELDS = ['role'] as const;
+export const OPTIONAL_CONTACT_FIELDS = ['role', 'phone'] as const;
 
 export const ACTIONS = ['guide', 'summarize', 'submit'] as const;
 export type ProposalAction = (typeof ACTIONS)[number];
-/** The person's answers on the confirmation email's page: actions of the same API, never tools. */
-export const CONSENT_ACTIONS = ['confirm_request', 'deny_request'] as const;
+/** The confirmation pages' actions (what a link names; the person's two answers): of the same API, never tools. */
+export const CONSENT_ACTIONS = ['check_link', 'confirm_request', 'deny_request'] as const;
 export type ConsentAction = (typeof CONSENT_ACTIONS)[number];
 export const API_ACTIONS = [...ACTIONS, ...CONSENT_ACTIONS] as const;
 export type ApiAction = (typeof API_ACTIONS)[number];
@@ -64,6 +64,7 @@ export const FIELD_LABELS = {
   email: 'Email',
   company: 'Company',
   role: 'Role',
+  phone: 'Phone',
 } as const;
 
 /** Every field a person fills in, in the workspace's order. */

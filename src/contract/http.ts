@@ -112,6 +112,13 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body };
 }
 
+/** How the HTTP API names what the actions' texts point at: an action body at the endpoint (`api`), the key's header. */
+export const httpWords = (api: string) => ({
+  action: (action: string) => `{"action":"${action}"} at ${api}`,
+  key: 'the Idempotency-Key header',
+  schemas: 'GET /api/proposal',
+});
+
 export function readEnv(name: string): string | undefined {
   const netlify = (globalThis as { Netlify?: { env: { get(key: string): string | undefined } } }).Netlify;
   const value = netlify?.env.get(name) ?? process.env[name];

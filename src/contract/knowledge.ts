@@ -11,6 +11,9 @@ export interface Knowledge {
     email: string;
     cloud_provider: string;
     cloud_provider_full_name: string;
+    /** When a prospect hears back ("within one business day"), and who signs the confirmation email. */
+    reply_time?: string;
+    signatory?: { name: string; role: string };
   };
   urls: {
     home: string;

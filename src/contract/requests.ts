@@ -9,9 +9,10 @@ export type SummarizeRequest = FromSchema<RequestSchemas['summarize']>;
 export type SubmitRequest = FromSchema<RequestSchemas['submit']>;
 export type ConfirmRequest = FromSchema<RequestSchemas['confirm_request']>;
 export type DenyRequest = FromSchema<RequestSchemas['deny_request']>;
+export type LinkCheckRequest = FromSchema<RequestSchemas['check_link']>;
 export type ProposalRequest = GuideRequest | SummarizeRequest | SubmitRequest;
 export type ConsentAnswerRequest = ConfirmRequest | DenyRequest;
-export type ApiRequest = ProposalRequest | ConsentAnswerRequest;
+export type ApiRequest = ProposalRequest | ConsentAnswerRequest | LinkCheckRequest;
 
 /** The intake and guidance fields a stored record keeps, each optional (a summarize may carry any). */
 export type IntakeFields = Pick<SummarizeRequest, IntakeField>;
@@ -24,4 +25,5 @@ export interface Validators {
   submit: ValidateFunction<SubmitRequest>;
   confirm_request: ValidateFunction<ConfirmRequest>;
   deny_request: ValidateFunction<DenyRequest>;
+  check_link: ValidateFunction<LinkCheckRequest>;
 }

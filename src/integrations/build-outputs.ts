@@ -28,11 +28,11 @@ function asEsm(code: string): string {
   return `${helper}\n${inlined.replace(/^"use strict";/, '')}`;
 }
 
-const MCP_SDK_ENTRY = fileURLToPath(new URL('../proposal/mcp/sdk.ts', import.meta.url));
+const MCP_SDK_ENTRY = fileURLToPath(new URL('../proposal/doors/mcp-sdk.ts', import.meta.url));
 let mcpSdkBundle: string | undefined;
 
 /**
- * The MCP SDK as one minified ESM file (src/proposal/mcp/sdk.ts says why); the same on every call,
+ * The MCP SDK as one minified ESM file (src/proposal/doors/mcp-sdk.ts says why); the same on every call,
  * so a dev session bundles it once. Node built-ins stay imports; nothing else is left to resolve.
  */
 function bundleMcpSdk(): string {
@@ -45,7 +45,7 @@ function bundleMcpSdk(): string {
     minify: true,
     // The SDK's build for fetch runtimes (its `workerd` export condition): the same server, with the
     // @cfworker/json-schema validator (42 KB) in place of a bundled ajv (295 KB). The tools validate
-    // nothing through it (src/proposal/mcp/server.ts); only stdio, unused here, needs Node's process.
+    // nothing through it (src/proposal/doors/mcp.ts); only stdio, unused here, needs Node's process.
     conditions: ['workerd'],
     legalComments: 'eof',
     write: false,
@@ -76,7 +76,7 @@ export function writeFunctionData(outDir: string, { contract, knowledge }: Funct
       .map((name) => `export declare const ${name}: Validators['${name}'];`)
       .join('\n')}\n`,
     'mcp-sdk.mjs': bundleMcpSdk(),
-    'mcp-sdk.d.mts': `export * from '../src/proposal/mcp/sdk.ts';\n`,
+    'mcp-sdk.d.mts': `export * from '../src/proposal/doors/mcp-sdk.ts';\n`,
     'knowledge.json': `${JSON.stringify(knowledge, null, 2)}\n`,
   };
   mkdirSync(outDir, { recursive: true });

@@ -18,7 +18,7 @@ import { documentsByPath, pageDocuments, twinFile } from '../lib/pages/documents
 import { absolute } from '../lib/pages/urls.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS, postPath, twinPath } from '../contract/paths.ts';
 import { mcpServerCard } from '../lib/agents/mcp-server.ts';
-import { METHOD_NOT_ALLOWED } from '../proposal/gate/json-rpc.ts';
+import { METHOD_NOT_ALLOWED } from '../contract/mcp-server.ts';
 
 /**
  * Every published file that is not a page, by its path: the JSON documents, the llms files (each

@@ -1,15 +1,27 @@
-/** Shared inputs of the submit tests: a valid request, the partner, consent text, env maps, and their SubmitDeps. */
+/** Shared inputs of the submit tests: a valid request, the partner, consent text, env maps, and the owed-work context they make. */
 import { randomBytes } from 'node:crypto';
 import type { SubmitRequest } from '../../src/contract/requests.ts';
-import { submitDepsFromEnv, type EnvReader, type SubmitDeps } from '../../src/proposal/submit/config.ts';
+import { readConfig, type EnvReader } from '../../src/proposal/config.ts';
 import type { ProposalsStore } from '../../src/proposal/store/blobs.ts';
-import type { ConsentText, Partner } from '../../src/proposal/submit/partner.ts';
+import type { ConsentText, Partner } from '../../src/proposal/notify/partner.ts';
+import { crmAdapter } from '../../src/proposal/submit/crm.ts';
+import { createMailer } from '../../src/proposal/notify/mail.ts';
+import type { Ctx } from '../../src/proposal/work/context.ts';
+import { submitProposal, type SubmitMeta } from '../../src/proposal/submit/submit.ts';
 
 export const PARTNER: Partner = {
   name: 'Kestrel Cloud',
   email: 'hello@kestrel.example',
   proposalUrl: 'https://kestrel.example/proposal',
   describedAs: 'an independent cloud consulting and delivery partner',
+  choiceLabels: {
+    'cloud-engineering': 'Cloud engineering',
+    'defined-project': 'Defined project',
+    '11-50': '11-50 employees',
+    'not-sure': 'Not sure yet',
+  },
+  replyTime: 'within one business day',
+  signatory: { name: 'Mara Lind', role: 'Head of Partnerships' },
 };
 
 export const CONSENT: ConsentText = {
@@ -57,15 +69,34 @@ export function newWebhookSecret(): string {
 }
 
 /**
- * The one SubmitDeps of the submit tests: the configuration adapter over `env` (as deployed), the
- * test's store, then typed `overrides` (a clock, a CRM stand-in, shorter waits).
+ * The owed-work context of the submit tests: the configuration read from `env` (as deployed), the
+ * test's store, an invocation of `limitMs` starting now, then typed `overrides` (a clock, a CRM stand-in).
  */
-export function testSubmitDeps(
+export function testCtx(
   store: ProposalsStore,
-  { env = {}, ...overrides }: Partial<SubmitDeps> & { env?: Record<string, string> } = {},
-): SubmitDeps {
-  return { ...submitDepsFromEnv(envOf(env), PARTNER, CONSENT, store), ...overrides };
+  { env = {}, limitMs = 60_000, ...overrides }: Partial<Ctx> & { env?: Record<string, string> } = {},
+): Ctx {
+  const { config } = readConfig(envOf(env));
+  const mono = overrides.mono ?? (() => performance.now());
+  return {
+    store,
+    retry: config.retry,
+    now: () => new Date(),
+    mono,
+    ends: mono() + limitMs,
+    limitMs,
+    config,
+    partner: PARTNER,
+    consentText: CONSENT,
+    crm: crmAdapter(config.crm, PARTNER),
+    mailer: createMailer(config.mail),
+    ...overrides,
+  };
 }
+
+/** A submit as a door makes it, unsigned unless `meta` says otherwise; without `later`, it waits for everything owed. */
+export const submit = (ctx: Ctx, request: SubmitRequest, key: string, meta: Partial<SubmitMeta> = {}) =>
+  submitProposal(ctx, request, key, { identity: async () => undefined, ...meta });
 
 /** A clock the test moves: real time plus `offsetMs`, on the wall and on the owners' monotonic clock alike. */
 export function movableClock() {

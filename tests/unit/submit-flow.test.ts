@@ -2,15 +2,12 @@
 import { consentDigest } from '../../src/contract/consent.ts';
 import { hash, randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
-import { submitProposal } from '../../src/proposal/submit/index.ts';
-import { leaseTerms } from '../../src/proposal/submit/owed-work.ts';
-import { leaseMs } from '../../src/proposal/store/limits.ts';
+import type { Ctx } from '../../src/proposal/work/context.ts';
 import { recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { rawStore, readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { mailsTo } from '../helpers/smtp.ts';
-import { CONSENT, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
+import { CONSENT, submit, submitRequest, testCtx } from '../helpers/submit-fixtures.ts';
 
 const parts = useLoopbackParts();
 const { webhookSecret: secret } = parts;
@@ -18,27 +15,26 @@ beforeEach(() => {
   parts.crm.behave({ kind: 'status', status: 200, body: '{}' });
 });
 
-function makeDeps(overrides: Partial<SubmitDeps> = {}): SubmitDeps {
+function makeDeps(overrides: Partial<Ctx> = {}, more: Record<string, string> = {}): Ctx {
   const env = {
+    ...more,
     CRM_PROVIDER: 'webhook',
     CRM_WEBHOOK_URL: `${parts.crm.url}/crm`,
     CRM_WEBHOOK_SECRET: secret,
     SMTP_URL: parts.smtp.url,
     MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>',
   };
-  return testSubmitDeps(parts.blobs.freshStore(), { env, ...overrides });
+  return testCtx(parts.blobs.freshStore(), { env, ...overrides });
 }
 
-/** Sets the stored request's lease as an owner that died (or lives) would have left it; its CRM retry due now. */
-async function setLease(deps: SubmitDeps, requestId: string, untilMs: number) {
+/** Sets the stored request's claim as an owner that died (or lives) would have left it; its CRM retry due now. */
+async function setClaim(deps: Ctx, requestId: string, untilMs: number) {
   const raw = rawStore(deps.store);
-  const { delivery, ...record } = (await raw.get(recordKey(requestId), { type: 'json' })) as ProposalRecord;
-  const { next_attempt_at: _due, ...due } = delivery;
-  const lease = { token: 'other', until: new Date(untilMs).toISOString(), write: randomUUID() };
-  await raw.setJSON(recordKey(requestId), { ...record, delivery: due, lease });
+  const { work: _work, ...record } = (await raw.get(recordKey(requestId), { type: 'json' })) as ProposalRecord;
+  await raw.setJSON(recordKey(requestId), { ...record, claim: { until: new Date(untilMs).toISOString() }, written: randomUUID() });
 }
 
-async function records(deps: SubmitDeps): Promise<ProposalRecord[]> {
+async function records(deps: Ctx): Promise<ProposalRecord[]> {
   return (await readAll(deps.store, 'requests/')) as ProposalRecord[];
 }
 
@@ -46,7 +42,7 @@ describe('submitProposal', () => {
   it('stores the request with its consent, delivers it once and answers 201 received', async () => {
     const deps = makeDeps();
     const before = Date.now();
-    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    const reply = await submit(deps, submitRequest(), randomUUID());
 
     expect(reply.status).toBe(201);
     const body = reply.body as Record<string, unknown>;
@@ -82,7 +78,7 @@ describe('submitProposal', () => {
       company_size: '11-50',
       primary_need: 'cloud-engineering',
     });
-    expect(record?.delivery).toMatchObject({ crm: 'webhook', state: 'received', attempts: 1 });
+    expect(record?.delivery).toMatchObject({ crm: 'webhook', state: 'received' });
     expect(record?.confirmation_email.state).toBe('sent');
     expect(JSON.stringify(record)).not.toMatch(/website|form_started_at/);
     expect(parts.crm.requests).toHaveLength(1);
@@ -92,8 +88,8 @@ describe('submitProposal', () => {
   it('replays the stored answer for the same key and payload, with Idempotent-Replayed', async () => {
     const deps = makeDeps();
     const key = randomUUID();
-    const first = await submitProposal(submitRequest(), key, deps);
-    const second = await submitProposal(submitRequest(), key, deps);
+    const first = await submit(deps, submitRequest(), key);
+    const second = await submit(deps, submitRequest(), key);
 
     expect(second.status).toBe(first.status);
     expect(second.body).toEqual(first.body);
@@ -107,8 +103,8 @@ describe('submitProposal', () => {
   it('treats a retry from a reloaded form (other honeypot value or start time) as the same payload', async () => {
     const deps = makeDeps();
     const key = randomUUID();
-    const first = await submitProposal(submitRequest(), key, deps);
-    const second = await submitProposal(submitRequest({ form_started_at: 1, website: 'x' }), key, deps);
+    const first = await submit(deps, submitRequest(), key);
+    const second = await submit(deps, submitRequest({ form_started_at: 1, website: 'x' }), key);
     expect(second.body).toEqual(first.body);
     expect(parts.crm.requests).toHaveLength(1);
   });
@@ -116,8 +112,8 @@ describe('submitProposal', () => {
   it('rejects a reused key with a different payload (422) without echoing it', async () => {
     const deps = makeDeps();
     const key = randomUUID();
-    await submitProposal(submitRequest(), key, deps);
-    const reply = await submitProposal(submitRequest({ company: 'Other Company Ltd' }), key, deps);
+    await submit(deps, submitRequest(), key);
+    const reply = await submit(deps, submitRequest({ company: 'Other Company Ltd' }), key);
 
     expect(reply.status).toBe(422);
     expect(reply.body).toMatchObject({ type: expect.stringContaining('idempotency-key-reused'), status: 422 });
@@ -130,7 +126,7 @@ describe('submitProposal', () => {
   it('answers 20 concurrent submits with one key with one delivery, one email and identical replies', async () => {
     const deps = makeDeps();
     const key = randomUUID();
-    const replies = await Promise.all(Array.from({ length: 20 }, () => submitProposal(submitRequest(), key, deps)));
+    const replies = await Promise.all(Array.from({ length: 20 }, () => submit(deps, submitRequest(), key)));
 
     expect(parts.crm.requests).toHaveLength(1);
     expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(1);
@@ -142,22 +138,23 @@ describe('submitProposal', () => {
     expect(replies.filter((reply) => reply.headers?.['Idempotent-Replayed'] === undefined)).toHaveLength(1);
   });
 
-  it('answers 409 with retry_after_seconds (the seconds its lease has left) while another request with the key is running', async () => {
+  it('answers 409 with retry_after_seconds (the seconds its claim has left) while another request with the key is running', async () => {
     parts.crm.behave({ kind: 'hang' });
-    // The wait before 409 (IN_USE_WAIT_MS, 5 s) shortened; the CRM call outlasts it.
-    const deps = makeDeps({ crmTimeoutMs: 2_000, inUseWaitMs: 500 });
+    // The CRM call (2 s) outlasts the wait before 409, shortened to 500 ms.
+    const deps = makeDeps({}, { CRM_TIMEOUT_MS: '2000' });
     const key = randomUUID();
-    const first = submitProposal(submitRequest(), key, deps);
+    const first = submit(deps, submitRequest(), key);
     await expect.poll(() => parts.crm.requests.length).toBe(1);
 
     const started = Date.now();
-    const second = await submitProposal(submitRequest(), key, deps);
+    const second = await submit(deps, submitRequest(), key, { inUseWaitMs: 500 });
     // It waited for the other request before answering.
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     expect(second.status).toBe(409);
     const retryAfter = (second.body as { retry_after_seconds: number }).retry_after_seconds;
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(Math.ceil(leaseMs(1, leaseTerms(deps).effectMs) / 1000));
+    // A claim lasts no longer than the invocation that took it.
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil(deps.limitMs / 1000));
     expect(second.body).toMatchObject({ type: expect.stringContaining('idempotency-key-in-use') });
 
     expect((await first).status).toBe(202);
@@ -167,18 +164,13 @@ describe('submitProposal', () => {
     const deps = makeDeps();
     const key = randomUUID();
     const t0 = new Date('2026-11-20T10:00:00Z');
-    const first = await submitProposal(submitRequest(), key, { ...deps, now: () => t0 });
+    const at = (ms: number) => ({ ...deps, now: () => new Date(t0.getTime() + ms) });
+    const first = await submit(at(0), submitRequest(), key);
 
-    const within = await submitProposal(submitRequest({ company: 'Later Ltd' }), key, {
-      ...deps,
-      now: () => new Date(t0.getTime() + 23 * 3_600_000),
-    });
+    const within = await submit(at(23 * 3_600_000), submitRequest({ company: 'Later Ltd' }), key);
     expect(within.status).toBe(422);
 
-    const after = await submitProposal(submitRequest({ company: 'Later Ltd' }), key, {
-      ...deps,
-      now: () => new Date(t0.getTime() + 24 * 3_600_000 + 1_000),
-    });
+    const after = await submit(at(24 * 3_600_000 + 1_000), submitRequest({ company: 'Later Ltd' }), key);
     expect(after.status).toBe(201);
     expect(after.headers?.['Idempotent-Replayed']).toBeUndefined();
     expect((after.body as { request_id: string }).request_id).not.toBe(
@@ -187,21 +179,21 @@ describe('submitProposal', () => {
     expect(await records(deps)).toHaveLength(2);
   });
 
-  it('takes over a lease whose deadline passed (an owner that died), on the same request id', async () => {
-    const deps = makeDeps({ inUseWaitMs: 200 });
+  it('takes over a claim whose deadline passed (an owner that died), on the same request id', async () => {
+    const deps = makeDeps();
     const key = randomUUID();
     parts.crm.behave({ kind: 'status', status: 503 });
-    const first = await submitProposal(submitRequest(), key, deps);
+    const first = await submit(deps, submitRequest(), key);
     expect(first.status).toBe(202);
     const requestId = (first.body as { request_id: string }).request_id;
     parts.crm.behave({ kind: 'status', status: 200, body: '{}' });
     // A live owner: the retry waits, then 409; the CRM is not called.
-    await setLease(deps, requestId, Date.now() + 60_000);
-    expect((await submitProposal(submitRequest(), key, deps)).status).toBe(409);
+    await setClaim(deps, requestId, Date.now() + 60_000);
+    expect((await submit(deps, submitRequest(), key, { inUseWaitMs: 200 })).status).toBe(409);
     expect(parts.crm.requests).toHaveLength(1);
     // Its deadline passed: the retry takes the request over.
-    await setLease(deps, requestId, Date.now() - 1);
-    const reply = await submitProposal(submitRequest(), key, deps);
+    await setClaim(deps, requestId, Date.now() - 1);
+    const reply = await submit(deps, submitRequest(), key);
     expect(reply.status).toBe(201);
     expect(reply.body).toMatchObject({ request_id: requestId });
     expect(parts.crm.requests.map((r) => r.headers['webhook-id'])).toEqual([requestId, requestId]);
@@ -210,24 +202,25 @@ describe('submitProposal', () => {
   it('never delivers or emails twice when a retry finds the request already received', async () => {
     const deps = makeDeps();
     const key = randomUUID();
-    const first = await submitProposal(submitRequest(), key, deps);
+    const first = await submit(deps, submitRequest(), key);
     const requestId = (first.body as { request_id: string }).request_id;
-    // Simulate an owner that recorded everything but died before giving its lease up.
-    await setLease(deps, requestId, Date.now() - 1);
+    // Simulate an owner that recorded everything but died before giving its claim up.
+    await setClaim(deps, requestId, Date.now() - 1);
 
-    const retry = await submitProposal(submitRequest(), key, deps);
+    const retry = await submit(deps, submitRequest(), key);
     expect(retry.status).toBe(201);
     expect(retry.body).toMatchObject({ status: 'received', request_id: requestId, confirmation_email: 'sent' });
     expect(parts.crm.requests).toHaveLength(1);
     expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(1);
     const stored = (await rawStore(deps.store).get(recordKey(requestId), { type: 'json' })) as ProposalRecord;
-    expect(stored.delivery.attempts).toBe(1);
+    expect(stored.delivery.state).toBe('received');
+    expect(stored.work ?? {}).toEqual({});
   });
 
   it('keys blobs by a hash of the Idempotency-Key, never the key itself', async () => {
     const deps = makeDeps();
     const key = `visible-key-${randomUUID()}`;
-    await submitProposal(submitRequest(), key, deps);
+    await submit(deps, submitRequest(), key);
     const { blobs: listed } = await rawStore(deps.store).list();
     expect(listed.map((blob) => blob.key).join('\n')).not.toContain('visible-key');
     expect(listed.some((blob) => blob.key.startsWith('keys/') && blob.key.endsWith(hash('sha256', key)))).toBe(true);

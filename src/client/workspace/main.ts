@@ -23,7 +23,7 @@ import {
   summaryView,
   type ProblemBody,
   type SubmitReply,
-} from '../../proposal/http/reply-view.ts';
+} from '../../shared/workspace/reply-view.ts';
 import { findSecret } from '../../proposal/sensitive-data/detect.ts';
 import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../contract/source.ts';
 import type { SummarizeReply } from '../../proposal/actions/summarize.ts';

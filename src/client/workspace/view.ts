@@ -4,7 +4,7 @@
  * the API's replies in the words of the shared reply views (proposal/http/reply-view.ts).
  */
 import type { ProposalAction } from '../../contract/fields.ts';
-import type { ReplyView, ViewNode } from '../../proposal/http/reply-view.ts';
+import type { ReplyView, ViewNode } from '../../shared/workspace/reply-view.ts';
 
 /** Reply views' nodes become elements too: the same words the no-JS reply page shows. */
 export type Child = Node | ViewNode | readonly Child[];

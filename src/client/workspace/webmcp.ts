@@ -3,7 +3,7 @@
  * page (`#webmcp-tools`, from the contract) so they exist without a request. Each tool fills the
  * visible form and runs the step a person would, so the person sees what the agent did.
  */
-import type { WebmcpTool } from '../../proposal/actions/tools.ts';
+import type { WebmcpTool } from '../../contract/tools.ts';
 
 type Action = WebmcpTool['action'];
 

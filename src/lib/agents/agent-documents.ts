@@ -16,7 +16,7 @@ import { partnerPhrase } from '../../contract/partner-phrase.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS } from '../../contract/paths.ts';
 import { guide } from '../../proposal/actions/guide.ts';
 import { summarize } from '../../proposal/actions/summarize.ts';
-import { httpWords } from '../../proposal/http/words.ts';
+import { httpWords } from '../../contract/http.ts';
 import { exampleSubmitReply } from '../../contract/submit-replies.ts';
 import { handOver } from '../handover.ts';
 

@@ -12,8 +12,8 @@ import { PROBLEM_TYPES, problemMeaning, problemTypeUri, type ProblemType } from 
 import { absolute } from '../pages/urls.ts';
 import { DOCUMENT_PATHS } from '../../contract/paths.ts';
 import { partnerStatement, partnerWithAside } from '../../contract/partner-phrase.ts';
-import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS } from '../../proposal/actions/tools.ts';
-import { signedRequestsText } from '../../proposal/agent-identity/operator-notice.ts';
+import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS } from '../../contract/tools.ts';
+import { signedRequestsText } from '../../contract/web-bot-auth.ts';
 import { mcpRevisionsText } from './mcp-server.ts';
 
 /** 1-64 lower-case letters, digits and single hyphens; also the directory name. */

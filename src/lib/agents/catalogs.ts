@@ -9,7 +9,7 @@ import type { SiteData } from '../content/entry-schema.ts';
 import { absolute, base } from '../pages/urls.ts';
 import { proposalSkill, skillMdPath, TOOL_NAMES } from './agent-skills.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS } from '../../contract/paths.ts';
-import { mcpServerInfo } from '../../proposal/mcp/server-info.ts';
+import { mcpServerInfo } from '../../contract/mcp-server.ts';
 import { mcpDescription, SERVER_CARD_MEDIA_TYPE } from './mcp-server.ts';
 
 export function apiCatalog() {

@@ -1,6 +1,6 @@
 /** What the site publishes about its MCP server: the server card, and the texts of the catalogs, llms.txt, /agents and SKILL.md. */
 import type { Knowledge } from '../../contract/knowledge.ts';
-import { LEGACY_PROTOCOL_VERSIONS, mcpServerInfo, PROTOCOL_VERSIONS } from '../../proposal/mcp/server-info.ts';
+import { LEGACY_PROTOCOL_VERSIONS, mcpServerInfo, PROTOCOL_VERSIONS } from '../../contract/mcp-server.ts';
 
 export const MCP_TRANSPORT = 'streamable-http';
 

@@ -19,15 +19,15 @@ import {
 import { PROBLEM_TYPES, problemAnchor, problemMeaning, type ProblemType } from '../../contract/http.ts';
 import { contractOf, knowledgeOf } from '../agents/agent-documents.ts';
 import { apiExamples } from '../agents/api-examples.ts';
-import { askFormHtml, neverSendRule, workspaceFormsHtml } from '../../proposal/http/workspace-form.ts';
-import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS, webmcpTools } from '../../proposal/actions/tools.ts';
-import { mcpServerInfo } from '../../proposal/mcp/server-info.ts';
+import { askFormHtml, neverSendRule, workspaceFormsHtml } from '../../shared/workspace/form.ts';
+import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS, webmcpTools } from '../../contract/tools.ts';
+import { mcpServerInfo } from '../../contract/mcp-server.ts';
 import { MCP_TRANSPORT, mcpRevisionsText } from '../agents/mcp-server.ts';
 import { absolute } from './urls.ts';
 import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';
 import { bodySections, paragraphs } from '../content/body-sections.ts';
-import { signedRequestsText } from '../../proposal/agent-identity/operator-notice.ts';
+import { signedRequestsText } from '../../contract/web-bot-auth.ts';
 import { blocksMarkdown, scriptJson, type Block, type Card, type Link, type PageDocument } from './page-document.ts';
 
 type Post = SiteModel['posts'][number];

@@ -3,7 +3,7 @@ import { NOT_SURE } from '../../contract/fields.ts';
 import type { GuideRequest } from '../../contract/requests.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { partnerWithAside } from '../../contract/partner-phrase.ts';
-import type { DoorWords } from './door-words.ts';
+import type { DoorWords } from './pipeline.ts';
 
 /** Keyword patterns, compiled once (the knowledge is fixed for a function instance). */
 const patterns = new Map<string, RegExp>();

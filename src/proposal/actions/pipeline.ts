@@ -1,94 +1,147 @@
-/** The one way an action runs, whichever channel parsed it (HTTP, form, MCP), so every rule holds for every channel. */
-import { AsyncLocalStorage } from 'node:async_hooks';
+/**
+ * The one way an action runs, whichever door parsed it (HTTP, form, MCP), so every rule holds for
+ * every door; and the instance it runs in: what the entry builds once (configuration, store, CRM,
+ * mailer, key directories) and the one value each invocation brings (its request, client address,
+ * waitUntil and start). Nothing ambient: each call gets both.
+ */
 import { hash } from 'node:crypto';
-import type { Knowledge } from '../../contract/knowledge.ts';
-import { API_ACTIONS, type ApiAction } from '../../contract/fields.ts';
 import type { ValidateFunction } from 'ajv';
-import type { ApiRequest, Validators } from '../../contract/requests.ts';
+import { API_ACTIONS, type ApiAction, type ProposalAction } from '../../contract/fields.ts';
+import { consentRequired, json, problem, type Reply } from '../../contract/http.ts';
+import type { ConsentEvidence } from '../../contract/consent.ts';
+import type { Knowledge } from '../../contract/knowledge.ts';
+import type { ApiRequest, SubmitRequest, Validators } from '../../contract/requests.ts';
+import type { RequestSource } from '../../contract/source.ts';
+import { readConfig, type Config, type EnvReader } from '../config.ts';
+import { logEvent } from '../log.ts';
+import { ProposalsStore } from '../store/blobs.ts';
+import { findSensitiveData } from '../guard/index.ts';
+import { clientNetworkKey } from '../limits/client-network.ts';
+import { fillTimeMs } from '../limits/spam-signals.ts';
+import { createMailer, type Mailer } from '../notify/mail.ts';
+import { partnerFromKnowledge, type ConsentText, type Partner } from '../notify/partner.ts';
+import { KeyDirectories } from '../agent-identity/directory.ts';
+import { verifyAgentIdentity } from '../agent-identity/verify.ts';
+import { crmAdapter, type CrmAdapter } from '../submit/crm.ts';
+import { parseIdempotencyKey } from '../submit/key.ts';
+import { submitProposal } from '../submit/submit.ts';
+import type { Ctx } from '../work/context.ts';
+import { countQuestion } from '../work/questions.ts';
 import { answerConsent } from '../consent/answer.ts';
-import { consentRequired, json, problem, readEnv, type Reply } from '../../contract/http.ts';
 import { guide } from './guide.ts';
 import { summarize } from './summarize.ts';
 import { fieldErrors } from './validation-errors.ts';
-import { findSensitiveData } from '../sensitive-data/index.ts';
-import { parseIdempotencyKey } from '../submit/idempotency-key.ts';
-import { submitProposal, type Later } from '../submit/index.ts';
-import { submitDepsFromEnv, type SubmitDeps } from '../submit/config.ts';
-import { partnerFromKnowledge } from '../submit/partner.ts';
-import { errorName, logEvent } from '../submit/log.ts';
-import { sweepIfDue } from '../submit/sweep.ts';
-import type { RequestSource } from '../../contract/source.ts';
-import type { ConsentEvidence } from '../../contract/consent.ts';
-import { fillTimeMs } from '../submit/spam-signals.ts';
-import { guardedMetadata } from './stored-metadata.ts';
-import type { DoorWords } from './door-words.ts';
 
-export interface InvocationContext {
-  waitUntil(promise: Promise<unknown>): void;
-  /** The client's address as the platform saw it (Netlify's `context.ip`): hashed (client-network.ts), never stored. */
-  ip?: string;
+/** One invocation: its request, the platform's view of the client, work after the reply, when it started and how long it may run. */
+export interface Invocation {
+  request: Request;
+  ip?: string | undefined;
+  waitUntil?: ((work: Promise<unknown>) => void) | undefined;
+  /** Monotonic ms at entry. */
+  startedAt: number;
+  limitMs: number;
+  /** The body as the door read it (the signature's digest is checked against it). */
+  body?: Uint8Array;
 }
 
-/**
- * `idempotencyKey`: the HTTP header or the MCP tool's argument; `door`: the words of the door it came
- * in by, for texts that point at an action or the key; `form`: a form post's raw bytes and hidden key field.
- */
+/** What the entry builds once per instance. */
+export interface Intake {
+  knowledge: Knowledge;
+  validators: Validators;
+  config: Config;
+  store: ProposalsStore;
+  crm: CrmAdapter;
+  mailer: Mailer | null;
+  partner: Partner;
+  consentText: ConsentText;
+  directories: KeyDirectories;
+  now: () => Date;
+  mono: () => number;
+  /** How long a submit waits for another of its key before 409. */
+  inUseWaitMs?: number;
+}
+
+/** The texts state facts; a door says how they are done through it (a header, or a tool argument). */
+export interface DoorWords {
+  action(action: ProposalAction): string;
+  key: string;
+  /** Where the key is among the fields, when this door takes it with them (MCP's argument). */
+  keyPointer?: string;
+  schemas: string;
+}
+
 export interface ActionRequest {
   body: Record<string, unknown>;
   idempotencyKey: string | null;
   door: DoorWords;
   source: RequestSource;
-  /** How the door saw consent given; without it, what the source's channel implies (contract/consent.ts). */
-  consent?: ConsentEvidence;
+  /** How the door saw consent given; without it, what the source's channel implies. */
+  consent?: ConsentEvidence | undefined;
+  /** A form post's raw bytes and hidden key field. */
   form?: { key?: string | undefined; raw: string };
 }
 
-export interface ActionPipeline {
-  run(request: ActionRequest): Promise<Reply>;
-  /**
-   * Binds the invocation: work after the reply (a submit's sales notice, then the redelivery sweep) goes
-   * to its waitUntil, only for a request that passed validation (not OPTIONS, tools/list, invalid ones).
-   */
-  scheduleSweep(context: InvocationContext | undefined): void;
+/** The instance from the environment, read once; `overrides` for tests (a store, clocks). */
+export function createIntake(
+  knowledge: Knowledge,
+  validators: Validators,
+  env: EnvReader,
+  overrides: Partial<Intake> = {},
+): Intake {
+  const { config, problems } = readConfig(env);
+  for (const { variable, reason, missing } of problems)
+    logEvent(missing ? 'config_missing' : 'config_invalid', { variable, reason });
+  const partner = partnerFromKnowledge(knowledge);
+  const now = overrides.now ?? (() => new Date());
+  return {
+    knowledge,
+    validators,
+    config,
+    store: new ProposalsStore({ timeFactor: config.storeTimeFactor }),
+    crm: crmAdapter(config.crm, partner),
+    mailer: createMailer(config.mail),
+    partner,
+    consentText: knowledge.consent,
+    directories: new KeyDirectories({ now: () => now().getTime(), loopbackHttp: config.loopbackDirectories }),
+    now,
+    mono: () => performance.now(),
+    ...overrides,
+  };
 }
 
-/** The running invocation (scheduleSweep binds it), so work after its reply reaches its waitUntil. */
-const invocation = new AsyncLocalStorage<InvocationContext>();
+/** The owed-work context of an invocation: its claims end with it. */
+export const workContext = (i: Intake, inv: Pick<Invocation, 'startedAt' | 'limitMs'>): Ctx => ({
+  store: i.store,
+  retry: i.config.retry,
+  now: i.now,
+  mono: i.mono,
+  ends: inv.startedAt + inv.limitMs,
+  limitMs: inv.limitMs,
+  config: i.config,
+  partner: i.partner,
+  consentText: i.consentText,
+  crm: i.crm,
+  mailer: i.mailer,
+});
+
+export const internalError = () =>
+  problem(
+    'internal-error',
+    'The request could not be completed. Retry later; a submit can be retried safely with the same idempotency key.',
+  );
 
 /** Forms filled in faster than this are treated as automated. */
 export const MIN_FILL_MS = 3000;
 
-export function internalError(): Reply {
-  return problem(
-    'internal-error',
-    'The request could not be completed. Retry later; a submit can be retried safely with the same idempotency key.',
-  );
-}
-
-/**
- * Without JavaScript the workspace posts every field of the page whichever button was pressed,
- * so a form's fields the action does not take are dropped. JSON clients get no such leniency.
- */
+/** Without JavaScript the workspace posts every field whichever button was pressed: a form's extra fields are dropped. */
 function validated(validate: ValidateFunction<ApiRequest>, body: Record<string, unknown>, form: boolean) {
-  if (form && !validate(body)) {
+  if (form && !validate(body))
     for (const error of validate.errors ?? []) {
       const extra = (error.params as { additionalProperty?: string }).additionalProperty;
       if (error.keyword === 'additionalProperties' && error.instancePath === '' && extra !== undefined)
         delete body[extra];
     }
-  }
   return validate(body) ? body : undefined;
-}
-
-/**
- * Cheap spam check before the costlier sensitive-data scan; a filled-in `website` trap already failed
- * the schema. A start in the future or older than the form's lifetime is no fill time (fillTimeMs):
- * not evidence of automation, and not recorded as checks passed either.
- */
-function looksAutomated(request: ApiRequest, now: Date): boolean {
-  if (request.action !== 'submit') return false;
-  const filledInMs = fillTimeMs(request.form_started_at, now.getTime());
-  return filledInMs !== undefined && filledInMs < MIN_FILL_MS;
 }
 
 /** A form cannot set headers: its key is a hidden field's, or else the content's hash, so a resubmit is recognised. */
@@ -100,103 +153,105 @@ function submitKey(form: ActionRequest['form'], sent: string | null) {
     : { ok: true as const, key: `form-${hash('sha256', form.raw.replace(/(^|&)form_started_at=\d*/g, ''))}` };
 }
 
-/** A refused key: the problem states the rule, the door's words where the key goes. */
-function keyRefusal(reply: Reply, door: DoorWords): Reply {
-  const body = reply.body as { detail: string };
-  return { ...reply, body: { ...body, detail: `${body.detail} Send it as ${door.key}.` } };
-}
+const keyRefusal = (reply: Reply, door: DoorWords): Reply => ({
+  ...reply,
+  body: { ...(reply.body as object), detail: `${(reply.body as { detail: string }).detail} Send it as ${door.key}.` },
+});
 
-/** `tuning`: the clock and the 409 wait, for tests that move time instead of waiting for it. */
-export function createActionPipeline(
-  k: Knowledge,
-  validators: Validators,
-  tuning: Partial<Pick<SubmitDeps, 'now' | 'inUseWaitMs'>> = {},
-): ActionPipeline {
-  let deps: SubmitDeps | undefined;
-  const submitDeps = () => (deps ??= { ...submitDepsFromEnv(readEnv, partnerFromKnowledge(k), k.consent), ...tuning });
-
-  async function reply(
-    action: ApiAction,
-    body: Record<string, unknown>,
-    request: ActionRequest,
-    after: { reached: boolean; later?: Later },
-  ): Promise<Reply> {
-    if (action === 'submit' && body.consent !== true) return consentRequired();
-    const valid = validated(validators[action], body, request.form !== undefined);
-    if (valid === undefined) {
-      const errors = fieldErrors(validators[action].errors);
-      // A submit missing its key as well hears so at once, where the door takes the key with the fields.
-      const { keyPointer } = request.door;
-      if (action === 'submit' && request.idempotencyKey === null && keyPointer && !request.form)
-        errors.push({ pointer: keyPointer, detail: 'is required' });
-      return problem('invalid-request', `The ${action} request does not match its schema (${request.door.schemas}).`, {
+/**
+ * Everything before an action is done: the key's rules, the schema, the spam checks, the guard. The
+ * valid request, or the problem. MCP elicitation checks a draft this way before asking anyone.
+ */
+export async function checked(
+  i: Intake,
+  request: ActionRequest,
+): Promise<{ reply: Reply } | { valid: ApiRequest; action: ApiAction }> {
+  const sentKey = request.idempotencyKey === null ? undefined : parseIdempotencyKey(request.idempotencyKey);
+  if (sentKey && !sentKey.ok) return { reply: keyRefusal(sentKey.reply, request.door) };
+  const body = request.body;
+  // Leading and trailing spaces are never part of a value: the schema sees what is stored.
+  for (const [name, value] of Object.entries(body)) if (typeof value === 'string') body[name] = value.trim();
+  const action = API_ACTIONS.find((a) => a === body.action);
+  if (action === undefined) {
+    const detail = `must be one of: ${API_ACTIONS.join(', ')}`;
+    return { reply: problem('unknown-action', `"action" ${detail}.`, { errors: [{ pointer: '#/action', detail }] }) };
+  }
+  if (action === 'submit' && body.consent !== true) return { reply: consentRequired() };
+  const valid = validated(i.validators[action], body, request.form !== undefined);
+  if (valid === undefined) {
+    const errors = fieldErrors(i.validators[action].errors);
+    const { keyPointer } = request.door;
+    if (action === 'submit' && request.idempotencyKey === null && keyPointer && !request.form)
+      errors.push({ pointer: keyPointer, detail: 'is required' });
+    return {
+      reply: problem('invalid-request', `The ${action} request does not match its schema (${request.door.schemas}).`, {
         errors,
-      });
-    }
-    // The person's answer on the confirmation page: a request id and a token, nothing to scan.
-    if (valid.action === 'confirm_request' || valid.action === 'deny_request')
-      return answerConsent(valid.action, valid, submitDeps());
-    // On the clock the pipeline is given (tuning.now), as the rest of a submit.
-    if (looksAutomated(valid, submitDeps().now())) {
-      return problem(
+      }),
+    };
+  }
+  if (valid.action === 'confirm_request' || valid.action === 'deny_request' || valid.action === 'check_link')
+    return { valid, action };
+  const filledMs = valid.action === 'submit' ? fillTimeMs(valid.form_started_at, i.now().getTime()) : undefined;
+  if (filledMs !== undefined && filledMs < MIN_FILL_MS)
+    return {
+      reply: problem(
         'spam-suspected',
         'The form was submitted faster than a person can fill it. Review it and submit again.',
-      );
-    }
-    // Names the field and the kind, never the value.
-    const findings = await findSensitiveData(body);
-    if (findings.length > 0) {
-      return problem(
+      ),
+    };
+  // The key and the client's name are stored and sent on too: held to the same guard (a name that looks like a secret is dropped).
+  const sentAsKey = request.idempotencyKey ?? request.form?.key;
+  const findings = await findSensitiveData({ ...body, ...(sentAsKey !== undefined && { idempotency_key: sentAsKey }) });
+  if (findings.some((f) => f.pointer === '#/idempotency_key'))
+    return {
+      reply: problem(
+        'sensitive-data',
+        `The idempotency key looks like a credential or secret; it is stored and sent on, so send a random value (a UUID) instead. Nothing was stored. Send it as ${request.door.key}.`,
+      ),
+    };
+  if (findings.length > 0)
+    return {
+      reply: problem(
         'sensitive-data',
         'Remove credentials, secrets, card or ID numbers from the named fields; describe them instead. Nothing was stored.',
-        { errors: findings.map((f) => ({ pointer: f.pointer, detail: `looks like ${f.label}; remove it` })) },
-      );
-    }
-    after.reached = true;
-    if (valid.action === 'guide') return json(200, guide(k, valid, request.door));
-    if (valid.action === 'summarize') return json(200, summarize(k, valid, request.door));
-    const key = submitKey(request.form, request.idempotencyKey);
-    if (!key.ok) return keyRefusal(key.reply, request.door);
-    const meta = await guardedMetadata(key.key, request.source);
-    return meta.keyRefused ?? submitProposal(valid, key.key, submitDeps(), meta.source, after.later, request.consent);
-  }
+        {
+          errors: findings.map((f) => ({ pointer: f.pointer, detail: `looks like ${f.label}; remove it` })),
+        },
+      ),
+    };
+  return { valid, action };
+}
 
-  async function run(request: ActionRequest): Promise<Reply> {
-    // A key that is sent is held to its rules on every action, as the OpenAPI document says.
-    const sentKey = request.idempotencyKey === null ? undefined : parseIdempotencyKey(request.idempotencyKey);
-    if (sentKey && !sentKey.ok) return keyRefusal(sentKey.reply, request.door);
-    // Leading and trailing spaces are never part of a value; the schema then sees what is stored.
-    const body = request.body;
-    for (const [name, value] of Object.entries(body)) if (typeof value === 'string') body[name] = value.trim();
-    const action = API_ACTIONS.find((a) => a === body.action);
-    if (action === undefined) {
-      const detail = `must be one of: ${API_ACTIONS.join(', ')}`;
-      return problem('unknown-action', `"action" ${detail}.`, { errors: [{ pointer: '#/action', detail }] });
-    }
-    const context = invocation.getStore();
-    const deferred: Promise<unknown>[] = [];
-    const after = { reached: false, ...(context && { later: (work: Promise<unknown>) => void deferred.push(work) }) };
-    const result = await reply(action, body, request, after);
-    if (context && after.reached) context.waitUntil(afterReply(deferred));
-    return result;
+export async function runAction(i: Intake, inv: Invocation, request: ActionRequest): Promise<Reply> {
+  const result = await checked(i, request);
+  if ('reply' in result) return result.reply;
+  const { valid } = result;
+  const ctx = workContext(i, inv);
+  if (valid.action === 'confirm_request' || valid.action === 'deny_request' || valid.action === 'check_link')
+    return answerConsent(ctx, valid.action, valid);
+  if (valid.action === 'guide') {
+    const reply = guide(i.knowledge, valid, request.door);
+    // Counted, not kept: its topic words, after the reply.
+    if (reply.capabilities.length === 0) inv.waitUntil?.(countQuestion(ctx, valid.question).catch(() => undefined));
+    return json(200, reply);
   }
-
-  /** After the reply (setImmediate): what the submit left to follow it, then the sweep; adds nothing to the reply's time. */
-  async function afterReply(deferred: Promise<unknown>[]): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    for (const outcome of await Promise.allSettled(deferred)) {
-      if (outcome.status === 'rejected') logEvent('unexpected_error', { name: errorName(outcome.reason) });
-    }
-    try {
-      await sweepIfDue(submitDeps());
-    } catch (error) {
-      logEvent('sweep_error', { name: errorName(error) });
-    }
-  }
-
-  function scheduleSweep(context: InvocationContext | undefined): void {
-    if (typeof context?.waitUntil === 'function') invocation.enterWith(context);
-  }
-
-  return { run, scheduleSweep };
+  if (valid.action === 'summarize') return json(200, summarize(i.knowledge, valid, request.door));
+  const key = submitKey(request.form, request.idempotencyKey);
+  if (!key.ok) return keyRefusal(key.reply, request.door);
+  const client = request.source.client;
+  const named = client === undefined || (await findSensitiveData({ client })).length === 0 ? client : undefined;
+  const network = clientNetworkKey(inv.ip, i.config.networkSecret);
+  return submitProposal(ctx, valid as SubmitRequest, key.key, {
+    source: { ...request.source, client: named, ...(network !== undefined && { network }) },
+    evidence: request.consent,
+    identity: () =>
+      verifyAgentIdentity(inv.request, inv.body, {
+        directories: i.directories,
+        store: i.store,
+        now: () => i.now().getTime(),
+        loopbackHttp: i.config.loopbackDirectories,
+      }),
+    later: inv.waitUntil,
+    ...(i.inUseWaitMs !== undefined && { inUseWaitMs: i.inUseWaitMs }),
+  });
 }

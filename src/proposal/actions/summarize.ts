@@ -9,7 +9,7 @@ import {
 } from '../../contract/fields.ts';
 import type { SummarizeRequest } from '../../contract/requests.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
-import type { DoorWords } from './door-words.ts';
+import type { DoorWords } from './pipeline.ts';
 
 type Labelled = keyof typeof FIELD_LABELS;
 

@@ -1,78 +1,114 @@
 /**
- * Operators' key directories (`<operator>/.well-known/http-message-signatures-directory`, a JWKS
- * of Ed25519 keys), fetched with a short timeout and kept per operator as long as their
- * Cache-Control max-age says (capped); a key is found by its RFC 7638 thumbprint, the keyid Web Bot
- * Auth signatures carry. A `kid` member in the directory is not trusted: the thumbprint is computed.
- *
- * The operator URL comes from the request, so what is fetched is held tight: HTTPS (plain HTTP on
- * loopback only when running locally), a host name rather than an IP address, the fixed path, no
- * redirects, a bounded body. The cache lives in the instance's memory: a cold instance fetches again.
+ * Operators' key directories (`<operator>/.well-known/http-message-signatures-directory`, a JWKS of
+ * Ed25519 keys), fetched only when a submit is stored and kept per operator as long as their
+ * Cache-Control says (capped); a key is found by its RFC 7638 thumbprint, which is computed, never
+ * read. The operator URL comes from the request, so the fetch reaches only the public internet: HTTPS
+ * on port 443 of a host name (no IP literal) whose every address is public, checked in the connection's
+ * own lookup so no second resolution can differ; no redirects; a bounded body. Plain HTTP to loopback
+ * only where the configuration allows it (npm start, npm run dev, tests).
  */
 import { createHash } from 'node:crypto';
-import { isIP } from 'node:net';
-import { AGENT_IDENTITY_LIMITS, KEY_DIRECTORY_PATH } from './profile.ts';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP } from 'node:net';
+import { AGENT_IDENTITY_LIMITS as LIMITS, KEY_DIRECTORY_PATH } from '../../contract/web-bot-auth.ts';
 
 export type KeyLookup =
-  | { kind: 'key'; key: CryptoKey }
-  | { kind: 'unknown-key' }
-  /** The directory could not be read: `reason` is a fixed phrase. */
-  | { kind: 'unavailable'; reason: string };
-
-export interface DirectoryDeps {
-  fetch: typeof fetch;
-  /** Milliseconds since the epoch: cache ages are measured on it. */
-  now: () => number;
-  timeoutMs: number;
-  /** Plain HTTP to loopback operators (npm start, npm run dev, tests); never on a deploy. */
-  allowLoopbackHttp: boolean;
-}
+  { kind: 'key'; key: CryptoKey } | { kind: 'unknown-key' } | { kind: 'unavailable'; reason: string };
 
 type Keys = ReadonlyMap<string, CryptoKey>;
 type Read = { keys: Keys; maxAgeS: number } | { failed: string };
-type Entry = { until: number; read: Promise<Read> };
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+const LOOPBACK_NAMES = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** What no operator's directory is: loopback, private, link-local, unique-local, shared, reserved and multicast ranges. */
+const NOT_PUBLIC = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 3],
+] as const)
+  // prettier-ignore
+  NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 127],
+  ['::ffff:0:0', 96],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  // prettier-ignore
+  NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
+export const isPublicAddress = (address: string) => isIP(address) !== 0 && !NOT_PUBLIC.check(address, family(address));
 
 /** The operator's origin when it may be fetched; a fixed phrase when it may not. */
-export function operatorOrigin(value: string, allowLoopbackHttp: boolean): { origin: string } | { refused: string } {
+export function operatorOrigin(value: string, loopbackHttp: boolean): { origin: string } | { refused: string } {
   const url = URL.parse(value);
-  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:'))
     return { refused: 'Signature-Agent is not an http(s) URL' };
-  }
   if (url.username !== '' || url.password !== '') return { refused: 'Signature-Agent carries credentials' };
-  if (url.protocol === 'http:') {
-    return allowLoopbackHttp && LOOPBACK.has(url.hostname)
-      ? { origin: url.origin }
-      : { refused: 'Signature-Agent is not an https URL' };
-  }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0 && !(allowLoopbackHttp && LOOPBACK.has(url.hostname))) {
+  const local = loopbackHttp && LOOPBACK_NAMES.has(url.hostname);
+  if (local) return { origin: url.origin };
+  if (url.protocol === 'http:') return { refused: 'Signature-Agent is not an https URL' };
+  if (isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0)
     return { refused: 'Signature-Agent names an IP address, not a host name' };
-  }
+  if (url.port !== '') return { refused: 'Signature-Agent names a port other than 443' };
   return { origin: url.origin };
 }
 
-/** RFC 7638 thumbprint of an Ed25519 OKP key: SHA-256 over its required members in order, base64url. */
-export function okpThumbprint(x: string): string {
-  return createHash('sha256').update(`{"crv":"Ed25519","kty":"OKP","x":"${x}"}`).digest('base64url');
+/** The connection's own lookup: every address the name resolves to must be public (loopback where allowed). */
+function guardedLookup(loopbackHttp: boolean) {
+  return (
+    host: string,
+    options: { all?: boolean },
+    done: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) =>
+    dnsLookup(host, { all: true }, (error, addresses) => {
+      const allowed = (a: LookupAddress) =>
+        isPublicAddress(a.address) || (loopbackHttp && LOOPBACK.check(a.address, family(a.address)));
+      if (error || addresses.length === 0 || !addresses.every(allowed))
+        return done(error ?? new Error('not a public address'), []);
+      if (options.all) done(null, addresses);
+      else done(null, addresses[0]!.address, addresses[0]!.family);
+    });
 }
 
-const ED25519_X = /^[A-Za-z0-9_-]{43}$/;
+/** RFC 7638 thumbprint of an Ed25519 OKP key. */
+export const okpThumbprint = (x: string) =>
+  createHash('sha256').update(`{"crv":"Ed25519","kty":"OKP","x":"${x}"}`).digest('base64url');
 
-/** The Ed25519 keys of a directory document, by thumbprint; null when it is not a directory. */
 async function keysOf(document: unknown): Promise<Keys | null> {
-  if (typeof document !== 'object' || document === null) return null;
-  const list = (document as { keys?: unknown }).keys;
+  const list = (document as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(list)) return null;
   const keys = new Map<string, CryptoKey>();
   for (const jwk of list.slice(0, 32)) {
-    if (typeof jwk !== 'object' || jwk === null) continue;
-    const { kty, crv, x } = jwk as Record<string, unknown>;
-    // Other key types (RSA-PSS) are allowed in a directory; this profile verifies Ed25519 only.
-    if (kty !== 'OKP' || crv !== 'Ed25519' || typeof x !== 'string' || !ED25519_X.test(x)) continue;
+    const { kty, crv, x } = (jwk ?? {}) as Record<string, unknown>;
+    // Other key types are allowed in a directory; this profile verifies Ed25519 only.
+    if (kty !== 'OKP' || crv !== 'Ed25519' || typeof x !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(x)) continue;
     try {
-      const key = await crypto.subtle.importKey('jwk', { kty, crv, x }, { name: 'Ed25519' }, false, ['verify']);
-      keys.set(okpThumbprint(x), key);
+      keys.set(
+        okpThumbprint(x),
+        await crypto.subtle.importKey('jwk', { kty, crv, x }, { name: 'Ed25519' }, false, ['verify']),
+      );
     } catch {
       // Not a point on the curve: left out, as a key nobody can sign with.
     }
@@ -80,107 +116,91 @@ async function keysOf(document: unknown): Promise<Keys | null> {
   return keys;
 }
 
-/** Seconds a reply may be kept: its max-age, capped; 0 for no-store or no-cache. */
+/** Seconds a directory may be kept: its max-age, capped; 0 for no-store or no-cache. */
 export function cacheSeconds(cacheControl: string | null): number {
-  const { defaultCacheSeconds, maxCacheSeconds } = AGENT_IDENTITY_LIMITS;
   const directives = (cacheControl ?? '')
     .toLowerCase()
     .split(',')
     .map((d) => d.trim());
   if (directives.some((d) => d === 'no-store' || d === 'no-cache')) return 0;
   const maxAge = directives.map((d) => /^max-age=(\d{1,10})$/.exec(d)?.[1]).find((v) => v !== undefined);
-  return maxAge === undefined ? defaultCacheSeconds : Math.min(Number(maxAge), maxCacheSeconds);
+  return maxAge === undefined ? LIMITS.defaultCacheSeconds : Math.min(Number(maxAge), LIMITS.maxCacheSeconds);
 }
 
-async function readLimited(res: Response, limit: number): Promise<string | null> {
-  if (res.body === null) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** One GET within the timeout, body bounded; never rejects. */
+function download(origin: string, loopbackHttp: boolean, timeoutMs: number): Promise<Read> {
+  const url = new URL(KEY_DIRECTORY_PATH, origin);
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<Read>((resolve) => {
+    const req = request(url, {
+      headers: { accept: 'application/http-message-signatures-directory+json, application/json;q=0.9' },
+      lookup: guardedLookup(loopbackHttp) as never,
+    });
+    const timer = setTimeout(() => fail('the key directory did not answer in time'), timeoutMs);
+    const fail = (reason: string) => {
+      clearTimeout(timer);
+      req.destroy();
+      resolve({ failed: reason });
+    };
+    req.on('error', () => fail('the key directory could not be reached'));
+    req.on('response', (res: IncomingMessage) => {
+      if (res.statusCode !== 200) return fail(`the key directory answered HTTP ${res.statusCode}`);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > LIMITS.directoryMaxBytes) fail('the key directory is too large');
+        else chunks.push(chunk);
+      });
+      res.on('end', () => {
+        clearTimeout(timer);
+        let document: unknown;
+        try {
+          document = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          return resolve({ failed: 'the key directory is not JSON' });
+        }
+        void keysOf(document).then((keys) =>
+          resolve(
+            keys === null
+              ? { failed: 'the key directory has no keys list' }
+              : { keys, maxAgeS: cacheSeconds(res.headers['cache-control'] ?? null) },
+          ),
+        );
+      });
+    });
+    req.end();
+  });
 }
 
+/** The directories of one instance: one fetch per operator at a time, kept per their Cache-Control. */
 export class KeyDirectories {
-  readonly #deps: DirectoryDeps;
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries = new Map<string, { until: number; read: Promise<Read> }>();
 
-  constructor(deps: DirectoryDeps) {
-    this.#deps = deps;
+  readonly options: { now: () => number; timeoutMs?: number; loopbackHttp: boolean };
+  constructor(options: KeyDirectories['options']) {
+    this.options = options;
   }
 
-  /** The operator's key with this id; `origin` as operatorOrigin gave it. Never rejects. */
   async key(origin: string, keyId: string): Promise<KeyLookup> {
-    const now = this.#deps.now();
+    const now = this.options.now();
     let entry = this.#entries.get(origin);
     if (entry === undefined || entry.until <= now) {
-      entry = this.#fetchEntry(origin, now);
+      entry = {
+        until: Infinity,
+        read: download(origin, this.options.loopbackHttp, this.options.timeoutMs ?? LIMITS.directoryTimeoutMs),
+      };
+      this.#entries.delete(origin);
+      this.#entries.set(origin, entry);
+      while (this.#entries.size > LIMITS.maxCachedOperators) this.#entries.delete(this.#entries.keys().next().value!);
+      const current = entry;
+      void current.read.then((read) => {
+        current.until = now + ('failed' in read ? LIMITS.failureCacheSeconds : read.maxAgeS) * 1000;
+      });
     }
     const read = await entry.read;
     if ('failed' in read) return { kind: 'unavailable', reason: read.failed };
     const key = read.keys.get(keyId);
     return key === undefined ? { kind: 'unknown-key' } : { kind: 'key', key };
-  }
-
-  #fetchEntry(origin: string, startedAt: number): Entry {
-    const { failureCacheSeconds, maxCachedOperators } = AGENT_IDENTITY_LIMITS;
-    // In flight, the entry serves every request for this operator: one fetch at a time.
-    const entry: Entry = { until: Number.POSITIVE_INFINITY, read: this.#read(origin) };
-    this.#entries.delete(origin);
-    this.#entries.set(origin, entry);
-    while (this.#entries.size > maxCachedOperators) this.#entries.delete(this.#entries.keys().next().value!);
-    void entry.read.then((read) => {
-      const seconds = 'failed' in read ? failureCacheSeconds : read.maxAgeS;
-      entry.until = startedAt + seconds * 1000;
-      if (seconds === 0 && this.#entries.get(origin) === entry) this.#entries.delete(origin);
-    });
-    return entry;
-  }
-
-  /** Bounded by the timeout even if a fetch ignores its abort signal: the reply never waits longer. */
-  async #read(origin: string): Promise<Read> {
-    const abort = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<Read>((resolve) => {
-      timer = setTimeout(() => {
-        abort.abort();
-        resolve({ failed: 'the key directory did not answer in time' });
-      }, this.#deps.timeoutMs);
-    });
-    try {
-      return await Promise.race([this.#download(origin, abort.signal), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  async #download(origin: string, signal: AbortSignal): Promise<Read> {
-    try {
-      const res = await this.#deps.fetch(new URL(KEY_DIRECTORY_PATH, origin), {
-        signal,
-        redirect: 'error',
-        headers: { accept: 'application/http-message-signatures-directory+json, application/json;q=0.9' },
-      });
-      if (res.status !== 200) {
-        await res.body?.cancel().catch(() => undefined);
-        return { failed: `the key directory answered HTTP ${res.status}` };
-      }
-      const text = await readLimited(res, AGENT_IDENTITY_LIMITS.directoryMaxBytes);
-      if (text === null) return { failed: 'the key directory is too large' };
-      let document: unknown;
-      try {
-        document = JSON.parse(text);
-      } catch {
-        return { failed: 'the key directory is not JSON' };
-      }
-      const keys = await keysOf(document);
-      if (keys === null) return { failed: 'the key directory has no keys list' };
-      return { keys, maxAgeS: cacheSeconds(res.headers.get('cache-control')) };
-    } catch {
-      return { failed: 'the key directory could not be reached' };
-    }
   }
 }

@@ -7,7 +7,7 @@
  *   `Signature-Agent: agent1="https://…"`, covered as `"signature-agent";key="agent1"`.
  */
 import { isInnerList, parseDictionary, parseItem, serializeItem, Token, type BareItem } from 'structured-headers';
-import { WEB_BOT_AUTH_TAG } from './profile.ts';
+import { WEB_BOT_AUTH_TAG } from '../../contract/web-bot-auth.ts';
 
 export interface CoveredComponent {
   name: string;

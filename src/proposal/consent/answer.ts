@@ -1,27 +1,24 @@
 /**
- * The person's answer on the confirmation email's page: "Yes, this was me" (confirm_request) upgrades
- * the request's consent to first_party and owes the CRM an update; "Not me" (deny_request) erases the
- * request and owes the CRM its deletion and sales a word. A token is checked before anything changes,
- * and a refused one changes nothing.
+ * The person's answer on the confirmation pages. "Yes, this was me" (confirm_request) makes the
+ * request's consent first_party and owes the CRM an update; "Not me" (deny_request) withdraws it, also
+ * after a "Yes": the request is erased and the CRM's deletion and sales' word are owed. check_link
+ * tells a page what a link names (the company, the date) and whether it was used; it changes nothing.
+ * A token is checked before anything changes, and a refused one changes nothing.
  */
+import { CONSENT_PAGES } from '../../contract/paths.ts';
 import { json, problem, type Reply } from '../../contract/http.ts';
-import type { ConsentAction } from '../../contract/fields.ts';
-import type { ConsentAnswerRequest } from '../../contract/requests.ts';
-import { CONSENT_ANSWER_MEANINGS } from '../../contract/consent.ts';
-import type { SubmitDeps } from '../submit/config.ts';
-import { checkToken, type LinkAnswer, type TokenCheck } from '../submit/consent-links.ts';
-import { logEvent } from '../submit/log.ts';
-import { REQUESTS, type ProposalRecord } from '../submit/record.ts';
-import { leaseLeftMs, readVersioned, RecordLease } from '../store/record-lease.ts';
-import { completeSteps, leaseTerms } from '../submit/owed-work.ts';
-import { owes, REQUEST_STEPS } from '../submit/request-work.ts';
-import { markOpen, markSettled, openMarker } from '../store/open-index.ts';
-import { eraseRecord } from '../store/retention.ts';
-import { completeErasure, oweErasure, readErasure } from './erasure.ts';
-import { confirmGrant, readGrant } from './grant.ts';
+import type { ConsentAnswerRequest, LinkCheckRequest } from '../../contract/requests.ts';
+import { logEvent } from '../log.ts';
+import { checkToken, type LinkAnswer, type TokenCheck } from '../notify/links.ts';
+import { recordKey, type ProposalRecord } from '../submit/record.ts';
+import type { Ctx } from '../work/context.ts';
+import { Owner } from '../work/engine.ts';
+import { erasureJobId, readErasure, runJobNow } from '../work/jobs.ts';
+import { REQUESTS } from '../work/request-steps.ts';
+import { answerGrant, readGrant } from './grants.ts';
 
-const ANSWER_OF: Record<ConsentAction, LinkAnswer> = { confirm_request: 'confirm', deny_request: 'deny' };
 const POLL_MS = 100;
+const WAIT_MS = 5_000;
 
 const REFUSALS: Record<Exclude<TokenCheck, 'valid'>, () => Reply> = {
   invalid: () => problem('confirmation-link-invalid', 'The link does not match a stored request. Nothing was changed.'),
@@ -30,102 +27,109 @@ const REFUSALS: Record<Exclude<TokenCheck, 'valid'>, () => Reply> = {
   expired: () => problem('confirmation-link-expired', 'This link has expired. Nothing was changed.'),
 };
 
-/** The record with the person's confirmation: first_party through the email's link, the CRM owed an update. */
-export function confirmed(record: ProposalRecord, at: string): ProposalRecord {
-  const { consent, hold: _held, ...rest } = record;
-  const initially = consent.method !== undefined && consent.vouched_by !== undefined;
-  // A held request (CONSENT_CONFIRMATION=required) is now released: the CRM is sent it, confirmed.
-  const update =
-    record.hold === undefined
-      ? {
-          consent_update: {
-            event: `${record.request_id}.consent-confirmed`,
-            state: 'owed' as const,
-            attempts: 0,
-            since: at,
-          },
-        }
-      : {};
+/** The record with the person's confirmation: first_party through the email's link; a held request is released. */
+function confirmed(r: ProposalRecord, at: string): ProposalRecord {
+  const { hold, ...rest } = r;
+  const { method, vouched_by } = r.consent;
   return {
     ...rest,
-    ...update,
+    // Held (strict mode), it was never sent: the delivery carries the confirmed consent. Otherwise the CRM is owed an update.
+    ...(hold === undefined && { consent_update: { state: 'owed' as const } }),
     consent: {
-      ...consent,
+      ...r.consent,
       method: 'email_link',
       vouched_by: 'first_party',
       confirmed_at: at,
-      ...(initially && { initially: { method: consent.method!, vouched_by: consent.vouched_by! } }),
+      ...(method !== undefined && vouched_by !== undefined && { initially: { method, vouched_by } }),
     },
-    consent_links: { ...record.consent_links!, used: { answer: 'confirm', at } },
+    consent_links: { ...r.consent_links!, used: { answer: 'confirm', at } },
   };
 }
 
+/** What a link names, in the site's words: the page shows it before anything is pressed. */
+const described = (company: string, at: string, choices: string[]) => ({ company, received_at: at, choices });
+
 export async function answerConsent(
-  action: ConsentAction,
-  request: ConsentAnswerRequest,
-  deps: SubmitDeps,
+  ctx: Ctx,
+  action: 'confirm_request' | 'deny_request' | 'check_link',
+  body: ConsentAnswerRequest | LinkCheckRequest,
 ): Promise<Reply> {
-  const answer = ANSWER_OF[action];
-  const waitUntil = Date.now() + deps.inUseWaitMs;
+  const answer: LinkAnswer =
+    action === 'confirm_request' ? 'confirm' : action === 'deny_request' ? 'deny' : (body as LinkCheckRequest).answer;
+  const { request_id: id, token } = body;
+  const secret = ctx.config.consent.secret;
+  const giveUpAt = ctx.mono() + WAIT_MS;
   for (;;) {
-    const found = await readVersioned(deps.store, REQUESTS, request.request_id);
-    if (found === null) {
-      // A draft confirmed before it is stored (MCP URL elicitation): the grant, by the same token rules.
-      const granted = answer === 'confirm' ? await readGrant(deps.store, request.request_id) : null;
+    const found = await ctx.store.read(recordKey(id));
+    if (found === null || !REQUESTS.is(found.value)) {
+      // A draft confirmed on the page before it is stored (MCP URL elicitation): its grant, by the same rules.
+      const granted = answer === 'confirm' ? await readGrant(ctx.store, id) : null;
       if (granted !== null) {
-        const check = checkToken(granted.grant.links, 'confirm', request.token, deps.now());
+        const { grant } = granted;
+        const check = checkToken(secret, id, grant.links, 'confirm', token, ctx.now());
+        const state = {
+          status: check,
+          ...described(grant.summary.company, grant.created_at, grant.summary.choices),
+          consent_text: ctx.consentText.text,
+        };
+        if (action === 'check_link') return check === 'invalid' ? REFUSALS.invalid() : json(200, state);
         if (check !== 'valid') return REFUSALS[check]();
-        const at = deps.now().toISOString();
-        if (!(await confirmGrant(deps.store, granted.grant, granted.version, at))) continue;
-        logEvent('consent_confirmed', { request_id: request.request_id });
-        return json(200, answerBody('confirmed', request.request_id));
+        if (!(await answerGrant(ctx.store, granted, 'confirmed', ctx.now().toISOString()))) continue;
+        logEvent('consent_confirmed', { request_id: id, grant: true });
+        return json(200, answerBody('confirmed', id));
       }
-      // A "Not me" already given leaves its erasure: the same token then hears "used", not "invalid".
-      const erased = await readErasure(deps, request.request_id);
-      const check =
-        erased && answer === 'deny' ? checkToken(erased.links, 'deny', request.token, deps.now()) : 'invalid';
+      // A "Not me" already given leaves its erasure while its link lives: either link then hears "used".
+      const erased = await readErasure(ctx, id);
+      const check = erased === undefined ? 'invalid' : checkToken(secret, id, erased.links, answer, token, ctx.now());
+      if (action === 'check_link' && check !== 'invalid') return json(200, { status: 'used', answered: 'deny' });
       return REFUSALS[check === 'valid' ? 'used' : check]();
     }
-    const { record, version } = found;
-    const check = checkToken(record.consent_links, answer, request.token, deps.now());
+    const record = found.value;
+    const check = checkToken(secret, id, record.consent_links, answer, token, ctx.now());
+    if (action === 'check_link') {
+      if (check === 'invalid') return REFUSALS.invalid();
+      const choices = [record.guidance.primary_need, record.intake.engagement_model].flatMap(
+        (c) => ctx.partner.choiceLabels[c ?? ''] ?? [],
+      );
+      return json(200, {
+        status: check,
+        ...(record.consent_links?.used && { answered: record.consent_links.used.answer }),
+        ...described(record.contact.company, record.received_at, choices),
+      });
+    }
     if (check !== 'valid') {
-      logEvent('consent_link_refused', { request_id: record.request_id, answer, check });
+      logEvent('consent_link_refused', { request_id: id, answer, check });
       return REFUSALS[check]();
     }
-    // Whoever holds the lease is doing the request's work: its next write would undo this one.
-    if (leaseLeftMs(record, deps.now()) > 0 && Date.now() < waitUntil) {
+    const at = ctx.now().toISOString();
+    const change = (r: ProposalRecord): ProposalRecord =>
+      answer === 'confirm'
+        ? confirmed(r, at)
+        : { ...r, consent_links: { ...r.consent_links!, used: { answer: 'deny', at } } };
+    const owner = await Owner.take(REQUESTS, { record, version: found.version }, ctx, change);
+    if (owner === null) {
+      // Whoever holds the claim is doing the request's work: it usually finishes in moments.
+      if (ctx.mono() >= giveUpAt)
+        return problem(
+          'idempotency-key-in-use',
+          'The request is being processed right now. Press the button again in a few seconds; nothing was changed.',
+          { retry_after_seconds: 5 },
+        );
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       continue;
     }
-    const at = deps.now().toISOString();
-    if (answer === 'confirm') {
-      // Owed work first in the index, so the sweep finds the CRM's update whatever fails after.
-      await markOpen(deps.store, openMarker(record.request_id), record.idempotency_entry);
-      const next = confirmed(record, at);
-      const lease = await RecordLease.take(leaseTerms(deps), REQUESTS.key(record.request_id), next, {
-        ifVersion: version,
-      });
-      if (lease === null) continue;
-      logEvent('consent_confirmed', { request_id: record.request_id });
-      // The CRM's update, once (an engine step): done here when the CRM answers, else by the sweep.
-      const result = await completeSteps(REQUEST_STEPS, lease, deps, { ignoreBackoff: false, id: record.request_id });
-      if (result.stopped === undefined && !owes(result.record))
-        await markSettled(deps.store, openMarker(record.request_id));
-      return json(200, answerBody('confirmed', record.request_id));
-    }
-    // The erasure's work first: owed (the CRM's deletion, sales' word), it outlives the record.
-    await oweErasure(record, at, deps);
-    await eraseRecord(deps.store, record);
-    logEvent('consent_denied', { request_id: record.request_id });
-    await completeErasure(record.request_id, deps);
-    return json(200, answerBody('erased', record.request_id));
+    if (answer === 'confirm') logEvent('consent_confirmed', { request_id: id });
+    // What the answer owes, now: the CRM's update, or the erasure and then its job.
+    await owner.run();
+    if (answer === 'deny') await runJobNow(ctx, erasureJobId(id));
+    return json(200, answerBody(answer === 'confirm' ? 'confirmed' : 'erased', id));
   }
 }
 
-function answerBody(status: keyof typeof CONSENT_ANSWER_MEANINGS, requestId: string) {
+function answerBody(status: 'confirmed' | 'erased', requestId: string) {
   const message =
     status === 'confirmed'
       ? 'Thank you: your request is confirmed as yours. Nothing else is needed from you.'
-      : 'The request sent with your address has been deleted. Nothing else is needed from you.';
-  return { status, request_id: requestId, message };
+      : 'The request sent with your address has been deleted, and we will not contact you about it. Nothing else is needed from you.';
+  return { status, request_id: requestId, message, pages: CONSENT_PAGES };
 }

@@ -1,197 +1,137 @@
-/** The stored proposal request: written before any delivery, so nothing is lost when the CRM or mail is down. */
+/** The stored proposal request, `requests/<id>`: written before anything is sent, so nothing is lost when the CRM or mail is down. */
 import type { GuidanceFields, IntakeFields, SubmitRequest } from '../../contract/requests.ts';
 import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
-import type { SpamSignals } from './spam-signals.ts';
 import type { RequestSource } from '../../contract/source.ts';
-import type { AgentIdentity } from '../agent-identity/model.ts';
-import type { ConsentLinks } from './consent-links.ts';
 import type { ConfirmationEmailState, CrmName } from '../../contract/submit-replies.ts';
 import { assertedConsent, consentDigest, type ConsentEvidence, type ConsentShown } from '../../contract/consent.ts';
-import { readVersioned, type BlobKind, type Lease } from '../store/record-lease.ts';
-import { isObject, type ProposalsStore } from '../store/blobs.ts';
-import { recordKey } from '../store/retention.ts';
+import { isObject } from '../store/blobs.ts';
+import type { Owned } from '../work/engine.ts';
+import type { SpamSignals } from '../limits/spam-signals.ts';
+import type { AgentIdentity } from '../agent-identity/model.ts';
+import type { ConsentLinks } from '../notify/links.ts';
 
-export { isObject, PROPOSALS_STORE } from '../store/blobs.ts';
-export { recordKey, RECORDS_PREFIX } from '../store/retention.ts';
-export type { Lease } from '../store/record-lease.ts';
+export const REQUESTS_PREFIX = 'requests';
+export const recordKey = (requestId: string) => `${REQUESTS_PREFIX}/${requestId}`;
 
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
-/** `failed`: the CRM did not accept it within REDELIVERY_MAX_HOURS; kept, and sales alerted to follow up by hand. */
-export type DeliveryState = 'pending' | 'received' | 'failed';
-
-/** One channel of a sales message. `owed`: the owner sends it when due; `in_digest`: the hour's digest counts it. */
+/** One channel of a sales message: `owed` until sent; `in_digest` when the hour's digest counts it instead. */
 export type NotifyState = 'owed' | 'sent' | 'failed' | 'not_configured' | 'in_digest';
+export type Channels = { email: NotifyState; chat: NotifyState };
 
-/** When an owed step is tried again (backoff); every step gives up by age, never by a count. */
-export interface Attempts {
-  attempts?: number;
-  next_attempt_at?: string;
-}
-
-/** A message to the partner's sales team, per channel; sent once, whatever retries follow. */
-export interface NotificationStatus extends Attempts {
-  email: NotifyState;
-  chat: NotifyState;
-  attempts: number;
-  at?: string;
-  /** When an alert became owed: it gives up by its own age. */
-  since?: string;
-}
-
-export interface ProposalRecord {
+export interface ProposalRecord extends Owned {
   request_id: string;
-  /** ISO time of the first receipt; stays the same across retries. */
+  /** The first receipt; the same across retries. */
   received_at: string;
-  contact: { name: string; email: string; company: string; role?: string };
+  contact: { name: string; email: string; company: string; role?: string; phone?: string };
   intake: IntakeFields;
   guidance: GuidanceFields;
   consent: ConsentRecord;
+  /** `failed`: the CRM did not accept it within REDELIVERY_MAX_HOURS; kept, and sales alerted. */
   delivery: {
     crm: CrmName;
-    state: DeliveryState;
-    attempts: number;
+    state: 'pending' | 'received' | 'failed';
     last_error_kind?: CrmFailureKind;
     delivered_at?: string;
     crm_reference?: string;
-    /** Earliest time the sweep tries the CRM again (exponential backoff). */
-    next_attempt_at?: string;
     failed_at?: string;
   };
-  confirmation_email: Attempts & {
+  confirmation_email: {
     state: ConfirmationEmailState;
     at?: string;
-    /** Which send limit held it back (state `limited`). */
+    /** Which send limit held it back (`limited`). */
     limit?: 'per_address' | 'per_client' | 'per_domain' | 'per_day';
   };
-  /** What sales may sort by (spam-signals.ts); absent on requests stored before signals. */
-  signals?: SpamSignals;
-  /** Blob key of the Idempotency-Key's pointer to this request (retention and erasure delete it with it). */
-  idempotency_entry?: string;
-  /** Who does the owed work until when (store/record-lease.ts); absent on requests stored before leases. */
-  lease?: Lease;
-  /** The sales team's notice of the new request (absent on requests stored before notices). */
-  notification?: NotificationStatus;
-  /** The sales team's alert once a step gave up (the CRM delivery, an email), so a person follows up. */
-  alert?: NotificationStatus;
-  /** The channel and client the request came through (absent on requests stored before it was recorded). */
-  source?: RequestSource;
-  /** The confirmation email's two links, as hashes (consent-links.ts); absent without CONSENT_SECRET. */
+  /** The sales team's notice of the new request. */
+  notification: Channels;
+  /** Sales' alert once a step gave up, so a person follows up: `reason` names the step. */
+  alert?: Channels & { reason: string };
+  /** The CRM's update once the person confirmed: sent under `<request_id>.consent-confirmed`. */
+  consent_update?: { state: 'owed' | 'sent' | 'failed' };
+  /** The confirmation email's two links, as hashes (../consent/links.ts). */
   consent_links?: ConsentLinks;
-  /**
-   * CONSENT_CONFIRMATION=required: not delivered, nor told to sales, until the person confirms through
-   * the email's link; erased by the sweep once `until` (the key's 24 hours) passed (`expired`).
-   */
-  hold?: { until: string; expired?: true };
-  /** The CRM is owed an update of this request once the person confirmed: `event` is its webhook-id. */
-  consent_update?: CrmEvent;
-  /** What the request's Web Bot Auth signature proved (agent-identity/): a record, never a gate; absent on requests stored before it. */
+  /** Strict consent: not delivered nor told to sales until the person confirms; erased unconfirmed at `until`. */
+  hold?: { until: string };
+  signals?: SpamSignals;
+  /** The Idempotency-Key's pointer (deleted with the request). */
+  idempotency_entry: string;
+  source?: RequestSource;
+  /** What the request's Web Bot Auth signature proved: a record, never a gate. */
   agent_identity?: AgentIdentity;
 }
 
-/**
- * That consent was given, to which text (its version and digest), how and who vouches for it
- * (contract/consent.ts). `method`, `vouched_by`, `digest` and `channel` are absent on requests stored
- * before they were recorded, and shown as "not recorded".
- */
+/** That consent was given, to which text (version, digest), how and who vouches for it (contract/consent.ts). */
 export interface ConsentRecord extends ConsentShown {
   given: true;
-  /** The consent text and version in force when the request was received. */
   text: string;
   version: string;
-  /** When it was given: the request's receipt. */
   at: string;
-  /** The version the sender's form showed, when it named one different from `version`. */
+  /** The version the sender's form showed, when it named another. */
   sender_version?: string;
-  /** The door it came through (the same as `source.channel`). */
   channel?: RequestSource['channel'];
-  /** How it was first given, once a confirmation (`confirmed_at`) upgraded `method` and `vouched_by`. */
+  /** How it was first given, once a confirmation upgraded it. */
   initially?: Pick<ConsentEvidence, 'method' | 'vouched_by'>;
+  /** Why a request strict mode held was delivered unconfirmed: its confirmation email could not be sent. */
+  released_unconfirmed?: ConfirmationEmailState | 'limit';
 }
 
-/** One event the CRM is owed about a request it has (a confirmation, an erasure), sent once. */
-export interface CrmEvent extends Attempts {
-  /** `<request_id>.consent-confirmed`, `<request_id>.erased`: stable per event, the webhook-id. */
-  event: string;
-  state: 'owed' | 'sent' | 'failed';
-  since: string;
+export interface RecordMeta {
+  requestId: string;
+  receivedAt: string;
+  crm: CrmName;
+  consent: { text: string; version: string };
+  /** How it was given; without it, what the door implies (assertedConsent). */
+  evidence?: ConsentEvidence | undefined;
+  entryKey: string;
+  notification: Channels;
+  signals?: SpamSignals;
+  source?: RequestSource | undefined;
+  agentIdentity?: AgentIdentity | undefined;
+  links?: ConsentLinks | undefined;
+  hold?: { until: string } | undefined;
 }
 
-/** Stored requests, `requests/<id>`. */
-export const REQUESTS: BlobKind<ProposalRecord> = { key: recordKey, is: isProposalRecord };
-
-/** A stored request read without a lease (the inbox), or null; UnreadableRecord when it cannot be read. */
-export async function readRecord(store: ProposalsStore, requestId: string): Promise<ProposalRecord | null> {
-  return (await readVersioned(store, REQUESTS, requestId))?.record ?? null;
-}
-
-/** Fields mapped one by one, never spread, so the honeypot, form timing and anything added later stay out. */
-export function buildRecord(
-  request: SubmitRequest,
-  meta: {
-    requestId: string;
-    receivedAt: string;
-    crm: CrmName;
-    consent: { text: string; version: string };
-    /** How it was given; without it, what the source's door implies (assertedConsent). */
-    evidence?: ConsentEvidence;
-    entryKey?: string;
-    notification?: NotificationStatus;
-    signals?: SpamSignals;
-    source?: RequestSource | undefined;
-    agentIdentity?: AgentIdentity | undefined;
-    links?: ConsentLinks | undefined;
-    hold?: { until: string } | undefined;
-  },
-): ProposalRecord {
+/** Fields mapped one by one, never spread, so the honeypot, the fill time and anything added later stay out. */
+export function buildRecord(request: SubmitRequest, meta: RecordMeta): ProposalRecord {
   const picked = <F extends keyof SubmitRequest>(fields: readonly F[]) =>
     Object.fromEntries(fields.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]])));
+  const evidence = meta.evidence ?? assertedConsent(meta.source?.channel ?? 'http-api', meta.source?.claimed_channel);
+  const { consent, source } = meta;
   return {
     request_id: meta.requestId,
     received_at: meta.receivedAt,
-    contact: {
-      name: request.name,
-      email: request.email,
-      company: request.company,
-      ...(request.role !== undefined && { role: request.role }),
-    },
+    contact: { name: request.name, email: request.email, company: request.company, ...picked(['role', 'phone']) },
     intake: picked(INTAKE_FIELDS),
     guidance: picked(GUIDANCE_FIELDS),
-    consent: consentRecord(request, meta),
-    delivery: { crm: meta.crm, state: 'pending', attempts: 0 },
+    consent: {
+      given: true,
+      text: consent.text,
+      version: consent.version,
+      digest: consentDigest(consent.text),
+      at: meta.receivedAt,
+      method: evidence.method,
+      vouched_by: evidence.vouched_by,
+      ...(evidence.confirmed_at !== undefined && { confirmed_at: evidence.confirmed_at }),
+      ...(source !== undefined && { channel: source.channel }),
+      ...(evidence.mcp !== undefined && { mcp: evidence.mcp }),
+      ...(request.consent_version !== undefined &&
+        request.consent_version !== consent.version && { sender_version: request.consent_version }),
+    },
+    delivery: { crm: meta.crm, state: 'pending' },
     confirmation_email: { state: 'not_sent' },
-    ...(meta.entryKey !== undefined && { idempotency_entry: meta.entryKey }),
-    ...(meta.notification !== undefined && { notification: meta.notification }),
+    notification: meta.notification,
+    idempotency_entry: meta.entryKey,
     ...(meta.signals !== undefined && { signals: meta.signals }),
-    ...(meta.source !== undefined && { source: meta.source }),
+    ...(source !== undefined && { source }),
     ...(meta.agentIdentity !== undefined && { agent_identity: meta.agentIdentity }),
     ...(meta.links !== undefined && { consent_links: meta.links }),
     ...(meta.hold !== undefined && { hold: meta.hold }),
   };
 }
 
-function consentRecord(request: SubmitRequest, meta: Parameters<typeof buildRecord>[1]): ConsentRecord {
-  const { consent, source } = meta;
-  const evidence = meta.evidence ?? assertedConsent(source?.channel ?? 'http-api', source?.claimed_channel);
-  return {
-    given: true,
-    text: consent.text,
-    version: consent.version,
-    digest: consentDigest(consent.text),
-    at: meta.receivedAt,
-    method: evidence.method,
-    vouched_by: evidence.vouched_by,
-    ...(evidence.method === 'email_link' || evidence.method === 'url_page' ? { confirmed_at: meta.receivedAt } : {}),
-    ...(source !== undefined && { channel: source.channel }),
-    ...(evidence.mcp !== undefined && { mcp: evidence.mcp }),
-    ...(request.consent_version !== undefined &&
-      request.consent_version !== consent.version && { sender_version: request.consent_version }),
-  };
-}
-
 /** Shape check for values read back from Blobs (typed `any` by the client). */
 export function isProposalRecord(value: unknown): value is ProposalRecord {
   if (!isObject(value)) return false;
-  const { contact, delivery, consent, confirmation_email: email } = value;
+  const { contact, delivery, consent, confirmation_email: email, notification } = value;
   return (
     typeof value['request_id'] === 'string' &&
     typeof value['received_at'] === 'string' &&
@@ -202,9 +142,9 @@ export function isProposalRecord(value: unknown): value is ProposalRecord {
     isObject(consent) &&
     consent['given'] === true &&
     isObject(delivery) &&
-    (delivery['state'] === 'pending' || delivery['state'] === 'received' || delivery['state'] === 'failed') &&
-    typeof delivery['attempts'] === 'number' &&
+    ['pending', 'received', 'failed'].includes(delivery['state'] as string) &&
     isObject(email) &&
-    typeof email['state'] === 'string'
+    typeof email['state'] === 'string' &&
+    isObject(notification)
   );
 }

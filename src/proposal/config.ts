@@ -1,0 +1,183 @@
+/**
+ * Every configuration variable of the function, read here once, typed, each with the error it logs
+ * when unusable (`.env.example` documents them). Nothing else in the function reads the environment.
+ * An unusable value never fails a request: the safe reading applies (requests kept pending for a CRM
+ * that cannot deliver, strict consent held) and the log names the variable.
+ */
+import { RETENTION_DAYS_RANGE, DEFAULT_RETENTION_DAYS } from '../contract/data-handling.ts';
+import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../contract/send-limits.ts';
+import { LOOPBACK_DIRECTORY_ENV } from '../contract/web-bot-auth.ts';
+import type { CrmName } from '../contract/submit-replies.ts';
+import type { RetryPolicy } from './work/engine.ts';
+
+export type EnvReader = (name: string) => string | undefined;
+
+/** What the CRM adapter is built from (submit/crm.ts); `misconfigured` keeps requests pending and says why. */
+export type CrmSettings =
+  | { provider: 'inbox' }
+  | { provider: 'webhook'; url: string; secret: string }
+  | { provider: 'hubspot'; portalId: string; formGuid: string; accessToken: string; apiBase: string }
+  | { provider: CrmName; misconfigured: { variables: string[]; reason: string } };
+
+export interface Config {
+  crm: CrmSettings;
+  /** Bound of one CRM call. */
+  crmTimeoutMs: number;
+  /** SMTP_URL and MAIL_FROM: absent, no email is sent. */
+  mail?: { url: string; from: string };
+  /** Sales: NOTIFY_EMAIL (absent: the partner's contact address) and a chat webhook. */
+  notify: { emailTo?: string[]; chatUrl?: string };
+  retry: RetryPolicy;
+  retentionMs: number;
+  limits: SendLimits;
+  /** STORE_TIMEOUT_FACTOR: stretches every store bound. */
+  storeTimeFactor: number;
+  /** CONSENT_SECRET (links, signed MCP state and sessions) and strict mode (CONSENT_CONFIRMATION). */
+  consent: { secret?: string; strict: boolean };
+  /** CLIENT_NETWORK_SECRET, or the public fallback. */
+  networkSecret: string;
+  /** Netlify's own addresses of the deploy (URL, DEPLOY_URL, DEPLOY_PRIME_URL): the hosts served. */
+  deployUrls: string[];
+  /** Key directories on loopback over plain HTTP (npm start, npm run dev): never on a deploy. */
+  loopbackDirectories: boolean;
+}
+
+export type ConfigProblem = { variable: string; reason: string; missing?: true };
+
+export const MIN_SECRET_LENGTH = 32;
+const ENDPOINT_RULE = 'must be an https: URL (http: only on loopback)';
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/** A public key, so the per-client limit still counts across instances when the secret is missing. */
+const PUBLIC_NETWORK_SECRET = 'proposal-send-limit';
+
+/** https:, or plain http on loopback for local runs and tests; no credentials in it. */
+export function isAllowedEndpoint(value: string): boolean {
+  const url = URL.parse(value);
+  if (url === null || url.username !== '' || url.password !== '') return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+}
+
+export function readConfig(env: EnvReader): { config: Config; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  const bad = (variable: string, reason: string) => void problems.push({ variable, reason });
+  const number = (name: string, min: number, max: number, fallback: number, integer = false) => {
+    const raw = env(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if ((integer ? Number.isInteger(value) : Number.isFinite(value)) && value >= min && value <= max) return value;
+    bad(name, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
+    return fallback;
+  };
+
+  const { limits, invalid } = sendLimitsFromEnv(env);
+  for (const variable of invalid)
+    bad(variable, `must be an integer from ${SEND_LIMIT_RANGE.min} to ${SEND_LIMIT_RANGE.max}`);
+
+  const giveUpAfterMs = number('REDELIVERY_MAX_HOURS', 0.0001, 8_760, 72) * 3_600_000;
+  let retentionDays = number(
+    'RETENTION_DAYS',
+    RETENTION_DAYS_RANGE.min,
+    RETENTION_DAYS_RANGE.max,
+    DEFAULT_RETENTION_DAYS,
+  );
+  if (retentionDays * 86_400_000 < giveUpAfterMs) {
+    // Retention must not end a request that redelivery may still complete.
+    bad(
+      'RETENTION_DAYS',
+      `must cover REDELIVERY_MAX_HOURS (${giveUpAfterMs / 3_600_000} h); ${DEFAULT_RETENTION_DAYS} days apply`,
+    );
+    retentionDays = DEFAULT_RETENTION_DAYS;
+  }
+
+  const secret = env('CONSENT_SECRET')?.trim();
+  if (secret !== undefined && secret.length < MIN_SECRET_LENGTH)
+    bad('CONSENT_SECRET', `must be at least ${MIN_SECRET_LENGTH} characters; no links are sent`);
+  const mode = env('CONSENT_CONFIRMATION')?.trim().toLowerCase();
+  // Fails closed: anything but unset or "optional" holds requests the person has not confirmed.
+  const strict = mode !== undefined && mode !== 'optional';
+  if (strict && mode !== 'required')
+    bad('CONSENT_CONFIRMATION', 'must be "required" or "optional"; "required" applies');
+  const usable = secret !== undefined && secret.length >= MIN_SECRET_LENGTH ? secret : undefined;
+  if (strict && usable === undefined)
+    bad('CONSENT_SECRET', 'CONSENT_CONFIRMATION holds requests, and without this secret nobody can confirm them');
+
+  const deployUrls = ['URL', 'DEPLOY_URL', 'DEPLOY_PRIME_URL'].flatMap((name) => env(name) ?? []);
+  const deployed = deployUrls.some((url) => !LOOPBACK.has(URL.parse(url)?.hostname ?? 'localhost'));
+  const network = env('CLIENT_NETWORK_SECRET')?.trim() ?? '';
+  if (network.length < MIN_SECRET_LENGTH && deployed)
+    problems.push({
+      variable: 'CLIENT_NETWORK_SECRET',
+      reason: `must be at least ${MIN_SECRET_LENGTH} characters; a public key applies until it is set`,
+      ...(network === '' && { missing: true as const }),
+    });
+
+  const mail = env('SMTP_URL') !== undefined && env('MAIL_FROM') !== undefined;
+  const chatUrl = env('NOTIFY_WEBHOOK_URL');
+  if (chatUrl !== undefined && !isAllowedEndpoint(chatUrl)) bad('NOTIFY_WEBHOOK_URL', ENDPOINT_RULE);
+  const emailTo = env('NOTIFY_EMAIL')?.split(',').map((a) => a.trim()).filter((a) => a !== ''); // prettier-ignore
+
+  const config: Config = {
+    crm: crmSettings(env),
+    crmTimeoutMs: number('CRM_TIMEOUT_MS', 1, 30_000, 8_000, true),
+    ...(mail && { mail: { url: env('SMTP_URL')!, from: env('MAIL_FROM')! } }),
+    notify: {
+      ...(emailTo !== undefined && { emailTo }),
+      ...(chatUrl !== undefined && isAllowedEndpoint(chatUrl) && { chatUrl }),
+    },
+    retry: {
+      firstMs: number('REDELIVERY_BACKOFF_SECONDS', 0.1, 3_600, 60) * 1000,
+      factor: 2,
+      capMs: 3_600_000,
+      giveUpAfterMs,
+    },
+    retentionMs: retentionDays * 86_400_000,
+    limits,
+    storeTimeFactor: number('STORE_TIMEOUT_FACTOR', 1, 10, 1, true),
+    consent: { ...(usable !== undefined && { secret: usable }), strict },
+    networkSecret: network.length >= MIN_SECRET_LENGTH ? network : PUBLIC_NETWORK_SECRET,
+    deployUrls,
+    loopbackDirectories: env(LOOPBACK_DIRECTORY_ENV) === '1' && !deployed,
+  };
+  const crm = config.crm;
+  if ('misconfigured' in crm)
+    problems.push(...crm.misconfigured.variables.map((variable) => ({ variable, reason: crm.misconfigured.reason })));
+  return { config, problems };
+}
+
+/** CRM_PROVIDER: unset or "inbox" (default), "webhook" or "hubspot", with the variables each needs. */
+function crmSettings(env: EnvReader): CrmSettings {
+  const provider = env('CRM_PROVIDER')?.trim().toLowerCase() ?? 'inbox';
+  const misconfigured = (name: CrmName, variables: string[], reason: string) => ({
+    provider: name,
+    misconfigured: { variables, reason },
+  });
+  const missing = (name: CrmName, names: string[]) => {
+    const unset = names.filter((variable) => env(variable) === undefined);
+    return unset.length === 0 ? undefined : misconfigured(name, unset, 'missing');
+  };
+  if (provider === 'inbox') return { provider };
+  if (provider === 'webhook') {
+    const url = env('CRM_WEBHOOK_URL');
+    const secret = env('CRM_WEBHOOK_SECRET');
+    if (url === undefined || secret === undefined)
+      return missing('webhook', ['CRM_WEBHOOK_URL', 'CRM_WEBHOOK_SECRET'])!;
+    if (!isAllowedEndpoint(url)) return misconfigured('webhook', ['CRM_WEBHOOK_URL'], ENDPOINT_RULE);
+    if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret))
+      return misconfigured('webhook', ['CRM_WEBHOOK_SECRET'], 'must have the form whsec_<base64>');
+    return { provider, url, secret };
+  }
+  if (provider === 'hubspot') {
+    const names = ['HUBSPOT_PORTAL_ID', 'HUBSPOT_FORM_GUID', 'HUBSPOT_ACCESS_TOKEN'];
+    const unset = missing('hubspot', names);
+    if (unset) return unset;
+    const [portalId, formGuid, accessToken] = names.map((name) => env(name)!) as [string, string, string];
+    if (!/^\d+$/.test(portalId)) return misconfigured('hubspot', ['HUBSPOT_PORTAL_ID'], 'must be digits');
+    if (!/^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(formGuid))
+      return misconfigured('hubspot', ['HUBSPOT_FORM_GUID'], 'must be a form GUID');
+    const apiBase = env('HUBSPOT_API_BASE') ?? 'https://api.hsforms.com';
+    if (!isAllowedEndpoint(apiBase)) return misconfigured('hubspot', ['HUBSPOT_API_BASE'], ENDPOINT_RULE);
+    return { provider, portalId, formGuid, accessToken, apiBase };
+  }
+  // Requests stay pending in the inbox rather than go to a CRM nobody chose.
+  return misconfigured('inbox', ['CRM_PROVIDER'], 'must be inbox, webhook or hubspot');
+}

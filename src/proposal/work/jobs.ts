@@ -1,0 +1,245 @@
+/**
+ * Work owed by no request of its own, each a record `jobs/<period>-<kind>` created once (create-if-new)
+ * and run by the engine like a request: the hour's digest of notices past NOTIFY_LIMIT_PER_HOUR, the
+ * day's alert that the confirmation limit was reached, the day's questions the site could not answer,
+ * the day's alert that strict consent cannot ask anyone, and a "Not me" erasure (the CRM's deletion
+ * event and sales' word). Each job is deleted by its last step, due when nothing reads it any more
+ * (an erasure's once its link expired, so a reused link hears "used" until then).
+ */
+import { CONSENT_LINK_HOURS } from '../../contract/consent.ts';
+import type { CrmName } from '../../contract/submit-replies.ts';
+import { isObject } from '../store/blobs.ts';
+import { DAY_MS, HOUR_MS, peek } from '../store/tally.ts';
+import { hourEnd, hourOf, noticeWindow, pastHourLimit } from '../limits/send-gates.ts';
+import { MAIL_EFFECT_MS } from '../notify/mail.ts';
+import { CHAT_EFFECT_MS, postChat } from '../notify/chat.ts';
+import type { ConsentLinks } from '../notify/links.ts';
+import {
+  configAlertMessage,
+  dayLimitMessage,
+  digestMessage,
+  erasureMessage,
+  questionsMessage,
+  type ErasedLead,
+  type SalesMessage,
+} from '../notify/messages.ts';
+import { crmCall } from '../submit/crm.ts';
+import type { Channels, NotifyState, ProposalRecord } from '../submit/record.ts';
+import { salesChannels, type Ctx } from './context.ts';
+import { Owner, type Kind, type Owned, type Step } from './engine.ts';
+import { markDue } from './due.ts';
+import { readTopics } from './questions.ts';
+
+export type JobKind = 'digest' | 'day-limit-alert' | 'questions' | 'config' | 'erasure';
+
+export interface JobRecord extends Owned {
+  kind: JobKind;
+  /** The clock hour (`2026-11-28T05`), the UTC day (`2026-11-28`), or an erasure's request id. */
+  period: string;
+  created_at: string;
+  /** Not sent before (a digest: its hour's end). */
+  not_before: string;
+  /** Deleted then. */
+  keep_until: string;
+  message: Channels;
+  /** A configuration alert's variable. */
+  variable?: string;
+  /**
+   * An erasure: the CRM it went to and its deletion event, the link's hashes (a reuse hears "used"),
+   * and the lead in words until sales were told; no contact details.
+   */
+  erasure?: {
+    crm: CrmName;
+    links: ConsentLinks;
+    deletion: 'owed' | 'sent' | 'failed' | 'by_hand' | 'none';
+    lead?: ErasedLead;
+  };
+}
+
+type J = JobRecord;
+const jobId = (j: Pick<J, 'kind' | 'period'>) => `${j.period}-${j.kind}`;
+export const erasureJobId = (requestId: string) => `${requestId}-erasure`;
+
+function newJob(ctx: Ctx, kind: JobKind, period: string): J {
+  const now = ctx.now();
+  const start =
+    kind === 'digest' ? Date.parse(`${period}:00:00.000Z`) : Date.parse(`${period.slice(0, 10)}T00:00:00.000Z`);
+  const ends = kind === 'digest' ? hourEnd(period).getTime() : kind === 'erasure' ? now.getTime() : start + DAY_MS;
+  const to = salesChannels(ctx);
+  return {
+    kind,
+    period,
+    created_at: now.toISOString(),
+    not_before: new Date(kind === 'digest' || kind === 'questions' ? ends : now.getTime()).toISOString(),
+    keep_until: new Date(
+      kind === 'erasure' ? now.getTime() + CONSENT_LINK_HOURS.deny * HOUR_MS : ends + 2 * DAY_MS,
+    ).toISOString(),
+    message: {
+      email: to.email?.length ? 'owed' : 'not_configured',
+      chat: to.chat === undefined ? 'not_configured' : 'owed',
+    },
+  };
+}
+
+/** Owes the job once: its due entry, then the record, both create-if-new; a job already there is left as it is. */
+export async function oweJob(ctx: Ctx, kind: Exclude<JobKind, 'erasure'>, period: string, extra: Partial<J> = {}) {
+  const job = { ...newJob(ctx, kind, period), ...extra };
+  await markDue(ctx.store, job.not_before, JOBS.prefix, jobId(job));
+  await ctx.store.writeIf(`${JOBS.prefix}/${jobId(job)}`, { ...job, due_at: job.not_before }, { ifNew: true });
+}
+
+/**
+ * Owes a "Not me": the erasure job (the CRM's deletion event when the CRM has the request and takes
+ * one, sales' word naming the lead), made before the request is erased; a repeat finds it there.
+ */
+export async function oweErasure(ctx: Ctx, r: ProposalRecord): Promise<void> {
+  const reached = r.delivery.state === 'received' && r.delivery.crm !== 'inbox';
+  const takesEvents = ctx.crm.name === r.delivery.crm && ctx.crm.deleted !== undefined;
+  const need = ctx.partner.choiceLabels[r.guidance.primary_need ?? ''];
+  const erasure: NonNullable<J['erasure']> = {
+    crm: r.delivery.crm,
+    links: r.consent_links!,
+    deletion: !reached ? 'none' : takesEvents ? 'owed' : 'by_hand',
+    lead: {
+      company: r.contact.company,
+      ...(need !== undefined && { need }),
+      received_at: r.received_at,
+      crm: r.delivery.crm,
+      delivered: reached,
+    },
+  };
+  const job = { ...newJob(ctx, 'erasure', r.request_id), erasure };
+  await markDue(ctx.store, job.not_before, JOBS.prefix, jobId(job));
+  await ctx.store.writeIf(`${JOBS.prefix}/${jobId(job)}`, { ...job, due_at: job.not_before }, { ifNew: true });
+}
+
+/** Runs a job now when it is due and free (a "Not me"'s, right after the press); else the scheduled run does. */
+export async function runJobNow(ctx: Ctx, id: string): Promise<void> {
+  const found = await ctx.store.read(`${JOBS.prefix}/${id}`);
+  if (found === null || !isJob(found.value)) return;
+  await (await Owner.take(JOBS, { record: found.value, version: found.version }, ctx))?.run();
+}
+
+/** The erasure a "Not me" left, while its link lives. */
+export async function readErasure(ctx: Ctx, requestId: string) {
+  const value = (await ctx.store.read(`${JOBS.prefix}/${erasureJobId(requestId)}`))?.value;
+  return isJob(value) ? value.erasure : undefined;
+}
+
+async function messageOf(j: J, ctx: Ctx): Promise<SalesMessage | 'in_digest'> {
+  const { limits } = ctx.config;
+  if (j.kind === 'digest') {
+    const counted = await peek(ctx.store, noticeWindow(new Date(`${j.period}:00:00.000Z`)), {
+      now: ctx.now(),
+      skip: limits.noticesPerHour,
+    });
+    const erasures = counted.idsAfter.filter((id) => id.startsWith('erased-')).length;
+    const more = Math.max(0, counted.count - limits.noticesPerHour);
+    return digestMessage(
+      j.period,
+      { more: more - erasures, erasures, suspect: counted.flaggedAfter },
+      limits.noticesPerHour,
+      ctx.partner,
+    );
+  }
+  if (j.kind === 'day-limit-alert') return dayLimitMessage(j.period, limits.perDay, ctx.partner);
+  if (j.kind === 'questions') return questionsMessage(j.period, await readTopics(ctx.store, j.period));
+  if (j.kind === 'config') return configAlertMessage(j.period, j.variable ?? 'a variable', 'is not usable');
+  // A "Not me" counts against the hour's notices like a request: past the limit, the digest says it.
+  const gates = { store: ctx.store, limits, now: ctx.now };
+  if (await pastHourLimit(gates, `erased-${j.period}`, false)) {
+    await oweJob(ctx, 'digest', hourOf(ctx.now()));
+    return 'in_digest';
+  }
+  const { deletion, lead } = j.erasure!;
+  const words = deletion === 'by_hand' ? 'by_hand' : deletion === 'none' ? 'none' : 'event';
+  return erasureMessage(
+    j.period,
+    lead ?? { company: 'an unnamed company', received_at: j.created_at, crm: j.erasure!.crm, delivered: false },
+    words,
+  );
+}
+
+/** Once sales have been told on every channel, an erasure forgets the lead's words. */
+const told = (j: J, channel: keyof Channels, state: NotifyState): J => {
+  const message = { ...j.message, [channel]: state };
+  const done = message.email !== 'owed' && message.chat !== 'owed';
+  if (!done || j.erasure === undefined) return { ...j, message };
+  const { lead: _lead, ...erasure } = j.erasure;
+  return { ...j, message, erasure };
+};
+
+const messageStep = (channel: keyof Channels): Step<J, Ctx> => ({
+  name: `message_${channel}`,
+  owed: (j) => j.message[channel] === 'owed' && j.not_before,
+  async run(j, ctx, owner) {
+    const message = await messageOf(j, ctx);
+    if (message === 'in_digest')
+      return {
+        done: (c) =>
+          told(
+            told(c, 'email', c.message.email === 'owed' ? 'in_digest' : c.message.email),
+            'chat',
+            c.message.chat === 'owed' ? 'in_digest' : c.message.chat,
+          ),
+      };
+    const to = salesChannels(ctx)[channel];
+    if (to === undefined) return { done: (c) => told(c, channel, 'not_configured') };
+    owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
+    const { chat, ...mail } = message;
+    const result =
+      channel === 'chat'
+        ? await postChat(to as string, chat, jobId(j))
+        : await ctx.mailer!.send({ ...mail, to: to as string[] }, { job: jobId(j) });
+    if (result === 'retry') return { retry: true, reason: channel };
+    return { done: (c) => told(c, channel, result) };
+  },
+  gaveUp: (j) => told(j, channel, 'failed'),
+});
+
+const JOB_STEPS: readonly Step<J, Ctx>[] = [
+  {
+    name: 'crm_deletion',
+    owed: (j) => j.erasure?.deletion === 'owed',
+    async run(j, ctx, owner) {
+      const { crm } = ctx;
+      const deleted =
+        (state: 'sent' | 'by_hand') =>
+        (c: J): J => ({ ...c, erasure: { ...c.erasure!, deletion: state } });
+      // A CRM that takes no deletion event (or is no longer the one configured): sales delete by hand.
+      if (crm.name !== j.erasure!.crm || crm.deleted === undefined) return { done: deleted('by_hand') };
+      owner.beforeEffect(ctx.config.crmTimeoutMs);
+      const outcome = await crmCall(ctx.config.crmTimeoutMs, (signal) => crm.deleted!(j.period, signal));
+      if (outcome.ok) return { done: deleted('sent') };
+      return {
+        retry: true,
+        reason: outcome.kind,
+        ...(outcome.retryAfterSeconds && { afterMs: outcome.retryAfterSeconds * 1000 }),
+      };
+    },
+    gaveUp: (j) => ({ ...j, erasure: { ...j.erasure!, deletion: 'failed' } }),
+  },
+  messageStep('email'),
+  messageStep('chat'),
+  {
+    name: 'forget',
+    owed: (j) =>
+      j.erasure?.deletion !== 'owed' && j.message.email !== 'owed' && j.message.chat !== 'owed' && j.keep_until,
+    run: async () => ({ done: () => null }),
+    gaveUp: (j) => j,
+  },
+];
+
+const isJob = (value: unknown): value is J =>
+  isObject(value) &&
+  typeof value['kind'] === 'string' &&
+  typeof value['period'] === 'string' &&
+  isObject(value['message']);
+
+export const JOBS: Kind<J, Ctx> = {
+  prefix: 'jobs',
+  is: isJob,
+  id: jobId,
+  steps: JOB_STEPS,
+  onGiveUp: (j) => j,
+};

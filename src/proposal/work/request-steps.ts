@@ -1,0 +1,248 @@
+/**
+ * What a stored request owes, as steps in order: its CRM record and confirmation email (what the
+ * reply reports), the sales notice by email and by chat, the CRM's update once the person confirmed,
+ * the alert once a step gave up, and, for a request strict mode holds, its erasure when nobody confirmed.
+ */
+import { logEvent } from '../log.ts';
+import { removePointer } from '../store/keys.ts';
+import { confirmationLimit, pastHourLimit, hourOf, suspect } from '../limits/send-gates.ts';
+import { MAIL_EFFECT_MS } from '../notify/mail.ts';
+import { CHAT_EFFECT_MS, postChat } from '../notify/chat.ts';
+import { consentLinks, linksMatch, linkToken, linkUrl } from '../notify/links.ts';
+import { alertMessage, confirmationMail, noticeMessage, type SalesMessage } from '../notify/messages.ts';
+import { crmCall, crmPayload, type CrmOutcome } from '../submit/crm.ts';
+import {
+  isProposalRecord,
+  REQUESTS_PREFIX,
+  type Channels,
+  type NotifyState,
+  type ProposalRecord,
+} from '../submit/record.ts';
+import { salesChannels, type Ctx } from './context.ts';
+import type { Kind, Outcome, Owner, Step } from './engine.ts';
+import { oweErasure, oweJob } from './jobs.ts';
+
+type R = ProposalRecord;
+type RequestStep = Step<R, Ctx>;
+
+/** The CRM's answer as an outcome: a refusal of any kind keeps the request pending (consented data is never dropped). */
+const crmOutcome = (outcome: CrmOutcome, done: (r: R) => R, note?: (r: R) => R): Outcome<R> =>
+  outcome.ok
+    ? { done }
+    : {
+        retry: true,
+        reason: outcome.kind,
+        ...(outcome.retryAfterSeconds !== undefined && { afterMs: outcome.retryAfterSeconds * 1000 }),
+        ...(note !== undefined && { note }),
+      };
+
+/** Only the CRM a request was accepted for delivers it: another configuration leaves it (and says so). */
+function acceptedHere(r: R, ctx: Ctx): boolean {
+  if (ctx.crm.name === r.delivery.crm) return true;
+  logEvent('crm_not_accepted_here', {
+    request_id: r.request_id,
+    accepted_for: r.delivery.crm,
+    configured: ctx.crm.name,
+  });
+  return false;
+}
+
+export const delivered = (r: R, at: string, reference?: string): R => ({
+  ...r,
+  delivery: {
+    crm: r.delivery.crm,
+    state: 'received',
+    delivered_at: at,
+    ...(reference !== undefined && { crm_reference: reference }),
+  },
+});
+
+const crm: RequestStep = {
+  name: 'crm',
+  // A held request reaches no CRM until the person confirms.
+  owed: (r) => r.delivery.state === 'pending' && r.hold === undefined,
+  async run(r, ctx, owner) {
+    if (!acceptedHere(r, ctx)) return { retry: true, reason: 'not-accepted-here' };
+    if (ctx.crm.storesRecord) return { done: (c) => delivered(c, ctx.now().toISOString()) };
+    owner.beforeEffect(ctx.config.crmTimeoutMs);
+    const outcome = await crmCall(ctx.config.crmTimeoutMs, (signal) => ctx.crm.deliver(crmPayload(r), signal));
+    return crmOutcome(
+      outcome,
+      (c) => delivered(c, ctx.now().toISOString(), outcome.ok ? outcome.reference : undefined),
+      (c) => ({ ...c, delivery: { ...c.delivery, ...(!outcome.ok && { last_error_kind: outcome.kind }) } }),
+    );
+  },
+  gaveUp: (r, ctx) => ({ ...r, delivery: { ...r.delivery, state: 'failed', failed_at: ctx.now().toISOString() } }),
+};
+
+/** A held request whose confirmation cannot be sent is delivered as optional mode would, never erased unasked. */
+const released = (r: R, why: NonNullable<R['consent']['released_unconfirmed']>): R => {
+  if (r.hold === undefined) return r;
+  logEvent('consent_hold_released', { request_id: r.request_id, why });
+  const { hold: _hold, ...rest } = r;
+  return { ...rest, consent: { ...r.consent, released_unconfirmed: why } };
+};
+
+const emailState =
+  (state: R['confirmation_email']['state'], at: string, extra = {}) =>
+  (r: R): R => ({
+    ...(state === 'sent' ? r : released(r, state === 'limited' ? 'limit' : state)),
+    confirmation_email: { state, at, ...extra },
+  });
+
+const confirmation: RequestStep = {
+  name: 'confirmation_email',
+  // A held request's email is how the person confirms: sent while it waits.
+  owed: (r) => (r.delivery.state === 'received' || r.hold !== undefined) && r.confirmation_email.state === 'not_sent',
+  async run(r, ctx, owner) {
+    const at = ctx.now().toISOString();
+    const { secret } = ctx.config.consent;
+    if (r.hold !== undefined && (ctx.mailer === null || secret === undefined)) {
+      // Strict mode that cannot ask the person: held, and the day's configuration alert owed.
+      const variable = secret === undefined ? 'CONSENT_SECRET' : 'SMTP_URL';
+      await oweJob(ctx, 'config', at.slice(0, 10), { variable });
+      return { retry: true, reason: 'strict-misconfigured' };
+    }
+    if (ctx.mailer === null) return { done: emailState('not_configured', at) };
+    const limit = await confirmationLimit({ store: ctx.store, limits: ctx.config.limits, now: ctx.now }, r);
+    if (limit !== undefined) {
+      logEvent('confirmation_email_limited', { request_id: r.request_id, limit });
+      if (limit === 'per_day') await oweJob(ctx, 'day-limit-alert', at.slice(0, 10));
+      return { done: emailState('limited', at, { limit }) };
+    }
+    let record = r;
+    // Links only when they will match: made anew, and stored first, when the secret changed since.
+    if (secret !== undefined && (r.consent_links === undefined || !linksMatch(secret, r.request_id, r.consent_links)))
+      record = await owner.save({ ...r, consent_links: consentLinks(secret, r.request_id, r.received_at) });
+    const url = (answer: 'confirm' | 'deny') =>
+      linkUrl(ctx.partner.proposalUrl, r.request_id, answer, linkToken(secret!, r.request_id, answer));
+    const mail = confirmationMail(
+      record,
+      ctx.partner,
+      secret === undefined ? undefined : { confirm: url('confirm'), deny: url('deny') },
+    );
+    owner.beforeEffect(MAIL_EFFECT_MS);
+    const result = await ctx.mailer.send(
+      { to: r.contact.email, replyTo: ctx.partner.email, messageId: r.request_id, ...mail },
+      { request_id: r.request_id },
+    );
+    if (result === 'retry') return { retry: true, reason: 'mail' };
+    if (result === 'failed') return { failed: emailState('failed', ctx.now().toISOString()) };
+    return { done: emailState('sent', ctx.now().toISOString()) };
+  },
+  gaveUp: (r, ctx) => emailState('failed', ctx.now().toISOString())(r),
+};
+
+/** Sends one channel of a sales message; a channel no longer configured is settled so. */
+async function sendOn(channel: keyof Channels, message: SalesMessage, ctx: Ctx, owner: Owner<R, Ctx>, id: string) {
+  const to = salesChannels(ctx)[channel];
+  if (to === undefined) return 'not_configured' as const;
+  owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
+  if (channel === 'chat') return postChat(to as string, message.chat, id);
+  const { chat: _chat, ...mail } = message;
+  return ctx.mailer!.send({ ...mail, to: to as string[] }, { request_id: id });
+}
+
+const setChannel =
+  (field: 'notification' | 'alert', channel: keyof Channels, state: NotifyState) =>
+  (r: R): R =>
+    ({ ...r, [field]: { ...r[field]!, [channel]: state } }) as R;
+
+function salesStep(field: 'notification' | 'alert', channel: keyof Channels): RequestStep {
+  return {
+    name: `${field === 'notification' ? 'notice' : 'alert'}_${channel}`,
+    // Sales hear of a held request once the person confirmed it.
+    owed: (r) => r[field]?.[channel] === 'owed' && !(field === 'notification' && r.hold !== undefined),
+    async run(r, ctx, owner) {
+      const gates = { store: ctx.store, limits: ctx.config.limits, now: ctx.now };
+      // Counted once per request (a retry keeps its place): past the hour's limit, the digest tells of it.
+      if (field === 'notification' && (await pastHourLimit(gates, r.request_id, suspect(r, ctx.config.limits)))) {
+        await oweJob(ctx, 'digest', hourOf(ctx.now()));
+        logEvent('notice_in_digest', { request_id: r.request_id });
+        const held = (s: NotifyState): NotifyState => (s === 'owed' ? 'in_digest' : s);
+        return {
+          done: (c) => ({ ...c, notification: { email: held(c.notification.email), chat: held(c.notification.chat) } }),
+        };
+      }
+      const message = field === 'alert' ? alertMessage(r, ctx.partner, r.alert!.reason) : noticeMessage(r, ctx.partner);
+      const result = await sendOn(channel, message, ctx, owner, r.request_id);
+      if (result === 'retry') return { retry: true, reason: channel };
+      if (result === 'failed') return { failed: setChannel(field, channel, 'failed') };
+      return { done: setChannel(field, channel, result) };
+    },
+    gaveUp: (r) => setChannel(field, channel, 'failed')(r),
+  };
+}
+
+const consentUpdate: RequestStep = {
+  name: 'consent_update',
+  // Before the CRM has the request, the delivery itself carries the confirmed consent.
+  owed: (r) => r.consent_update?.state === 'owed' && r.delivery.state === 'received',
+  async run(r, ctx, owner) {
+    const sent = (c: R): R => ({ ...c, consent_update: { state: 'sent' } });
+    if (ctx.crm.storesRecord) return { done: sent };
+    if (!acceptedHere(r, ctx)) return { retry: true, reason: 'not-accepted-here' };
+    owner.beforeEffect(ctx.config.crmTimeoutMs);
+    return crmOutcome(
+      await crmCall(ctx.config.crmTimeoutMs, (s) => ctx.crm.deliver(crmPayload(r), s, 'consent-confirmed')),
+      sent,
+    );
+  },
+  gaveUp: (r) => ({ ...r, consent_update: { state: 'failed' } }),
+};
+
+/** "Not me" pressed: the erasure's work owed first (the CRM's deletion, sales' word), then the request erased. */
+const withdrawn: RequestStep = {
+  name: 'withdrawn',
+  owed: (r) => r.consent_links?.used?.answer === 'deny',
+  async run(r, ctx) {
+    await oweErasure(ctx, r);
+    logEvent('consent_denied', { request_id: r.request_id });
+    return { done: () => null };
+  },
+  gaveUp: (r) => r,
+};
+
+const holdExpiry: RequestStep = {
+  name: 'hold',
+  owed: (r) => r.hold?.until ?? false,
+  async run(r) {
+    logEvent('consent_hold_expired', { request_id: r.request_id });
+    return { done: () => null };
+  },
+  gaveUp: (r) => r,
+};
+
+export const REQUEST_STEPS: readonly RequestStep[] = [
+  withdrawn,
+  crm,
+  confirmation,
+  salesStep('notification', 'email'),
+  salesStep('notification', 'chat'),
+  consentUpdate,
+  salesStep('alert', 'email'),
+  salesStep('alert', 'chat'),
+  holdExpiry,
+];
+/** What a submit's reply waits for: what it reports. */
+export const REPLY_STEPS = 3;
+
+/** What a new request owes sales: each configured channel. */
+export const owedChannels = (ctx: Ctx): Channels => {
+  const to = salesChannels(ctx);
+  return {
+    email: to.email?.length ? 'owed' : 'not_configured',
+    chat: to.chat === undefined ? 'not_configured' : 'owed',
+  };
+};
+
+export const REQUESTS: Kind<R, Ctx> = {
+  prefix: REQUESTS_PREFIX,
+  is: isProposalRecord,
+  id: (r) => r.request_id,
+  steps: REQUEST_STEPS,
+  // Sales are alerted once, on whatever channel is configured, so a person follows up.
+  onGiveUp: (r, step, ctx) =>
+    r.alert !== undefined || step.startsWith('alert') ? r : { ...r, alert: { ...owedChannels(ctx), reason: step } },
+  erase: (r, ctx) => removePointer(ctx.store, r.idempotency_entry, r.request_id),
+};
