@@ -111,10 +111,13 @@ start(
     BROWSER: 'none',
     // netlify dev's proxy (PORT), functions and Blobs servers listen on HOST, loopback by default.
     ...netlifyChildEnv(listenHost()),
-    STORE_TIMEOUT_FACTOR: process.env['STORE_TIMEOUT_FACTOR'] ?? '4',
+    STORE_TIMEOUT_FACTOR: process.env['STORE_TIMEOUT_FACTOR'] ?? '2',
     // Signed requests from agents on loopback are checked locally (src/proposal/agent-identity/profile.ts).
     [LOOPBACK_DIRECTORY_ENV]: '1',
   },
 );
 // netlify dev fires no schedule: the scheduled function runs on its cadence all the same (./serve/schedule.ts).
-runSchedule(scheduleOf(join(root, 'netlify', 'functions', `${SCHEDULED_FUNCTION}.mts`)), () => `http://127.0.0.1:${port}`);
+runSchedule(
+  scheduleOf(join(root, 'netlify', 'functions', `${SCHEDULED_FUNCTION}.mts`)),
+  () => `http://127.0.0.1:${port}`,
+);

@@ -23,11 +23,14 @@ import { parseArgs } from 'node:util';
 import { BlobsServer } from '@netlify/blobs/server';
 import { listText, selectRecords, toCsv } from './inbox/export.ts';
 import { REDELIVER_USAGE, RedeliverRefused, redeliver, type RedeliverOptions } from './inbox/redeliver.ts';
-import { PROPOSALS_STORE, readRecord, type DeliveryState, type ProposalRecord } from '../src/proposal/submit/record.ts';
-import { ProposalsStore } from '../src/proposal/store/blobs.ts';
-import { eraseRecord, readAllRecords } from '../src/proposal/store/retention.ts';
-import { forgetTally } from '../src/proposal/store/event-tally.ts';
-import { addressTally } from '../src/proposal/submit/send-gates.ts';
+import { isProposalRecord, recordKey, REQUESTS_PREFIX, type ProposalRecord } from '../src/proposal/submit/record.ts';
+import { PROPOSALS_STORE, ProposalsStore } from '../src/proposal/store/blobs.ts';
+import { forget } from '../src/proposal/store/tally.ts';
+import { removePointer } from '../src/proposal/store/keys.ts';
+import { unmarkDue } from '../src/proposal/work/due.ts';
+import { addressTally } from '../src/proposal/limits/send-gates.ts';
+
+type DeliveryState = ProposalRecord['delivery']['state'] | 'held';
 
 /** netlify-cli's site id for a project that is not linked to a site (UNLINKED_SITE_MOCK_ID). */
 const UNLINKED_SITE_ID = 'unlinked';
@@ -36,21 +39,21 @@ const USAGE = `Usage: node scripts/inbox.ts [list|export|redeliver|delete] [opti
 
   list                 one line per stored request (default)
   export               all stored requests as JSON (default) or CSV
-  redeliver            run the function's sweep now: deliver pending requests to the CRM (without
-                       waiting for their backoff), send owed emails and notices, delete expired
-                       Idempotency-Key pointers (and requests past RETENTION_DAYS). Uses the CRM_*,
+  redeliver            run the scheduled function's work now: deliver pending requests to the CRM
+                       (without waiting for their backoff), send owed emails and notices, delete
+                       what time deletes (requests past RETENTION_DAYS). Uses the CRM_*,
                        SMTP_*, NOTIFY_* and REDELIVERY_* variables of the environment or .env, and the
                        partner facts of .generated/ (npm run build). On a deployed site it refuses
                        without CRM_PROVIDER (and its variables), SMTP_URL and MAIL_FROM, and
                        NOTIFY_WEBHOOK_URL, unless told the site has no mail or chat (below). A request
                        accepted for another CRM than the configured one is not delivered
-  delete REQUEST_ID    erase one request with its Idempotency-Key pointer and open marker
+  delete REQUEST_ID    erase one request with its Idempotency-Key pointer and due entry
   delete --email ADDR  erase every request sent from this address
 
   --format json|csv    export format
   --out FILE           write the export to FILE instead of standard output
-  --status pending|received|failed
-                       only requests in this delivery state
+  --status pending|received|failed|held
+                       only requests in this state (held: waiting for the person's confirmation)
   --email ADDR         with delete: the sender's address (case-insensitive)
 ${REDELIVER_USAGE}
   --site ID, --token T read a deployed site's store (default: $NETLIFY_SITE_ID, $NETLIFY_AUTH_TOKEN);
@@ -129,15 +132,15 @@ function readOptions(): Options {
   const format = values.format ?? 'json';
   if (format !== 'json' && format !== 'csv') fail(`--format must be json or csv.\n\n${USAGE}`);
   const status = values.status;
-  if (status !== undefined && status !== 'pending' && status !== 'received' && status !== 'failed') {
-    fail(`--status must be pending, received or failed.\n\n${USAGE}`);
+  if (status !== undefined && !['pending', 'received', 'failed', 'held'].includes(status)) {
+    fail(`--status must be pending, received, failed or held.\n\n${USAGE}`);
   }
   return {
     command,
     target,
     format,
     out: values.out,
-    status,
+    status: status as DeliveryState | undefined,
     site: values.site ?? nonEmpty(process.env['NETLIFY_SITE_ID']),
     token: values.token ?? nonEmpty(process.env['NETLIFY_AUTH_TOKEN']),
     redeliver: { noMail, noChat },
@@ -213,12 +216,26 @@ function linkedSiteId(root: string): string | undefined {
   return undefined;
 }
 
+/** Every stored request's value, unchecked (selectRecords checks their shape). */
+async function readAllRecords(store: ProposalsStore): Promise<unknown[]> {
+  const keys = await store.listWhile(`${REQUESTS_PREFIX}/`);
+  return (await Promise.all(keys.map(async (key) => (await store.read(key))?.value))).filter((v) => v !== undefined);
+}
+
+/** A request, its key's pointer (while it names it) and its due entry; returns what existed. */
+async function eraseRecord(store: ProposalsStore, record: ProposalRecord): Promise<string[]> {
+  await removePointer(store, record.idempotency_entry, record.request_id);
+  if (record.due_at !== undefined) await unmarkDue(store, record.due_at, REQUESTS_PREFIX, record.request_id);
+  await store.remove(recordKey(record.request_id));
+  return [recordKey(record.request_id), record.idempotency_entry];
+}
+
 async function erase(source: Source, target: NonNullable<Options['target']>): Promise<void> {
   const { store } = source;
   let records: ProposalRecord[];
   if ('requestId' in target) {
-    const data = await readRecord(store, target.requestId);
-    records = data === null ? [] : [data];
+    const value = (await store.read(recordKey(target.requestId)))?.value;
+    records = isProposalRecord(value) ? [value] : [];
   } else {
     const wanted = target.email.trim().toLowerCase();
     records = selectRecords(await readAllRecords(store)).filter(
@@ -227,13 +244,12 @@ async function erase(source: Source, target: NonNullable<Options['target']>): Pr
   }
   const what = 'requestId' in target ? `request ${target.requestId}` : `requests from ${target.email}`;
   // The send limits' count of the address's requests is about the person too.
-  const tally = 'email' in target && (await forgetTally(store, addressTally(target.email)));
+  const tally = 'email' in target && (await forget(store, addressTally(target.email), new Date()));
   if (tally) process.stdout.write(`Deleted the count of requests from ${target.email} (send limits).\n`);
   if (records.length === 0) {
     process.stdout.write(`Nothing to delete: no ${what} in the ${source.where}.\n`);
     return;
   }
-  // Entries of requests stored before key pointers are left to the sweep, which deletes them all.
   const lines = [`Deleted from the ${source.where}:`];
   for (const record of records) {
     const removed = await eraseRecord(store, record);

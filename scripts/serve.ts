@@ -70,7 +70,7 @@ async function startNetlify(restartsLeft: number): Promise<void> {
         // The build netlify serve runs publishes absolute URLs at this address (src/integrations/site-url.ts).
         SITE_URL: `http://localhost:${port}`,
         // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
-        STORE_TIMEOUT_FACTOR: '4',
+        STORE_TIMEOUT_FACTOR: '2',
         // Signed requests from agents on loopback are checked locally (src/proposal/agent-identity/profile.ts).
         [LOOPBACK_DIRECTORY_ENV]: '1',
         ...process.env,
@@ -87,8 +87,13 @@ async function startNetlify(restartsLeft: number): Promise<void> {
     [child.stdout, process.stdout],
     [child.stderr, process.stderr],
   ] as const) {
+    let scheduledReply = false;
     createInterface({ input: stream }).on('line', (line) => {
       if (line.includes('EADDRINUSE')) lostPort = true;
+      // The clock's own invocations are not news: their request and reply lines, and a run with nothing due.
+      if (line.includes(`/.netlify/functions/${SCHEDULED_FUNCTION}`)) return void (scheduledReply = true);
+      if (scheduledReply && /^Response with status/.test(line)) return void (scheduledReply = false);
+      if (/"event":"scheduled_run","due":0,/.test(line)) return;
       if (/^\s*[╭│╰]/.test(line) || /Static server listening to/.test(line)) {
         if (!announced && /Local dev server ready/.test(line)) {
           announced = true;
@@ -112,7 +117,10 @@ async function startNetlify(restartsLeft: number): Promise<void> {
 
 await startNetlify(PORT_RACE_RESTARTS);
 // The platform's clock for the scheduled function, on the inner port (the front server refuses it, as production does).
-runSchedule(scheduleOf(join(site, 'netlify', 'functions', `${SCHEDULED_FUNCTION}.mts`)), () => `http://127.0.0.1:${innerPort}`);
+runSchedule(
+  scheduleOf(join(site, 'netlify', 'functions', `${SCHEDULED_FUNCTION}.mts`)),
+  () => `http://127.0.0.1:${innerPort}`,
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     netlify?.kill(signal);

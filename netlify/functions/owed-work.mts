@@ -3,16 +3,20 @@ import knowledge from '../../.generated/knowledge.json' with { type: 'json' };
 import * as validators from '../../.generated/validators.mjs';
 import { readEnv } from '../../src/contract/http.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
-import { createIntake, workContext } from '../../src/proposal/actions/pipeline.ts';
+import { createIntake, workContext, type Intake } from '../../src/proposal/actions/pipeline.ts';
 import { runScheduled } from '../../src/proposal/work/scheduled.ts';
 
 /** Netlify's limit of a scheduled function: no claim of this run outlives it. */
 export const SCHEDULED_LIMIT_MS = 30_000;
 
 /** The owed work that is due, on Netlify's clock: no HTTP path, so the site's HTTP surface stays one function. */
+let intake: Intake | undefined;
+
 export default async () => {
-  const intake = createIntake(knowledge as Knowledge, validators, readEnv);
-  await runScheduled(workContext(intake, { startedAt: performance.now(), limitMs: SCHEDULED_LIMIT_MS }));
+  const startedAt = performance.now();
+  // The configuration is read once per instance, as the HTTP function reads it.
+  intake ??= createIntake(knowledge as Knowledge, validators, readEnv);
+  await runScheduled(workContext(intake, { startedAt, limitMs: SCHEDULED_LIMIT_MS }));
 };
 
 export const config: Config = {

@@ -71,7 +71,9 @@ async function main(): Promise<void> {
   try {
     const { default: handler } = (await import('../../netlify/functions/proposal.mts')) as { default: Handler };
     const { EXAMPLE_REQUESTS } = await import('../../src/contract/contract.ts');
-    const { agentIdentityDeps, verifyAgentIdentity } = await import('../../src/proposal/agent-identity/verify.ts');
+    const { verifyAgentIdentity } = await import('../../src/proposal/agent-identity/verify.ts');
+    const { KeyDirectories } = await import('../../src/proposal/agent-identity/directory.ts');
+    const { ProposalsStore } = await import('../../src/proposal/store/blobs.ts');
     const body = JSON.stringify(EXAMPLE_REQUESTS.submit);
     const outcomes: Record<string, number> = {};
 
@@ -127,7 +129,12 @@ async function main(): Promise<void> {
     };
 
     progress(`agent identity: ${ROUNDS} verifications alone, cold and warm`);
-    const deps = agentIdentityDeps({ allowLoopbackHttp: true });
+    const deps = {
+      directories: new KeyDirectories({ now: Date.now, loopbackHttp: true }),
+      store: new ProposalsStore(),
+      now: Date.now,
+      loopbackHttp: true,
+    };
     const verifyTimes = { cold: [] as number[], warm: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, operator] of [
@@ -136,7 +143,7 @@ async function main(): Promise<void> {
       ] as const) {
         const req = new Request(API, { method: 'POST', headers: await headersFor(operator), body });
         const started = performance.now();
-        const identity = await verifyAgentIdentity(req, deps);
+        const identity = await verifyAgentIdentity(req, new TextEncoder().encode(body), deps);
         verifyTimes[name].push(performance.now() - started);
         outcomes[`${name} ${identity.outcome}`] = (outcomes[`${name} ${identity.outcome}`] ?? 0) + 1;
       }

@@ -93,8 +93,8 @@ async function main(): Promise<void> {
   try {
     const { default: handler } = (await import('../../netlify/functions/proposal.mts')) as { default: Handler };
     const { EXAMPLE_REQUESTS } = await import('../../src/contract/contract.ts');
-    const { PROPOSALS_STORE } = await import('../../src/proposal/submit/record.ts');
-    const { RECORDS_PREFIX } = await import('../../src/proposal/submit/record.ts');
+    const { PROPOSALS_STORE } = await import('../../src/proposal/store/blobs.ts');
+    const RECORDS_PREFIX = `${(await import('../../src/proposal/submit/record.ts')).REQUESTS_PREFIX}/`;
     const body = JSON.stringify(EXAMPLE_REQUESTS.submit);
 
     const submit = async (

@@ -11,21 +11,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
 import { readEnv } from '../../src/contract/http.ts';
-import { submitDepsFromEnv, type SubmitDeps } from '../../src/proposal/submit/config.ts';
-import { partnerFromKnowledge } from '../../src/proposal/submit/partner.ts';
-import type { CrmName } from '../../src/contract/submit-replies.ts';
 import type { ProposalsStore } from '../../src/proposal/store/blobs.ts';
-import { listOpen } from '../../src/proposal/store/open-index.ts';
-import { readRecord } from '../../src/proposal/submit/record.ts';
-import { runSweep, type SweepLimits } from '../../src/proposal/submit/sweep.ts';
+import { createIntake, workContext, type Intake } from '../../src/proposal/actions/pipeline.ts';
+import { runScheduled } from '../../src/proposal/work/scheduled.ts';
 
-/** On demand nobody waits on a function limit: every open request now, backoff or not, a few at a time. */
-const ON_DEMAND_LIMITS: SweepLimits = {
-  maxRequests: Number.POSITIVE_INFINITY,
-  budgetMs: 15 * 60_000,
-  concurrency: 4,
-  ignoreBackoff: true,
-};
+/** On demand nobody waits on a function's limit: a claim of this run may last as long as one of the function's. */
+const ON_DEMAND_MS = 15 * 60_000;
 
 /** What the operator says of the deployed site it works on: that it sends no email, or no chat messages. */
 export interface RedeliverOptions {
@@ -48,25 +39,25 @@ export interface SweepTarget {
 export class RedeliverRefused extends Error {}
 
 /**
- * The function's dependencies from this machine's configuration (the environment, then .env, as
- * `npm start` reads it) and the build's partner facts; `--no-mail` and `--no-chat` take the channels away.
+ * The function's instance from this machine's configuration (the environment, then .env, as `npm start`
+ * reads it) and the build's facts, on `store`; `--no-mail` and `--no-chat` take the channels away.
  */
-function sweepDeps(store: ProposalsStore, options: RedeliverOptions): SubmitDeps {
+function instance(store: ProposalsStore, options: RedeliverOptions): Intake {
   const root = process.cwd();
   // The same .env `npm start` reads; variables already set win.
   if (existsSync(join(root, '.env'))) process.loadEnvFile(join(root, '.env'));
   const file = join(root, '.generated', 'knowledge.json');
-  if (!existsSync(file)) {
+  if (!existsSync(file))
     throw new RedeliverRefused(
-      'redeliver needs the partner facts of the build: run `npm run build` first (.generated/knowledge.json is missing).',
+      'redeliver needs the facts of the build: run `npm run build` first (.generated/knowledge.json is missing).',
     );
-  }
   const k = JSON.parse(readFileSync(file, 'utf8')) as Knowledge;
-  const deps = submitDepsFromEnv(readEnv, partnerFromKnowledge(k), k.consent, store);
+  const intake = createIntake(k, {} as Intake['validators'], readEnv, { store });
+  const notify = options.noChat ? { ...intake.config.notify, chatUrl: undefined } : intake.config.notify;
   return {
-    ...deps,
+    ...intake,
     ...(options.noMail && { mailer: null }),
-    ...(options.noChat && { notify: { emailTo: deps.notify.emailTo } }),
+    config: { ...intake.config, notify } as Intake['config'],
   };
 }
 
@@ -76,10 +67,11 @@ function sweepDeps(store: ProposalsStore, options: RedeliverOptions): SubmitDeps
  * the site's pending requests received without any CRM getting them; no SMTP or chat webhook means
  * owed messages recorded as not configured, never sent.
  */
-export function deployedSiteProblems(deps: SubmitDeps, options: RedeliverOptions): string[] {
+export function deployedSiteProblems(intake: Intake, options: RedeliverOptions): string[] {
   const problems: string[] = [];
   const provider = readEnv('CRM_PROVIDER');
-  const { misconfigured } = deps.crm;
+  const crm = intake.config.crm;
+  const misconfigured = 'misconfigured' in crm ? crm.misconfigured : undefined;
   if (provider === undefined) {
     problems.push(
       'CRM_PROVIDER is not set: set it, with its variables, to the CRM the site delivers to (inbox, webhook or hubspot).',
@@ -95,7 +87,7 @@ export function deployedSiteProblems(deps: SubmitDeps, options: RedeliverOptions
       `${mail.join(' and ')} ${mail.length === 1 ? 'is' : 'are'} not set: set them as on the site, or pass --no-mail if the site sends no email.`,
     );
   }
-  if (!options.noChat && deps.notify.chatUrl === undefined) {
+  if (!options.noChat && intake.config.notify.chatUrl === undefined) {
     problems.push(
       'NOTIFY_WEBHOOK_URL is not set (or not usable): set it as on the site, or pass --no-chat if the site posts no chat messages.',
     );
@@ -103,25 +95,12 @@ export function deployedSiteProblems(deps: SubmitDeps, options: RedeliverOptions
   return problems;
 }
 
-/** Open requests still to be delivered that were accepted for another CRM than `crm`: never delivered here. */
-async function acceptedElsewhere(store: ProposalsStore, crm: CrmName): Promise<Map<string, CrmName>> {
-  const elsewhere = new Map<string, CrmName>();
-  for (const marker of await listOpen(store)) {
-    if (marker.job) continue;
-    const record = await readRecord(store, marker.id);
-    if (record !== null && record.delivery.state === 'pending' && record.delivery.crm !== crm) {
-      elsewhere.set(record.request_id, record.delivery.crm);
-    }
-  }
-  return elsewhere;
-}
-
-/** Runs the sweep on `target` and returns what to print; throws RedeliverRefused before touching a site it must not. */
+/** Runs the scheduled work on `target` and returns what to print; throws RedeliverRefused before touching a site it must not. */
 export async function redeliver(target: SweepTarget, options: RedeliverOptions): Promise<string> {
-  const deps = sweepDeps(target.store, options);
+  const intake = instance(target.store, options);
   if (target.deployed) {
-    const problems = deployedSiteProblems(deps, options);
-    if (problems.length > 0) {
+    const problems = deployedSiteProblems(intake, options);
+    if (problems.length > 0)
       throw new RedeliverRefused(
         [
           `Not redelivering the ${target.where}: this configuration is not the site's.`,
@@ -129,29 +108,11 @@ export async function redeliver(target: SweepTarget, options: RedeliverOptions):
           'The variables are read from the environment, then .env.',
         ].join('\n'),
       );
-    }
   }
-  const crm = deps.crm.name;
-  const elsewhere = await acceptedElsewhere(target.store, crm);
-  const report = await runSweep(deps, ON_DEMAND_LIMITS);
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const lines = [`Sweep of the ${target.where}: ${plural(report.open, 'open request')}, ${Math.round(report.ms)} ms.`];
-  for (const { request_id: id, outcome } of report.requests) {
-    const other = elsewhere.get(id);
-    lines.push(
-      other === undefined
-        ? `  ${outcome.padEnd(9)} ${id}`
-        : `  ${'skipped'.padEnd(9)} ${id}: accepted for the ${other} CRM, not this configuration's ${crm}; not delivered`,
-    );
-  }
-  if (report.deferred > 0) lines.push(`  ${report.deferred} left for the next sweep (time budget).`);
-  if (elsewhere.size > 0) {
-    lines.push(
-      `${plural(elsewhere.size, 'request')} accepted for another CRM ${elsewhere.size === 1 ? 'was' : 'were'} not delivered: run redeliver with that CRM's configuration.`,
-    );
-  }
-  lines.push(
-    `Deleted ${plural(report.entriesDeleted, 'day-bucket key pointer')} of earlier releases and ${plural(report.requestsDeleted, 'request')} past RETENTION_DAYS.`,
-  );
-  return `${lines.join('\n')}\n`;
+  const started = performance.now();
+  const report = await runScheduled(workContext(intake, { startedAt: started, limitMs: ON_DEMAND_MS }), {
+    ignoreBackoff: true,
+  });
+  const parts = Object.entries(report).map(([name, n]) => `${name.replaceAll('_', ' ')} ${n}`);
+  return `Owed work of the ${target.where}, backoff ignored, ${Math.round(performance.now() - started)} ms: ${parts.join(', ')}.\n`;
 }

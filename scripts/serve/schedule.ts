@@ -18,7 +18,11 @@ export function scheduleOf(file: string): string {
 }
 
 /** Invokes the scheduled function at every run of `schedule` (UTC) until the process ends; failures are said, never fatal. */
-export function runSchedule(schedule: string, origin: () => string, everySeconds = Number(process.env['OWED_WORK_EVERY_SECONDS'] ?? 0)) {
+export function runSchedule(
+  schedule: string,
+  origin: () => string,
+  everySeconds = Number(process.env['OWED_WORK_EVERY_SECONDS'] ?? 0),
+) {
   const cron = CronExpressionParser.parse(schedule, { tz: 'UTC' });
   const next = () => (everySeconds > 0 ? everySeconds * 1000 : Math.max(0, cron.next().getTime() - Date.now()));
   let failing = false;

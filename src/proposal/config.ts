@@ -102,7 +102,8 @@ export function readConfig(env: EnvReader): { config: Config; problems: ConfigPr
     bad('CONSENT_SECRET', 'CONSENT_CONFIRMATION holds requests, and without this secret nobody can confirm them');
 
   const deployUrls = ['URL', 'DEPLOY_URL', 'DEPLOY_PRIME_URL'].flatMap((name) => env(name) ?? []);
-  const deployed = deployUrls.some((url) => !LOOPBACK.has(URL.parse(url)?.hostname ?? 'localhost'));
+  // The site's own address says it runs deployed (netlify serve sets a made-up DEPLOY_PRIME_URL locally).
+  const deployed = !LOOPBACK.has(URL.parse(env('URL') ?? 'http://localhost')?.hostname ?? 'localhost');
   const network = env('CLIENT_NETWORK_SECRET')?.trim() ?? '';
   if (network.length < MIN_SECRET_LENGTH && deployed)
     problems.push({
@@ -132,7 +133,7 @@ export function readConfig(env: EnvReader): { config: Config; problems: ConfigPr
     },
     retentionMs: retentionDays * 86_400_000,
     limits,
-    storeTimeFactor: number('STORE_TIMEOUT_FACTOR', 1, 10, 1, true),
+    storeTimeFactor: number('STORE_TIMEOUT_FACTOR', 1, 3, 1, true),
     consent: { ...(usable !== undefined && { secret: usable }), strict },
     networkSecret: network.length >= MIN_SECRET_LENGTH ? network : PUBLIC_NETWORK_SECRET,
     deployUrls,

@@ -1,8 +1,8 @@
 /**
- * A lead accepted is a lead handled, through `npm start`: a request that met a CRM outage is
- * delivered once the CRM heals, by the sweep that other visitors' requests start after their
- * replies (context.waitUntil), while its sender never comes back. One CRM record, one
- * confirmation email, one notice to the sales team; a late retry by the sender replays.
+ * A lead accepted is a lead handled on a quiet site, through `npm start`: a request that met a CRM
+ * outage is delivered once the CRM heals, by the scheduled function that npm start runs on its own
+ * clock (scripts/serve/schedule.ts), with no other request at all. One CRM record, one confirmation
+ * email, one notice to the sales team; a late retry by the sender replays.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { submitRequest } from '../helpers/submit-fixtures.ts';
 import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
 
 const SALES = 'sales@kestrelcloud.example';
+const CADENCE_S = 4;
 let crm: TestCrmServer;
 let smtp: TestSmtp;
 let site: RunningSite;
@@ -23,8 +24,9 @@ beforeAll(async () => {
     ...loopbackDeliveryEnv(crm, smtp),
     CRM_TIMEOUT_MS: '1000',
     NOTIFY_EMAIL: SALES,
-    REDELIVERY_INTERVAL_SECONDS: '1',
     REDELIVERY_BACKOFF_SECONDS: '1',
+    // The schedule's cadence, shortened from a minute so the test waits seconds: within two of them.
+    OWED_WORK_EVERY_SECONDS: String(CADENCE_S),
   });
 });
 afterAll(async () => {
@@ -48,34 +50,31 @@ const accepted = (requestId: string) =>
   crm.requests.filter((r) => r.headers['webhook-id'] === requestId && r.path === '/hook').length;
 
 describe('npm start delivers a pending request without its sender', () => {
-  it('CRM down at submit, then healed: other requests start the sweep; one record, one email, one notice', async () => {
+  it('CRM down at submit, then healed: the scheduled run alone delivers it within two cadences; one record, one email, one notice', async () => {
     crm.behave({ kind: 'status', status: 503 });
     const key = randomUUID();
     const email = `lead-${key.slice(0, 8)}@example.com`;
-    const request = { ...submitRequest({ email, company: 'Sweep GmbH' }), role: undefined };
+    const request = { ...submitRequest({ email, company: 'Quiet GmbH' }), role: undefined };
     const first = await post(request, key);
     expect(first.status).toBe(202);
     const { request_id: requestId, status } = (await first.json()) as { request_id: string; status: string };
     expect(status).toBe('pending');
-    const refusedAttempts = accepted(requestId);
-    expect(refusedAttempts).toBe(1);
+    expect(accepted(requestId)).toBeGreaterThanOrEqual(1);
 
+    // The CRM heals; nobody sends anything from here on.
     crm.behave(OK);
-    const healedAt = crm.requests.length;
-    // Other visitors ask for guidance; the sender never retries.
-    const guide = { action: 'guide', question: 'How do we start?', industry: 'Retail', company_size: '11-50' };
-    const deadline = Date.now() + 60_000;
-    while (
-      (crm.requests.slice(healedAt).every((r) => r.headers['webhook-id'] !== requestId) ||
-        mailsTo(smtp.messages, email).length === 0) &&
-      Date.now() < deadline
-    ) {
-      expect((await post({ ...guide, primary_need: 'cloud-engineering' })).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    const delivered = crm.requests.slice(healedAt).filter((r) => r.headers['webhook-id'] === requestId);
-    expect(delivered).toHaveLength(1);
-    expect(mailsTo(smtp.messages, email)).toHaveLength(1);
+    const healedAt = Date.now();
+    const before = crm.requests.length;
+    const afterHealing = () =>
+      crm.requests.slice(before).filter((r) => r.headers['webhook-id'] === requestId && r.path === '/hook').length;
+    await expect
+      .poll(() => afterHealing() === 1 && mailsTo(smtp.messages, email).length === 1, {
+        timeout: 2 * CADENCE_S * 1000 + 10_000,
+        interval: 250,
+      })
+      .toBe(true);
+    // Within two cadences, plus the run's own time on a busy machine.
+    expect(Date.now() - healedAt).toBeLessThan(2 * CADENCE_S * 1000 + 10_000);
     // The notice went out when the request arrived (saying the CRM did not have it yet), once.
     expect(noticesOf(requestId)).toHaveLength(1);
 
@@ -84,12 +83,9 @@ describe('npm start delivers a pending request without its sender', () => {
     expect(late.status).toBe(201);
     expect(late.headers.get('idempotent-replayed')).toBe('true');
     expect(await late.json()).toMatchObject({ request_id: requestId, status: 'received', confirmation_email: 'sent' });
-    // More sweeps come and go; still one of each.
-    for (let i = 0; i < 3; i++) {
-      await post({ ...guide, primary_need: 'cloud-engineering' });
-      await new Promise((r) => setTimeout(r, 700));
-    }
-    expect(crm.requests.slice(healedAt).filter((r) => r.headers['webhook-id'] === requestId)).toHaveLength(1);
+    // More scheduled runs come and go; still one of each.
+    await new Promise((r) => setTimeout(r, 2 * CADENCE_S * 1000));
+    expect(afterHealing()).toBe(1);
     expect(mailsTo(smtp.messages, email)).toHaveLength(1);
     expect(noticesOf(requestId)).toHaveLength(1);
   });

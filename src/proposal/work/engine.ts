@@ -134,8 +134,8 @@ export class Owner<R extends Owned, C extends WorkTime> {
     // Work the change makes owed sooner than the record's entry says gets an entry of its own first.
     const due = nextDue(kind, r, ctx);
     const now = ctx.now().toISOString();
-    if (due !== undefined && (r.due_at === undefined || due < r.due_at)) {
-      const at = due > now ? due : now;
+    const at = due === undefined ? undefined : due > now ? due : now;
+    if (at !== undefined && (r.due_at === undefined || at < r.due_at)) {
       await markDue(ctx.store, at, kind.prefix, kind.id(r));
       r = { ...r, due_at: at };
     }
