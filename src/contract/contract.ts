@@ -37,7 +37,7 @@ export function workflowTexts(absolute: (path: string) => string) {
   const api = absolute(DOCUMENT_PATHS.proposalApi);
   return {
     schema: `GET ${api} returns the current contract: request schemas with required fields, examples, limits and error format for the guide, summarize and submit actions (OpenAPI: ${absolute(DOCUMENT_PATHS.openapi)}).`,
-    guide: `POST ${api} with {"action":"guide"}, a question, industry, company_size and primary_need returns non-binding guidance. No contact details are needed and nothing is stored.`,
+    guide: `POST ${api} with {"action":"guide"}, a question, industry, company_size and primary_need returns non-binding guidance. No contact details are needed and nothing about the sender is stored (a question no capability answers is counted by its topic words only).`,
     summarize: `POST ${api} with {"action":"summarize"} and the intake fields returns a reviewable overview, the recommended fields still missing and whether it is ready to submit. Nothing is stored or sent.`,
     submit: `POST ${api} with {"action":"submit"}, consent true, contact details and the intake fields, plus an Idempotency-Key header, sends the consented request to the partner's customer-relationship system. Retries reuse the same key and body.`,
     success_semantics: `status "received" means the customer-relationship system accepted the request; "pending" means it is stored and will be delivered without a retry (a retry with the same Idempotency-Key is safe and returns the outcome); "failed" means the partner's team follows up by hand. HTTP 503 (store-unavailable) means nothing was stored: ${PROBLEM_TYPES['store-unavailable'].advice} Claim an email was sent only when confirmation_email is "sent".`,

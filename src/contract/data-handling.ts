@@ -28,7 +28,7 @@ export function dataHandlingFromEnv(
   const { limits } = sendLimitsFromEnv((variable) => env[variable]);
   return {
     stored:
-      `Guide and summarize store nothing. A submitted request (the contact details, the intake fields, the consent ` +
+      `Summarize stores nothing, and guide stores nothing about you: a question no capability answers is counted by its topic words only (at most six words, no addresses, links or numbers; at most 100 topics a day, deleted two days later), so ${name} learns what it is asked and cannot answer. A submitted request (the contact details, the intake fields, the consent ` +
       `text and version agreed to, and when it arrived) is stored by ${name}, delivered to its customer-relationship ` +
       `system, and ${name}'s sales team is told of it.`,
     consent_record:

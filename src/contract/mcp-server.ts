@@ -22,7 +22,7 @@ export function mcpInstructions(k: Knowledge): string {
   const t = PROPOSAL_TOOLS;
   return [
     `Proposal intake of ${k.partner.name}, ${k.partner.described_as}.`,
-    `${t.guide.name} gives non-binding guidance (nothing stored); ${t.summarize.name} shows an overview of a request and what is missing (nothing stored or sent); ${t.submit.name} sends it.`,
+    `${t.guide.name} gives non-binding guidance (nothing about the person stored); ${t.summarize.name} shows an overview of a request and what is missing (nothing stored or sent); ${t.submit.name} sends it.`,
     `Submit only after the person agreed to this consent text (version ${k.consent.version}), shown word for word: "${k.consent.text}"`,
     `Give ${t.submit.name} one new idempotency_key argument (a UUID) per request and the same key with the same arguments on every retry.`,
     `Claim the request was received only when status is "received", and an email only when confirmation_email is "sent".`,

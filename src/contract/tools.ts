@@ -9,7 +9,7 @@ export const PROPOSAL_TOOLS = {
     name: 'request_guidance',
     title: 'Ask for guidance',
     description:
-      'Get non-binding guidance on which capability and engagement model fit a question. Needs no contact details; nothing is stored.',
+      'Get non-binding guidance on which capability and engagement model fit a question. Needs no contact details; nothing about the person is stored (a question no capability answers is counted by its topic words).',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   summarize: {

@@ -25,7 +25,7 @@ import { keyInUse } from '../store/keys.ts';
 import { linkToken, linkUrl } from '../notify/links.ts';
 import { canonicalJson } from '../submit/key.ts';
 import type { Intake } from '../actions/pipeline.ts';
-import { answerGrant, grantForKey, readGrant, type Grant } from './grants.ts';
+import { answerGrant, grantForKey, keyGrant, readGrant, type Grant } from './grants.ts';
 import { ELICITING_REVISION, type DeclaredSession } from './session.ts';
 
 const KEY = 'consent';

@@ -33,6 +33,14 @@ export async function readGrant(store: ProposalsStore, id: string): Promise<{ gr
   return found !== null && isGrant(found.value) ? { grant: found.value, version: found.version } : null;
 }
 
+const pointerOf = (secret: string, key: string) => `${GRANT_KEYS_PREFIX}${createHmac('sha256', secret).update(`grant-key\n${key}`).digest('hex')}`;
+
+/** The key's grant, if one was made. */
+export async function keyGrant(store: ProposalsStore, secret: string, key: string): Promise<Grant | undefined> {
+  const named = (await store.read(pointerOf(secret, key)))?.value;
+  return isObject(named) && typeof named['id'] === 'string' ? (await readGrant(store, named['id']))?.grant : undefined;
+}
+
 /** The key's grant, found or made: of two first calls at once, the pointer written first wins. */
 export async function grantForKey(
   store: ProposalsStore,
@@ -41,11 +49,10 @@ export async function grantForKey(
   draft: Pick<Grant, 'draft' | 'version' | 'summary'>,
   now: Date,
 ): Promise<Grant> {
-  const pointer = `${GRANT_KEYS_PREFIX}${createHmac('sha256', secret).update(`grant-key\n${key}`).digest('hex')}`;
+  const pointer = pointerOf(secret, key);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const named = (await store.read(pointer))?.value;
-    const found = isObject(named) && typeof named['id'] === 'string' ? await readGrant(store, named['id']) : null;
-    if (found !== null) return found.grant;
+    const found = await keyGrant(store, secret, key);
+    if (found !== undefined) return found;
     const id = timeOrderedId(now);
     const grant: Grant = {
       id,
