@@ -176,7 +176,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   // The Host stays the one the client used: the function sees its own address as the client does
   // (the MCP endpoint compares a browser's Origin with it).
   const headers = { ...req.headers };
-  delete headers['transfer-encoding'];
+  // Hop-by-hop fields are this connection's, never forwarded (RFC 9110 7.6.1): a client's
+  // `Connection: close` passed on made the next request on the pooled inner socket a bare 400.
+  for (const name of ['transfer-encoding', 'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade'])
+    delete headers[name];
   if (body) headers['content-length'] = String(body.length);
   const upstream = forward(
     { host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers },
