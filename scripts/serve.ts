@@ -18,6 +18,7 @@ import { freePort } from './free-port.ts';
 import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
 import { EXISTING_BUILD_ENV, missingBuild } from './serve/existing-build.ts';
 import { serverDir } from './serve/server-dir.ts';
+import { headerTypes, typedHeaders, UNTYPED } from './serve/untyped-files.ts';
 import { LOOPBACK_DIRECTORY_ENV } from '../src/proposal/agent-identity/profile.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
@@ -142,6 +143,9 @@ function refuse(res: ServerResponse, status: 408 | 413 | 502, detail: string): v
   res.end(body);
 }
 
+/** The header rules' Content-Types, read once the build is there (./serve/untyped-files.ts). */
+let types: ReturnType<typeof headerTypes> | undefined;
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Before anything reads the body: netlify serve would throw on a Host it cannot parse.
   if (!parseableHost(req.headers.host, req.url)) return refuseUnparseableHost(res);
@@ -165,8 +169,16 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const upstream = forward(
     { host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers },
     (reply) => {
-      res.writeHead(reply.statusCode ?? 502, reply.headers);
-      reply.pipe(res);
+      const send = (headers = reply.headers) => {
+        res.writeHead(reply.statusCode ?? 502, headers);
+        reply.pipe(res);
+      };
+      // A file without an extension gets the type netlify.toml or _headers gives it, as on Netlify.
+      if (reply.headers['content-type'] !== UNTYPED) return send();
+      (types ??= headerTypes(site)).then(
+        (typeFor) => send(typedHeaders(req, reply, typeFor)),
+        () => send(),
+      );
     },
   );
   upstream.once('error', () =>

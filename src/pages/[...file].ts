@@ -17,7 +17,7 @@ import { handOver } from '../lib/handover.ts';
 import { documentsByPath, pageDocuments, twinFile } from '../lib/pages/documents.ts';
 import { absolute } from '../lib/pages/urls.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS, postPath, twinPath } from '../contract/paths.ts';
-import { mcpServerCard } from '../lib/agents/mcp-server.ts';
+import { mcpServerCard, SERVER_CARD_MEDIA_TYPE } from '../lib/agents/mcp-server.ts';
 import { METHOD_NOT_ALLOWED } from '../proposal/gate/json-rpc.ts';
 
 /**
@@ -48,8 +48,9 @@ export const getStaticPaths = (async () => {
     'openapi.json': async () => json(buildOpenApi(k, await capabilitiesSchema())),
     '.well-known/api-catalog.json': () => json(apiCatalog()),
     '.well-known/ai-catalog.json': () => json(aiCatalog(k, model.site.data)),
-    // GET /mcp/server-card: netlify.toml rewrites it here and types it application/mcp-server-card+json.
-    [`${DOCUMENT_PATHS.mcpServerCard.slice(1)}.json`]: () => json(mcpServerCard(k)),
+    // GET /mcp/server-card, a file without an extension and without a rewrite: the netlify.toml header
+    // of its very path types it application/mcp-server-card+json (npm start: scripts/serve/untyped-files.ts).
+    [DOCUMENT_PATHS.mcpServerCard.slice(1)]: () => json(mcpServerCard(k)),
     // The same card at its earlier home, which the July 2026 server-card draft marks "not recommended"
     // (AI catalogs now point at <endpoint>/server-card): kept while scanners still probe it.
     [DOCUMENT_PATHS.mcpServerCardWellKnown.slice(1)]: () => json(mcpServerCard(k)),
@@ -84,9 +85,13 @@ export const getStaticPaths = (async () => {
 }) satisfies GetStaticPaths;
 
 const MEDIA_TYPES: Record<string, string> = { json: 'application/json', md: 'text/markdown', xml: 'application/xml' };
+/** Files whose type no extension says (netlify.toml types them for Netlify and `npm start`). */
+const FILE_MEDIA_TYPES: Record<string, string> = { [DOCUMENT_PATHS.mcpServerCard.slice(1)]: SERVER_CARD_MEDIA_TYPE };
+
+const mediaType = (file: string) => FILE_MEDIA_TYPES[file] ?? MEDIA_TYPES[file.split('.').pop()!] ?? 'text/plain';
 
 // An explicit media type: the dev server sends it as is.
 export const GET: APIRoute<InferGetStaticPropsType<typeof getStaticPaths>> = async ({ params, props }) =>
   new Response(await props.body(), {
-    headers: { 'Content-Type': `${MEDIA_TYPES[params.file!.split('.').pop()!] ?? 'text/plain'}; charset=utf-8` },
+    headers: { 'Content-Type': `${mediaType(params.file!)}; charset=utf-8` },
   });

@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
-import { distFiles, fileForPath, htmlPages, isUnlistedPage, readDist, root } from '../../scripts/local-site/dist.ts';
+import {
+  distFiles,
+  fileForPath,
+  htmlPages,
+  isUnlistedPage,
+  readDist,
+  rewrites,
+  root,
+} from '../../scripts/local-site/dist.ts';
+import { validateServerCard } from '../helpers/vendored-schemas.ts';
 import { findViolations } from '../../src/lib/content/rules.ts';
 import { createHash } from 'node:crypto';
 
@@ -341,32 +350,40 @@ describe('markdown twins and the sitemap', () => {
 });
 
 describe('the MCP server, as discovery documents name it', () => {
-  const card = JSON.parse(readDist('mcp/server-card.json'));
+  const card = JSON.parse(readDist('mcp/server-card'));
   const knowledgeJson = JSON.parse(readFileSync(join(root, '.generated/knowledge.json'), 'utf8'));
 
-  it('GET /mcp/server-card is the card from the CDN, typed application/mcp-server-card+json, never the function', () => {
+  it('GET /mcp/server-card is a file of that name, typed application/mcp-server-card+json by its path, never the function', () => {
     const toml = readFileSync(join(root, 'netlify.toml'), 'utf8');
-    expect(toml).toMatch(/from = "\/mcp\/server-card"\s*to = "\/mcp\/server-card\.json"\s*status = 200/);
-    const block = toml.slice(toml.indexOf('for = "/mcp/server-card*"')).split('[[headers]]')[0];
+    // No extension and no rewrite: the header of its own path is the only type any server gives it.
+    expect(rewrites().has('/mcp/server-card')).toBe(false);
+    expect(fileForPath('/mcp/server-card')).toBe('mcp/server-card');
+    const block = toml.slice(toml.indexOf('for = "/mcp/server-card"')).split('[[headers]]')[0];
     expect(block).toContain('Content-Type = "application/mcp-server-card+json"');
     expect(block).toContain('Access-Control-Allow-Origin = "*"');
     // No other header rule types it: /mcp's own rules name /mcp and its 405 file exactly.
     expect([...toml.matchAll(/for = "([^"]+)"/g)].map((m) => m[1]).filter((f) => f!.startsWith('/mcp'))).toEqual([
       '/mcp',
       '/mcp-method-not-allowed.json',
-      '/mcp/server-card*',
+      '/mcp/server-card',
     ]);
     // The function's paths are exact: the card's path never reaches it (netlify/functions/proposal.mts).
     const source = readFileSync(join(root, 'netlify/functions/proposal.mts'), 'utf8');
     expect(source).toMatch(/path: \['\/api\/proposal', '\/mcp', '\/confirm\/\*'\]/);
   });
 
+  it('/mcp/server-card is valid against the SEP-2127 Server Card schema (vendored, tests/fixtures/schemas)', () => {
+    expect(validateServerCard(card)).toEqual([]);
+    // The schema takes only its own URL: the draft's earlier `v2` name is refused.
+    expect(validateServerCard({ ...card, $schema: card.$schema.replace('/v1/', '/v2/') })).not.toEqual([]);
+  });
+
   it('keeps the same card at /.well-known/mcp/server-card.json while scanners probe it', () => {
-    expect(readDist('.well-known/mcp/server-card.json')).toBe(readDist('mcp/server-card.json'));
+    expect(readDist('.well-known/mcp/server-card.json')).toBe(readDist('mcp/server-card'));
   });
 
   it('/mcp/server-card has the current server card shape and names /mcp on this site', () => {
-    expect(card.$schema).toBe('https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json');
+    expect(card.$schema).toBe('https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json');
     expect(card.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
     expect(card.name.startsWith(`${base.hostname.split('.').reverse().join('.')}/`)).toBe(true);
     expect(card.description.length).toBeGreaterThan(0);

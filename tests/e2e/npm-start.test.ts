@@ -91,6 +91,8 @@ describe('every path of the published interface, over HTTP', () => {
     ['/.well-known/ai-catalog.json', /^application\/json/],
     ['/.well-known/agent-skills/index.json', /^application\/json/],
     ['/.well-known/agent-skills/request-a-proposal/SKILL.md', /^text\/markdown; charset=utf-8$/],
+    // A file without an extension, typed by its path's header as on Netlify (scripts/serve/untyped-files.ts).
+    ['/mcp/server-card', /^application\/mcp-server-card\+json$/],
   ];
 
   it.each(expected)('GET %s → 200 %s', async (path, type) => {

@@ -7,6 +7,9 @@ export const MCP_TRANSPORT = 'streamable-http';
 /** The media type of a server card (SEP-2127), as the AI catalog's tester registers it. */
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
 
+/** The Server Card schema (SEP-2127): versioned by its `vN` segment, the only `$schema` a card may name. */
+export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
+
 /** How a client of either era connects: for /agents, SKILL.md and llms.txt alike. */
 export function mcpRevisionsText(): string {
   const [modern] = PROTOCOL_VERSIONS;
@@ -27,7 +30,7 @@ export function mcpServerCard(k: Knowledge) {
   const info = mcpServerInfo(k);
   const namespace = new URL(k.urls.home).hostname.split('.').reverse().join('.');
   return {
-    $schema: 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json',
+    $schema: SERVER_CARD_SCHEMA,
     name: `${namespace}/${info.name}`,
     version: info.version,
     title: info.title,

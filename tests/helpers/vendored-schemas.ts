@@ -1,0 +1,32 @@
+/**
+ * The published JSON Schemas the site's MCP documents claim, vendored under tests/fixtures/schemas/
+ * (README.md there names each one's source and date: no network at test time), as validators that
+ * return ajv's errors, none for a valid document.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { root } from '../../scripts/local-site/dist.ts';
+
+const addFormats = addFormatsModule as unknown as <T extends Ajv | Ajv2020>(ajv: T) => T;
+
+const fixture = (file: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(root, 'tests/fixtures/schemas', file), 'utf8')) as Record<string, unknown>;
+
+type Validate = (document: unknown) => ErrorObject[];
+
+function validator(ajv: Ajv | Ajv2020, file: string, ref?: string): Validate {
+  const id = `https://schemas.test/${file}`;
+  ajv.addSchema({ ...fixture(file), $id: id });
+  const validate = ajv.compile({ $ref: `${id}${ref ?? ''}` });
+  return (document) => (validate(document) ? [] : [...(validate.errors ?? [])]);
+}
+
+/** SEP-2127's Server Card (JSON Schema 2020-12, no root schema: the `ServerCard` definition). */
+export const validateServerCard = validator(
+  addFormats(new Ajv2020({ strict: false, allErrors: true })),
+  'server-card.v1.schema.json',
+  '#/$defs/ServerCard',
+);
