@@ -12,7 +12,7 @@ export const DOCUMENT_PATHS = {
   mcp: '/mcp',
   /** The MCP server card where the server-card draft (July 2026) reserves it: `<endpoint>/server-card`. */
   mcpServerCard: '/mcp/server-card',
-  /** The card's earlier home, "not recommended" by that draft; the same bytes, kept while scanners probe it. */
+  /** The card's earlier home, "not recommended" by that draft; the earlier card shape, kept while scanners probe it. */
   mcpServerCardWellKnown: '/.well-known/mcp/server-card.json',
   capabilities: '/api/capabilities',
   capabilitiesSchema: '/schemas/capabilities.schema.json',

@@ -17,7 +17,7 @@ import { handOver } from '../lib/handover.ts';
 import { documentsByPath, pageDocuments, twinFile } from '../lib/pages/documents.ts';
 import { absolute } from '../lib/pages/urls.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS, postPath, twinPath } from '../contract/paths.ts';
-import { mcpServerCard, SERVER_CARD_MEDIA_TYPE } from '../lib/agents/mcp-server.ts';
+import { earlierMcpServerCard, mcpServerCard, SERVER_CARD_MEDIA_TYPE } from '../lib/agents/mcp-server.ts';
 import { METHOD_NOT_ALLOWED } from '../proposal/gate/json-rpc.ts';
 
 /**
@@ -51,9 +51,9 @@ export const getStaticPaths = (async () => {
     // GET /mcp/server-card, a file without an extension and without a rewrite: the netlify.toml header
     // of its very path types it application/mcp-server-card+json (npm start: scripts/serve/untyped-files.ts).
     [DOCUMENT_PATHS.mcpServerCard.slice(1)]: () => json(mcpServerCard(k)),
-    // The same card at its earlier home, which the July 2026 server-card draft marks "not recommended"
-    // (AI catalogs now point at <endpoint>/server-card): kept while scanners still probe it.
-    [DOCUMENT_PATHS.mcpServerCardWellKnown.slice(1)]: () => json(mcpServerCard(k)),
+    // The card's earlier home, which the July 2026 server-card draft marks "not recommended" (AI
+    // catalogs now point at <endpoint>/server-card), in the earlier shape the scanners that probe it read.
+    [DOCUMENT_PATHS.mcpServerCardWellKnown.slice(1)]: () => json(earlierMcpServerCard(k)),
     // GET /mcp: netlify.toml rewrites it here with status 405 (the function takes no GET).
     'mcp-method-not-allowed.json': () => json(METHOD_NOT_ALLOWED),
     // The skill with the sha256 digest of the SKILL.md served beside it: exactly these bytes.

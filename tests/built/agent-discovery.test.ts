@@ -18,7 +18,9 @@ import {
   rewrites,
   root,
 } from '../../scripts/local-site/dist.ts';
-import { validateServerCard } from '../helpers/vendored-schemas.ts';
+import { validateEarlierServerCard, validateServerCard } from '../helpers/vendored-schemas.ts';
+import { rpcMessage } from '../helpers/mcp-reply.ts';
+import handler from '../../netlify/functions/proposal.mts';
 import { findViolations } from '../../src/lib/content/rules.ts';
 import { createHash } from 'node:crypto';
 
@@ -378,8 +380,45 @@ describe('the MCP server, as discovery documents name it', () => {
     expect(validateServerCard({ ...card, $schema: card.$schema.replace('/v1/', '/v2/') })).not.toEqual([]);
   });
 
-  it('keeps the same card at /.well-known/mcp/server-card.json while scanners probe it', () => {
-    expect(readDist('.well-known/mcp/server-card.json')).toBe(readDist('mcp/server-card'));
+  describe('/.well-known/mcp/server-card.json, the earlier card shape scanners still probe', () => {
+    const earlier = JSON.parse(readDist('.well-known/mcp/server-card.json'));
+
+    it('has serverInfo, transport and capabilities (the schema of tests/fixtures/schemas), as plain JSON', () => {
+      expect(validateEarlierServerCard(earlier)).toEqual([]);
+      expect(validateEarlierServerCard({ ...earlier, transport: { type: 'streamable-http' } })).not.toEqual([]);
+      const toml = readFileSync(join(root, 'netlify.toml'), 'utf8');
+      const block = toml.slice(toml.indexOf('for = "/.well-known/mcp/server-card.json"')).split('[[headers]]')[0];
+      expect(block).toContain('Content-Type = "application/json; charset=utf-8"');
+    });
+
+    it('says what the SEP-2127 card says: the same title, version, description, site and endpoint', () => {
+      expect(earlier).toMatchObject({
+        serverInfo: { title: card.title, version: card.version },
+        description: card.description,
+        websiteUrl: card.websiteUrl,
+        transport: { type: card.remotes[0].type, endpoint: card.remotes[0].url },
+        authentication: { required: false },
+      });
+      expect(card.name.endsWith(`/${earlier.serverInfo.name}`)).toBe(true);
+    });
+
+    it('declares the serverInfo and capabilities the server itself answers initialize with', async () => {
+      const res = await handler(
+        new Request(card.remotes[0].url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+          }),
+        }),
+      );
+      const { result } = await rpcMessage(res);
+      expect(earlier.capabilities).toEqual(result.capabilities);
+      expect(result.serverInfo).toMatchObject(earlier.serverInfo);
+    });
   });
 
   it('/mcp/server-card has the current server card shape and names /mcp on this site', () => {

@@ -93,6 +93,7 @@ describe('every path of the published interface, over HTTP', () => {
     ['/.well-known/agent-skills/request-a-proposal/SKILL.md', /^text\/markdown; charset=utf-8$/],
     // A file without an extension, typed by its path's header as on Netlify (scripts/serve/untyped-files.ts).
     ['/mcp/server-card', /^application\/mcp-server-card\+json$/],
+    ['/.well-known/mcp/server-card.json', /^application\/json; charset=utf-8$/],
   ];
 
   it.each(expected)('GET %s → 200 %s', async (path, type) => {
@@ -153,6 +154,23 @@ describe('every path of the published interface, over HTTP', () => {
     const head = await fetch(`${site.url}/.well-known/api-catalog`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('link')).toMatch(/\/\.well-known\/api-catalog>; rel="api-catalog"/);
+  });
+
+  it('the AI catalog names the server card, served with that media type; the earlier home has the earlier shape', async () => {
+    const catalog = (await (await get('/.well-known/ai-catalog.json')).json()) as {
+      entries: { type: string; url: string }[];
+    };
+    const entry = catalog.entries.find((e) => e.type === 'application/mcp-server-card+json')!;
+    const res = await fetch(entry.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(entry.type);
+    const card = (await res.json()) as { remotes: { type: string; url: string }[] };
+    const earlier = (await (await get('/.well-known/mcp/server-card.json')).json()) as Record<string, unknown>;
+    expect(earlier).toMatchObject({
+      serverInfo: { name: expect.any(String), version: expect.any(String) },
+      transport: { type: card.remotes[0]!.type, endpoint: card.remotes[0]!.url },
+      capabilities: { tools: expect.any(Object) },
+    });
   });
 
   it('pages carry the security headers', async () => {

@@ -1,7 +1,7 @@
 /**
- * The published JSON Schemas the site's MCP documents claim, vendored under tests/fixtures/schemas/
- * (README.md there names each one's source and date: no network at test time), as validators that
- * return ajv's errors, none for a valid document.
+ * The JSON Schemas the site's MCP documents are held to, under tests/fixtures/schemas/ (README.md
+ * there names each one's source and date: no network at test time), as validators that return
+ * ajv's errors, none for a valid document.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,9 +24,10 @@ function validator(ajv: Ajv | Ajv2020, file: string, ref?: string): Validate {
   return (document) => (validate(document) ? [] : [...(validate.errors ?? [])]);
 }
 
+const ajv2020 = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+
 /** SEP-2127's Server Card (JSON Schema 2020-12, no root schema: the `ServerCard` definition). */
-export const validateServerCard = validator(
-  addFormats(new Ajv2020({ strict: false, allErrors: true })),
-  'server-card.v1.schema.json',
-  '#/$defs/ServerCard',
-);
+export const validateServerCard = validator(ajv2020, 'server-card.v1.schema.json', '#/$defs/ServerCard');
+
+/** The card's earlier shape (SEP-1649): a schema of our own, since none was published (README.md there). */
+export const validateEarlierServerCard = validator(ajv2020, 'mcp-server-card-sep-1649.schema.json');

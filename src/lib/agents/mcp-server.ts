@@ -25,17 +25,47 @@ export function mcpDescription(k: Knowledge): string {
   return `Ask ${k.partner.name} for guidance, review a proposal request and submit it with consent.`;
 }
 
-/** The server card (SEP-2127 draft); the name is reverse-DNS of the host and the slug. */
-export function mcpServerCard(k: Knowledge) {
+/**
+ * What every published description of the server says, from the server's own facts
+ * (src/proposal/mcp/server-info.ts): the published name is reverse-DNS of the host, then the slug.
+ */
+function mcpServerFacts(k: Knowledge) {
   const info = mcpServerInfo(k);
   const namespace = new URL(k.urls.home).hostname.split('.').reverse().join('.');
+  return { ...info, publishedName: `${namespace}/${info.name}`, description: mcpDescription(k), endpoint: k.urls.mcp };
+}
+
+/** The server card (SEP-2127 draft), at /mcp/server-card and in the AI catalog. */
+export function mcpServerCard(k: Knowledge) {
+  const f = mcpServerFacts(k);
   return {
     $schema: SERVER_CARD_SCHEMA,
-    name: `${namespace}/${info.name}`,
-    version: info.version,
-    title: info.title,
-    description: mcpDescription(k),
-    websiteUrl: info.websiteUrl,
-    remotes: [{ type: MCP_TRANSPORT, url: k.urls.mcp, supportedProtocolVersions: [...PROTOCOL_VERSIONS] }],
+    name: f.publishedName,
+    version: f.version,
+    title: f.title,
+    description: f.description,
+    websiteUrl: f.websiteUrl,
+    remotes: [{ type: MCP_TRANSPORT, url: f.endpoint, supportedProtocolVersions: [...PROTOCOL_VERSIONS] }],
+  };
+}
+
+/** What the server declares it can do, as `server/discover` and `initialize` answer (a test holds them equal). */
+export const MCP_CAPABILITIES = { tools: { listChanged: false } };
+
+/**
+ * The card in its earlier shape (SEP-1649), which scanners still read at
+ * /.well-known/mcp/server-card.json: `serverInfo` as the server itself answers it, the transport
+ * and its endpoint, the capabilities, and that no authentication is asked. No published schema
+ * exists for it, so it names none.
+ */
+export function earlierMcpServerCard(k: Knowledge) {
+  const f = mcpServerFacts(k);
+  return {
+    serverInfo: { name: f.name, title: f.title, version: f.version },
+    description: f.description,
+    websiteUrl: f.websiteUrl,
+    transport: { type: MCP_TRANSPORT, endpoint: f.endpoint },
+    capabilities: MCP_CAPABILITIES,
+    authentication: { required: false },
   };
 }
