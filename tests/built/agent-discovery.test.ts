@@ -323,6 +323,27 @@ describe('markdown twins and the sitemap', () => {
     }
   });
 
+  it('each twin points to /llms.txt on the line under its title', () => {
+    for (const { path } of sitePages()) {
+      const body = readDist(twinOf(path)).replace(/^---\n[\s\S]*?\n---\n\n/, '');
+      const [title, pointer] = body.split('\n\n');
+      expect(title, path).toMatch(/^# /);
+      expect(pointer, path).toBe(`> For the index of every page, see [llms.txt](${new URL('/llms.txt', base).href}).`);
+    }
+  });
+
+  it('each twin names its page as canonical and llms.txt as describedby in its Link header', () => {
+    const rules = headerRules();
+    for (const { path } of sitePages()) {
+      const link = rules.get(`/${twinOf(path)}`)?.get('Link');
+      expect(link, path).toBeDefined();
+      expect(parseLinks(link!)).toEqual([
+        { href: new URL(path, base).href, rel: 'canonical', type: 'text/html' },
+        { href: new URL('/llms.txt', base).href, rel: 'describedby', type: 'text/plain' },
+      ]);
+    }
+  });
+
   it('the sitemap declares UTF-8, is served with a charset, and dates come from the content', () => {
     for (const xml of [index, sitemap]) expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
     expect(readFileSync(join(root, 'netlify.toml'), 'utf8')).toMatch(

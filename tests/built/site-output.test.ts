@@ -139,11 +139,12 @@ describe('agent text documents', () => {
     expect(strings.filter((s) => /^\.{0,2}\/\w/.test(s))).toEqual([]);
   });
 
-  it("llms-full.txt holds every page twin in full (after the twin's frontmatter)", () => {
+  it("llms-full.txt holds every page twin in full (after the twin's frontmatter, without its pointer to llms.txt)", () => {
     const full = readDist('llms-full.txt');
     for (const { path } of htmlPages().filter((p) => !isUnlistedPage(p.path))) {
       const twin = readDist(path === '/' ? 'index.md' : `${path.slice(1)}.md`);
-      expect(full).toContain(twin.replace(/^---\n[\s\S]*?\n---\n\n/, '').trim());
+      const page = twin.replace(/^---\n[\s\S]*?\n---\n\n/, '').replace(/^(# .*\n\n)> .*llms\.txt.*\n\n/, '$1');
+      expect(full).toContain(page.trim());
     }
   });
 });

@@ -147,6 +147,19 @@ describe('every path of the published interface, over HTTP', () => {
     for (const path of Object.values(rels)) expect((await get(path)).status, path).toBe(200);
   });
 
+  it('a twin names its page as canonical and points to /llms.txt, in its Link header and under its title', async () => {
+    const res = await get('/services.md');
+    const links = Object.fromEntries(
+      [...(res.headers.get('link') ?? '').matchAll(/<([^>]+)>; rel="([^"]+)"/g)].map((m) => [m[2]!, m[1]!]),
+    );
+    const origin = `http://localhost:${new URL(site.url).port}`;
+    expect(links).toEqual({ canonical: `${origin}/services`, describedby: `${origin}/llms.txt` });
+    const [, title, pointer] = (await res.text()).split(/\n---\n\n|\n\n/);
+    expect(title).toMatch(/^# /);
+    expect(pointer).toBe(`> For the index of every page, see [llms.txt](${origin}/llms.txt).`);
+    expect((await get('/services')).status).toBe(200);
+  });
+
   it('other pages link their twin, and HEAD of the API catalog names itself', async () => {
     const services = (await get('/services')).headers.get('link') ?? '';
     expect(services).toMatch(/\/services\.md>; rel="alternate"; type="text\/markdown"/);
