@@ -20,6 +20,8 @@ export const DOCUMENT_PATHS = {
   llmsTxt: '/llms.txt',
   llmsFull: '/llms-full.txt',
   sitemap: '/sitemap-index.xml',
+  /** Every page by section, linked to its twin: sitemap.xml's markdown counterpart for agents. */
+  sitemapMd: '/sitemap.md',
   robots: '/robots.txt',
   rss: '/rss.xml',
   apiCatalog: '/.well-known/api-catalog',

@@ -9,7 +9,7 @@ import {
 import { aiCatalog, apiCatalog } from '../lib/agents/catalogs.ts';
 import { proposalSkill, skillMdPath, skillsIndex } from '../lib/agents/agent-skills.ts';
 import { headersFile } from '../lib/agents/headers-file.ts';
-import { fullText, llmsTxt } from '../lib/agents/llms.ts';
+import { fullText, llmsTxt, sitemapMd } from '../lib/agents/llms.ts';
 import { buildOpenApi } from '../lib/agents/openapi.ts';
 import { robotsTxt } from '../lib/agents/robots.ts';
 import { siteModel } from '../lib/content/content.ts';
@@ -61,6 +61,7 @@ export const getStaticPaths = (async () => {
     [skillMdPath(skill.name).slice(1)]: () => skill.skillMd,
     'llms.txt': () => llmsTxt(model),
     'llms-full.txt': () => whole,
+    [DOCUMENT_PATHS.sitemapMd.slice(1)]: () => sitemapMd(model),
     ...Object.fromEntries(sections.map((f) => [f.path.slice(1), () => f.text])),
     'robots.txt': () => robotsTxt(model.site.data),
     // RSS 2.0; each item maps the fields it publishes, nothing more.

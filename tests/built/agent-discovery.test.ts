@@ -367,6 +367,21 @@ describe('markdown twins and the sitemap', () => {
     expect(index).toContain(`<lastmod>${[...lastmods.values()].sort().pop()}T00:00:00.000Z</lastmod>`);
   });
 
+  it('/sitemap.md lists every page once, by section, as a titled link to its twin', () => {
+    const md = readDist('sitemap.md');
+    expect(md.startsWith(`# ${site.name}: sitemap\n\n> `)).toBe(true);
+    expect(md).toContain(new URL('/llms.txt', base).href);
+    const sections = [...md.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(sections).toEqual(['Company', 'Services', 'Evidence', 'Proposals and agents', 'Case studies', 'Blog']);
+    const listed = [...md.matchAll(/^- \[([^\]]+)\]\((\S+)\): /gm)].map((m) => [m[1], pathOf(m[2]!)]);
+    const expected = sitePages().map(({ path }) => [
+      (load(/^---\n([\s\S]*?)\n---/.exec(readDist(twinOf(path)))![1]!) as { title: string }).title,
+      `/${twinOf(path)}`,
+    ]);
+    expect([...listed].sort()).toEqual([...expected].sort());
+    expect(readDist('llms.txt')).toContain(`](${new URL('/sitemap.md', base).href})`);
+  });
+
   it('leaves no extra sitemap files behind', () => {
     expect(distFiles('sitemap*.xml').sort()).toEqual(['sitemap-0.xml', 'sitemap-index.xml']);
   });

@@ -84,6 +84,7 @@ describe('every path of the published interface, over HTTP', () => {
     ['/index.md', /^text\/markdown; charset=utf-8$/],
     ['/services.md', /^text\/markdown; charset=utf-8$/],
     ['/sitemap.xml', /^application\/xml/],
+    ['/sitemap.md', /^text\/markdown; charset=utf-8$/],
     ['/robots.txt', /^text\/plain; charset=utf-8$/],
     ['/openapi.json', /^application\/json/],
     ['/.well-known/api-catalog', /^application\/(linkset\+)?json/],
