@@ -18,7 +18,8 @@ import {
   rewrites,
   root,
 } from '../../scripts/local-site/dist.ts';
-import { validateEarlierServerCard, validateServerCard } from '../helpers/vendored-schemas.ts';
+import { validateEarlierServerCard, validateRegistryServer, validateServerCard } from '../helpers/vendored-schemas.ts';
+import { registryServerJson } from '../../src/lib/agents/mcp-server.ts';
 import { rpcMessage } from '../helpers/mcp-reply.ts';
 import handler from '../../netlify/functions/proposal.mts';
 import { findViolations } from '../../src/lib/content/rules.ts';
@@ -475,6 +476,36 @@ describe('the MCP server, as discovery documents name it', () => {
       },
     ]);
     expect(knowledgeJson.urls.mcp).toBe(card.remotes[0].url);
+  });
+
+  describe('server.json, the entry of the official MCP Registry', () => {
+    const entry = () => `${JSON.stringify(registryServerJson(knowledgeJson), null, 2)}\n`;
+
+    it('is built from the canonical site, and the committed file is what its facts give (`-u` rewrites it)', async () => {
+      expect(new URL(knowledgeJson.urls.home).origin, 'build without SITE_URL').toBe(base.origin);
+      await expect(entry()).toMatchFileSnapshot('../../server.json');
+    });
+
+    it('is valid against the registry schema (vendored, tests/fixtures/schemas)', () => {
+      const server = JSON.parse(readFileSync(join(root, 'server.json'), 'utf8'));
+      expect(validateRegistryServer(server)).toEqual([]);
+      expect(validateRegistryServer({ ...server, description: 'x'.repeat(101) })).not.toEqual([]);
+    });
+
+    it("names the server as the card does, a remote at the https endpoint, under the site's own domain", () => {
+      const server = JSON.parse(entry());
+      expect(server).toMatchObject({
+        name: card.name,
+        title: card.title,
+        description: card.description,
+        version: card.version,
+        websiteUrl: card.websiteUrl,
+        remotes: [{ type: 'streamable-http', url: card.remotes[0].url }],
+      });
+      expect(server.remotes[0].url).toMatch(/^https:\/\//);
+      // Domain-verified namespaces are the domain reversed (the registry's HTTP login grants exactly that).
+      expect(server.name.split('/')[0]).toBe(base.hostname.split('.').reverse().join('.'));
+    });
   });
 
   it('the AI catalog lists the card as an MCP server card', () => {

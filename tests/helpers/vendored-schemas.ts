@@ -31,3 +31,9 @@ export const validateServerCard = validator(ajv2020, 'server-card.v1.schema.json
 
 /** The card's earlier shape (SEP-1649): a schema of our own, since none was published (README.md there). */
 export const validateEarlierServerCard = validator(ajv2020, 'mcp-server-card-sep-1649.schema.json');
+
+/** The official MCP Registry's server.json (JSON Schema draft-07; the 2025-12-11 version). */
+export const validateRegistryServer = validator(
+  addFormats(new Ajv({ strict: false, allErrors: true })),
+  'server.2025-12-11.schema.json',
+);

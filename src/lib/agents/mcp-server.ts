@@ -49,6 +49,27 @@ export function mcpServerCard(k: Knowledge) {
   };
 }
 
+/** The official MCP Registry's server.json schema (vendored in tests/fixtures/schemas). */
+export const REGISTRY_SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
+
+/**
+ * The entry of the official MCP Registry, committed as server.json at the repository's root (what
+ * `mcp-publisher publish` sends): a remote server, with the card's name, version and endpoint. A
+ * build test keeps the file equal to this; it is published from the canonical build's facts.
+ */
+export function registryServerJson(k: Knowledge) {
+  const f = mcpServerFacts(k);
+  return {
+    $schema: REGISTRY_SERVER_SCHEMA,
+    name: f.publishedName,
+    title: f.title,
+    description: f.description,
+    version: f.version,
+    websiteUrl: f.websiteUrl,
+    remotes: [{ type: MCP_TRANSPORT, url: f.endpoint }],
+  };
+}
+
 /** What the server declares it can do, as `server/discover` and `initialize` answer (a test holds them equal). */
 export const MCP_CAPABILITIES = { tools: { listChanged: false } };
 
