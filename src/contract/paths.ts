@@ -28,6 +28,8 @@ export const DOCUMENT_PATHS = {
   aiCatalog: '/.well-known/ai-catalog.json',
   agentSkills: '/.well-known/agent-skills',
   agentSkillsIndex: '/.well-known/agent-skills/index.json',
+  /** The MCP Registry's proof of the domain, served only when the build is given the partner's public key. */
+  mcpRegistryAuth: '/.well-known/mcp-registry-auth',
 } as const;
 
 /** Each answer's page: "Yes, this was me" and "Not me"; their links carry the request and token in the query. */

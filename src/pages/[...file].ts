@@ -17,7 +17,12 @@ import { handOver } from '../lib/handover.ts';
 import { documentsByPath, pageDocuments, twinFile } from '../lib/pages/documents.ts';
 import { absolute } from '../lib/pages/urls.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS, postPath, twinPath } from '../contract/paths.ts';
-import { earlierMcpServerCard, mcpServerCard, SERVER_CARD_MEDIA_TYPE } from '../lib/agents/mcp-server.ts';
+import {
+  earlierMcpServerCard,
+  mcpServerCard,
+  registryAuthRecord,
+  SERVER_CARD_MEDIA_TYPE,
+} from '../lib/agents/mcp-server.ts';
 import { METHOD_NOT_ALLOWED } from '../proposal/gate/json-rpc.ts';
 
 /**
@@ -39,6 +44,8 @@ export const getStaticPaths = (async () => {
   // would double its routes. Handed over always: a build under NODE_ENV=test (the tests') runs with
   // import.meta.env.DEV set.
   handOver('twins', twins);
+  // The partner's key for the MCP Registry's HTTP check, when the build is given one (nothing otherwise).
+  const registryAuth = registryAuthRecord(process.env);
   // JSON in stable formatting.
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   const files: Record<string, () => string | Promise<string>> = {
@@ -56,6 +63,7 @@ export const getStaticPaths = (async () => {
     [DOCUMENT_PATHS.mcpServerCardWellKnown.slice(1)]: () => json(earlierMcpServerCard(k)),
     // GET /mcp: netlify.toml rewrites it here with status 405 (the function takes no GET).
     'mcp-method-not-allowed.json': () => json(METHOD_NOT_ALLOWED),
+    ...(registryAuth ? { [DOCUMENT_PATHS.mcpRegistryAuth.slice(1)]: () => registryAuth } : {}),
     // The skill with the sha256 digest of the SKILL.md served beside it: exactly these bytes.
     '.well-known/agent-skills/index.json': () => json(skillsIndex([skill])),
     [skillMdPath(skill.name).slice(1)]: () => skill.skillMd,
@@ -79,7 +87,7 @@ export const getStaticPaths = (async () => {
           categories: p.data.tags,
         })),
       }),
-    _headers: () => headersFile(model),
+    _headers: () => headersFile(model, { registryAuth: registryAuth !== undefined }),
     ...(import.meta.env.DEV ? Object.fromEntries(twins.map(([file, text]) => [file, () => text])) : {}),
   };
   return Object.entries(files).map(([file, body]) => ({ params: { file }, props: { body } }));

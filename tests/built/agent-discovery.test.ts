@@ -4,7 +4,7 @@
  * JSON-LD, twin frontmatter and the sitemap.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
@@ -506,6 +506,15 @@ describe('the MCP server, as discovery documents name it', () => {
       // Domain-verified namespaces are the domain reversed (the registry's HTTP login grants exactly that).
       expect(server.name.split('/')[0]).toBe(base.hostname.split('.').reverse().join('.'));
     });
+  });
+
+  it('serves /.well-known/mcp-registry-auth, typed text/plain, only when the build is given a key', () => {
+    const given = Boolean(process.env['MCP_REGISTRY_PUBLIC_KEY']?.trim());
+    expect(existsSync(join(root, 'dist/.well-known/mcp-registry-auth'))).toBe(given);
+    expect(headerRules().get('/.well-known/mcp-registry-auth')?.get('Content-Type')).toBe(
+      given ? 'text/plain; charset=utf-8' : undefined,
+    );
+    expect(rewrites().has('/.well-known/mcp-registry-auth')).toBe(false);
   });
 
   it('the AI catalog lists the card as an MCP server card', () => {

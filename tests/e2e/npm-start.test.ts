@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { freePort } from '../../scripts/free-port.ts';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
@@ -12,6 +12,12 @@ import type { Schema } from '../helpers/openapi-arbitraries.ts';
 // with an SMTP server on loopback so confirmation emails are really sent.
 let site: RunningSite;
 let smtp: TestSmtp;
+/** An Ed25519 key pair as mcp-publisher uses one: the public half in base64, as the registry's docs derive it. */
+const registryKey = (() => {
+  const pair = generateKeyPairSync('ed25519');
+  const raw = pair.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  return { privateKey: pair.privateKey, publicKey: raw.toString('base64') };
+})();
 /** A port another process holds: the first one offered to npm start, as when a race is lost. */
 let taken: Server;
 const offered: number[] = [];
@@ -28,7 +34,12 @@ beforeAll(async () => {
     return port;
   };
   site = await startSite(
-    { SMTP_URL: smtp.url, MAIL_FROM: 'Kestrel Cloud <no-reply@kestrelcloud.example>' },
+    {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Kestrel Cloud <no-reply@kestrelcloud.example>',
+      // The partner's MCP Registry key: this server builds its own site, with the proof file.
+      MCP_REGISTRY_PUBLIC_KEY: registryKey.publicKey,
+    },
     undefined,
     undefined,
     choose,
@@ -187,6 +198,23 @@ describe('every path of the published interface, over HTTP', () => {
     });
   });
 
+  it("serves the MCP Registry's proof of the domain, 200 without a redirect, with the key the build was given", async () => {
+    const res = await fetch(`${site.url}/.well-known/mcp-registry-auth`, {
+      redirect: 'manual',
+      headers: { accept: 'text/plain', 'user-agent': 'mcp-registry/1.0' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const record = (await res.text()).trim();
+    expect(record).toBe(`v=MCPv1; k=ed25519; p=${registryKey.publicKey}`);
+    // What the registry does with it: a signature made with the private key verifies with the key served.
+    const served = Buffer.from(/p=(\S+)$/.exec(record)![1]!, 'base64');
+    const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), served]);
+    const timestamp = Buffer.from(new Date().toISOString());
+    const signature = sign(null, timestamp, registryKey.privateKey);
+    expect(verify(null, timestamp, createPublicKey({ key: spki, format: 'der', type: 'spki' }), signature)).toBe(true);
+  });
+
   it('pages carry the security headers', async () => {
     const res = await get('/services');
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
@@ -291,6 +319,8 @@ describe('a second npm start in the same checkout', () => {
         });
         expect(initialize.status, origin).toBe(200);
       }
+      // The second was built without a registry key: it serves no proof file.
+      expect((await fetch(`${second.url}/.well-known/mcp-registry-auth`, { redirect: 'manual' })).status).toBe(404);
     } finally {
       await second.stop({ keep: true }); // the folder is the first's too
     }

@@ -36,7 +36,8 @@ export function headLinks(path: string): LinkValue[] {
 
 const rule = (path: string, name: string, value: string) => `${path}\n  ${name}: ${value}`;
 
-export function headersFile(model: SiteModel): string {
+/** `registryAuth`: the build serves /.well-known/mcp-registry-auth (a file without an extension, typed here). */
+export function headersFile(model: SiteModel, { registryAuth = false }: { registryAuth?: boolean } = {}): string {
   const signals = model.site.data.content_signals;
   const yn = (v: 'yes' | 'no') => (v === 'yes' ? 'y' : 'n');
   return (
@@ -62,6 +63,7 @@ export function headersFile(model: SiteModel): string {
         return [...pages, rule(twinPath(doc.path), 'Link', twin.map(formatLink).join(', '))];
       }),
       rule(`${DOCUMENT_PATHS.apiCatalog}*`, 'Link', formatLink(API_CATALOG)),
+      ...(registryAuth ? [rule(DOCUMENT_PATHS.mcpRegistryAuth, 'Content-Type', 'text/plain; charset=utf-8')] : []),
     ].join('\n\n') + '\n'
   );
 }

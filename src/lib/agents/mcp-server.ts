@@ -70,6 +70,28 @@ export function registryServerJson(k: Knowledge) {
   };
 }
 
+/** The build-time variable that holds the partner's registry key (base64 of the 32-byte Ed25519 public key). */
+export const REGISTRY_PUBLIC_KEY_ENV = 'MCP_REGISTRY_PUBLIC_KEY';
+
+/**
+ * The body of /.well-known/mcp-registry-auth, by which the MCP Registry verifies over HTTP that the
+ * publisher holds this domain (`mcp-publisher login http`): `v=MCPv1; k=ed25519; p=<public key>`.
+ * Undefined when no key is configured, so nothing is served; a value that is not an Ed25519 public
+ * key fails the build, since the registry would only answer a failed login.
+ */
+export function registryAuthRecord(env: Record<string, string | undefined>): string | undefined {
+  const key = env[REGISTRY_PUBLIC_KEY_ENV]?.trim();
+  if (!key) return undefined;
+  const bytes = Buffer.from(key, 'base64');
+  if (bytes.length !== 32 || bytes.toString('base64') !== key) {
+    throw new Error(
+      `${REGISTRY_PUBLIC_KEY_ENV} is not an Ed25519 public key in base64 (32 bytes, 44 characters: what ` +
+        '`openssl pkey -in key.pem -pubout -outform DER | tail -c 32 | base64` prints); see docs/operating.md, "Listing in the MCP Registry"',
+    );
+  }
+  return `v=MCPv1; k=ed25519; p=${key}\n`;
+}
+
 /** What the server declares it can do, as `server/discover` and `initialize` answer (a test holds them equal). */
 export const MCP_CAPABILITIES = { tools: { listChanged: false } };
 
