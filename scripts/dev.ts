@@ -112,7 +112,7 @@ start(
     // netlify dev's proxy (PORT), functions and Blobs servers listen on HOST, loopback by default.
     ...netlifyChildEnv(listenHost()),
     STORE_TIMEOUT_FACTOR: process.env['STORE_TIMEOUT_FACTOR'] ?? '2',
-    // Signed requests from agents on loopback are checked locally (src/proposal/agent-identity/profile.ts).
+    // Signed requests from agents on loopback are checked locally (src/contract/web-bot-auth.ts).
     [LOOPBACK_DIRECTORY_ENV]: '1',
   },
 );

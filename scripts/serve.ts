@@ -19,6 +19,7 @@ import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
 import { EXISTING_BUILD_ENV, missingBuild } from './serve/existing-build.ts';
 import { serverDir } from './serve/server-dir.ts';
 import { runSchedule, scheduleOf, SCHEDULED_FUNCTION } from './serve/schedule.ts';
+import { headerTypes, typedHeaders, UNTYPED } from './serve/untyped-files.ts';
 import { LOOPBACK_DIRECTORY_ENV } from '../src/contract/web-bot-auth.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
@@ -71,7 +72,7 @@ async function startNetlify(restartsLeft: number): Promise<void> {
         SITE_URL: `http://localhost:${port}`,
         // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
         STORE_TIMEOUT_FACTOR: '2',
-        // Signed requests from agents on loopback are checked locally (src/proposal/agent-identity/profile.ts).
+        // Signed requests from agents on loopback are checked locally (src/contract/web-bot-auth.ts).
         [LOOPBACK_DIRECTORY_ENV]: '1',
         ...process.env,
         // Nobody else on the network reaches netlify serve's inner ports (./serve/listen-host.ts).
@@ -153,6 +154,9 @@ function refuse(res: ServerResponse, status: 408 | 413 | 502, detail: string): v
   res.end(body);
 }
 
+/** The header rules' Content-Types, read once the build is there (./serve/untyped-files.ts). */
+let types: ReturnType<typeof headerTypes> | undefined;
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Before anything reads the body: netlify serve would throw on a Host it cannot parse.
   if (!parseableHost(req.headers.host, req.url)) return refuseUnparseableHost(res);
@@ -184,8 +188,16 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const upstream = forward(
     { host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers },
     (reply) => {
-      res.writeHead(reply.statusCode ?? 502, reply.headers);
-      reply.pipe(res);
+      const send = (headers = reply.headers) => {
+        res.writeHead(reply.statusCode ?? 502, headers);
+        reply.pipe(res);
+      };
+      // A file without an extension gets the type netlify.toml or _headers gives it, as on Netlify.
+      if (reply.headers['content-type'] !== UNTYPED) return send();
+      (types ??= headerTypes(site)).then(
+        (typeFor) => send(typedHeaders(req, reply, typeFor)),
+        () => send(),
+      );
     },
   );
   upstream.once('error', () =>

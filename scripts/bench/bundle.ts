@@ -43,7 +43,7 @@ export interface ColdRequest {
   runs: number[];
   median: number;
   status: number;
-  /** Module files of the MCP path (src/proposal/mcp/, the bundled SDK) the process loaded. */
+  /** Module files of the MCP path (src/proposal/doors/mcp*.ts, the bundled SDK) the process loaded. */
   mcpModules: string[];
 }
 
@@ -115,7 +115,7 @@ async function coldImports(file: string, cwd: string): Promise<{ imports: ColdIm
 const COLD_REQUEST_RUNS = 5;
 
 /** What a cold request counts as MCP code: the endpoint's lazy module folder and the bundled SDK. */
-const MCP_MODULE = /\/proposal\/mcp\/(?!endpoint|json-rpc)|mcp-sdk\.mjs$/;
+const MCP_MODULE = /mcp-sdk\.mjs$|@modelcontextprotocol\//;
 
 /**
  * Imports the shipped function in a fresh process and sends it one request, recording every module

@@ -17,13 +17,15 @@ export const PREBUILT_SITE_ENV = 'PREBUILT_SITE';
 
 /**
  * What else the build reads from the environment: the published data handling (retention and
- * send limits, src/contract/data-handling.ts), the content folder and Netlify's deploy context
+ * send limits, src/contract/data-handling.ts), the content folder, the MCP Registry key and Netlify's deploy context
  * (astro.config.mjs, src/integrations/site-url.ts). A server given any of these builds its own.
  */
 const BUILD_INPUTS = [
   'RETENTION_DAYS',
   ...Object.values(SEND_LIMIT_SPECS).map((spec) => spec.variable),
   'CONTENT_DIR',
+  // The MCP Registry's proof file is built only with a key (src/lib/agents/mcp-server.ts).
+  'MCP_REGISTRY_PUBLIC_KEY',
   'CONTEXT',
   'DEPLOY_PRIME_URL',
 ];

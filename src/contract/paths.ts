@@ -12,7 +12,7 @@ export const DOCUMENT_PATHS = {
   mcp: '/mcp',
   /** The MCP server card where the server-card draft (July 2026) reserves it: `<endpoint>/server-card`. */
   mcpServerCard: '/mcp/server-card',
-  /** The card's earlier home, "not recommended" by that draft; the same bytes, kept while scanners probe it. */
+  /** The card's earlier home, "not recommended" by that draft; the earlier card shape, kept while scanners probe it. */
   mcpServerCardWellKnown: '/.well-known/mcp/server-card.json',
   capabilities: '/api/capabilities',
   capabilitiesSchema: '/schemas/capabilities.schema.json',
@@ -20,12 +20,16 @@ export const DOCUMENT_PATHS = {
   llmsTxt: '/llms.txt',
   llmsFull: '/llms-full.txt',
   sitemap: '/sitemap-index.xml',
+  /** Every page by section, linked to its twin: sitemap.xml's markdown counterpart for agents. */
+  sitemapMd: '/sitemap.md',
   robots: '/robots.txt',
   rss: '/rss.xml',
   apiCatalog: '/.well-known/api-catalog',
   aiCatalog: '/.well-known/ai-catalog.json',
   agentSkills: '/.well-known/agent-skills',
   agentSkillsIndex: '/.well-known/agent-skills/index.json',
+  /** The MCP Registry's proof of the domain, served only when the build is given the partner's public key. */
+  mcpRegistryAuth: '/.well-known/mcp-registry-auth',
 } as const;
 
 /** Each answer's page: "Yes, this was me" and "Not me"; their links carry the request and token in the query. */

@@ -9,7 +9,7 @@ import {
 import { aiCatalog, apiCatalog } from '../lib/agents/catalogs.ts';
 import { proposalSkill, skillMdPath, skillsIndex } from '../lib/agents/agent-skills.ts';
 import { headersFile } from '../lib/agents/headers-file.ts';
-import { fullText, llmsTxt } from '../lib/agents/llms.ts';
+import { fullText, llmsTxt, sitemapMd } from '../lib/agents/llms.ts';
 import { buildOpenApi } from '../lib/agents/openapi.ts';
 import { robotsTxt } from '../lib/agents/robots.ts';
 import { siteModel } from '../lib/content/content.ts';
@@ -17,7 +17,12 @@ import { handOver } from '../lib/handover.ts';
 import { documentsByPath, pageDocuments, twinFile } from '../lib/pages/documents.ts';
 import { absolute } from '../lib/pages/urls.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS, postPath, twinPath } from '../contract/paths.ts';
-import { mcpServerCard } from '../lib/agents/mcp-server.ts';
+import {
+  earlierMcpServerCard,
+  mcpServerCard,
+  registryAuthRecord,
+  SERVER_CARD_MEDIA_TYPE,
+} from '../lib/agents/mcp-server.ts';
 import { METHOD_NOT_ALLOWED } from '../contract/mcp-server.ts';
 
 /**
@@ -39,6 +44,8 @@ export const getStaticPaths = (async () => {
   // would double its routes. Handed over always: a build under NODE_ENV=test (the tests') runs with
   // import.meta.env.DEV set.
   handOver('twins', twins);
+  // The partner's key for the MCP Registry's HTTP check, when the build is given one (nothing otherwise).
+  const registryAuth = registryAuthRecord(process.env);
   // JSON in stable formatting.
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   const files: Record<string, () => string | Promise<string>> = {
@@ -48,18 +55,21 @@ export const getStaticPaths = (async () => {
     'openapi.json': async () => json(buildOpenApi(k, await capabilitiesSchema())),
     '.well-known/api-catalog.json': () => json(apiCatalog()),
     '.well-known/ai-catalog.json': () => json(aiCatalog(k, model.site.data)),
-    // GET /mcp/server-card: netlify.toml rewrites it here and types it application/mcp-server-card+json.
-    [`${DOCUMENT_PATHS.mcpServerCard.slice(1)}.json`]: () => json(mcpServerCard(k)),
-    // The same card at its earlier home, which the July 2026 server-card draft marks "not recommended"
-    // (AI catalogs now point at <endpoint>/server-card): kept while scanners still probe it.
-    [DOCUMENT_PATHS.mcpServerCardWellKnown.slice(1)]: () => json(mcpServerCard(k)),
+    // GET /mcp/server-card, a file without an extension and without a rewrite: the netlify.toml header
+    // of its very path types it application/mcp-server-card+json (npm start: scripts/serve/untyped-files.ts).
+    [DOCUMENT_PATHS.mcpServerCard.slice(1)]: () => json(mcpServerCard(k)),
+    // The card's earlier home, which the July 2026 server-card draft marks "not recommended" (AI
+    // catalogs now point at <endpoint>/server-card), in the earlier shape the scanners that probe it read.
+    [DOCUMENT_PATHS.mcpServerCardWellKnown.slice(1)]: () => json(earlierMcpServerCard(k)),
     // GET /mcp: netlify.toml rewrites it here with status 405 (the function takes no GET).
     'mcp-method-not-allowed.json': () => json(METHOD_NOT_ALLOWED),
+    ...(registryAuth ? { [DOCUMENT_PATHS.mcpRegistryAuth.slice(1)]: () => registryAuth } : {}),
     // The skill with the sha256 digest of the SKILL.md served beside it: exactly these bytes.
     '.well-known/agent-skills/index.json': () => json(skillsIndex([skill])),
     [skillMdPath(skill.name).slice(1)]: () => skill.skillMd,
     'llms.txt': () => llmsTxt(model),
     'llms-full.txt': () => whole,
+    [DOCUMENT_PATHS.sitemapMd.slice(1)]: () => sitemapMd(model),
     ...Object.fromEntries(sections.map((f) => [f.path.slice(1), () => f.text])),
     'robots.txt': () => robotsTxt(model.site.data),
     // RSS 2.0; each item maps the fields it publishes, nothing more.
@@ -77,16 +87,20 @@ export const getStaticPaths = (async () => {
           categories: p.data.tags,
         })),
       }),
-    _headers: () => headersFile(model),
+    _headers: () => headersFile(model, { registryAuth: registryAuth !== undefined }),
     ...(import.meta.env.DEV ? Object.fromEntries(twins.map(([file, text]) => [file, () => text])) : {}),
   };
   return Object.entries(files).map(([file, body]) => ({ params: { file }, props: { body } }));
 }) satisfies GetStaticPaths;
 
 const MEDIA_TYPES: Record<string, string> = { json: 'application/json', md: 'text/markdown', xml: 'application/xml' };
+/** Files whose type no extension says (netlify.toml types them for Netlify and `npm start`). */
+const FILE_MEDIA_TYPES: Record<string, string> = { [DOCUMENT_PATHS.mcpServerCard.slice(1)]: SERVER_CARD_MEDIA_TYPE };
+
+const mediaType = (file: string) => FILE_MEDIA_TYPES[file] ?? MEDIA_TYPES[file.split('.').pop()!] ?? 'text/plain';
 
 // An explicit media type: the dev server sends it as is.
 export const GET: APIRoute<InferGetStaticPropsType<typeof getStaticPaths>> = async ({ params, props }) =>
   new Response(await props.body(), {
-    headers: { 'Content-Type': `${MEDIA_TYPES[params.file!.split('.').pop()!] ?? 'text/plain'}; charset=utf-8` },
+    headers: { 'Content-Type': `${mediaType(params.file!)}; charset=utf-8` },
   });

@@ -4,12 +4,24 @@
  * JSON-LD, twin frontmatter and the sitemap.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import { contentFiles, ofKind } from '../helpers/content-files.ts';
-import { distFiles, fileForPath, htmlPages, isUnlistedPage, readDist, root } from '../../scripts/local-site/dist.ts';
+import {
+  distFiles,
+  fileForPath,
+  htmlPages,
+  isUnlistedPage,
+  readDist,
+  rewrites,
+  root,
+} from '../../scripts/local-site/dist.ts';
+import { validateEarlierServerCard, validateRegistryServer, validateServerCard } from '../helpers/vendored-schemas.ts';
+import { registryServerJson } from '../../src/lib/agents/mcp-server.ts';
+import { rpcMessage } from '../helpers/mcp-reply.ts';
+import handler from '../../netlify/functions/proposal.mts';
 import { findViolations } from '../../src/lib/content/rules.ts';
 import { createHash } from 'node:crypto';
 
@@ -312,6 +324,27 @@ describe('markdown twins and the sitemap', () => {
     }
   });
 
+  it('each twin points to /llms.txt on the line under its title', () => {
+    for (const { path } of sitePages()) {
+      const body = readDist(twinOf(path)).replace(/^---\n[\s\S]*?\n---\n\n/, '');
+      const [title, pointer] = body.split('\n\n');
+      expect(title, path).toMatch(/^# /);
+      expect(pointer, path).toBe(`> For the index of every page, see [llms.txt](${new URL('/llms.txt', base).href}).`);
+    }
+  });
+
+  it('each twin names its page as canonical and llms.txt as describedby in its Link header', () => {
+    const rules = headerRules();
+    for (const { path } of sitePages()) {
+      const link = rules.get(`/${twinOf(path)}`)?.get('Link');
+      expect(link, path).toBeDefined();
+      expect(parseLinks(link!)).toEqual([
+        { href: new URL(path, base).href, rel: 'canonical', type: 'text/html' },
+        { href: new URL('/llms.txt', base).href, rel: 'describedby', type: 'text/plain' },
+      ]);
+    }
+  });
+
   it('the sitemap declares UTF-8, is served with a charset, and dates come from the content', () => {
     for (const xml of [index, sitemap]) expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
     expect(readFileSync(join(root, 'netlify.toml'), 'utf8')).toMatch(
@@ -335,38 +368,98 @@ describe('markdown twins and the sitemap', () => {
     expect(index).toContain(`<lastmod>${[...lastmods.values()].sort().pop()}T00:00:00.000Z</lastmod>`);
   });
 
+  it('/sitemap.md lists every page once, by section, as a titled link to its twin', () => {
+    const md = readDist('sitemap.md');
+    expect(md.startsWith(`# ${site.name}: sitemap\n\n> `)).toBe(true);
+    expect(md).toContain(new URL('/llms.txt', base).href);
+    const sections = [...md.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(sections).toEqual(['Company', 'Services', 'Evidence', 'Proposals and agents', 'Case studies', 'Blog']);
+    const listed = [...md.matchAll(/^- \[([^\]]+)\]\((\S+)\): /gm)].map((m) => [m[1], pathOf(m[2]!)]);
+    const expected = sitePages().map(({ path }) => [
+      (load(/^---\n([\s\S]*?)\n---/.exec(readDist(twinOf(path)))![1]!) as { title: string }).title,
+      `/${twinOf(path)}`,
+    ]);
+    expect([...listed].sort()).toEqual([...expected].sort());
+    expect(readDist('llms.txt')).toContain(`](${new URL('/sitemap.md', base).href})`);
+  });
+
   it('leaves no extra sitemap files behind', () => {
     expect(distFiles('sitemap*.xml').sort()).toEqual(['sitemap-0.xml', 'sitemap-index.xml']);
   });
 });
 
 describe('the MCP server, as discovery documents name it', () => {
-  const card = JSON.parse(readDist('mcp/server-card.json'));
+  const card = JSON.parse(readDist('mcp/server-card'));
   const knowledgeJson = JSON.parse(readFileSync(join(root, '.generated/knowledge.json'), 'utf8'));
 
-  it('GET /mcp/server-card is the card from the CDN, typed application/mcp-server-card+json, never the function', () => {
+  it('GET /mcp/server-card is a file of that name, typed application/mcp-server-card+json by its path, never the function', () => {
     const toml = readFileSync(join(root, 'netlify.toml'), 'utf8');
-    expect(toml).toMatch(/from = "\/mcp\/server-card"\s*to = "\/mcp\/server-card\.json"\s*status = 200/);
-    const block = toml.slice(toml.indexOf('for = "/mcp/server-card*"')).split('[[headers]]')[0];
+    // No extension and no rewrite: the header of its own path is the only type any server gives it.
+    expect(rewrites().has('/mcp/server-card')).toBe(false);
+    expect(fileForPath('/mcp/server-card')).toBe('mcp/server-card');
+    const block = toml.slice(toml.indexOf('for = "/mcp/server-card"')).split('[[headers]]')[0];
     expect(block).toContain('Content-Type = "application/mcp-server-card+json"');
     expect(block).toContain('Access-Control-Allow-Origin = "*"');
     // No other header rule types it: /mcp's own rules name /mcp and its 405 file exactly.
     expect([...toml.matchAll(/for = "([^"]+)"/g)].map((m) => m[1]).filter((f) => f!.startsWith('/mcp'))).toEqual([
       '/mcp',
       '/mcp-method-not-allowed.json',
-      '/mcp/server-card*',
+      '/mcp/server-card',
     ]);
     // The function's paths are exact: the card's path never reaches it (netlify/functions/proposal.mts).
     const source = readFileSync(join(root, 'netlify/functions/proposal.mts'), 'utf8');
     expect(source).toMatch(/path: \['\/api\/proposal', '\/mcp', '\/confirm\/\*'\]/);
   });
 
-  it('keeps the same card at /.well-known/mcp/server-card.json while scanners probe it', () => {
-    expect(readDist('.well-known/mcp/server-card.json')).toBe(readDist('mcp/server-card.json'));
+  it('/mcp/server-card is valid against the SEP-2127 Server Card schema (vendored, tests/fixtures/schemas)', () => {
+    expect(validateServerCard(card)).toEqual([]);
+    // The schema takes only its own URL: the draft's earlier `v2` name is refused.
+    expect(validateServerCard({ ...card, $schema: card.$schema.replace('/v1/', '/v2/') })).not.toEqual([]);
+  });
+
+  describe('/.well-known/mcp/server-card.json, the earlier card shape scanners still probe', () => {
+    const earlier = JSON.parse(readDist('.well-known/mcp/server-card.json'));
+
+    it('has serverInfo, transport and capabilities (the schema of tests/fixtures/schemas), as plain JSON', () => {
+      expect(validateEarlierServerCard(earlier)).toEqual([]);
+      expect(validateEarlierServerCard({ ...earlier, transport: { type: 'streamable-http' } })).not.toEqual([]);
+      const toml = readFileSync(join(root, 'netlify.toml'), 'utf8');
+      const block = toml.slice(toml.indexOf('for = "/.well-known/mcp/server-card.json"')).split('[[headers]]')[0];
+      expect(block).toContain('Content-Type = "application/json; charset=utf-8"');
+    });
+
+    it('says what the SEP-2127 card says: the same title, version, description, site and endpoint', () => {
+      expect(earlier).toMatchObject({
+        serverInfo: { title: card.title, version: card.version },
+        description: card.description,
+        websiteUrl: card.websiteUrl,
+        transport: { type: card.remotes[0].type, endpoint: card.remotes[0].url },
+        authentication: { required: false },
+      });
+      expect(card.name.endsWith(`/${earlier.serverInfo.name}`)).toBe(true);
+    });
+
+    it('declares the serverInfo and capabilities the server itself answers initialize with', async () => {
+      const res = await handler(
+        new Request(card.remotes[0].url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+          }),
+        }),
+      );
+      const { result } = await rpcMessage(res);
+      expect(earlier.capabilities).toEqual(result.capabilities);
+      expect(result.serverInfo).toMatchObject(earlier.serverInfo);
+    });
   });
 
   it('/mcp/server-card has the current server card shape and names /mcp on this site', () => {
-    expect(card.$schema).toBe('https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json');
+    expect(card.$schema).toBe('https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json');
     expect(card.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
     expect(card.name.startsWith(`${base.hostname.split('.').reverse().join('.')}/`)).toBe(true);
     expect(card.description.length).toBeGreaterThan(0);
@@ -383,6 +476,45 @@ describe('the MCP server, as discovery documents name it', () => {
       },
     ]);
     expect(knowledgeJson.urls.mcp).toBe(card.remotes[0].url);
+  });
+
+  describe('server.json, the entry of the official MCP Registry', () => {
+    const entry = () => `${JSON.stringify(registryServerJson(knowledgeJson), null, 2)}\n`;
+
+    it('is built from the canonical site, and the committed file is what its facts give (`-u` rewrites it)', async () => {
+      expect(new URL(knowledgeJson.urls.home).origin, 'build without SITE_URL').toBe(base.origin);
+      await expect(entry()).toMatchFileSnapshot('../../server.json');
+    });
+
+    it('is valid against the registry schema (vendored, tests/fixtures/schemas)', () => {
+      const server = JSON.parse(readFileSync(join(root, 'server.json'), 'utf8'));
+      expect(validateRegistryServer(server)).toEqual([]);
+      expect(validateRegistryServer({ ...server, description: 'x'.repeat(101) })).not.toEqual([]);
+    });
+
+    it("names the server as the card does, a remote at the https endpoint, under the site's own domain", () => {
+      const server = JSON.parse(entry());
+      expect(server).toMatchObject({
+        name: card.name,
+        title: card.title,
+        description: card.description,
+        version: card.version,
+        websiteUrl: card.websiteUrl,
+        remotes: [{ type: 'streamable-http', url: card.remotes[0].url }],
+      });
+      expect(server.remotes[0].url).toMatch(/^https:\/\//);
+      // Domain-verified namespaces are the domain reversed (the registry's HTTP login grants exactly that).
+      expect(server.name.split('/')[0]).toBe(base.hostname.split('.').reverse().join('.'));
+    });
+  });
+
+  it('serves /.well-known/mcp-registry-auth, typed text/plain, only when the build is given a key', () => {
+    const given = Boolean(process.env['MCP_REGISTRY_PUBLIC_KEY']?.trim());
+    expect(existsSync(join(root, 'dist/.well-known/mcp-registry-auth'))).toBe(given);
+    expect(headerRules().get('/.well-known/mcp-registry-auth')?.get('Content-Type')).toBe(
+      given ? 'text/plain; charset=utf-8' : undefined,
+    );
+    expect(rewrites().has('/.well-known/mcp-registry-auth')).toBe(false);
   });
 
   it('the AI catalog lists the card as an MCP server card', () => {

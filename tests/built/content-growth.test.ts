@@ -87,7 +87,8 @@ describe('the full text of a growing site', () => {
       expect(llms, file).toContain(`](${new URL(`/${file}`, base).href})`);
       for (const m of read(file).matchAll(/^Source: (\S+)$/gm)) sources.set(m[1]!, (sources.get(m[1]!) ?? 0) + 1);
     }
-    const twins = globSync('**/*.md', { cwd: build.outDir }).map(
+    // Every markdown file but /sitemap.md is a page's twin.
+    const twins = globSync('**/*.md', { cwd: build.outDir, exclude: ['sitemap.md'] }).map(
       (f) => new URL(f === 'index.md' ? '/' : `/${f.replace(/\.md$/, '')}`, base).href,
     );
     expect([...sources.keys()].sort()).toEqual(twins.sort());
@@ -134,6 +135,27 @@ describe('/llms.txt of a growing site', () => {
     expect(shown.length).toBe(LLMS_TXT_SECTION_MAX_LINKS - 2);
     expect(hidden.length).toBeGreaterThan(0);
     expect(hidden.every((d) => shown.every((s) => s >= d))).toBe(true);
+  });
+});
+
+describe('/sitemap.md of a growing site', () => {
+  it('lists the blog by its index pages, which together list every post, and says how many posts there are', () => {
+    const blog =
+      read('sitemap.md')
+        .split(/^## /m)
+        .find((s) => s.startsWith('Blog\n')) ?? '';
+    const listed = [...blog.matchAll(/^- \[[^\]]+\]\((\S+)\)/gm)].map((m) => new URL(m[1]!).pathname.slice(1));
+    const posts = globSync('blog/*.md', { cwd: build.outDir }).filter((f) => /^\*\d{4}-\d{2}-\d{2}, /m.test(read(f)));
+    expect(posts.length).toBeGreaterThan(LLMS_TXT_SECTION_MAX_LINKS);
+    expect(blog).toContain(`${posts.length.toLocaleString('en-US')} Blog entries`);
+    expect(listed).toContain('blog.md');
+    expect(listed).toContain('blog/archive/2.md');
+    expect(listed.filter((f) => posts.includes(f))).toEqual([]);
+    // Every post is on one of the index pages listed.
+    const linkedFromIndexes = new Set(
+      listed.flatMap((f) => [...read(f).matchAll(/\]\((\S+?)\)/g)].map((m) => new URL(m[1]!, base).pathname)),
+    );
+    expect(posts.filter((f) => !linkedFromIndexes.has(`/${f.replace(/\.md$/, '')}`))).toEqual([]);
   });
 });
 

@@ -50,9 +50,9 @@ function units(nodes: Node[], skip: (node: Node) => boolean): string[] {
 
 const headingLevel = (node: Node) => (node.type === ELEMENT_NODE ? /^h([1-6])$/.exec(node.name)?.[1] : undefined);
 
-/** The twin's body (after frontmatter, title and summary line) as top-level nodes, without the form's sections. */
+/** The twin's body (after frontmatter, title, pointer to llms.txt and summary line) as top-level nodes, without the form's sections. */
 function twinNodes(twin: string, formSections: string[]): Node[] {
-  const body = twin.replace(/^---\n[\s\S]*?\n---\n\n# .*\n\n> .*\n\n/, '');
+  const body = twin.replace(/^---\n[\s\S]*?\n---\n\n# .*\n\n> .*llms\.txt.*\n\n> .*\n\n/, '');
   const nodes = (parse(marked.parse(body, { async: false, gfm: true })).children ?? []) as Node[];
   const kept: Node[] = [];
   let skipping: number | undefined;

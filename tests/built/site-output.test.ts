@@ -106,7 +106,8 @@ describe('agent text documents', () => {
     const links = [...llms.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]!);
     expect(links.length).toBeGreaterThan(15);
     for (const link of links) expect(fileForPath(pathOf(link)), link).toBeDefined();
-    expect(links.filter((l) => l.endsWith('.md')).length).toBe(
+    // A link to each page's twin, and one to /sitemap.md.
+    expect(links.filter((l) => l.endsWith('.md') && pathOf(l) !== '/sitemap.md').length).toBe(
       htmlPages().filter((p) => !isUnlistedPage(p.path)).length,
     );
   });
@@ -139,11 +140,12 @@ describe('agent text documents', () => {
     expect(strings.filter((s) => /^\.{0,2}\/\w/.test(s))).toEqual([]);
   });
 
-  it("llms-full.txt holds every page twin in full (after the twin's frontmatter)", () => {
+  it("llms-full.txt holds every page twin in full (after the twin's frontmatter, without its pointer to llms.txt)", () => {
     const full = readDist('llms-full.txt');
     for (const { path } of htmlPages().filter((p) => !isUnlistedPage(p.path))) {
       const twin = readDist(path === '/' ? 'index.md' : `${path.slice(1)}.md`);
-      expect(full).toContain(twin.replace(/^---\n[\s\S]*?\n---\n\n/, '').trim());
+      const page = twin.replace(/^---\n[\s\S]*?\n---\n\n/, '').replace(/^(# .*\n\n)> .*llms\.txt.*\n\n/, '$1');
+      expect(full).toContain(page.trim());
     }
   });
 });

@@ -90,6 +90,9 @@ describe('npm run dev: the live preview serves what production serves', () => {
     ['/openapi.json', /^application\/json/],
     ['/.well-known/api-catalog', /^application\/json/],
     ['/robots.txt', /^text\/plain/],
+    ['/mcp/server-card', /^application\/mcp-server-card\+json; charset=utf-8$/],
+    ['/.well-known/mcp/server-card.json', /^application\/json; charset=utf-8$/],
+    ['/sitemap.md', /^text\/markdown; charset=utf-8$/],
   ])('GET %s → 200 %s', async (path, type) => {
     const res = await get(path);
     expect(res.status, dev.output()).toBe(200);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { freePort } from '../../scripts/free-port.ts';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
@@ -12,6 +12,12 @@ import type { Schema } from '../helpers/openapi-arbitraries.ts';
 // with an SMTP server on loopback so confirmation emails are really sent.
 let site: RunningSite;
 let smtp: TestSmtp;
+/** An Ed25519 key pair as mcp-publisher uses one: the public half in base64, as the registry's docs derive it. */
+const registryKey = (() => {
+  const pair = generateKeyPairSync('ed25519');
+  const raw = pair.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  return { privateKey: pair.privateKey, publicKey: raw.toString('base64') };
+})();
 /** A port another process holds: the first one offered to npm start, as when a race is lost. */
 let taken: Server;
 const offered: number[] = [];
@@ -28,7 +34,12 @@ beforeAll(async () => {
     return port;
   };
   site = await startSite(
-    { SMTP_URL: smtp.url, MAIL_FROM: 'Kestrel Cloud <no-reply@kestrelcloud.example>' },
+    {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Kestrel Cloud <no-reply@kestrelcloud.example>',
+      // The partner's MCP Registry key: this server builds its own site, with the proof file.
+      MCP_REGISTRY_PUBLIC_KEY: registryKey.publicKey,
+    },
     undefined,
     undefined,
     choose,
@@ -84,6 +95,7 @@ describe('every path of the published interface, over HTTP', () => {
     ['/index.md', /^text\/markdown; charset=utf-8$/],
     ['/services.md', /^text\/markdown; charset=utf-8$/],
     ['/sitemap.xml', /^application\/xml/],
+    ['/sitemap.md', /^text\/markdown; charset=utf-8$/],
     ['/robots.txt', /^text\/plain; charset=utf-8$/],
     ['/openapi.json', /^application\/json/],
     ['/.well-known/api-catalog', /^application\/(linkset\+)?json/],
@@ -91,6 +103,9 @@ describe('every path of the published interface, over HTTP', () => {
     ['/.well-known/ai-catalog.json', /^application\/json/],
     ['/.well-known/agent-skills/index.json', /^application\/json/],
     ['/.well-known/agent-skills/request-a-proposal/SKILL.md', /^text\/markdown; charset=utf-8$/],
+    // A file without an extension, typed by its path's header as on Netlify (scripts/serve/untyped-files.ts).
+    ['/mcp/server-card', /^application\/mcp-server-card\+json$/],
+    ['/.well-known/mcp/server-card.json', /^application\/json; charset=utf-8$/],
   ];
 
   it.each(expected)('GET %s → 200 %s', async (path, type) => {
@@ -144,6 +159,19 @@ describe('every path of the published interface, over HTTP', () => {
     for (const path of Object.values(rels)) expect((await get(path)).status, path).toBe(200);
   });
 
+  it('a twin names its page as canonical and points to /llms.txt, in its Link header and under its title', async () => {
+    const res = await get('/services.md');
+    const links = Object.fromEntries(
+      [...(res.headers.get('link') ?? '').matchAll(/<([^>]+)>; rel="([^"]+)"/g)].map((m) => [m[2]!, m[1]!]),
+    );
+    const origin = `http://localhost:${new URL(site.url).port}`;
+    expect(links).toEqual({ canonical: `${origin}/services`, describedby: `${origin}/llms.txt` });
+    const [, title, pointer] = (await res.text()).split(/\n---\n\n|\n\n/);
+    expect(title).toMatch(/^# /);
+    expect(pointer).toBe(`> For the index of every page, see [llms.txt](${origin}/llms.txt).`);
+    expect((await get('/services')).status).toBe(200);
+  });
+
   it('other pages link their twin, and HEAD of the API catalog names itself', async () => {
     const services = (await get('/services')).headers.get('link') ?? '';
     expect(services).toMatch(/\/services\.md>; rel="alternate"; type="text\/markdown"/);
@@ -151,6 +179,40 @@ describe('every path of the published interface, over HTTP', () => {
     const head = await fetch(`${site.url}/.well-known/api-catalog`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('link')).toMatch(/\/\.well-known\/api-catalog>; rel="api-catalog"/);
+  });
+
+  it('the AI catalog names the server card, served with that media type; the earlier home has the earlier shape', async () => {
+    const catalog = (await (await get('/.well-known/ai-catalog.json')).json()) as {
+      entries: { type: string; url: string }[];
+    };
+    const entry = catalog.entries.find((e) => e.type === 'application/mcp-server-card+json')!;
+    const res = await fetch(entry.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(entry.type);
+    const card = (await res.json()) as { remotes: { type: string; url: string }[] };
+    const earlier = (await (await get('/.well-known/mcp/server-card.json')).json()) as Record<string, unknown>;
+    expect(earlier).toMatchObject({
+      serverInfo: { name: expect.any(String), version: expect.any(String) },
+      transport: { type: card.remotes[0]!.type, endpoint: card.remotes[0]!.url },
+      capabilities: { tools: expect.any(Object) },
+    });
+  });
+
+  it("serves the MCP Registry's proof of the domain, 200 without a redirect, with the key the build was given", async () => {
+    const res = await fetch(`${site.url}/.well-known/mcp-registry-auth`, {
+      redirect: 'manual',
+      headers: { accept: 'text/plain', 'user-agent': 'mcp-registry/1.0' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const record = (await res.text()).trim();
+    expect(record).toBe(`v=MCPv1; k=ed25519; p=${registryKey.publicKey}`);
+    // What the registry does with it: a signature made with the private key verifies with the key served.
+    const served = Buffer.from(/p=(\S+)$/.exec(record)![1]!, 'base64');
+    const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), served]);
+    const timestamp = Buffer.from(new Date().toISOString());
+    const signature = sign(null, timestamp, registryKey.privateKey);
+    expect(verify(null, timestamp, createPublicKey({ key: spki, format: 'der', type: 'spki' }), signature)).toBe(true);
   });
 
   it('pages carry the security headers', async () => {
@@ -257,6 +319,8 @@ describe('a second npm start in the same checkout', () => {
         });
         expect(initialize.status, origin).toBe(200);
       }
+      // The second was built without a registry key: it serves no proof file.
+      expect((await fetch(`${second.url}/.well-known/mcp-registry-auth`, { redirect: 'manual' })).status).toBe(404);
     } finally {
       await second.stop({ keep: true }); // the folder is the first's too
     }

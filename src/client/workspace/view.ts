@@ -1,7 +1,7 @@
 /**
  * What the workspace shows: a tiny DOM builder (server text only ever becomes text nodes), errors
  * at their fields, each step's result panel (`#o-<action>`) and live message (`#m-<action>`), and
- * the API's replies in the words of the shared reply views (proposal/http/reply-view.ts).
+ * the API's replies in the words of the shared reply views (src/shared/workspace/reply-view.ts).
  */
 import type { ProposalAction } from '../../contract/fields.ts';
 import type { ReplyView, ViewNode } from '../../shared/workspace/reply-view.ts';

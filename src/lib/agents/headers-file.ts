@@ -1,7 +1,8 @@
 /**
  * `dist/_headers` (Netlify's headers file, also honoured by `netlify serve`): the rules that depend
  * on content; fixed rules stay in netlify.toml. Each page's RFC 8288 `Link` header points to its
- * markdown twin, the llms.txt that describes it, and what its <head> links to.
+ * markdown twin, the llms.txt that describes it, and what its <head> links to; each twin's points
+ * back to its page as canonical and to the llms.txt.
  */
 import type { SiteModel } from '../content/content.ts';
 import { pageDocuments } from '../pages/documents.ts';
@@ -35,7 +36,8 @@ export function headLinks(path: string): LinkValue[] {
 
 const rule = (path: string, name: string, value: string) => `${path}\n  ${name}: ${value}`;
 
-export function headersFile(model: SiteModel): string {
+/** `registryAuth`: the build serves /.well-known/mcp-registry-auth (a file without an extension, typed here). */
+export function headersFile(model: SiteModel, { registryAuth = false }: { registryAuth?: boolean } = {}): string {
   const signals = model.site.data.content_signals;
   const yn = (v: 'yes' | 'no') => (v === 'yes' ? 'y' : 'n');
   return (
@@ -50,11 +52,18 @@ export function headersFile(model: SiteModel): string {
           ...headLinks(doc.path),
         ];
         // Netlify matches the requested path (`/services`), `netlify serve` the file it resolved (`/services.html`).
-        return (doc.path === '/' ? ['/'] : [doc.path, `${doc.path}.html`]).map((pattern) =>
+        const pages = (doc.path === '/' ? ['/'] : [doc.path, `${doc.path}.html`]).map((pattern) =>
           rule(pattern, 'Link', links.map(formatLink).join(', ')),
         );
+        // The twin names the page it is the markdown of (RFC 6596) and the llms.txt that describes it.
+        const twin = [
+          { href: absolute(doc.path), rel: 'canonical', type: 'text/html' },
+          { href: absolute(DOCUMENT_PATHS.llmsTxt), rel: 'describedby', type: 'text/plain' },
+        ];
+        return [...pages, rule(twinPath(doc.path), 'Link', twin.map(formatLink).join(', '))];
       }),
       rule(`${DOCUMENT_PATHS.apiCatalog}*`, 'Link', formatLink(API_CATALOG)),
+      ...(registryAuth ? [rule(DOCUMENT_PATHS.mcpRegistryAuth, 'Content-Type', 'text/plain; charset=utf-8')] : []),
     ].join('\n\n') + '\n'
   );
 }

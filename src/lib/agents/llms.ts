@@ -1,6 +1,6 @@
 /**
- * /llms.txt (llmstxt.org shape), /llms-full.txt and the per-section full-text files, from the page
- * documents, each bounded however large the site grows (the limits in llms-limits.ts).
+ * /llms.txt (llmstxt.org shape), /llms-full.txt, the per-section full-text files and /sitemap.md,
+ * from the page documents, each bounded however large the site grows (the limits in llms-limits.ts).
  */
 import type { SiteModel } from '../content/content.ts';
 import { partnerStatement } from '../../contract/partner-phrase.ts';
@@ -142,6 +142,31 @@ function sectionLinks(section: Section, docs: PageDocument[]): string[] {
   ];
 }
 
+/**
+ * /sitemap.md: every page by section as a titled link to its twin, the markdown counterpart of
+ * sitemap.xml. A section of more pages than llms.txt lists names its index pages only (together
+ * they list every entry), so the file stays small however many entries the site holds.
+ */
+export function sitemapMd(model: SiteModel): string {
+  const site = model.site.data;
+  const docs = pageDocuments(model);
+  const sections = SECTION_ORDER.map((section) => {
+    const pages = docs.filter((d) => d.section === section);
+    if (pages.length <= LLMS_TXT_SECTION_MAX_LINKS) return `## ${section}\n\n${pages.map(linkLine).join('\n')}`;
+    const indexes = pages.filter((d) => d.published === undefined);
+    const entries = (pages.length - indexes.length).toLocaleString('en-US');
+    return `## ${section}\n\n${entries} ${section} entries, each listed on one of these index pages:\n\n${indexes.map(linkLine).join('\n')}`;
+  });
+  return (
+    [
+      `# ${site.name}: sitemap`,
+      `> Every page of ${absolute('/')} by section, each linked to its markdown twin.`,
+      `For agents: the index with the rules for using this site is ${absolute(DOCUMENT_PATHS.llmsTxt)}; the same pages for crawlers, with dates: ${absolute(DOCUMENT_PATHS.sitemap)}.`,
+      ...sections,
+    ].join('\n\n') + '\n'
+  );
+}
+
 export function llmsTxt(model: SiteModel): string {
   const site = model.site.data;
   const docs = pageDocuments(model);
@@ -159,7 +184,7 @@ export function llmsTxt(model: SiteModel): string {
       `For agents: an MCP server (Streamable HTTP) at ${absolute(DOCUMENT_PATHS.mcp)} with the tools ${TOOL_NAMES.join(', ')} (server card: ${absolute(DOCUMENT_PATHS.mcpServerCard)}), an Agent Skill to request a proposal (${absolute(DOCUMENT_PATHS.agentSkillsIndex)}), the API catalog (${absolute(DOCUMENT_PATHS.apiCatalog)}) and the AI catalog (${absolute(DOCUMENT_PATHS.aiCatalog)}).`,
       ...sections,
       `## Full text\n\n${files.join('\n')}`,
-      `## Optional\n\n- [Sitemap](${absolute(DOCUMENT_PATHS.sitemap)}): every published page\n- [Capabilities JSON Schema](${absolute(DOCUMENT_PATHS.capabilitiesSchema)}): shape of the capabilities document`,
+      `## Optional\n\n- [Sitemap](${absolute(DOCUMENT_PATHS.sitemap)}): every published page\n- [Sitemap in markdown](${absolute(DOCUMENT_PATHS.sitemapMd)}): every page by section, linked to its twin\n- [Capabilities JSON Schema](${absolute(DOCUMENT_PATHS.capabilitiesSchema)}): shape of the capabilities document`,
     ].join('\n\n') + '\n'
   );
 }

@@ -601,7 +601,13 @@ export function twinMarkdown(doc: PageDocument): string {
   return `# ${doc.title}\n\n> ${doc.description}\n\n${doc.markdown.replace(/ \{#[\w-]+\}$/gm, '')}\n`;
 }
 
-/** A page's markdown twin as served: a short YAML frontmatter (JSON strings are valid YAML scalars), then the page. */
+/** The line under a twin's title that tells an agent landing on it where the index of the site is (agent-docs' llms-txt-directive-md). */
+export const twinPointer = () => `> For the index of every page, see [llms.txt](${absolute(DOCUMENT_PATHS.llmsTxt)}).`;
+
+/**
+ * A page's markdown twin as served: a short YAML frontmatter (JSON strings are valid YAML scalars),
+ * then the page, with the pointer to llms.txt under its title (the llms files hold the page without it).
+ */
 export function twinFile(doc: PageDocument): string {
   const frontmatter = [
     `title: ${JSON.stringify(doc.title)}`,
@@ -609,5 +615,7 @@ export function twinFile(doc: PageDocument): string {
     `canonical_url: ${absolute(doc.path)}`,
     `last_updated: "${doc.updated}"`,
   ].join('\n');
-  return `---\n${frontmatter}\n---\n\n${twinMarkdown(doc)}`;
+  const title = `# ${doc.title}\n\n`;
+  const page = twinMarkdown(doc);
+  return `---\n${frontmatter}\n---\n\n${title}${twinPointer()}\n\n${page.slice(title.length)}`;
 }

@@ -87,8 +87,12 @@ export async function mcpConsent(
   const secret = intake.config.consent.secret;
   const declared = modes(sdk, ctx);
   const eliciting = asserted.mcp?.protocol_version === ELICITING_REVISION && (declared.form || declared.url);
-  if (codec === undefined || secret === undefined || typeof key !== 'string' || !(eliciting || call.session?.url))
-    return { consent: asserted };
+  if (codec === undefined || secret === undefined || typeof key !== 'string') return { consent: asserted };
+  if (!(eliciting || call.session?.url)) {
+    // A person's decline stands when the same key comes back through a client that does not ask.
+    const earlier = await keyGrant(intake.store, secret, key);
+    return earlier?.declined_at === undefined ? { consent: asserted } : refused('The person declined to send this request.');
+  }
   // Asked once, about a draft that would be accepted; a key already stored answers with its request.
   const problemOf = await call.check();
   if (problemOf !== undefined) return { refuse: problemOf };
