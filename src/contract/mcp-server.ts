@@ -7,6 +7,9 @@ import { PROPOSAL_TOOLS } from './tools.ts';
 export const PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 export const LEGACY_PROTOCOL_VERSIONS = PROTOCOL_VERSIONS.filter((v) => v < '2026-07-28');
 
+/** What the server offers: tools, their list fixed by the deploy. The cards publish the same. */
+export const MCP_CAPABILITIES = { tools: { listChanged: false } };
+
 /** The name is the partner's name as a lower-case slug. */
 export function mcpServerInfo(k: Knowledge) {
   const slug = k.partner.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''); // prettier-ignore

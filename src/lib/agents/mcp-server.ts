@@ -1,6 +1,7 @@
 /** What the site publishes about its MCP server: the server card, and the texts of the catalogs, llms.txt, /agents and SKILL.md. */
 import type { Knowledge } from '../../contract/knowledge.ts';
-import { LEGACY_PROTOCOL_VERSIONS, mcpServerInfo, PROTOCOL_VERSIONS } from '../../contract/mcp-server.ts';
+import { LEGACY_PROTOCOL_VERSIONS, MCP_CAPABILITIES, mcpServerInfo, PROTOCOL_VERSIONS } from '../../contract/mcp-server.ts';
+export { MCP_CAPABILITIES } from '../../contract/mcp-server.ts';
 
 export const MCP_TRANSPORT = 'streamable-http';
 
@@ -92,8 +93,7 @@ export function registryAuthRecord(env: Record<string, string | undefined>): str
   return `v=MCPv1; k=ed25519; p=${key}\n`;
 }
 
-/** What the server declares it can do, as `server/discover` and `initialize` answer (a test holds them equal). */
-export const MCP_CAPABILITIES = { tools: { listChanged: false } };
+
 
 /**
  * The card in its earlier shape (SEP-1649), which scanners still read at

@@ -11,6 +11,7 @@ import { mcpCaller } from '../../contract/consent.ts';
 import { implementationName, userAgentProduct } from '../../contract/source.ts';
 import {
   MCP_ALLOW,
+  MCP_CAPABILITIES,
   METHOD_NOT_ALLOWED,
   mcpInstructions,
   mcpServerInfo,
@@ -98,7 +99,7 @@ function buildServer(sdk: McpSdk, intake: Intake, inv: Invocation, codec: Codec 
   const k = intake.knowledge;
   const server = new sdk.McpServer(mcpServerInfo(k), {
     ...(codec && { requestState: { verify: codec.verify } }),
-    capabilities: { tools: { listChanged: false } },
+    capabilities: MCP_CAPABILITIES,
     instructions: mcpInstructions(k),
     supportedProtocolVersions: [...PROTOCOL_VERSIONS],
     cacheHints: { 'tools/list': CACHE_HINT, 'server/discover': CACHE_HINT },
