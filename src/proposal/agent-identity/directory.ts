@@ -41,9 +41,10 @@ for (const [net, bits] of [
 ] as const)
   // prettier-ignore
   NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
+// No `::ffff:0:0/96`: BlockList matches IPv4 addresses against IPv4-mapped subnets (and back), so that
+// rule would refuse every IPv4 address; a mapped address meets the IPv4 rules above instead.
 for (const [net, bits] of [
   ['::', 127],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
