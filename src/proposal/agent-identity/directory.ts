@@ -14,11 +14,18 @@ import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { AGENT_IDENTITY_LIMITS as LIMITS, KEY_DIRECTORY_PATH } from '../../contract/web-bot-auth.ts';
 
+/** `refused`: the operator's host has an address no operator's directory is at (the profile's rule, like an IP literal). */
 export type KeyLookup =
-  { kind: 'key'; key: CryptoKey } | { kind: 'unknown-key' } | { kind: 'unavailable'; reason: string };
+  | { kind: 'key'; key: CryptoKey }
+  | { kind: 'unknown-key' }
+  | { kind: 'unavailable'; reason: string }
+  | { kind: 'refused'; reason: string };
 
 type Keys = ReadonlyMap<string, CryptoKey>;
-type Read = { keys: Keys; maxAgeS: number } | { failed: string };
+type Read = { keys: Keys; maxAgeS: number } | { failed: string } | { refused: string };
+
+/** The code of the lookup's refusal, so the connection's error tells it from a host that is down. */
+const NOT_PUBLIC_CODE = 'ERR_NOT_PUBLIC_ADDRESS';
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
@@ -86,8 +93,9 @@ function guardedLookup(loopbackHttp: boolean) {
     dnsLookup(host, { all: true }, (error, addresses) => {
       const allowed = (a: LookupAddress) =>
         isPublicAddress(a.address) || (loopbackHttp && LOOPBACK.check(a.address, family(a.address)));
-      if (error || addresses.length === 0 || !addresses.every(allowed))
-        return done(error ?? new Error('not a public address'), []);
+      if (error || addresses.length === 0) return done(error ?? new Error('no address'), []);
+      if (!addresses.every(allowed))
+        return done(Object.assign(new Error('not a public address'), { code: NOT_PUBLIC_CODE }), []);
       if (options.all) done(null, addresses);
       else done(null, addresses[0]!.address, addresses[0]!.family);
     });
@@ -143,7 +151,12 @@ function download(origin: string, loopbackHttp: boolean, timeoutMs: number): Pro
       req.destroy();
       resolve({ failed: reason });
     };
-    req.on('error', () => fail('the key directory could not be reached'));
+    req.on('error', (error: Error & { code?: string }) => {
+      if (error.code !== NOT_PUBLIC_CODE) return fail('the key directory could not be reached');
+      clearTimeout(timer);
+      req.destroy();
+      resolve({ refused: 'Signature-Agent names a host whose addresses are not all public' });
+    });
     req.on('response', (res: IncomingMessage) => {
       if (res.statusCode !== 200) return fail(`the key directory answered HTTP ${res.statusCode}`);
       const chunks: Buffer[] = [];
@@ -196,11 +209,12 @@ export class KeyDirectories {
       while (this.#entries.size > LIMITS.maxCachedOperators) this.#entries.delete(this.#entries.keys().next().value!);
       const current = entry;
       void current.read.then((read) => {
-        current.until = now + ('failed' in read ? LIMITS.failureCacheSeconds : read.maxAgeS) * 1000;
+        current.until = now + ('keys' in read ? read.maxAgeS : LIMITS.failureCacheSeconds) * 1000;
       });
     }
     const read = await entry.read;
     if ('failed' in read) return { kind: 'unavailable', reason: read.failed };
+    if ('refused' in read) return { kind: 'refused', reason: read.refused };
     const key = read.keys.get(keyId);
     return key === undefined ? { kind: 'unknown-key' } : { kind: 'key', key };
   }

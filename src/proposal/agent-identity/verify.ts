@@ -91,6 +91,7 @@ async function verified(
 
   const lookup = await deps.directories.key(origin.origin, input.keyid!);
   if (lookup.kind === 'unavailable') return { outcome: 'unverified', ...seen, reason: lookup.reason };
+  if (lookup.kind === 'refused') return invalid(lookup.reason);
   if (lookup.kind === 'unknown-key') return invalid("the keyid is not in the operator's key directory");
   try {
     await verifySignature(request, {
