@@ -22,9 +22,11 @@ export function dataHandlingFromEnv(
   privacyUrl?: string,
 ) {
   const asked = retentionDays(env['RETENTION_DAYS']);
-  // The function refuses a retention shorter than its redelivery window (REDELIVERY_MAX_HOURS, 72 by default) and keeps requests.
+  // Unset or unusable, the function deletes after the default period; it refuses a retention shorter
+  // than its redelivery window (REDELIVERY_MAX_HOURS, 72 by default) the same way (config.ts).
   const maxHours = Number(env['REDELIVERY_MAX_HOURS'] ?? '72');
-  const days = asked !== undefined && asked * 24 < (Number.isFinite(maxHours) ? maxHours : 72) ? undefined : asked;
+  const days =
+    asked === undefined || asked * 24 < (Number.isFinite(maxHours) ? maxHours : 72) ? DEFAULT_RETENTION_DAYS : asked;
   const { limits } = sendLimitsFromEnv((variable) => env[variable]);
   return {
     stored:
@@ -42,12 +44,9 @@ export function dataHandlingFromEnv(
       `Requests are stored in Netlify Blobs, the storage of the host that runs this site. They are delivered to the ` +
       `customer-relationship system ${name} configures, and emails go through the mail provider ${name} configures; ` +
       `each receives the request only to do that job.`,
-    // null: kept until its deletion is asked for.
-    retention_days: days ?? (null as number | null),
+    retention_days: days,
     retention:
-      (days === undefined
-        ? 'A stored request is kept until its deletion is asked for.'
-        : `A stored request is deleted ${days} days after it arrived.`) +
+      `A stored request is deleted ${days} days after it arrived.` +
       // One pointer per key, deleted with the request it names (proposal/store/key-pointer.ts).
       ` Idempotency keys are honoured for ${IDEMPOTENCY_RETENTION_HOURS} hours; each is stored only as a hash, beside the request it names, and deleted with that request.`,
     limits: {
