@@ -6,7 +6,7 @@ import { FIELD_LABELS, GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fie
 import { consentText } from '../../contract/consent.ts';
 import { sourceText } from '../../contract/source.ts';
 import type { CrmSettings } from '../config.ts';
-import { logEvent } from '../log.ts';
+import { logError, logEvent } from '../log.ts';
 import { within, TIMED_OUT } from '../store/blobs.ts';
 import { agentIdentityText } from '../agent-identity/text.ts';
 import { signalsLine } from '../limits/spam-signals.ts';
@@ -72,8 +72,15 @@ export async function crmCall(
   call: (signal: AbortSignal) => Promise<CrmOutcome>,
 ): Promise<CrmOutcome> {
   const signal = AbortSignal.timeout(timeoutMs);
-  const outcome = await within(call(signal), timeoutMs);
-  return outcome === TIMED_OUT ? { ok: false, kind: 'timeout' } : outcome;
+  const calling = call(signal);
+  const outcome = await within(calling, timeoutMs);
+  if (outcome !== TIMED_OUT) return outcome;
+  // Nobody awaits it any more: a throw after the deadline (other than the abort itself) is logged, not lost.
+  calling.catch((error: unknown) => {
+    if (!(error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')))
+      logError('unexpected_error', error);
+  });
+  return { ok: false, kind: 'timeout' };
 }
 
 /** The adapter the configuration names; a misconfigured one keeps every request pending and logs what to fix. */
