@@ -99,10 +99,21 @@ export function listText(records: ProposalRecord[]): string {
           .join(' · ') || 'no need or model given'
       }`,
       `    ${state === 'failed' ? 'FAILED' : state} (${r.delivery.crm}), email ${r.confirmation_email.state}, notice ${noticeState(r)}, ${signalsTag(r)}; ${r.request_id}`,
-      `    consent: ${singleLine(consentText(r.consent))}${r.agent_identity === undefined ? '' : `; agent: ${agentIdentityText(r.agent_identity)}`}`,
+      `    via ${sourceTag(r)}; consent: ${singleLine(consentText(r.consent))}${r.agent_identity === undefined ? '' : `; agent: ${agentIdentityText(r.agent_identity)}`}`,
     ].join('\n');
   });
   return [header, ...lines].join('\n') + '\n';
+}
+
+/** Where it came from: the channel the server saw, the client's name and the page it says it came from. */
+function sourceTag(record: ProposalRecord): string {
+  const s = record.source;
+  if (s === undefined) return '-';
+  return [
+    s.channel,
+    ...(s.client === undefined ? [] : [`client ${singleLine(s.client)}`]),
+    ...(s.claimed_channel === undefined ? [] : [`says ${s.claimed_channel}`]),
+  ].join(', ');
 }
 
 /** Spam signals in a few characters: `links 3`, `addr 5`, or `no signals`. */
