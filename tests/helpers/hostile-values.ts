@@ -1,7 +1,7 @@
 /** Company names that would act in a chat message or a mail client if passed on as they are. */
 import { expect } from 'vitest';
 import { headerLines } from './smtp.ts';
-import { chatText, headerText } from '../../src/proposal/submit/single-line.ts';
+import { chatText, headerText } from '../../src/proposal/notify/text.ts';
 
 export const HOSTILE_COMPANIES = [
   // Slack: pings everyone in the channel.

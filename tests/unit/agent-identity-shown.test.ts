@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildRecord } from '../../src/proposal/submit/record.ts';
 import { listText, toCsv } from '../../scripts/inbox/export.ts';
-import { notificationText } from '../../src/proposal/submit/notification.ts';
+import { noticeMessage } from '../../src/proposal/notify/messages.ts';
 import { crmPayload, hubSpotSubmission } from '../../src/proposal/submit/crm.ts';
 import type { AgentIdentity } from '../../src/proposal/agent-identity/model.ts';
 import { CONSENT, PARTNER, submitRequest } from '../helpers/submit-fixtures.ts';
@@ -25,16 +25,19 @@ const recordWith = (agentIdentity?: AgentIdentity) =>
     receivedAt: '2026-11-28T06:00:00.000Z',
     crm: 'inbox',
     consent: CONSENT,
+    entryKey: 'keys/req-agent',
+    notification: { email: 'owed', chat: 'not_configured' },
     source: { channel: 'http-api', client: 'Mozilla/5.0' },
     agentIdentity,
   });
+const notice = (record: ReturnType<typeof recordWith>) => noticeMessage(record, PARTNER).text;
 
 describe('the agent identity of a stored request', () => {
   it('is stored next to the source, and shown as one line to sales, the CRM and the inbox', () => {
     const record = recordWith(VERIFIED);
     expect(record.agent_identity).toEqual(VERIFIED);
     expect(record.source).toEqual({ channel: 'http-api', client: 'Mozilla/5.0' });
-    expect(notificationText('notification', record, PARTNER)).toContain(`Agent identity: ${LINE}`);
+    expect(notice(record)).toContain(`Agent identity: ${LINE}`);
     // The webhook CRM gets the fields themselves, named one by one like the rest of its payload.
     expect(crmPayload(record).agent_identity).toEqual(VERIFIED);
     expect(crmPayload(recordWith(undefined))).not.toHaveProperty('agent_identity');
@@ -53,7 +56,7 @@ describe('the agent identity of a stored request', () => {
       operator: 'https://agent.example',
       reason: 'the signature does not cover @authority',
     });
-    expect(notificationText('notification', invalid, PARTNER)).toContain(
+    expect(notice(invalid)).toContain(
       'Agent identity: signed as agent.example agent, signature invalid: the signature does not cover @authority',
     );
     expect(listText([recordWith({ outcome: 'absent' })])).toContain('agent: not signed');
@@ -62,7 +65,7 @@ describe('the agent identity of a stored request', () => {
   it('reads as not recorded on requests stored before it was', () => {
     const old = recordWith(undefined);
     expect(old.agent_identity).toBeUndefined();
-    expect(notificationText('notification', old, PARTNER)).toContain('Agent identity: not recorded');
+    expect(notice(old)).toContain('Agent identity: not recorded');
     expect(listText([old])).not.toContain('agent:');
   });
 });

@@ -3,10 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { assertedConsent, consentDigest, consentText, mcpCaller } from '../../src/contract/consent.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { crmPayload, hubSpotSubmission } from '../../src/proposal/submit/crm.ts';
-import { notificationText } from '../../src/proposal/submit/notification.ts';
+import { noticeMessage } from '../../src/proposal/notify/messages.ts';
 import { listText, toCsv } from '../../scripts/inbox/export.ts';
 import { CONSENT, PARTNER, submitRequest } from '../helpers/submit-fixtures.ts';
 
+/** The CSV's lines, its byte-order mark dropped, each as cells. */
+const csvRows = (csv: string) =>
+  csv
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .map(csvCells);
 const csvCells = (line: string) =>
   line
     .slice(1, -1)
@@ -23,6 +29,8 @@ const recordVia = (
     receivedAt: at,
     crm: 'webhook',
     consent: CONSENT,
+    entryKey: 'keys/req-c',
+    notification: { email: 'owed', chat: 'not_configured' },
     source,
     ...(evidence && { evidence }),
   });
@@ -94,16 +102,18 @@ describe('the consent record of a stored request', () => {
     expect(hubspot.legalConsentOptions.consent.text).toBe(CONSENT.text);
     const note = hubspot.fields.find((f) => f.name === 'message')!.value;
     expect(note).toContain(`Consent: site_form, vouched by sender, given ${at}; version ${CONSENT.version}`);
-    expect(notificationText('notification', record, PARTNER)).toContain('Consent: site_form, vouched by sender');
+    // Sales read it in their words: how it was given, and whether the person confirmed it.
+    expect(noticeMessage(record, PARTNER).text).toContain(
+      `Consent: ticked the consent box on our proposal page; not yet confirmed by the person (consent text version ${CONSENT.version})`,
+    );
     expect(listText([record])).toContain('consent: site_form, vouched by sender');
-    const [header, row] = toCsv([record]).split('\r\n').map(csvCells);
+    // The CSV holds the consent as one cell (how, who vouches, when, version, the digest's start) beside the channel.
+    const [header, row] = csvRows(toCsv([record]));
     const cell = (name: string) => row![header!.indexOf(name)];
-    expect([cell('consent_method'), cell('consent_vouched_by'), cell('consent_channel')]).toEqual([
-      'site_form',
-      'sender',
-      'form',
-    ]);
-    expect(cell('consent_digest')).toBe(consentDigest(CONSENT.text));
+    expect(cell('consent')).toBe(
+      `site_form, vouched by sender, given ${at}; version ${CONSENT.version} (${consentDigest(CONSENT.text).slice(0, 20)})`,
+    );
+    expect(cell('channel')).toBe('form');
   });
 
   it('a request stored before the record had these fields still reads, each shown as not recorded', () => {
@@ -112,10 +122,12 @@ describe('the consent record of a stored request', () => {
     expect(consentText(record.consent)).toBe(
       `how: not recorded, given ${at}; version ${CONSENT.version} (digest not recorded)`,
     );
-    expect(notificationText('notification', record, PARTNER)).toContain('Consent: how: not recorded');
+    expect(noticeMessage(record, PARTNER).text).toContain(
+      `Consent: given; not yet confirmed by the person (consent text version ${CONSENT.version})`,
+    );
     expect(crmPayload(record).consent).toEqual({ given: true, text: CONSENT.text, version: CONSENT.version, at });
-    const [header, row] = toCsv([record]).split('\r\n').map(csvCells);
-    expect(row![header!.indexOf('consent_method')]).toBe('not recorded');
-    expect(row![header!.indexOf('consent_digest')]).toBe('not recorded');
+    const [header, row] = csvRows(toCsv([record]));
+    expect(row![header!.indexOf('consent')]).toMatch(/^how: not recorded, /);
+    expect(row![header!.indexOf('consent')]).toMatch(/\(digest not recorded\)$/);
   });
 });

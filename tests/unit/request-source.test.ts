@@ -8,7 +8,7 @@ import {
 } from '../../src/contract/source.ts';
 import { buildRecord } from '../../src/proposal/submit/record.ts';
 import { listText, toCsv } from '../../scripts/inbox/export.ts';
-import { notificationText } from '../../src/proposal/submit/notification.ts';
+import { noticeMessage } from '../../src/proposal/notify/messages.ts';
 import { hubSpotSubmission } from '../../src/proposal/submit/crm.ts';
 import { CONSENT, PARTNER, submitRequest } from '../helpers/submit-fixtures.ts';
 
@@ -58,10 +58,15 @@ describe('where a request came from', () => {
       receivedAt: '2026-11-24T10:00:00.000Z',
       crm: 'inbox',
       consent: CONSENT,
+      entryKey: 'keys/req',
+      notification: { email: 'owed', chat: 'not_configured' },
       source: { channel: 'http-api', client: 'Mozilla/5.0', claimed_channel: 'workspace' },
     });
-    expect(listText([record])).toMatch(/via http-api .* client Mozilla\/5\.0 {2}says workspace/);
-    const [header, row] = toCsv([record]).split('\r\n').map(csvCells);
+    expect(listText([record])).toMatch(/via http-api, client Mozilla\/5\.0, says workspace;/);
+    const [header, row] = toCsv([record])
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .map(csvCells);
     expect(row![header!.indexOf('claimed_channel')]).toBe('workspace');
   });
 
@@ -71,17 +76,23 @@ describe('where a request came from', () => {
       receivedAt: '2026-11-24T10:00:00.000Z',
       crm: 'inbox',
       consent: CONSENT,
+      entryKey: 'keys/req',
+      notification: { email: 'owed', chat: 'not_configured' },
       source: { channel: 'mcp', client: 'claude-ai/0.1.0' },
     });
     expect(record.source).toEqual({ channel: 'mcp', client: 'claude-ai/0.1.0' });
     expect(sourceText(record.source)).toBe('MCP server (client: claude-ai/0.1.0)');
-    expect(notificationText('notification', record, PARTNER)).toContain(
-      'Came through: MCP server (client: claude-ai/0.1.0)',
+    // Sales read where it came from in their words.
+    expect(noticeMessage(record, PARTNER).text).toContain(
+      'Came from: an AI assistant, through the MCP server (it calls itself claude-ai/0.1.0)',
     );
     const message = hubSpotSubmission(record, PARTNER).fields.find((f) => f.name === 'message')!.value;
     expect(message).toContain('Came through: MCP server (client: claude-ai/0.1.0)');
-    expect(listText([record])).toMatch(/via mcp .* client claude-ai\/0\.1\.0/);
-    const [columns, row] = toCsv([record]).split('\r\n').map(csvCells);
+    expect(listText([record])).toMatch(/via mcp, client claude-ai\/0\.1\.0;/);
+    const [columns, row] = toCsv([record])
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .map(csvCells);
     expect(row![columns!.indexOf('channel')]).toBe('mcp');
     expect(row![columns!.indexOf('client')]).toBe('claude-ai/0.1.0');
   });
@@ -92,9 +103,11 @@ describe('where a request came from', () => {
       receivedAt: '2026-11-24T10:00:00.000Z',
       crm: 'inbox',
       consent: CONSENT,
+      entryKey: 'keys/req',
+      notification: { email: 'owed', chat: 'not_configured' },
     });
     expect(record.source).toBeUndefined();
-    expect(notificationText('notification', record, PARTNER)).toContain('Came through: not recorded');
-    expect(listText([record])).toMatch(/via - /);
+    expect(noticeMessage(record, PARTNER).text).toContain('Came from: not recorded');
+    expect(listText([record])).toMatch(/via -; /);
   });
 });

@@ -6,11 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { chatText, headerText, singleLine } from '../../src/proposal/submit/single-line.ts';
-import { submitProposal } from '../../src/proposal/submit/index.ts';
+import { chatText, headerText, singleLine } from '../../src/proposal/notify/text.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { mailsTo } from '../helpers/smtp.ts';
-import { PARTNER, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
+import { PARTNER, submit, submitRequest, testCtx } from '../helpers/submit-fixtures.ts';
 import {
   HOSTILE_COMPANIES,
   RAW_OVERRIDE,
@@ -53,14 +52,14 @@ describe('through the submit pipeline, to a real SMTP server and a chat stand-in
   afterEach(() => vi.restoreAllMocks());
 
   it.each([...HOSTILE_COMPANIES, RAW_OVERRIDE])('company %j arrives as text', async (company) => {
-    const deps = testSubmitDeps(parts.blobs.freshStore(), {
+    const ctx = testCtx(parts.blobs.freshStore(), {
       env: {
         SMTP_URL: parts.smtp.url,
         MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>',
         NOTIFY_WEBHOOK_URL: `${parts.chat.url}/hook`,
       },
     });
-    const reply = await submitProposal(submitRequest({ company }), randomUUID(), deps);
+    const reply = await submit(ctx, submitRequest({ company }), randomUUID());
     expect(reply.status).toBe(201);
     const [notice] = mailsTo(parts.smtp.messages, PARTNER.email);
     expectInertSubject(decodedSubject(notice!.raw), company);
