@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { dataHandlingFromEnv, retentionDays } from '../../src/contract/data-handling.ts';
-import { redeliveryPolicyFromEnv } from '../../src/proposal/submit/config.ts';
+import { DEFAULT_RETENTION_DAYS, dataHandlingFromEnv, retentionDays } from '../../src/contract/data-handling.ts';
+import { readConfig } from '../../src/proposal/config.ts';
 
 const partner = { name: 'Kestrel Cloud', email: 'proposals@kestrel.example' };
 
-describe('what the pages say about stored data follows RETENTION_DAYS, as the sweep does', () => {
+describe('what the pages say about stored data follows RETENTION_DAYS, as the scheduled run does', () => {
   it.each([
     ['30', 30],
     [' 7 ', 7],
@@ -15,19 +15,33 @@ describe('what the pages say about stored data follows RETENTION_DAYS, as the sw
     [undefined, undefined],
   ])('RETENTION_DAYS=%j → %j days', (raw, days) => {
     expect(retentionDays(raw)).toBe(days);
-    const policy = redeliveryPolicyFromEnv((name) => (name === 'RETENTION_DAYS' ? raw : undefined));
-    expect(policy.retentionMs).toBe(days === undefined ? undefined : days * 86_400_000);
+    // The function reads it once (config.ts): unset, empty or unusable, the default applies.
+    const { config } = readConfig((name) => (name === 'RETENTION_DAYS' && raw !== '' ? raw : undefined));
+    expect(config.retentionMs).toBe((days ?? DEFAULT_RETENTION_DAYS) * 86_400_000);
   });
 
-  it('names the retention period when set, and "until deletion is asked for" when not', () => {
+  it('names the retention period when set, and the default period when not', () => {
     expect(dataHandlingFromEnv(partner, { RETENTION_DAYS: '90' })).toMatchObject({
       retention_days: 90,
       retention: expect.stringMatching(/^A stored request is deleted 90 days after it arrived\./),
     });
+    // Requests are deleted after the default period when RETENTION_DAYS is unset: the pages say so.
     expect(dataHandlingFromEnv(partner, {})).toMatchObject({
-      retention_days: null,
-      retention: expect.stringMatching(/^A stored request is kept until its deletion is asked for\./),
+      retention_days: DEFAULT_RETENTION_DAYS,
+      retention: expect.stringMatching(
+        new RegExp(`^A stored request is deleted ${DEFAULT_RETENTION_DAYS} days after it arrived\\.`),
+      ),
     });
     expect(dataHandlingFromEnv(partner, {}).erasure).toContain('write to proposals@kestrel.example');
+  });
+
+  it('says the default period applies where the function refuses RETENTION_DAYS', () => {
+    // Shorter than REDELIVERY_MAX_HOURS (72 h by default), or out of range: config_invalid, and the default.
+    for (const raw of ['2', '0', '36501']) {
+      const env = { RETENTION_DAYS: raw };
+      const { config } = readConfig((name) => env[name as keyof typeof env]);
+      expect(config.retentionMs).toBe(DEFAULT_RETENTION_DAYS * 86_400_000);
+      expect(dataHandlingFromEnv(partner, env).retention_days).toBe(config.retentionMs / 86_400_000);
+    }
   });
 });

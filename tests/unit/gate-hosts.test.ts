@@ -1,17 +1,19 @@
 /**
- * One host check for both doors (src/proposal/gate/hosts.ts), by the rules of the MCP SDK's own
+ * One host check for both doors (src/proposal/doors/gates.ts), by the rules of the MCP SDK's own
  * helpers: for every Host and Origin below, it refuses exactly when validateHostHeader or
  * validateOriginHeader would, given the same allowlist.
  */
 import { validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { allowedHosts, foreignHost } from '../../src/proposal/gate/hosts.ts';
+import { allowedHosts, foreignHost } from '../../src/proposal/doors/gates.ts';
+import { readConfig } from '../../src/proposal/config.ts';
 
 const env: Record<string, string> = {
   URL: 'https://kestrel.netlify.app',
   DEPLOY_PRIME_URL: 'https://deploy-preview-7--kestrel.netlify.app',
 };
-const allowed = allowedHosts('https://kestrelcloud.example', (name) => env[name]);
+// The deploy's own hosts as the configuration reads them (URL, DEPLOY_URL, DEPLOY_PRIME_URL).
+const allowed = allowedHosts('https://kestrelcloud.example', readConfig((name) => env[name]).config.deployUrls);
 
 const hosts = [
   'kestrelcloud.example',

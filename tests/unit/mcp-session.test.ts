@@ -5,7 +5,7 @@ import {
   SESSION_TTL_SECONDS,
   sessionOf,
   withSession,
-} from '../../src/proposal/consent/mcp-session.ts';
+} from '../../src/proposal/consent/session.ts';
 
 const SECRET = 'session-secret-of-at-least-32-characters';
 const NOW = new Date('2026-11-28T06:00:00Z');
@@ -55,7 +55,11 @@ describe('the 2025-era session token', () => {
     );
     // 2025-03-26 clients send no MCP-Protocol-Version header.
     expect(sessionOf(SECRET, request(headers), NOW)).toMatchObject(DECLARED);
-    expect(sessionOf(SECRET, request({ ...headers, 'mcp-protocol-version': '2025-06-18' }), NOW)).toBe('invalid');
+    // A genuine session named with another revision than it negotiated: a mismatch, not an unknown session.
+    expect(sessionOf(SECRET, request({ ...headers, 'mcp-protocol-version': '2025-06-18' }), NOW)).toBe('mismatch');
+    expect(
+      sessionOf(SECRET, request({ 'mcp-session-id': flip(token, 3), 'mcp-protocol-version': '2025-06-18' }), NOW),
+    ).toBe('invalid');
     // 2026-07-28 has no sessions: the header is not read there.
     expect(sessionOf(SECRET, request({ ...headers, 'mcp-protocol-version': '2026-07-28' }), NOW)).toBeUndefined();
     expect(sessionOf(undefined, request(headers), NOW)).toBeUndefined();
@@ -121,5 +125,36 @@ describe('the door’s session step', () => {
     const passed = await withSession(SECRET, request({ ...headers, 'mcp-session-id': token }), call, serve, NOW);
     expect(passed.status).toBe(200);
     expect(served).toBe(1);
+  });
+
+  it('answers a genuine session sent with another supported revision 400, not 404, without calling the SDK', async () => {
+    let served = 0;
+    const serve = () => {
+      served += 1;
+      return Promise.resolve(Response.json({ jsonrpc: '2.0', id: 3, result: {} }));
+    };
+    const token = mintSession(SECRET, DECLARED, NOW);
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/list' };
+    for (const revision of ['2025-06-18', '2025-03-26']) {
+      const reply = await withSession(
+        SECRET,
+        request({ 'mcp-protocol-version': revision, 'mcp-session-id': token }),
+        call,
+        serve,
+        NOW,
+      );
+      // The session is known: the client must not be told to initialize again, but that the request contradicts it.
+      expect(reply.status).toBe(400);
+      expect(await reply.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    }
+    expect(served).toBe(0);
+    const same = await withSession(
+      SECRET,
+      request({ 'mcp-protocol-version': DECLARED.revision, 'mcp-session-id': token }),
+      call,
+      serve,
+      NOW,
+    );
+    expect(same.status).toBe(200);
   });
 });

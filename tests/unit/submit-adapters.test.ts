@@ -3,19 +3,19 @@ import { consentDigest } from '../../src/contract/consent.ts';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { crmAdapterFromEnv, crmTimeoutFromEnv } from '../../src/proposal/submit/config.ts';
+import { isAllowedEndpoint, readConfig, type EnvReader } from '../../src/proposal/config.ts';
 import {
+  crmAdapter,
+  crmCall,
   crmPayload,
-  deliverWithin,
-  isAllowedEndpoint,
-  parseRetryAfter,
-  postForOutcome,
+  hubSpotSubmission,
   type CrmAdapter,
+  type CrmOutcome,
   type CrmPayload,
-  type HubSpotSubmission,
 } from '../../src/proposal/submit/crm.ts';
-import { submitProposal } from '../../src/proposal/submit/index.ts';
-import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
+import { parseRetryAfter, postForOutcome } from '../../src/proposal/notify/post.ts';
+import { buildRecord, recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
+import { runScheduled } from '../../src/proposal/work/scheduled.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { captureLogLines, logText, type LogLine } from '../helpers/log-lines.ts';
@@ -24,9 +24,22 @@ import {
   PARTNER,
   envOf,
   newWebhookSecret,
+  submit,
   submitRequest,
-  testSubmitDeps,
+  testCtx,
 } from '../helpers/submit-fixtures.ts';
+
+type HubSpotSubmission = ReturnType<typeof hubSpotSubmission>;
+/** The adapter the configuration of `env` builds, as the instance builds it. */
+const crmAdapterFromEnv = (env: EnvReader, partner = PARTNER) => crmAdapter(readConfig(env).config.crm, partner);
+/** What the configuration of `env` says is wrong with its CRM settings, if anything. */
+const crmMisconfigured = (env: EnvReader) => {
+  const { crm } = readConfig(env).config;
+  return 'misconfigured' in crm ? crm.misconfigured : undefined;
+};
+/** One delivery of `record` through `adapter`, bounded as the CRM step bounds it. */
+const deliverWithin = (adapter: CrmAdapter, record: ProposalRecord, timeoutMs: number): Promise<CrmOutcome> =>
+  crmCall(timeoutMs, (signal) => adapter.deliver(crmPayload(record), signal));
 
 let blobs: TestBlobs;
 let crm: TestCrmServer;
@@ -62,9 +75,9 @@ describe('webhook adapter', () => {
   it('signs the record per Standard Webhooks, with webhook-id = the request id (never the sender key)', async () => {
     const secret = newWebhookSecret();
     const env = { CRM_PROVIDER: 'webhook', CRM_WEBHOOK_URL: `${crm.url}/hooks/crm`, CRM_WEBHOOK_SECRET: secret };
-    const deps = testSubmitDeps(blobs.freshStore(), { env });
+    const ctx = testCtx(blobs.freshStore(), { env });
     const key = `key-${randomUUID()}`;
-    const reply = await submitProposal(submitRequest(), key, deps);
+    const reply = await submit(ctx, submitRequest(), key);
     expect(reply.status).toBe(201);
 
     const [request] = crm.requests;
@@ -86,14 +99,14 @@ describe('webhook adapter', () => {
 
   it('sends the CRM the request, its id, source and spam signals: exactly these keys, no network hash or bookkeeping', async () => {
     const env = { CRM_PROVIDER: 'webhook', CRM_WEBHOOK_URL: `${crm.url}/crm`, CRM_WEBHOOK_SECRET: newWebhookSecret() };
-    const deps = testSubmitDeps(blobs.freshStore(), { env });
+    const ctx = testCtx(blobs.freshStore(), { env });
     const source = {
       channel: 'mcp',
       claimed_channel: 'webmcp',
       client: 'agent/1.0',
       network: '0123456789abcdef',
     } as const;
-    const reply = await submitProposal(submitRequest({ consent_version: 'old' }), randomUUID(), deps, source);
+    const reply = await submit(ctx, submitRequest({ consent_version: 'old' }), randomUUID(), { source });
     expect(reply.status).toBe(201);
 
     const payload = JSON.parse(crm.requests[0]?.body ?? '') as Record<string, unknown>;
@@ -149,12 +162,16 @@ describe('the CRM payload', () => {
       crm: 'webhook',
       consent: CONSENT,
       entryKey: 'keys/abc',
-      notification: { email: 'owed', chat: 'owed', attempts: 0 },
+      notification: { email: 'owed', chat: 'owed' },
       signals: { form_checks: 'passed', fill_seconds: 95, links: 1, address_requests_24h: 2 },
       source: { channel: 'workspace', claimed_channel: 'workspace', client: 'Mozilla/5.0', network: 'net-hash' },
     });
     return Object.assign(record, {
-      lease: { token: 'lease-token', until: '2026-11-20T10:01:00.000Z', write: 'nonce' },
+      // The engine's bookkeeping: the claim, the nonce of its last write, the steps' attempts, the due entry.
+      claim: { until: '2026-11-20T10:01:00.000Z' },
+      written: 'write-nonce',
+      work: { crm: { attempts: 2, since: '2026-11-20T10:00:00.000Z', next_at: '2026-11-20T10:02:00.000Z' } },
+      due_at: '2026-11-20T10:02:00.000Z',
       internal_note: 'bookkeeping',
       contact: { ...record.contact, mailbox_key: 'counted-form' },
       intake: { ...record.intake, internal_score: 'x' },
@@ -182,10 +199,11 @@ describe('the CRM payload', () => {
     const record = recordWithInternals();
     const payload = crmPayload(record);
     const text = JSON.stringify(payload);
-    for (const internal of ['lease-token', 'bookkeeping', 'counted-form', 'internal_score', 'ip_hash', 'net-hash']) {
+    for (const internal of ['write-nonce', 'bookkeeping', 'counted-form', 'internal_score', 'ip_hash', 'net-hash']) {
       expect(text).not.toContain(internal);
     }
     expect(text).not.toContain('internal_weight');
+    expect(text).not.toMatch(/"(claim|work|due_at|idempotency_entry)"/);
     expect(payload.contact).toEqual({
       name: 'Ann Example',
       email: 'ann@example.com',
@@ -215,8 +233,8 @@ describe('the CRM payload', () => {
 
 describe('hubspot adapter', () => {
   it('posts a Forms API secure submission with legal consent, to the portal and form', async () => {
-    const deps = testSubmitDeps(blobs.freshStore(), { env: hubspotEnv() });
-    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    const ctx = testCtx(blobs.freshStore(), { env: hubspotEnv() });
+    const reply = await submit(ctx, submitRequest(), randomUUID());
     expect(reply.status).toBe(201);
     expect(reply.body).toMatchObject({ crm: 'hubspot' });
 
@@ -244,16 +262,17 @@ describe('hubspot adapter', () => {
 
   it('keeps the request pending on a HubSpot 4xx (kind rejected)', async () => {
     crm.behave({ kind: 'status', status: 400, body: '{"status":"error"}' });
-    const deps = testSubmitDeps(blobs.freshStore(), { env: hubspotEnv() });
-    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    const ctx = testCtx(blobs.freshStore(), { env: hubspotEnv() });
+    const reply = await submit(ctx, submitRequest(), randomUUID());
     expect(reply.status).toBe(202);
   });
 
   it('names every missing variable at once', () => {
-    expect(
-      crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'hubspot', HUBSPOT_FORM_GUID: FORM_GUID }), PARTNER).misconfigured,
-    ).toEqual({ variables: ['HUBSPOT_PORTAL_ID', 'HUBSPOT_ACCESS_TOKEN'], reason: 'missing' });
-    expect(crmAdapterFromEnv(envOf(hubspotEnv()), PARTNER).misconfigured).toBeUndefined();
+    expect(crmMisconfigured(envOf({ CRM_PROVIDER: 'hubspot', HUBSPOT_FORM_GUID: FORM_GUID }))).toEqual({
+      variables: ['HUBSPOT_PORTAL_ID', 'HUBSPOT_ACCESS_TOKEN'],
+      reason: 'missing',
+    });
+    expect(crmMisconfigured(envOf(hubspotEnv()))).toBeUndefined();
   });
 
   it.each(['HUBSPOT_PORTAL_ID', 'HUBSPOT_FORM_GUID', 'HUBSPOT_ACCESS_TOKEN'])(
@@ -305,20 +324,32 @@ describe('delivery plumbing', () => {
   });
 
   it('never sends a request to a CRM other than the one it was accepted for, and logs both', async () => {
+    // Accepted for the webhook CRM, which is down: the request stays pending, owing its delivery.
+    const store = blobs.freshStore();
+    crm.behave({ kind: 'status', status: 503, body: '' });
+    const env = { CRM_PROVIDER: 'webhook', CRM_WEBHOOK_URL: `${crm.url}/crm`, CRM_WEBHOOK_SECRET: newWebhookSecret() };
+    const reply = await submit(testCtx(store, { env }), submitRequest(), randomUUID());
+    expect(reply.status).toBe(202);
+    const id = (reply.body as { request_id: string }).request_id;
+    // The site now configures HubSpot: the scheduled run, once the retry is due, finds the delivery and leaves it.
     const other: CrmAdapter = { name: 'hubspot', deliver: () => Promise.reject(new Error('must not be called')) };
-    const record = sampleRecord();
-    expect(await deliverWithin(other, record, 1_000)).toEqual({ ok: false, kind: 'misconfigured' });
-    expect(logs.map((line) => [line.level, line.entry])).toEqual([
+    logs.length = 0;
+    const later = () => new Date(Date.now() + 10 * 60_000);
+    await runScheduled(testCtx(store, { env, crm: other, now: later }));
+    expect(
+      logs.filter((line) => line.entry['event'] === 'crm_not_accepted_here').map((l) => [l.level, l.entry]),
+    ).toEqual([
       [
         'error',
         expect.objectContaining({
           event: 'crm_not_accepted_here',
-          request_id: record.request_id,
-          accepted_for: 'inbox',
+          request_id: id,
+          accepted_for: 'webhook',
           configured: 'hubspot',
         }),
       ],
     ]);
+    expect(((await store.read(recordKey(id)))!.value as ProposalRecord).delivery.state).toBe('pending');
   });
 
   it('maps expected HTTP failures to outcomes and lets a bad request of ours throw', async () => {
@@ -336,6 +367,7 @@ describe('delivery plumbing', () => {
   });
 
   it('reads CRM_TIMEOUT_MS, defaulting to 8 s and capping far below the 60 s limit', () => {
+    const crmTimeoutFromEnv = (env: EnvReader) => readConfig(env).config.crmTimeoutMs;
     expect(crmTimeoutFromEnv(envOf({}))).toBe(8_000);
     expect(crmTimeoutFromEnv(envOf({ CRM_TIMEOUT_MS: '2500' }))).toBe(2_500);
     expect(crmTimeoutFromEnv(envOf({ CRM_TIMEOUT_MS: '90000' }))).toBe(8_000);
@@ -372,5 +404,7 @@ function sampleRecord(crm: CrmAdapter['name'] = 'inbox'): ProposalRecord {
     receivedAt: new Date().toISOString(),
     crm,
     consent: CONSENT,
+    entryKey: 'keys/sample',
+    notification: { email: 'not_configured', chat: 'not_configured' },
   });
 }
