@@ -1,17 +1,20 @@
 /**
  * An agent operator's key directory stand-in on 127.0.0.1 (node:http): serves
  * /.well-known/http-message-signatures-directory as each test tells it (its keys with a
- * Cache-Control, a delay, an error status, a malformed body, or a dropped socket) and counts fetches.
+ * Cache-Control, a delay, an error status, a malformed body, a body that never ends, or a dropped
+ * socket) and counts fetches, and every connection made to it at all.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KEY_DIRECTORY_PATH } from '../../src/proposal/agent-identity/profile.ts';
+import { KEY_DIRECTORY_PATH } from '../../src/contract/web-bot-auth.ts';
 
 export type DirectoryBehaviour =
   | { kind: 'keys'; cacheControl?: string; delayMs?: number }
   | { kind: 'status'; status: number }
   | { kind: 'body'; body: string }
   | { kind: 'hang' }
+  /** Headers and the start of a body, then nothing: the body never ends. */
+  | { kind: 'trickle' }
   | { kind: 'drop' };
 
 export interface KeyDirectoryServer {
@@ -19,6 +22,8 @@ export interface KeyDirectoryServer {
   origin: string;
   /** Fetches of the directory so far. */
   fetches: number;
+  /** TCP connections accepted so far, whatever they asked for: 0 means nothing reached the server. */
+  connections: number;
   /** Public JWKs served (the directory's `keys`). */
   keys: JsonWebKey[];
   behave(behaviour: DirectoryBehaviour): void;
@@ -30,6 +35,7 @@ export async function startKeyDirectory(keys: JsonWebKey[]): Promise<KeyDirector
   const state: KeyDirectoryServer = {
     origin: '',
     fetches: 0,
+    connections: 0,
     keys,
     behave: (next) => {
       behaviour = next;
@@ -49,6 +55,10 @@ export async function startKeyDirectory(keys: JsonWebKey[]): Promise<KeyDirector
     const now = behaviour;
     switch (now.kind) {
       case 'hang':
+        return;
+      case 'trickle':
+        res.writeHead(200, { 'content-type': 'application/http-message-signatures-directory+json' });
+        res.write('{"keys":[');
         return;
       case 'drop':
         req.socket.destroy();
@@ -71,6 +81,9 @@ export async function startKeyDirectory(keys: JsonWebKey[]): Promise<KeyDirector
         else setTimeout(answer, now.delayMs);
       }
     }
+  });
+  server.on('connection', () => {
+    state.connections += 1;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
