@@ -27,6 +27,7 @@ import { parseIdempotencyKey } from '../submit/key.ts';
 import { submitProposal } from '../submit/submit.ts';
 import type { Ctx } from '../work/context.ts';
 import { countQuestion } from '../work/questions.ts';
+import { oweJob } from '../work/jobs.ts';
 import { answerConsent } from '../consent/answer.ts';
 import { guide } from './guide.ts';
 import { summarize } from './summarize.ts';
@@ -232,7 +233,12 @@ export async function runAction(i: Intake, inv: Invocation, request: ActionReque
   if (valid.action === 'guide') {
     const reply = guide(i.knowledge, valid, request.door);
     // Counted, not kept: its topic words, after the reply.
-    if (reply.capabilities.length === 0) inv.waitUntil?.(countQuestion(ctx, valid.question).catch(() => undefined));
+    if (reply.capabilities.length === 0) {
+      const counted = countQuestion(ctx, valid.question).then((day) =>
+        day === undefined ? undefined : oweJob(ctx, 'questions', day),
+      );
+      inv.waitUntil?.(counted.catch(() => undefined));
+    }
     return json(200, reply);
   }
   if (valid.action === 'summarize') return json(200, summarize(i.knowledge, valid, request.door));

@@ -91,7 +91,9 @@ export async function mcpConsent(
   if (!(eliciting || call.session?.url)) {
     // A person's decline stands when the same key comes back through a client that does not ask.
     const earlier = await keyGrant(intake.store, secret, key);
-    return earlier?.declined_at === undefined ? { consent: asserted } : refused('The person declined to send this request.');
+    return earlier?.declined_at === undefined
+      ? { consent: asserted }
+      : refused('The person declined to send this request.');
   }
   // Asked once, about a draft that would be accepted; a key already stored answers with its request.
   const problemOf = await call.check();

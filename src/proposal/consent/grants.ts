@@ -33,7 +33,8 @@ export async function readGrant(store: ProposalsStore, id: string): Promise<{ gr
   return found !== null && isGrant(found.value) ? { grant: found.value, version: found.version } : null;
 }
 
-const pointerOf = (secret: string, key: string) => `${GRANT_KEYS_PREFIX}${createHmac('sha256', secret).update(`grant-key\n${key}`).digest('hex')}`;
+const pointerOf = (secret: string, key: string) =>
+  `${GRANT_KEYS_PREFIX}${createHmac('sha256', secret).update(`grant-key\n${key}`).digest('hex')}`;
 
 /** The key's grant, if one was made. */
 export async function keyGrant(store: ProposalsStore, secret: string, key: string): Promise<Grant | undefined> {

@@ -2,12 +2,11 @@
  * Questions the site could not answer, counted, not kept: a guide that matched no capability records
  * the question's topic words (no addresses, links, numbers or short words; the guard already refused
  * anything secret), at most TOPICS a day, in one blob per UTC day that the tallies' clean-up deletes.
- * The day's questions job tells sales once the day is over.
+ * The day's questions job (./jobs.ts, owed by the caller) tells sales once the day is over.
  */
 import { isObject, type ProposalsStore } from '../store/blobs.ts';
 import { DAY_MS, windowKey, windowOf } from '../store/tally.ts';
 import type { Ctx } from './context.ts';
-import { oweJob } from './jobs.ts';
 
 const TOPICS = 100;
 const WORDS = 6;
@@ -32,10 +31,10 @@ export async function readTopics(store: ProposalsStore, day: string): Promise<Re
     : {};
 }
 
-/** Counts the topic (compare-and-swap, a few tries: a lost count is no loss) and owes the day's job. */
-export async function countQuestion(ctx: Ctx, question: string): Promise<void> {
+/** Counts the topic (compare-and-swap, a few tries: a lost count is no loss); the day counted, for its job. */
+export async function countQuestion(ctx: Ctx, question: string): Promise<string | undefined> {
   const topic = topicWords(question);
-  if (topic === '') return;
+  if (topic === '') return undefined;
   const day = ctx.now().toISOString().slice(0, 10);
   for (let attempt = 0; attempt < 5; attempt++) {
     const found = await ctx.store.read(key(day));
@@ -45,5 +44,5 @@ export async function countQuestion(ctx: Ctx, question: string): Promise<void> {
     if ((await ctx.store.writeIf(key(day), next, found ? { ifVersion: found.version } : { ifNew: true })) !== null)
       break;
   }
-  await oweJob(ctx, 'questions', day);
+  return day;
 }
