@@ -101,12 +101,12 @@ const FLOORS = [
   ['src/proposal/gate/'],
   ['src/proposal/actions/'],
   ['src/proposal/consent/'],
-  ['src/proposal/sensitive-data/'],
+  ['src/proposal/guard/'],
   ['src/proposal/submit/'],
   // The store owns its names: nothing in it reads the submit wing above it.
   ['src/proposal/store/'],
   ['src/proposal/agent-identity/'],
-  ['src/contract/', 'src/text/'],
+  ['src/contract/', 'src/text/', 'src/shared/'],
 ];
 const DOORS = ['src/proposal/http/', 'src/proposal/mcp/'];
 const floorOf = (file: string) => FLOORS.findIndex((rooms) => rooms.some((room) => file.startsWith(room)));
@@ -164,9 +164,10 @@ describe('import graph', () => {
     }
   });
 
-  // The contract and the text helpers are what the site and the function share: they import neither.
-  it('keeps the shared rooms (src/contract, src/text) below the site and the function', () => {
-    for (const shared of ['src/contract/', 'src/text/']) {
+  // The contract, the text helpers and the detectors the page shares are what the site and the
+  // function share: they import neither.
+  it('keeps the shared rooms (src/contract, src/text, src/shared) below the site and the function', () => {
+    for (const shared of ['src/contract/', 'src/text/', 'src/shared/']) {
       for (const side of ['src/lib/', 'src/pages/', 'src/integrations/', 'src/client/', 'src/proposal/']) {
         expect(edgesFrom(shared, side)).toEqual([]);
       }

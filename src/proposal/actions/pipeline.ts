@@ -10,7 +10,7 @@ import { consentRequired, json, problem, readEnv, type Reply } from '../../contr
 import { guide } from './guide.ts';
 import { summarize } from './summarize.ts';
 import { fieldErrors } from './validation-errors.ts';
-import { findSensitiveData } from '../sensitive-data/index.ts';
+import { findSensitiveData } from '../guard/index.ts';
 import { parseIdempotencyKey } from '../submit/idempotency-key.ts';
 import { submitProposal, type Later } from '../submit/index.ts';
 import { submitDepsFromEnv, type SubmitDeps } from '../submit/config.ts';

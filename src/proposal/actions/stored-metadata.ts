@@ -1,6 +1,6 @@
 /** The parts of a request beside its body that are stored and sent on, held to the body's guard. */
 import { problem, type Reply } from '../../contract/http.ts';
-import { findSensitiveData } from '../sensitive-data/index.ts';
+import { findSensitiveData } from '../guard/index.ts';
 import type { RequestSource } from '../../contract/source.ts';
 
 /**
