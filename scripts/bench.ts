@@ -12,8 +12,12 @@
  *   5. the redelivery sweep: its cost to the reply that starts it, and 1,000 pending delivered
  *   6. Web Bot Auth: a signed submit's reply with a cold and a warm key-directory cache, beside an
  *      unsigned one (`npm run bench -- agent-identity` runs this part alone)
+ *   7. false positives of the sensitive-data guard: a million crypto.randomUUID() keys, a million
+ *      UUIDv7 and 100,000 of each other technical value (ULIDs, nanoids, ARNs, IPs, phones,
+ *      versions, dates), alone and in sentences (`npm run bench -- false-positives` runs it alone)
  *
- * Runs on Node 24 type stripping: erasable TypeScript only. Takes about four minutes on 2 cores.
+ * Runs on Node 24 type stripping: erasable TypeScript only. Takes about seven minutes on 2 cores
+ * (item 7 about three of them).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -25,6 +29,7 @@ import { childEnv, progress, root, run, runChildBench } from './bench/process.ts
 import { printSubmit, type SubmitResult } from './bench/submit.ts';
 import { printSweep, type SweepResult } from './bench/sweep.ts';
 import { printAgentIdentity, type AgentIdentityResult } from './bench/agent-identity.ts';
+import { printFalsePositives, type FalsePositiveResult } from './bench/false-positives.ts';
 import { ms, rounded } from './bench/stats.ts';
 
 const started = performance.now();
@@ -43,6 +48,12 @@ console.log(
 // 6 alone: it needs only .generated/ (npm run build), not the other parts' minutes.
 if (process.argv[2] === 'agent-identity') {
   printAgentIdentity(await runChildBench<AgentIdentityResult>('./agent-identity.ts'));
+  process.exit(0);
+}
+
+// 7 alone: it needs nothing built.
+if (process.argv[2] === 'false-positives') {
+  printFalsePositives(await runChildBench<FalsePositiveResult>('./false-positives.ts'));
   process.exit(0);
 }
 
@@ -93,6 +104,11 @@ const agentIdentity: AgentIdentityResult = await step('agent identity', () =>
 );
 printAgentIdentity(agentIdentity);
 
+const falsePositives: FalsePositiveResult = await step('false positives', () =>
+  runChildBench<FalsePositiveResult>('./false-positives.ts'),
+);
+printFalsePositives(falsePositives);
+
 const totalMs = performance.now() - started;
 const out = join(root, 'bench-results');
 mkdirSync(out, { recursive: true });
@@ -115,6 +131,7 @@ writeFileSync(
       submit,
       sweep,
       agentIdentity,
+      falsePositives,
     }),
     null,
     2,

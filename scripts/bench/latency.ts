@@ -58,7 +58,7 @@ function fourKilobyteBody(example: Record<string, unknown>): Record<string, stri
 
 /** Mean per call of the scan, after warm-up: it runs on every summarize and submit. */
 async function benchScan(example: Record<string, unknown>): Promise<LatencyResult['scan']> {
-  const { findSensitiveData } = await import('../../src/proposal/sensitive-data/index.ts');
+  const { findSensitiveData } = await import('../../src/proposal/guard/index.ts');
   const body = fourKilobyteBody(example);
   for (let i = 0; i < WARMUP; i++) await findSensitiveData(body);
   const perCall: number[] = [];

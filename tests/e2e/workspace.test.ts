@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { launchBrowser } from '../../scripts/local-site/browser.ts';
 import { OK, startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { root } from '../../scripts/local-site/dist.ts';
-import { luhnValid } from '../../src/proposal/sensitive-data/identifiers.ts';
+import { luhnValid } from '../../src/shared/sensitive-data/identifiers.ts';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  findSensitiveData,
-  SENSITIVE_KIND_LABELS,
-  type SensitiveKind,
-} from '../../src/proposal/sensitive-data/index.ts';
-import { secretlintHits } from '../../src/proposal/sensitive-data/secretlint.ts';
-import { findSecret } from '../../src/proposal/sensitive-data/detect.ts';
+import { findSensitiveData, SENSITIVE_KIND_LABELS, type SensitiveKind } from '../../src/proposal/guard/index.ts';
+import { secretlintHits } from '../../src/proposal/guard/secretlint.ts';
+import { findSecret } from '../../src/shared/sensitive-data/detect.ts';
 import { BENIGN_SAMPLES, SECRET_SAMPLES } from '../fixtures/sensitive-corpus.ts';
 
 // The page runs the function's credential, prose-secret and card detectors; national IDs, IBANs

@@ -7,9 +7,9 @@ import {
   SENSITIVE_KIND_LABELS,
   SENSITIVE_KINDS,
   type SensitiveFinding,
-} from '../../src/proposal/sensitive-data/index.ts';
-import { secretlintHits } from '../../src/proposal/sensitive-data/secretlint.ts';
-import { dniLetterValid, luhnValid, ninoPrefixValid, ssnValid } from '../../src/proposal/sensitive-data/identifiers.ts';
+} from '../../src/proposal/guard/index.ts';
+import { secretlintHits } from '../../src/proposal/guard/secretlint.ts';
+import { dniLetterValid, luhnValid, ninoPrefixValid, ssnValid } from '../../src/shared/sensitive-data/identifiers.ts';
 import { BENIGN_SAMPLES, fake, SECRET_SAMPLES } from '../fixtures/sensitive-corpus.ts';
 
 /** Resolves a URI-fragment JSON pointer against a value; `found: false` when a step is missing. */
@@ -172,7 +172,7 @@ describe('failure', () => {
         Promise.reject(new Error(`rule crashed on: ${options.source.content}`)),
     }));
     try {
-      const guard = await import('../../src/proposal/sensitive-data/index.ts');
+      const guard = await import('../../src/proposal/guard/index.ts');
       const error: unknown = await guard.findSensitiveData({ blocker: sample.text }).then(
         () => undefined,
         (reason: unknown) => reason,
@@ -275,7 +275,7 @@ describe('secretlint layer', () => {
     const github = SECRET_SAMPLES.find((sample) => sample.name === 'GitHub classic token');
     vi.resetModules();
     try {
-      const fresh = await import('../../src/proposal/sensitive-data/secretlint.ts');
+      const fresh = await import('../../src/proposal/guard/secretlint.ts');
       const kinds = await Promise.all([1, 2, 3].map(() => fresh.secretlintHits(github?.text ?? '')));
       expect(kinds.map((hits) => hits.map((hit) => hit.kind))).toEqual([['api-token'], ['api-token'], ['api-token']]);
     } finally {
@@ -290,7 +290,7 @@ describe('secretlint layer', () => {
       throw new Error('cannot load');
     });
     try {
-      const guard = await import('../../src/proposal/sensitive-data/index.ts');
+      const guard = await import('../../src/proposal/guard/index.ts');
       await expect(guard.findSensitiveData({ blocker: sample?.text ?? '' })).rejects.toBeInstanceOf(
         guard.SensitiveDataScanError,
       );

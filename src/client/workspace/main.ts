@@ -24,7 +24,7 @@ import {
   type ProblemBody,
   type SubmitReply,
 } from '../../shared/workspace/reply-view.ts';
-import { findSecret } from '../../proposal/sensitive-data/detect.ts';
+import { findSecret } from '../../shared/sensitive-data/detect.ts';
 import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../contract/source.ts';
 import type { SummarizeReply } from '../../proposal/actions/summarize.ts';
 import { freshDraft, loadDraft, newKey, saveDraft } from './draft.ts';

@@ -2,13 +2,13 @@
  * Finds credentials, secrets, card, bank and ID numbers in a request (secretlint's preset, then our
  * detectors for what it leaves out). Each needs a value's shape, not a word, so security talk passes.
  */
-import { credentialHits } from '../sensitive-data/credentials.ts';
-import { kindsIn, MIN_SCANNED_LENGTH, normalize } from '../sensitive-data/detect.ts';
-import { identifierHits } from '../sensitive-data/identifiers.ts';
-import { SENSITIVE_KIND_LABELS, type SensitiveKind } from '../sensitive-data/kinds.ts';
+import { credentialHits } from '../../shared/sensitive-data/credentials.ts';
+import { kindsIn, MIN_SCANNED_LENGTH, normalize } from '../../shared/sensitive-data/detect.ts';
+import { identifierHits } from '../../shared/sensitive-data/identifiers.ts';
+import { SENSITIVE_KIND_LABELS, type SensitiveKind } from '../../shared/sensitive-data/kinds.ts';
 import { secretlintHitsEach } from './secretlint.ts';
 
-export { SENSITIVE_KIND_LABELS, SENSITIVE_KINDS, type SensitiveKind } from '../sensitive-data/kinds.ts';
+export { SENSITIVE_KIND_LABELS, SENSITIVE_KINDS, type SensitiveKind } from '../../shared/sensitive-data/kinds.ts';
 
 export interface SensitiveFinding {
   /** JSON Pointer in URI-fragment form, e.g. "#/constraints" or "#/notes/0". */

@@ -5,7 +5,7 @@
  */
 import type { lintSource as LintSource } from '@secretlint/core';
 import type { creator as RecommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
-import type { Hit, SensitiveKind } from '../sensitive-data/kinds.ts';
+import type { Hit, SensitiveKind } from '../../shared/sensitive-data/kinds.ts';
 
 const AWS_RULE = '@secretlint/secretlint-rule-aws';
 

@@ -29,16 +29,22 @@ const hasIssuerPrefix = (digits: string) =>
 const cardLayout = (lengths: readonly number[]): boolean => /^\d+$|^(?:4,)*[1-4]$|^4,6,[45]$/.test(lengths.join(','));
 
 /**
- * A run of digit groups separated by single spaces, dashes, dots or slashes; not part of a decimal
- * or a phone. Dates, versions and amounts it takes in fail the card's layout, issuer or Luhn check.
+ * A run of digit groups separated by single spaces, dashes, dots or slashes, each group a whole
+ * token of digits: never digits inside a word or a hex or base32 id (the `4408` of a UUID's
+ * `25fe4408-0548-4673-9c2d`, a ULID), nor a run that a dash, dot or slash joins to a word (`ORD-`,
+ * `v1.2`, `-9c2d`: parts of one identifier), nor one after `:` (a time, an ARN's account) or in a
+ * decimal. A run that starts with `+` is a phone number. Dates, versions and amounts it takes in
+ * fail the card's layout, issuer or Luhn check.
  */
-const DIGIT_RUN = /(?<![\d.,/:+])\d{1,19}(?:[ ./-]\d{1,19}){0,18}(?!\d|[.,]\d)/g;
+const DIGIT_RUN =
+  /(?<![\p{L}\p{N}_.,/:+]|[\p{L}\p{N}_][./-])\+?\d{1,19}(?:[ ./-]\d{1,19}){0,18}(?![\p{L}\p{N}_]|[.,]\d|[./-][\p{L}\p{N}_])/gu;
 
 /** Payment card numbers: 13-19 digits as printed on cards, with a known issuer prefix, Luhn-valid. */
 export function paymentCardHits(text: string): Hit[] {
   const hits: Hit[] = [];
   for (const run of allMatches(DIGIT_RUN, text)) {
-    if (run[0].length < 13) continue; // too short for 13 digits, as most runs (years, amounts) are
+    // Too short for 13 digits, as most runs (years, amounts) are; or +country code and the number's groups.
+    if (run[0].length < 13 || run[0].startsWith('+')) continue;
     const groups = [...run[0].matchAll(/([ ./-]?)(\d+)/g)].map((group) => {
       const [, separator = '', digits = ''] = group;
       return { start: run.index + group.index + separator.length, digits, separator };
@@ -113,10 +119,16 @@ function verhoeff(digits: string): boolean {
   return check === 0 && !/^[01]/.test(digits);
 }
 
-/** `count` digits (spaces or dashes between them) within 20 characters after a name, valid by `check`. */
+/**
+ * `count` digits (spaces or dashes between them), a token of their own, within 20 characters after
+ * a name, valid by `check`.
+ */
 /*#__NO_SIDE_EFFECTS__*/
 const afterName = (name: string, count: number, check: (digits: string) => boolean): Rule => ({
-  pattern: new RegExp(String.raw`\b(?:${name})\b[^\d\n]{0,20}((?:\d[ -]?){${count - 1}}\d)(?!\d)`, 'gi'),
+  pattern: new RegExp(
+    String.raw`\b(?:${name})\b[^\d\n]{0,20}(?<![\p{L}_])((?:\d[ -]?){${count - 1}}\d)(?![\p{L}\p{N}_])`,
+    'giu',
+  ),
   kind: 'national-id',
   keep: ([, digits = '']) => check(digits.replace(/[ -]/g, '')),
 });
@@ -125,10 +137,16 @@ const ssnKeep: Rule['keep'] = ([, area = '', group = '', serial = '']) => ssnVal
 
 // Free of side effects (`afterName` is marked so), so the page's bundle can leave these out.
 const ID_RULES: readonly Rule[] = [
-  // US SSN: NNN-NN-NNNN, not inside a longer dashed number; or nine digits right after its name.
-  { pattern: /(?<![\d-])(\d{3})-(\d{2})-(\d{4})(?![\d-])/g, kind: 'national-id', keep: ssnKeep },
+  // US SSN: NNN-NN-NNNN, a token of its own (not inside a longer dashed number or an id); or nine
+  // digits right after its name.
   {
-    pattern: /\b(?:ssn|social security(?: number| no\.?| #)?)\b[^\d\n]{0,20}(\d{3})[ -]?(\d{2})[ -]?(\d{4})(?!\d)/gi,
+    pattern: /(?<![\p{L}\p{N}_-])(\d{3})-(\d{2})-(\d{4})(?![\p{L}\p{N}_-])/gu,
+    kind: 'national-id',
+    keep: ssnKeep,
+  },
+  {
+    pattern:
+      /\b(?:ssn|social security(?: number| no\.?| #)?)\b[^\d\n]{0,20}(?<![\p{L}_])(\d{3})[ -]?(\d{2})[ -]?(\d{4})(?![\p{L}\p{N}_])/giu,
     kind: 'national-id',
     keep: ssnKeep,
   },

@@ -59,6 +59,13 @@ function looksLikePassword(value: string, name: string, quoted: boolean): boolea
   return /\d/.test(v) || (symbols && !/^[a-z]+(?:-[a-z]+)*$/i.test(v));
 }
 
+/** Where the token around `index` starts: after the last space, quote or bracket, 300 characters back at most. */
+function tokenStart(text: string, index: number): number {
+  let start = index;
+  while (start > 0 && index - start < 300 && !/[\s"'`(<[{,;]/.test(text.charAt(start - 1))) start -= 1;
+  return start;
+}
+
 /** The text after a match, up to `length` characters. */
 const after = (match: RegExpExecArray, text: string, length: number) =>
   text.slice(match.index + match[0].length, match.index + match[0].length + length);
@@ -148,9 +155,9 @@ const RULES: readonly Rule[] = [
       const value = match[2] ?? '';
       // "MFA token: hardware keys for admins" is a sentence: one plain word, then more words.
       const sentence = /^[A-Za-z][a-z]+(?:-[a-z]+)*$/.test(value) && /^ [a-z]/.test(after(match, text, 2));
-      // arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db names a secret, it is not one.
-      const token = Math.max(text.lastIndexOf(' ', match.index), text.lastIndexOf('\n', match.index)) + 1;
-      return !isPlaceholder(value) && !sentence && !text.startsWith('arn:', token);
+      // arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db names a secret, it is not one,
+      // in prose or quoted ("arn:…" in JSON).
+      return !isPlaceholder(value) && !sentence && !text.startsWith('arn:', tokenStart(text, match.index));
     },
     generic: true,
   },
