@@ -3,7 +3,7 @@ import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../src/contract/fields.ts';
 import { consentText } from '../../src/contract/consent.ts';
 import { isProposalRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { singleLine } from '../../src/proposal/notify/text.ts';
-import { agentIdentityText } from '../../src/proposal/agent-identity/text.ts';
+import { agentIdentityText } from '../../src/contract/web-bot-auth.ts';
 
 /** A request's state as sales read it: `held` while strict mode waits for the person, else its delivery's. */
 export type InboxState = ProposalRecord['delivery']['state'] | 'held';

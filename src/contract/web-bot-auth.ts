@@ -46,3 +46,37 @@ export function signedRequestsText(): string[] {
     `It is a record, not a gate: no request is refused for its signature or its lack of one, and a verified agent meets every rule and limit an unsigned one does. A signature names your operator, never the person you act for or their consent.`,
   ];
 }
+
+/**
+ * What a request's signature proved, stored with it: never a person or their consent. `verified`:
+ * checked against the operator's published key; `invalid`: fails the profile or the key;
+ * `unverified`: the key directory (or the nonce store) could not be read in time; `absent`: not signed.
+ */
+export interface AgentIdentity {
+  outcome: 'verified' | 'invalid' | 'unverified' | 'absent';
+  /** The origin Signature-Agent names (`https://chatgpt.com`). */
+  operator?: string;
+  /** The RFC 7638 thumbprint of the operator's Ed25519 key. */
+  key_id?: string;
+  /** The covered components as RFC 9421 identifiers (`"@authority"`). */
+  covered?: string[];
+  /** `content-digest` signed and matching the body received. */
+  body_covered?: boolean;
+  /** One of the verifier's fixed phrases, never text from the request. */
+  reason?: string;
+}
+
+/**
+ * The one line people read (the sales notice, the CRM, the inbox): `sent by chatgpt.com agent,
+ * verified; body not covered`, `signed as … agent, not verified: …`, `not signed`. Host names and
+ * fixed phrases only, so it is safe in mail, chat and CSV alike.
+ */
+export function agentIdentityText(identity: AgentIdentity | undefined): string {
+  if (identity === undefined) return 'not recorded';
+  const name = URL.parse(identity.operator ?? '')?.host ?? 'an unnamed operator';
+  if (identity.outcome === 'absent') return 'not signed';
+  if (identity.outcome === 'verified')
+    return `sent by ${name} agent, verified; body ${identity.body_covered === true ? 'covered' : 'not covered'}`;
+  const how = identity.outcome === 'unverified' ? 'not verified' : 'signature invalid';
+  return `signed as ${name} agent, ${how}: ${identity.reason ?? 'not checked'}`;
+}

@@ -7,7 +7,7 @@ import { buildRecord } from '../../src/proposal/submit/record.ts';
 import { listText, toCsv } from '../../scripts/inbox/export.ts';
 import { noticeMessage } from '../../src/proposal/notify/messages.ts';
 import { crmPayload, hubSpotSubmission } from '../../src/proposal/submit/crm.ts';
-import type { AgentIdentity } from '../../src/proposal/agent-identity/model.ts';
+import type { AgentIdentity } from '../../src/contract/web-bot-auth.ts';
 import { CONSENT, PARTNER, submitRequest } from '../helpers/submit-fixtures.ts';
 
 const VERIFIED: AgentIdentity = {

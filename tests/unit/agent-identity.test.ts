@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { verifyAgentIdentity, type VerifyDeps } from '../../src/proposal/agent-identity/verify.ts';
-import { agentIdentityText } from '../../src/proposal/agent-identity/text.ts';
+import { agentIdentityText } from '../../src/contract/web-bot-auth.ts';
 import { AGENT_IDENTITY_LIMITS, LOOPBACK_DIRECTORY_ENV } from '../../src/contract/web-bot-auth.ts';
 import { cacheSeconds, isPublicAddress, KeyDirectories } from '../../src/proposal/agent-identity/directory.ts';
 import type { ProposalsStore } from '../../src/proposal/store/blobs.ts';

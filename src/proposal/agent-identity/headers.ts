@@ -30,13 +30,9 @@ export interface WebBotAuthInput {
 /** A fixed phrase for the stored `reason`: never text taken from the request. */
 export type Refusal = { refused: string };
 
-/** Most components and signatures read: a Web Bot Auth signature covers two or three. */
-const MAX_COMPONENTS = 24;
+/** Most signatures and components read: a Web Bot Auth signature covers two or three. */
 const MAX_LABELS = 8;
-
-const stringParam = (value: BareItem | undefined) => (typeof value === 'string' ? value : undefined);
-const intParam = (value: BareItem | undefined) =>
-  typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+const MAX_COMPONENTS = 24;
 
 /** The first member of Signature-Input tagged web-bot-auth: the one this profile checks. */
 export function webBotAuthInput(signatureInput: string): WebBotAuthInput | Refusal {
@@ -48,37 +44,33 @@ export function webBotAuthInput(signatureInput: string): WebBotAuthInput | Refus
   }
   if (dictionary.size > MAX_LABELS) return { refused: 'too many signatures' };
   for (const [label, member] of dictionary) {
-    if (!isInnerList(member)) continue;
+    if (!isInnerList(member) || member[1].get('tag') !== WEB_BOT_AUTH_TAG) continue;
     const [items, params] = member;
-    if (params.get('tag') !== WEB_BOT_AUTH_TAG) continue;
     if (items.length > MAX_COMPONENTS) return { refused: 'too many covered components' };
-    const components: CoveredComponent[] = [];
-    for (const [name, componentParams] of items) {
-      if (typeof name !== 'string') return { refused: 'Signature-Input names a component that is not a string' };
-      const key = stringParam(componentParams.get('key'));
-      components.push({ name, ...(key !== undefined && { key }) });
-    }
-    const input: WebBotAuthInput = {
+    if (items.some(([name]) => typeof name !== 'string'))
+      return { refused: 'Signature-Input names a component that is not a string' };
+    const components = items.map(([name, p]) => ({ name: name as string, ...strings(p, ['key']) }));
+    const covered = items.map(([name, p]) => serializeItem([name, p]));
+    return {
       label,
       components,
-      covered: items.map(([name, componentParams]) => serializeItem([name, componentParams])),
-    };
-    const created = intParam(params.get('created'));
-    const expires = intParam(params.get('expires'));
-    const keyid = stringParam(params.get('keyid'));
-    const nonce = stringParam(params.get('nonce'));
-    const alg = stringParam(params.get('alg'));
-    return {
-      ...input,
-      ...(created !== undefined && { created }),
-      ...(expires !== undefined && { expires }),
-      ...(keyid !== undefined && { keyid }),
-      ...(nonce !== undefined && { nonce }),
-      ...(alg !== undefined && { alg }),
+      covered,
+      ...integers(params, ['created', 'expires']),
+      ...strings(params, ['keyid', 'nonce', 'alg']),
     };
   }
   return { refused: `no signature is tagged ${WEB_BOT_AUTH_TAG}` };
 }
+
+/** The named parameters that are strings (or integers), the others left out. */
+const strings = <K extends string>(params: Map<string, BareItem>, names: K[]) =>
+  Object.fromEntries(names.flatMap((n) => (typeof params.get(n) === 'string' ? [[n, params.get(n)]] : []))) as Partial<
+    Record<K, string>
+  >;
+const integers = <K extends string>(params: Map<string, BareItem>, names: K[]) =>
+  Object.fromEntries(names.flatMap((n) => (Number.isInteger(params.get(n)) ? [[n, params.get(n)]] : []))) as Partial<
+    Record<K, number>
+  >;
 
 export const covers = (input: WebBotAuthInput, name: string) => input.components.some((c) => c.name === name);
 

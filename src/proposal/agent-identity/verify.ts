@@ -13,7 +13,7 @@ import { NONCES_PREFIX } from '../store/expiring.ts';
 import { checkContentDigest } from './content-digest.ts';
 import { operatorOrigin, type KeyDirectories } from './directory.ts';
 import { covers, signedOperator, webBotAuthInput, type WebBotAuthInput } from './headers.ts';
-import type { AgentIdentity } from './model.ts';
+import type { AgentIdentity } from '../../contract/web-bot-auth.ts';
 
 export interface VerifyDeps {
   directories: KeyDirectories;

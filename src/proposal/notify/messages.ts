@@ -11,7 +11,7 @@ import { FIELD_LABELS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { RequestSource } from '../../contract/source.ts';
 import { escapeHtml as esc } from '../../text/escape-html.ts';
 import type { ProposalRecord } from '../submit/record.ts';
-import { agentIdentityText } from '../agent-identity/text.ts';
+import { agentIdentityText } from '../../contract/web-bot-auth.ts';
 import { signalsLine } from '../limits/spam-signals.ts';
 import type { Partner } from './partner.ts';
 import { chatText, headerText, singleLine } from './text.ts';

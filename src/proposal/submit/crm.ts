@@ -8,7 +8,7 @@ import { sourceText } from '../../contract/source.ts';
 import type { CrmSettings } from '../config.ts';
 import { logError, logEvent } from '../log.ts';
 import { within, TIMED_OUT } from '../store/blobs.ts';
-import { agentIdentityText } from '../agent-identity/text.ts';
+import { agentIdentityText } from '../../contract/web-bot-auth.ts';
 import { signalsLine } from '../limits/spam-signals.ts';
 import type { Partner } from '../notify/partner.ts';
 import type { ProposalRecord } from './record.ts';

@@ -7,7 +7,7 @@ import { assertedConsent, consentDigest, type ConsentEvidence, type ConsentShown
 import { isObject } from '../store/blobs.ts';
 import type { Owned } from '../work/engine.ts';
 import type { SpamSignals } from '../limits/spam-signals.ts';
-import type { AgentIdentity } from '../agent-identity/model.ts';
+import type { AgentIdentity } from '../../contract/web-bot-auth.ts';
 import type { ConsentLinks } from '../notify/links.ts';
 
 export const REQUESTS_PREFIX = 'requests';

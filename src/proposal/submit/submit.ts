@@ -21,7 +21,7 @@ import { requestForKey } from '../store/keys.ts';
 import { addressPlace } from '../limits/send-gates.ts';
 import { observedSignals } from '../limits/spam-signals.ts';
 import { consentLinks } from '../notify/links.ts';
-import type { AgentIdentity } from '../agent-identity/model.ts';
+import type { AgentIdentity } from '../../contract/web-bot-auth.ts';
 import type { Ctx } from '../work/context.ts';
 import { claimFree, Owner } from '../work/engine.ts';
 import { delivered, owedChannels, REPLY_STEPS, REQUEST_STEPS, REQUESTS } from '../work/request-steps.ts';
