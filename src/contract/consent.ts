@@ -44,6 +44,13 @@ export const CONSENT_ANSWER_MEANINGS = {
 } as const;
 export type ConsentAnswerStatus = keyof typeof CONSENT_ANSWER_MEANINGS;
 
+/** Each `status` of a check_link reply. */
+export const LINK_STATUS_MEANINGS = {
+  valid: 'The link can still be used: pressing its button records the answer.',
+  used: 'An answer was already given (`answered` names it); the link changes nothing any more.',
+  expired: 'The link is past its time; the request stays as it is.',
+} as const;
+
 /** `sha-256:<hex>` of the exact consent text the sender was shown: the one digest of it everywhere. */
 export function consentDigest(text: string): string {
   return `sha-256:${hash('sha256', text)}`;

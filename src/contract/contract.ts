@@ -5,6 +5,7 @@ import {
   CONSENT_METHODS,
   CONSENT_VOUCHERS,
   consentDigest,
+  LINK_STATUS_MEANINGS,
 } from './consent.ts';
 import {
   COMPANY_SIZES,
@@ -239,6 +240,44 @@ export function resultSchemas() {
         next_step: str,
       },
     ),
+    check_link: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      title: 'Link check result',
+      oneOf: [
+        {
+          title: 'A link of a stored request, or of a draft confirmed before it is stored',
+          type: 'object',
+          required: ['status', 'company', 'received_at', 'choices'],
+          properties: {
+            status: {
+              enum: Object.keys(LINK_STATUS_MEANINGS),
+              description: 'valid, used or expired; see the contract.',
+            },
+            answered: { enum: ['confirm', 'deny'], description: 'The answer given, when the link was used.' },
+            company: str,
+            received_at: { type: 'string', format: 'date-time' },
+            choices: { ...strings, description: "The site's names of the request's need and engagement model." },
+            consent_text: {
+              ...str,
+              description: 'A draft confirmed before it is stored (an MCP client sent the person): the text agreed to.',
+            },
+          },
+        },
+        {
+          title: 'A link of a request "Not me" erased: nothing of it is left to show',
+          type: 'object',
+          required: ['status', 'answered'],
+          properties: { status: { const: 'used' }, answered: { const: 'deny' } },
+          additionalProperties: false,
+        },
+      ],
+    },
+    consent_answer: object('Consent answer result', ['status', 'request_id', 'message', 'pages'], {
+      status: { enum: Object.keys(CONSENT_ANSWER_MEANINGS), description: 'confirmed or erased; see the contract.' },
+      request_id: str,
+      message: str,
+      pages: { type: 'object', required: ['confirm', 'deny'], properties: { confirm: str, deny: str } },
+    }),
     submit: object('Submit result', ['status', 'confirmation_email', 'request_id'], {
       status: {
         enum: Object.keys(STATUS_MEANINGS),
@@ -363,9 +402,10 @@ export function buildContract(k: Knowledge, examples: { guide: unknown; summariz
         result: { status: STATUS_MEANINGS, confirmation_email: CONFIRMATION_EMAIL_MEANINGS },
       },
       check_link: {
-        description: `What a link of the confirmation email names, for its page (${CONSENT_PAGES.confirm} and ${CONSENT_PAGES.deny}) to show before anything is pressed: the company and when the request arrived, the site's names of its choices, and whether the link is still valid, used (and with which answer) or expired. Changes nothing. Not for agents: only the mailbox owner has the token.`,
+        description: `What a link of the confirmation email names, for its page (${CONSENT_PAGES.confirm} and ${CONSENT_PAGES.deny}) to show before anything is pressed: the company and when the request arrived, the site's names of its choices, and whether the link is still valid, used (and with which answer) or expired; for a draft an MCP client sent the person to confirm before it is stored, also the consent text. A link of a request "Not me" erased says only that it was used to deny. Changes nothing. Not for agents: only the mailbox owner has the token.`,
         request_schema: schemas.check_link,
         example_request: EXAMPLE_REQUESTS.check_link,
+        result: { status: LINK_STATUS_MEANINGS },
       },
       confirm_request: {
         description: `The person's "Yes, this was me" from the page the confirmation email links to (${CONSENT_PAGES.confirm} and ${CONSENT_PAGES.deny}): the request's consent becomes first_party (method email_link) and the CRM is sent an update of the same request. The token works once, for ${CONSENT_LINK_HOURS.confirm} hours. Not for agents: only the mailbox owner has the token.`,

@@ -16,7 +16,7 @@ describe('/openapi.json', () => {
     expect(openapi.openapi).toBe('3.1.0');
   });
 
-  it("describes the operations, one request schema per action (the three of agents and the confirmation page's two), and the problem responses", () => {
+  it("describes the operations, one request schema per action (the three of agents and the confirmation page's three), and the problem responses", () => {
     expect(Object.keys(openapi.paths)).toEqual(['/api/capabilities', '/api/proposal']);
     expect(Object.keys(openapi.paths['/api/proposal'])).toEqual(['get', 'options', 'post']);
     const body = openapi.paths['/api/proposal'].post.requestBody.content['application/json'].schema;
@@ -25,10 +25,18 @@ describe('/openapi.json', () => {
       'guide',
       'summarize',
       'submit',
+      'check_link',
       'confirm_request',
       'deny_request',
     ]);
     const responses = openapi.paths['/api/proposal'].post.responses;
+    // Each action's 200 body has a schema: guide, summarize, check_link, and the two answers'.
+    expect(responses['200'].content['application/json'].schema.oneOf).toEqual(
+      ['GuideResult', 'SummarizeResult', 'LinkCheckResult', 'ConsentAnswerResult'].map((name) => ({
+        $ref: `#/components/schemas/${name}`,
+      })),
+    );
+    expect(responses['200'].description).toMatch(/check_link/);
     for (const status of ['400', '409', '413', '415', '422', '500']) {
       expect(responses[status].content['application/problem+json']).toBeDefined();
     }
@@ -46,6 +54,48 @@ describe('/openapi.json', () => {
       const example = contract.actions[action].example_request;
       expect(ajv.validate(schema, example), `${action}: ${JSON.stringify(ajv.errors)}`).toBe(true);
     }
+  });
+});
+
+/** The component an action's request schema is published as (src/lib/agents/openapi.ts). */
+const schemaName = (action: string) =>
+  Object.values(
+    openapi.paths['/api/proposal'].post.requestBody.content['application/json'].schema.discriminator.mapping as Record<
+      string,
+      string
+    >,
+  )
+    .map((ref) => ref.replace('#/components/schemas/', ''))
+    .find((name) => openapi.components.schemas[name].properties.action.const === action)!;
+
+describe('what the contract added: check_link and an optional phone', () => {
+  it('check_link is described in the contract and /openapi.json alike: its request, its statuses and its 200 body', () => {
+    const inContract = contract.actions.check_link;
+    expect(inContract.request_schema.required).toEqual(['action', 'request_id', 'token', 'answer']);
+    expect(Object.keys(inContract.result.status)).toEqual(['valid', 'used', 'expired']);
+    expect(inContract.description).toMatch(/consent text/);
+    const { $schema: _dialect, ...published } = inContract.request_schema;
+    expect(openapi.components.schemas[schemaName('check_link')]).toEqual(published);
+    const result = openapi.components.schemas.LinkCheckResult;
+    const [named, erased] = result.oneOf;
+    expect(named.required).toEqual(['status', 'company', 'received_at', 'choices']);
+    expect(named.properties.status.enum).toEqual(['valid', 'used', 'expired']);
+    expect(named.properties.answered.enum).toEqual(['confirm', 'deny']);
+    expect(Object.keys(named.properties)).toContain('consent_text');
+    expect(erased).toMatchObject({ required: ['status', 'answered'], additionalProperties: false });
+    expect(openapi.components.schemas.ConsentAnswerResult.properties.status.enum).toEqual(
+      Object.keys(contract.actions.confirm_request.result.status),
+    );
+  });
+
+  it('phone is an optional contact field of summarize and submit, in both documents, and no field of guide', () => {
+    for (const action of ['summarize', 'submit']) {
+      for (const schema of [contract.actions[action].request_schema, openapi.components.schemas[schemaName(action)]]) {
+        expect(schema.properties.phone, action).toMatchObject({ type: 'string', maxLength: 40 });
+        expect(schema.required, action).not.toContain('phone');
+      }
+    }
+    expect(contract.actions.guide.request_schema.properties.phone).toBeUndefined();
   });
 });
 

@@ -9,19 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import { setEnvironmentContext } from '@netlify/blobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import knowledgeJson from '../../.generated/knowledge.json' with { type: 'json' };
-import * as validators from '../../.generated/validators.mjs';
-import type { Knowledge } from '../../src/contract/knowledge.ts';
-import { createProposalHandler } from '../../src/proposal/http/handler.ts';
-import { createMcpHandler } from '../../src/proposal/mcp/endpoint.ts';
-import type { McpSdk } from '../../src/proposal/mcp/server.ts';
-import { createActionPipeline } from '../../src/proposal/actions/pipeline.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { OK, startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
-import { newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+import { functionDoors, type Doors } from '../helpers/function-doors.ts';
+import { envOf, newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
 import { rpcMessage } from '../helpers/mcp-reply.ts';
 
-const k = knowledgeJson as Knowledge;
 /** What only HTTP has: its headers, methods, the endpoint's path and its body selector `{"action":"…"}`. */
 const HTTP_MECHANICS =
   /Idempotency-Key|Idempotent-Replayed|Retry-After|Content-Type|\b(?:GET|POST|PUT|DELETE|OPTIONS)\b|\/api\/proposal|\{\\*"action\\*":\\*"\w+\\*"\}/;
@@ -40,25 +33,17 @@ const { action: _action, website: _website, form_started_at: _started, ...submit
 
 let blobs: TestBlobs;
 let crm: TestCrmServer;
-const pipeline = createActionPipeline(k, validators, { inUseWaitMs: 0 });
-const http = createProposalHandler(k, pipeline);
-const mcp = createMcpHandler(
-  k,
-  pipeline,
-  () => import(new URL('../../.generated/mcp-sdk.mjs', import.meta.url).href) as Promise<McpSdk>,
-);
-const ENV = ['CRM_PROVIDER', 'CRM_WEBHOOK_URL', 'CRM_WEBHOOK_SECRET'];
+/** Both doors of one instance, so of one pipeline and one configuration. */
+let doors: Doors;
 
 beforeAll(async () => {
   [blobs, crm] = await Promise.all([startBlobs(), startCrmServer()]);
-  Object.assign(process.env, {
-    CRM_PROVIDER: 'webhook',
-    CRM_WEBHOOK_URL: `${crm.url}/crm`,
-    CRM_WEBHOOK_SECRET: newWebhookSecret(),
-  });
+  doors = functionDoors(
+    { inUseWaitMs: 0 },
+    envOf({ CRM_PROVIDER: 'webhook', CRM_WEBHOOK_URL: `${crm.url}/crm`, CRM_WEBHOOK_SECRET: newWebhookSecret() }),
+  );
 });
 afterAll(async () => {
-  for (const name of ENV) delete process.env[name];
   await crm?.stop();
   await blobs?.stop();
 });
@@ -71,7 +56,7 @@ interface Answer {
 }
 
 async function overHttp(action: string, fields: object, key?: string): Promise<Answer> {
-  const res = await http(
+  const res = await doors.http(
     new Request('http://127.0.0.1/api/proposal', {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
@@ -85,7 +70,7 @@ async function overHttp(action: string, fields: object, key?: string): Promise<A
 let id = 0;
 async function overMcp(action: keyof typeof TOOLS, fields: object, key?: string): Promise<Answer> {
   const args = { ...fields, ...(key === undefined ? {} : { idempotency_key: key }) };
-  const res = await mcp(
+  const res = await doors.mcp(
     new Request('http://127.0.0.1/mcp', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -128,7 +113,7 @@ async function everyReply(door: Door): Promise<Record<string, Answer>> {
   replies.reused = await door('submit', { ...submitFields, timeline: 'Next year.' }, key);
   crm.behave({ kind: 'status', status: 503 });
   replies.pending = await door('submit', submitFields, randomUUID());
-  // The first holds the request's lease while the CRM takes its time; the second finds it in use.
+  // The first holds the request's claim while the CRM takes its time; the second finds it in use.
   crm.behave({ kind: 'status', status: 200, body: '{"ok":true}', delayMs: 400 });
   const busyKey = randomUUID();
   const first = door('submit', submitFields, busyKey);

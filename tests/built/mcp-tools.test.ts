@@ -1,12 +1,24 @@
 /**
  * The MCP tools are the contract's actions, from one source: called in-process through the
  * function's default export at /mcp, their schemas are read against dist/api/proposal.json. And
- * the edge of /mcp: Host and Origin, batches, malformed calls, never a stack trace.
+ * the edge of /mcp: Host and Origin, batches, malformed calls, never a stack trace. And consent
+ * asked over MCP (issue 44), with the official SDK v2 client fetching from the doors in-process: the
+ * person confirms on the partner's page, which the record keeps as url_page vouched for by the
+ * host (never first_party), at the time of the press; strict mode still holds such a request.
  */
-import { describe, expect, it } from 'vitest';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { getStore } from '@netlify/blobs';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import handler from '../../netlify/functions/proposal.mts';
 import { readDist } from '../../scripts/local-site/dist.ts';
+import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
+import { PROPOSALS_STORE } from '../../src/proposal/store/blobs.ts';
+import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
+import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
+import { functionDoors, knowledge, type Doors } from '../helpers/function-doors.ts';
 import { rpcMessage } from '../helpers/mcp-reply.ts';
+import { envOf } from '../helpers/submit-fixtures.ts';
 
 const contract = JSON.parse(readDist('api/proposal.json'));
 const MCP = 'https://kestrelcloud.example/mcp';
@@ -118,11 +130,22 @@ describe('the edge of /mcp', () => {
     }
     const preview = 'deploy-preview-7--kestrel.netlify.app';
     expect((await rpc(initialize, { host: preview })).status).toBe(403);
-    process.env['DEPLOY_PRIME_URL'] = `https://${preview}`;
-    try {
-      expect((await rpc(initialize, { host: preview, origin: `https://${preview}` })).status).toBe(200);
-    } finally {
-      delete process.env['DEPLOY_PRIME_URL'];
+    // The hosts are configuration, read once per instance: an instance deployed with the variable.
+    for (const variable of ['URL', 'DEPLOY_URL', 'DEPLOY_PRIME_URL']) {
+      const { mcp } = functionDoors({}, envOf({ [variable]: `https://${preview}` }));
+      const res = await mcp(
+        new Request(MCP, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            host: preview,
+            origin: `https://${preview}`,
+          },
+          body: JSON.stringify(initialize),
+        }),
+      );
+      expect(res.status, variable).toBe(200);
     }
   });
 
@@ -167,5 +190,125 @@ describe('the edge of /mcp', () => {
         /\bat \S+ \(|\.(?:ts|mts|js|mjs):\d+|node_modules|\/work\/|file:\/\//,
       );
     }
+  });
+});
+
+describe('consent asked over MCP, in-process', () => {
+  const SECRET = randomBytes(32).toString('base64url');
+  const CLIENT = { name: 'consent-host', version: '2.0.1' };
+  let blobs: TestBlobs;
+  beforeAll(async () => {
+    blobs = await startBlobs();
+  });
+  afterAll(async () => blobs?.stop());
+
+  const records = async () => {
+    const store = getStore({ name: PROPOSALS_STORE, consistency: 'strong' });
+    const { blobs: listed } = await store.list({ prefix: 'requests/' });
+    return Promise.all(listed.map(async ({ key }) => (await store.get(key, { type: 'json' })) as ProposalRecord));
+  };
+  const recordOf = async (company: string) => (await records()).find((r) => r.contact.company === company);
+
+  /** A 2026-07-28 client declaring URL elicitation; `press` plays the person on the page it is sent to. */
+  async function urlClient(doors: Doors, press: (page: URL) => Promise<void>) {
+    const client = new Client(CLIENT, {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      capabilities: { elicitation: { url: {} } },
+    });
+    client.setRequestHandler('elicitation/create', (async (request: { params: Record<string, unknown> }) => {
+      await press(new URL(String(request.params['url'])));
+      return { action: 'accept' };
+    }) as never);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+        fetch: (url, init) => doors.mcp(new Request(url, init)),
+      }),
+    );
+    return client;
+  }
+
+  /** The confirmation page: what the link names (check_link), then "Yes, this was me" posted as its form does. */
+  async function confirmOnPage(doors: Doors, page: URL, seen: Record<string, unknown>[]) {
+    const request = page.searchParams.get('request')!;
+    const token = page.searchParams.get('token')!;
+    const named = await doors.http(
+      new Request('http://127.0.0.1/api/proposal', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'check_link', request_id: request, token, answer: 'confirm' }),
+      }),
+    );
+    seen.push((await named.json()) as Record<string, unknown>);
+    const pressed = await doors.http(
+      new Request(`http://127.0.0.1${page.pathname}${page.search}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+        body: '',
+      }),
+    );
+    expect(pressed.status).toBe(200);
+    expect(await pressed.text()).toContain('Done');
+  }
+
+  const submitArguments = (company: string) => {
+    const { action: _action, ...fields } = EXAMPLE_REQUESTS.submit;
+    return { ...fields, company, idempotency_key: randomUUID() };
+  };
+  const resultOf = (result: unknown) =>
+    JSON.parse((result as { content: { text: string }[] }).content[0]!.text) as Record<string, unknown>;
+
+  it("the person confirms on the partner's page: url_page vouched for by the host, confirmed when pressed, never first_party", async () => {
+    const doors = functionDoors({}, envOf({ CONSENT_SECRET: SECRET }));
+    const seen: Record<string, unknown>[] = [];
+    const pages: string[] = [];
+    let pressedAt = { from: 0, to: 0 };
+    const client = await urlClient(doors, async (page) => {
+      pages.push(page.pathname);
+      // Asked before anything is stored: the page shows the draft, in the site's words, and the consent text.
+      expect(await recordOf('Url Page Ltd')).toBeUndefined();
+      pressedAt = { from: Date.now(), to: 0 };
+      await confirmOnPage(doors, page, seen);
+      pressedAt.to = Date.now();
+    });
+    const result = await client.callTool({
+      name: 'submit_proposal_request',
+      arguments: submitArguments('Url Page Ltd'),
+    });
+    await client.close();
+    expect(pages).toEqual(['/confirm/yes']);
+    expect(seen).toEqual([
+      {
+        status: 'valid',
+        company: 'Url Page Ltd',
+        received_at: expect.any(String),
+        choices: expect.arrayContaining(['Defined project']),
+        consent_text: knowledge.consent.text,
+      },
+    ]);
+    expect(resultOf(result)).toMatchObject({ status: 'received' });
+    const consent = (await recordOf('Url Page Ltd'))!.consent;
+    expect(consent).toMatchObject({
+      method: 'url_page',
+      vouched_by: 'mcp_host',
+      mcp: { protocol_version: '2026-07-28', client: 'consent-host/2.0.1' },
+    });
+    const confirmedAt = Date.parse(consent.confirmed_at!);
+    expect(confirmedAt).toBeGreaterThanOrEqual(pressedAt.from);
+    expect(confirmedAt).toBeLessThanOrEqual(pressedAt.to);
+  });
+
+  it('strict consent still holds a request confirmed on that page: the mailbox has not answered', async () => {
+    const doors = functionDoors({}, envOf({ CONSENT_SECRET: SECRET, CONSENT_CONFIRMATION: 'required' }));
+    const client = await urlClient(doors, (page) => confirmOnPage(doors, page, []));
+    const result = await client.callTool({
+      name: 'submit_proposal_request',
+      arguments: submitArguments('Held Page Ltd'),
+    });
+    await client.close();
+    expect(resultOf(result)).toMatchObject({ status: 'awaiting_confirmation' });
+    const record = (await recordOf('Held Page Ltd'))!;
+    expect(record.hold).toBeDefined();
+    expect(record.delivery.state).toBe('pending');
+    expect(record.consent).toMatchObject({ method: 'url_page', vouched_by: 'mcp_host' });
   });
 });

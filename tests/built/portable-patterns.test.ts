@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { readDist } from '../../scripts/local-site/dist.ts';
 import type { Knowledge } from '../../src/contract/knowledge.ts';
 import { VISIBLE_LINE_PATTERN, VISIBLE_TEXT_PATTERN } from '../../src/contract/text-patterns.ts';
-import { mcpTools, webmcpTools } from '../../src/proposal/actions/tools.ts';
+import { mcpTools, webmcpTools } from '../../src/contract/tools.ts';
 import { re2SyntaxProblem } from '../helpers/re2-syntax.ts';
 
 const root = join(import.meta.dirname, '../..');

@@ -9,10 +9,8 @@ import { findViolations } from '../../src/lib/content/rules.ts';
 import { readDist } from '../../scripts/local-site/dist.ts';
 import { DOCUMENT_PATHS } from '../../src/contract/paths.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
-import * as validators from '../../.generated/validators.mjs';
-import { createProposalHandler } from '../../src/proposal/http/handler.ts';
-import { createActionPipeline, MIN_FILL_MS } from '../../src/proposal/actions/pipeline.ts';
-import type { Knowledge } from '../../src/contract/knowledge.ts';
+import { MIN_FILL_MS } from '../../src/proposal/actions/pipeline.ts';
+import { functionDoors } from '../helpers/function-doors.ts';
 
 const API = 'http://127.0.0.1/api/proposal';
 
@@ -117,7 +115,7 @@ describe('bad input gets a clear problem, never a 5xx', () => {
   it('missing or unknown action: 422 naming the allowed ones', async () => {
     for (const body of [{}, { action: 'delete' }, { action: 7 }]) {
       const problem = await expectProblem(await post(body), 422, 'unknown-action');
-      const allowed = 'guide, summarize, submit, confirm_request, deny_request';
+      const allowed = 'guide, summarize, submit, check_link, confirm_request, deny_request';
       expect(problem.detail).toContain(allowed);
       expect(problem.errors).toEqual([{ pointer: '#/action', detail: `must be one of: ${allowed}` }]);
     }
@@ -366,8 +364,7 @@ describe('abuse protections on submit', () => {
 
   it('a form filled faster than a person can is refused, to the millisecond of the minimum fill time', async () => {
     const at = new Date('2026-11-27T10:00:00Z');
-    const k = knowledgeJson as Knowledge;
-    const http = createProposalHandler(k, createActionPipeline(k, validators, { now: () => at }));
+    const { http } = functionDoors({ now: () => at });
     const send = (filledInMs: number) =>
       http(
         new Request(API, {

@@ -12,7 +12,7 @@ import handler from '../../netlify/functions/proposal.mts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { rpcMessage } from '../helpers/mcp-reply.ts';
 import { submitRequest } from '../helpers/submit-fixtures.ts';
-import { PROPOSALS_STORE } from '../../src/proposal/submit/record.ts';
+import { PROPOSALS_STORE } from '../../src/proposal/store/blobs.ts';
 
 const SITE = 'http://127.0.0.1';
 const META = {

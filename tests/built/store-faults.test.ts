@@ -1,61 +1,63 @@
 /**
  * Exactly once when the real local Blobs server fails (the logic's full matrix, every write of a
- * submit, is in-process: tests/unit/submit-store-faults.test.ts). The handler runs in-process behind
+ * submit, is in-process: tests/unit/submit-store-faults.test.ts). The HTTP door runs in-process behind
  * a proxy that fails one write of a kind once (5xx, a dropped connection before or after it lands,
  * a success without ETag) while four submits with one Idempotency-Key arrive at once: one stored
  * request, one CRM delivery, one confirmation email, and no reply claiming what the store does not
- * hold. A whole outage is answered 503 with nothing sent; after it, one request.
+ * hold. A whole outage is answered 503 with nothing sent; after it, one request. A scheduled run that
+ * cannot list what is due gives up quietly and the next one does the work.
  */
 import { randomUUID } from 'node:crypto';
 import { getStore, setEnvironmentContext } from '@netlify/blobs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import knowledgeJson from '../../.generated/knowledge.json' with { type: 'json' };
-import * as validators from '../../.generated/validators.mjs';
-import { createProposalHandler } from '../../src/proposal/http/handler.ts';
-import { createActionPipeline, type InvocationContext } from '../../src/proposal/actions/pipeline.ts';
-import { readEnv } from '../../src/contract/http.ts';
-import type { Knowledge } from '../../src/contract/knowledge.ts';
-import { leaseMs } from '../../src/proposal/store/limits.ts';
-import { leaseTerms } from '../../src/proposal/submit/owed-work.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORE_RETRY_AFTER_SECONDS } from '../../src/contract/idempotency-rules.ts';
-import { submitDepsFromEnv } from '../../src/proposal/submit/config.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
-import { runSweep } from '../../src/proposal/submit/sweep.ts';
+import { CLOCK_SKEW_MS } from '../../src/proposal/work/engine.ts';
 import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
-import { on, startBlobsFaultProxy, type BlobsFaultProxy, type Fault } from '../helpers/blobs-fault-proxy.ts';
+import {
+  on,
+  startBlobsFaultProxy,
+  type BlobsFaultProxy,
+  type BlobsOperation,
+  type Fault,
+} from '../helpers/blobs-fault-proxy.ts';
 import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
+import { afterReply, functionDoors, type Doors, type Platform } from '../helpers/function-doors.ts';
+import { captureLogLines } from '../helpers/log-lines.ts';
 import { headerLines, mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
+import { envOf, newWebhookSecret, submitRequest } from '../helpers/submit-fixtures.ts';
 
-const k = knowledgeJson as Knowledge;
 const API = 'http://127.0.0.1/api/proposal';
 const SENDER = submitRequest().email;
 const CONCURRENT = 4;
+/** How long an invocation of the HTTP function may run: no claim of it outlives this. */
+const INVOCATION_MS = 60_000;
 
 let blobs: TestBlobs;
 let proxy: BlobsFaultProxy;
 let crm: TestCrmServer;
 let smtp: TestSmtp;
 let siteID: string;
-/** The handler's clock: moved past the lease instead of waiting for it. */
+/** The function's wall clock: moved past a claim instead of waiting for it. */
 let offsetMs = 0;
 const now = () => new Date(Date.now() + offsetMs);
-const handle = createProposalHandler(k, createActionPipeline(k, validators, { now, inUseWaitMs: 300 }));
+let doors: Doors;
 
 beforeAll(async () => {
   [blobs, crm, smtp] = await Promise.all([startBlobs(), startCrmServer(), startSmtp()]);
   proxy = await startBlobsFaultProxy(blobs.url);
-  Object.assign(process.env, {
-    CRM_PROVIDER: 'webhook',
-    CRM_WEBHOOK_URL: `${crm.url}/crm`,
-    CRM_WEBHOOK_SECRET: newWebhookSecret(),
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>',
-  });
+  doors = functionDoors(
+    { now, inUseWaitMs: 300 },
+    envOf({
+      CRM_PROVIDER: 'webhook',
+      CRM_WEBHOOK_URL: `${crm.url}/crm`,
+      CRM_WEBHOOK_SECRET: newWebhookSecret(),
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>',
+    }),
+  );
 });
 afterAll(async () => {
-  for (const name of ['CRM_PROVIDER', 'CRM_WEBHOOK_URL', 'CRM_WEBHOOK_SECRET', 'SMTP_URL', 'MAIL_FROM'])
-    delete process.env[name];
   await Promise.all([proxy?.stop(), crm?.stop(), smtp?.stop()]);
   await blobs?.stop();
 });
@@ -66,8 +68,10 @@ beforeEach(() => {
   proxy.heal();
   proxy.seen.length = 0;
   crm.requests.length = 0;
+  crm.behave({ kind: 'status', status: 200, body: '{"ok":true}' });
   smtp.messages.length = 0;
   offsetMs = 0;
+  vi.restoreAllMocks();
 });
 
 interface Answer {
@@ -76,14 +80,14 @@ interface Answer {
   body: { status?: string; request_id?: string; confirmation_email?: string; type?: string };
 }
 
-async function submit(key: string, context?: InvocationContext): Promise<Answer> {
-  const res = await handle(
+async function submit(key: string, platform?: Platform): Promise<Answer> {
+  const res = await doors.http(
     new Request(API, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': key },
       body: JSON.stringify(submitRequest()),
     }),
-    context,
+    { limitMs: INVOCATION_MS, ...platform },
   );
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
 }
@@ -129,7 +133,7 @@ async function expectInvariants(answers: Answer[]): Promise<ProposalRecord[]> {
       expect(a.body.type).toMatch(/#problem-store-unavailable$/);
       expect(a.retryAfter).toBe(String(STORE_RETRY_AFTER_SECONDS));
     } else {
-      // Another submit with the key held its lease for the whole wait.
+      // Another submit with the key held its claim for the whole wait.
       expect(a.status).toBe(409);
       expect(Number(a.retryAfter)).toBeGreaterThan(0);
     }
@@ -137,15 +141,14 @@ async function expectInvariants(answers: Answer[]): Promise<ProposalRecord[]> {
   return records;
 }
 
-/** The store heals; past a lease, a retry with the key and one sweep finish the request. */
+/** The store heals; past any claim a failed invocation left, a retry with the key and one scheduled run finish the request. */
 async function expectHealed(key: string): Promise<void> {
   proxy.heal();
-  const deps = { ...submitDepsFromEnv(readEnv, partner(), k.consent), now };
-  offsetMs = leaseMs(1, leaseTerms(deps).effectMs) + 1_000;
+  offsetMs = INVOCATION_MS + CLOCK_SKEW_MS;
   const retry = await submit(key);
   expect(retry.status, JSON.stringify(retry.body)).toBe(201);
   expect(retry.body.status).toBe('received');
-  await runSweep(deps);
+  await doors.scheduled();
   const records = await storedRecords();
   expect(records).toHaveLength(1);
   expect(records[0]!.delivery.state).toBe('received');
@@ -157,15 +160,6 @@ async function expectHealed(key: string): Promise<void> {
   expect(messageId(confirmations()[0]!.raw)).toBeDefined();
 }
 
-function partner() {
-  return {
-    name: k.partner.name,
-    describedAs: k.partner.described_as,
-    email: k.partner.email,
-    proposalUrl: k.urls.proposal_page,
-  };
-}
-
 const FAULTS: Array<[string, Fault]> = [
   ['503', { kind: 'status', status: 503 }],
   ['a dropped connection', { kind: 'drop' }],
@@ -173,8 +167,14 @@ const FAULTS: Array<[string, Fault]> = [
   ['a success without ETag', { kind: 'no-etag' }],
 ];
 
+/** Writing a due entry (`due/<time>/<kind>/<id>`), which the scheduled run lists. */
+const dueWrite = (op: BlobsOperation) => op.method === 'PUT' && op.key.startsWith('due/');
+/** The scheduled run's listing of what is due. */
+const dueListing = (op: BlobsOperation) => op.method === 'GET' && op.key === '';
+
 const POINTS = [
   { name: 'creating the key pointer', match: on.claim },
+  { name: "writing the request's due entry", match: dueWrite },
   { name: 'storing the request', match: on.recordCreate },
   { name: 'recording an effect on the request', match: on.recordUpdate },
 ] as const;
@@ -190,18 +190,37 @@ describe.each(POINTS)('the store fails once on $name', ({ match }) => {
   });
 });
 
-describe('the store fails on the sweep lock', () => {
-  it.each(FAULTS.slice(0, 1))(
-    'with %s: the submit is answered as usual and the sweep gives up quietly',
+describe('the store fails on the scheduled run', () => {
+  it.each(FAULTS.slice(0, 2))(
+    'with %s on the due listing: the run gives up quietly, and the next one delivers what the submit left owed',
     async (_label, fault) => {
-      proxy.inject({ match: on.lock, fault });
-      const sweeps: Promise<unknown>[] = [];
-      const answer = await submit(randomUUID(), { waitUntil: (p) => sweeps.push(p) });
-      expect(answer.status).toBe(201);
-      await Promise.all(sweeps);
-      expect(proxy.seen.some((op) => op.key === 'sweep/lock' && op.fault !== undefined)).toBe(true);
-      await expectInvariants([answer]);
+      const lines = captureLogLines();
+      // The CRM refuses the first delivery: the request is left pending, owed to the schedule.
+      crm.behave({ kind: 'status', status: 503 });
+      const { waitUntil, settle } = afterReply();
+      const answer = await submit(randomUUID(), { waitUntil });
+      await settle();
+      expect(answer.status).toBe(202);
+      expect(answer.body.status).toBe('pending');
+      crm.behave({ kind: 'status', status: 200, body: '{"ok":true}' });
+      offsetMs = INVOCATION_MS + CLOCK_SKEW_MS;
+
+      proxy.inject({ match: dueListing, fault });
+      await expect(doors.scheduled()).resolves.toBeDefined();
+      expect(proxy.seen.some((op) => dueListing(op) && op.fault !== undefined)).toBe(true);
+      expect(lines.some((l) => l.entry['event'] === 'store_unavailable')).toBe(true);
       expect(deliveries()).toHaveLength(1);
+      await expectInvariants([answer]);
+
+      proxy.heal();
+      await doors.scheduled();
+      const records = await storedRecords();
+      expect(records).toHaveLength(1);
+      expect(records[0]!.delivery.state).toBe('received');
+      expect(deliveries().map((r) => r.headers['webhook-id'])).toEqual([
+        answer.body.request_id,
+        answer.body.request_id,
+      ]);
     },
   );
 });

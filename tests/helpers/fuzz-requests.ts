@@ -1,5 +1,6 @@
 /**
- * Arbitrary POSTs to /api/proposal: JSON objects with an action and any other keys, any text, any
+ * Arbitrary POSTs to /api/proposal: JSON objects with an action (each of the contract's, or none of
+ * them) and any other keys, any text, any
  * bytes, under the media types a client may claim, with or without an Idempotency-Key. Drawn by
  * count from the run's seed (fc-seed.ts), so every run sends the same requests.
  */
@@ -12,7 +13,15 @@ export interface FuzzRequest {
   headers: Record<string, string>;
 }
 
-const actions = fc.constantFrom('guide', 'summarize', 'submit', 'other');
+const actions = fc.constantFrom(
+  'guide',
+  'summarize',
+  'submit',
+  'check_link',
+  'confirm_request',
+  'deny_request',
+  'other',
+);
 const value = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),

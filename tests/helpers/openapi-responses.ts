@@ -1,7 +1,8 @@
 /**
  * Checks an HTTP response against an OpenAPI 3.1 document with ajv: the status is documented
  * (exactly or as `4XX`), the media type is one the response declares, a JSON body matches that
- * media type's schema, and documented response headers that are present match theirs.
+ * media type's schema, documented response headers that are present match theirs, and the API's
+ * own headers (Retry-After, Idempotent-Replayed) are sent only where documented.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -9,6 +10,9 @@ import type { Schema } from './openapi-arbitraries.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const DOC_ID = 'https://openapi.test/openapi.json';
+
+/** Headers that carry the API's meaning (a delay, a replay): documented wherever they are sent. */
+const API_HEADERS = ['retry-after', 'idempotent-replayed'];
 
 const pointer = (...keys: string[]) => keys.map((k) => k.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
@@ -43,6 +47,11 @@ export function responseChecker(doc: Schema) {
       };
     const response = responses[key]!;
     const base = pointer('paths', path, method, 'responses', key);
+    // The API's own headers are never sent on a reply that does not document them.
+    const documented = Object.keys(response.headers ?? {}).map((name) => name.toLowerCase());
+    for (const name of API_HEADERS)
+      if (res.headers.has(name) && !documented.includes(name))
+        mismatches.push(`${code} header ${name} is sent but not documented`);
     for (const name of Object.keys(response.headers ?? {})) {
       const value = res.headers.get(name);
       if (value === null) continue;

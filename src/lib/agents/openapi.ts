@@ -1,4 +1,4 @@
-/** OpenAPI 3.1 description of the three operations, embedding the contract's own request schemas. */
+/** OpenAPI 3.1 description of the three operations, embedding the contract's own request and result schemas. */
 import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/submit-replies.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
 import { CONTRACT_VERSION, RATE_LIMIT, requestSchemas, resultSchemas } from '../../contract/contract.ts';
@@ -35,6 +35,14 @@ const RETRY_AFTER = {
   },
 };
 
+/** A submit's stored reply, sent again (a received, failed or held request alike). */
+const REPLAYED = {
+  'Idempotent-Replayed': {
+    description: 'Present ("true") when this is the stored reply to an earlier request with the same key and body.',
+    schema: { const: 'true' },
+  },
+};
+
 /** A static document's GET: its one success, and the host's own answer for anything else. */
 const staticGet = (
   operationId: string,
@@ -54,6 +62,7 @@ const staticGet = (
 /** `capabilitiesSchema` is embedded so the description is self-contained; it is also published on its own. */
 export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: string; $id?: string }) {
   const schemas = requestSchemas(k);
+  const results = resultSchemas();
   const actions = Object.keys(schemas);
   // Integer keys iterate in ascending order, so the responses come out sorted by status.
   const problemsByStatus = Object.groupBy(Object.entries(PROBLEM_TYPES), ([, p]) => p.status);
@@ -139,8 +148,16 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
           },
           responses: {
             '200': {
-              description: 'Guidance (guide) or an overview (summarize).',
-              content: { 'application/json': { schema: { type: 'object' } }, ...HTML_REPLY },
+              description:
+                "Guidance (guide), an overview (summarize), what a confirmation link names (check_link: valid, used or expired), or the person's answer recorded (confirm_request, deny_request).",
+              content: {
+                'application/json': {
+                  schema: {
+                    oneOf: ['GuideResult', 'SummarizeResult', 'LinkCheckResult', 'ConsentAnswerResult'].map(ref),
+                  },
+                },
+                ...HTML_REPLY,
+              },
             },
             '201': {
               description: `Submit: ${STATUS_MEANINGS.received} confirmation_email: ${Object.entries(
@@ -148,18 +165,12 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
               )
                 .map(([v, m]) => `"${v}": ${m}`)
                 .join(' ')}`,
-              headers: {
-                'Idempotent-Replayed': {
-                  description:
-                    'Present ("true") when this is the stored reply to an earlier request with the same key and body.',
-                  schema: { const: 'true' },
-                },
-              },
+              headers: REPLAYED,
               content: SUBMIT_RESULT,
             },
             '202': {
               description: `Submit, status pending: ${STATUS_MEANINGS.pending} Status failed: ${STATUS_MEANINGS.failed} Status awaiting_confirmation: ${STATUS_MEANINGS.awaiting_confirmation}`,
-              headers: RETRY_AFTER,
+              headers: { ...RETRY_AFTER, ...REPLAYED },
               content: SUBMIT_RESULT,
             },
             ...Object.fromEntries(
@@ -188,7 +199,11 @@ export function buildOpenApi(k: Knowledge, capabilitiesSchema: { $schema?: strin
         ...Object.fromEntries(
           Object.entries(schemas).map(([action, schema]) => [requestName(action), component(schema)]),
         ),
-        SubmitResult: component(resultSchemas().submit),
+        GuideResult: component(results.guide),
+        SummarizeResult: component(results.summarize),
+        LinkCheckResult: component(results.check_link),
+        ConsentAnswerResult: component(results.consent_answer),
+        SubmitResult: component(results.submit),
         Problem: {
           type: 'object',
           required: ['type', 'title', 'status', 'detail'],

@@ -69,6 +69,7 @@ export async function answerConsent(
         const check = checkToken(secret, id, grant.links, 'confirm', token, ctx.now());
         const state = {
           status: check,
+          ...(grant.links.used && { answered: grant.links.used.answer }),
           ...described(grant.summary.company, grant.created_at, grant.summary.choices),
           consent_text: ctx.consentText.text,
         };

@@ -104,7 +104,9 @@ export function crmAdapter(settings: CrmSettings, partner: Partner): CrmAdapter 
  * each request once.
  */
 function webhookAdapter({ url, secret }: { url: string; secret: string }): CrmAdapter {
-  const { Webhook } = createRequire(import.meta.url)('standardwebhooks') as typeof StandardWebhooks;
+  // A named require: the packager (nft) traces `require(…)` of a createRequire binding, not an inline call.
+  const requirePackage = createRequire(import.meta.url);
+  const { Webhook } = requirePackage('standardwebhooks') as typeof StandardWebhooks;
   const signer = new Webhook(secret);
   const post = (id: string, body: string, signal: AbortSignal) => {
     const at = new Date();

@@ -62,7 +62,12 @@ async function work(ctx: Ctx, entry: DueEntry, ignoreBackoff: boolean): Promise<
 }
 
 export async function runScheduled(ctx: Ctx, { ignoreBackoff = false } = {}) {
-  const entries = await listDue(ctx.store, ctx.now(), RUN_LIMITS.entries);
+  const entries = await listDue(ctx.store, ctx.now(), RUN_LIMITS.entries).catch((error: unknown) => {
+    // The store failed: what is due stays listed for the next run, as an entry that fails does.
+    if (!(error instanceof StoreUnavailable)) throw error;
+    logEvent('store_unavailable', { kind: 'due', operation: error.operation, reason: error.reason });
+    return [];
+  });
   const results: Result[] = [];
   let next = 0;
   await Promise.all(

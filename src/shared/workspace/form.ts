@@ -54,7 +54,7 @@ export interface FormState {
   reviewHtml?: string;
 }
 
-type FieldKind = 'text' | 'email' | 'textarea' | 'select';
+type FieldKind = 'text' | 'email' | 'tel' | 'textarea' | 'select';
 
 function fieldRenderer(k: Knowledge, state: FormState) {
   const values = state.values ?? {};
@@ -86,7 +86,12 @@ function fieldRenderer(k: Knowledge, state: FormState) {
     const value = values[name] ?? '';
     const option = (o: { value: string; label: string }) =>
       `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`;
-    const max = kind === 'textarea' ? MAX_TEXT_LENGTH : name === 'email' ? MAX_EMAIL_LENGTH : MAX_SHORT_LENGTH;
+    const max =
+      kind === 'textarea'
+        ? MAX_TEXT_LENGTH
+        : name === 'email'
+          ? MAX_EMAIL_LENGTH
+          : ((schema[name] as { maxLength?: number } | undefined)?.maxLength ?? MAX_SHORT_LENGTH);
     const control =
       kind === 'textarea'
         ? `<textarea ${common} rows="3" maxlength="${max}">${esc(value)}</textarea>`
@@ -129,7 +134,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
   const requestForm = form(
     'summarize',
     'workspace',
-    `<div class="step-body"><p class="notice warning" id="never-send"><strong>${esc(neverSendRule(k))}</strong> Describe such things instead; requests that contain them are refused.</p><div class="grid2">${textareas.join('')}</div>${modelField}<fieldset><legend>Contact details</legend><div class="grid2">${field('name', 'text', { autocomplete: 'name' })}${field('email', 'email', { autocomplete: 'email' })}${field('company', 'text', { autocomplete: 'organization' })}${field('role', 'text', { autocomplete: 'organization-title' })}</div></fieldset>${carry(GUIDANCE_FIELDS)}<div class="actions"><button name="action" value="summarize" formnovalidate>Review my request</button></div></div>`,
+    `<div class="step-body"><p class="notice warning" id="never-send"><strong>${esc(neverSendRule(k))}</strong> Describe such things instead; requests that contain them are refused.</p><div class="grid2">${textareas.join('')}</div>${modelField}<fieldset><legend>Contact details</legend><div class="grid2">${field('name', 'text', { autocomplete: 'name' })}${field('email', 'email', { autocomplete: 'email' })}${field('company', 'text', { autocomplete: 'organization' })}${field('role', 'text', { autocomplete: 'organization-title' })}${field('phone', 'tel', { autocomplete: 'tel' })}</div></fieldset>${carry(GUIDANCE_FIELDS)}<div class="actions"><button name="action" value="summarize" formnovalidate>Review my request</button></div></div>`,
   );
   const consentError = errors['consent'];
   // Without JavaScript the send form on /proposal holds no values yet: review first, and the
