@@ -162,9 +162,9 @@ describe('guide and summarize touch no store', () => {
 describe('a question the site could not answer', () => {
   const unanswered = {
     action: 'guide',
-    // Contact details first, so the bound alone would not drop them.
+    // A name and contact details first, so the bound alone would not drop them.
     question:
-      'ann.example@example.com here, +49 170 1234567, see https://example.com/brief: can you port our mainframe COBOL payroll onto something newer, quickly and quietly, before the auditors arrive?',
+      'Ann Example asks, ann.example@example.com here, +49 170 1234567, see https://example.com/brief: can you port our mainframe COBOL payroll onto something newer, quickly and quietly, before the auditors arrive?',
     industry: 'retail',
     company_size: '11-50',
     primary_need: 'not-sure',
@@ -184,7 +184,7 @@ describe('a question the site could not answer', () => {
     const windows = await stored('windows/');
     expect(windows).toHaveLength(1);
     const topics = windows[0]!.value as Record<string, number>;
-    expect(topics).toEqual({ 'here see port mainframe cobol payroll': 1 });
+    expect(topics).toEqual({ 'asks here see port mainframe cobol': 1 });
     const kept = JSON.stringify(topics);
     for (const detail of ['ann', 'example', '@', '49', '170', '1234567', 'https', 'brief', 'auditors'])
       expect(kept, detail).not.toContain(detail);
@@ -203,7 +203,7 @@ describe('a question the site could not answer', () => {
     // The same topic again counts once more; the job is owed once.
     await doors.http(post(unanswered), { waitUntil });
     await Promise.all(later);
-    expect((await stored('windows/'))[0]!.value).toEqual({ 'here see port mainframe cobol payroll': 2 });
+    expect((await stored('windows/'))[0]!.value).toEqual({ 'asks here see port mainframe cobol': 2 });
     expect(await stored('jobs/')).toHaveLength(1);
   });
 
@@ -225,8 +225,8 @@ describe('a question the site could not answer', () => {
     await ask('Please explain quantum annealing for us.');
     const topics = (await stored('windows/'))[0]!.value as Record<string, number>;
     expect(Object.keys(topics)).toHaveLength(100);
-    expect(topics['please explain quantum annealing']).toBe(2);
-    expect(topics['please explain lattice cryptography']).toBeUndefined();
+    expect(topics['explain quantum annealing']).toBe(2);
+    expect(topics['explain lattice cryptography']).toBeUndefined();
 
     const before = proxy.seen.length;
     await ask('Is it ok? 2026, 42 and 7.');

@@ -237,7 +237,9 @@ export async function runAction(i: Intake, inv: Invocation, request: ActionReque
       const counted = countQuestion(ctx, valid.question).then((day) =>
         day === undefined ? undefined : oweJob(ctx, 'questions', day),
       );
-      inv.waitUntil?.(counted.catch(() => undefined));
+      // After the reply where the platform allows it; else before it, never skipped.
+      if (inv.waitUntil) inv.waitUntil(counted.catch(() => undefined));
+      else await counted.catch(() => undefined);
     }
     return json(200, reply);
   }
