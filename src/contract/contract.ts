@@ -272,11 +272,10 @@ export function resultSchemas() {
         },
       ],
     },
-    consent_answer: object('Consent answer result', ['status', 'request_id', 'message', 'pages'], {
+    consent_answer: object('Consent answer result', ['status', 'request_id', 'message'], {
       status: { enum: Object.keys(CONSENT_ANSWER_MEANINGS), description: 'confirmed or erased; see the contract.' },
       request_id: str,
       message: str,
-      pages: { type: 'object', required: ['confirm', 'deny'], properties: { confirm: str, deny: str } },
     }),
     submit: object('Submit result', ['status', 'confirmation_email', 'request_id'], {
       status: {

@@ -5,7 +5,6 @@
  * tells a page what a link names (the company, the date) and whether it was used; it changes nothing.
  * A token is checked before anything changes, and a refused one changes nothing.
  */
-import { CONSENT_PAGES } from '../../contract/paths.ts';
 import { json, problem, type Reply } from '../../contract/http.ts';
 import type { ConsentAnswerRequest, LinkCheckRequest } from '../../contract/requests.ts';
 import { logEvent } from '../log.ts';
@@ -132,5 +131,5 @@ function answerBody(status: 'confirmed' | 'erased', requestId: string) {
     status === 'confirmed'
       ? 'Thank you: your request is confirmed as yours. Nothing else is needed from you.'
       : 'The request sent with your address has been deleted, and we will not contact you about it. Nothing else is needed from you.';
-  return { status, request_id: requestId, message, pages: CONSENT_PAGES };
+  return { status, request_id: requestId, message };
 }
