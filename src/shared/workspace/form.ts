@@ -155,7 +155,9 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
       }${out('submit')}`,
   );
 
-  return `<div class="ws">
+  // The script shows a sent request's outcome here, in place of the steps (without it, the reply page does).
+  return `<div class="ws-result" id="ws-result" tabindex="-1" hidden></div>
+<div class="ws">
 <div class="ws-main">
 <details class="step" id="step-guide" open><summary>1. Ask a question <span class="hint">guidance before you describe your request; no contact details</span></summary>${guideForm}</details>
 <details class="step" id="step-request" open><summary>2. Describe your request</summary>${requestForm}</details>
