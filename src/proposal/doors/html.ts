@@ -20,6 +20,7 @@ import {
   type SubmitReply,
 } from '../../shared/workspace/reply-view.ts';
 import { displayValue, workspaceFormsHtml, type FormState } from '../../shared/workspace/form.ts';
+import { answeredView, linkProblemView, type AnswerReply } from '../../shared/consent/link-view.ts';
 import { CONSENT_PAGES } from '../../contract/paths.ts';
 import { escapeHtml as esc } from '../../text/escape-html.ts';
 
@@ -162,14 +163,15 @@ export function consentPageAnswer(url: string): Record<string, unknown> | undefi
   return body;
 }
 
-/** What happened, or the problem and that nothing changed. */
+/** What happened, or the problem and that nothing changed, in the words the page's script shows (shared/consent/link-view.ts). */
 export function consentReplyPage(k: ReplyKnowledge, reply: Reply): Response {
-  const body = (reply.body ?? {}) as { message?: string; title?: string; detail?: string };
+  const partner = { name: k.partner.name, email: k.partner.email };
   const ok = reply.status < 300;
-  const title = ok ? 'Done' : (body.title ?? 'Your answer could not be recorded');
-  const text = ok ? (body.message ?? 'Your answer is recorded.') : (body.detail ?? 'Nothing was changed.');
+  const view = ok
+    ? answeredView(reply.body as AnswerReply, partner)
+    : linkProblemView(reply.body as ProblemBody | null, reply.status, undefined, partner);
   const main = `
-<div class="reply${ok ? '' : ' problem'}" role="${ok ? 'status' : 'alert'}"><p>${esc(text)}</p></div>
+<div class="reply${ok ? '' : ' problem'}" role="${ok ? 'status' : 'alert'}">${viewToHtml(view.body, 'h2')}</div>
 <p class="actions"><a href="/">${esc(k.partner.name)} home</a></p>`;
-  return framed(k, title, main, reply.status, 'no-referrer');
+  return framed(k, view.title, main, reply.status, 'no-referrer');
 }
