@@ -32,8 +32,9 @@ export const CONSENT_VOUCHERS = {
 } as const;
 export type ConsentVoucher = keyof typeof CONSENT_VOUCHERS;
 
-/** How long each link of the confirmation email works after the request arrived: as long as its key. */
-export const CONSENT_LINK_HOURS = { confirm: 24, deny: 30 * 24 } as const;
+import { CONSENT_LINK_HOURS } from './consent-links.ts';
+
+export { CONSENT_LINK_HOURS };
 /** A grant (a draft confirmed before it is stored) serves one round trip: kept a day longer than its link and its key. */
 export const GRANT_KEEP_HOURS = CONSENT_LINK_HOURS.confirm + 24;
 

@@ -5,12 +5,12 @@ import type { Knowledge } from './knowledge.ts';
 export const CONFIRMATION_EMAIL_TO_PERSON = {
   sent: 'A confirmation email was sent to the address you gave.',
   not_sent:
-    'The confirmation email is not sent yet; it is sent as soon as the mail server is reachable, without any action from you.',
+    'The confirmation email is not sent yet; it follows as soon as it can be sent, without any action from you.',
   failed: 'The confirmation email could not be sent.',
   not_configured: 'No confirmation email is sent for this request.',
   limited:
     // Which limit held it back is not said: it would tell a flooder when the site's own budget is spent.
-    'No confirmation email was sent for this request. Your request is stored and delivered all the same.',
+    'No confirmation email was sent for this request. Your request reaches the team all the same.',
 } as const;
 
 export type ConfirmationEmailState = keyof typeof CONFIRMATION_EMAIL_TO_PERSON;
@@ -63,7 +63,7 @@ export function receivedReplyBody(r: {
     crm: r.crm,
     message:
       `${r.partner.name}, ${r.partner.describedAs}, has received your proposal request. ` +
-      `${CONFIRMATION_EMAIL_TO_PERSON[email]}${link}${email === 'sent' ? '' : ' Keep the request_id as your reference.'} ` +
+      `${CONFIRMATION_EMAIL_TO_PERSON[email]}${link}${email === 'sent' ? '' : ` Its reference, should you write about it, is ${r.requestId}.`} ` +
       'The team reviews each request and replies by email.',
   };
 }
@@ -76,11 +76,10 @@ export function pendingReplyBody(r: { requestId: string; receivedAt: string; ret
     request_id: r.requestId,
     received_at: r.receivedAt,
     retry_after_seconds: r.retryAfterSeconds,
+    // For people, as every message: how an agent may ask again is the contract's (STATUS_MEANINGS.pending).
     message:
-      "Stored safely; it is delivered to the partner's customer-relationship system automatically, without a retry, " +
-      'and the confirmation email follows. You may still retry with the same idempotency key and the same request after ' +
-      'retry_after_seconds to learn the outcome: the retry continues this request (same request_id) and never creates a ' +
-      'second one. No confirmation email has been sent yet.',
+      "Stored safely; it is delivered to the partner's team automatically, without a retry from you, and the " +
+      'confirmation email follows. No confirmation email has been sent yet.',
   };
 }
 
@@ -96,7 +95,7 @@ export function awaitingReplyBody(r: {
     request_id: r.requestId,
     received_at: r.receivedAt,
     message:
-      'Stored, and waiting for you: press "Yes, this was me" in the confirmation email within 24 hours and the request is sent; otherwise it is deleted. ' +
+      'Saved, and waiting for you: press "Yes, this was me" in the confirmation email within 24 hours and the request is sent; otherwise it is deleted. ' +
       CONFIRMATION_EMAIL_TO_PERSON[r.confirmationEmail],
   };
 }
@@ -113,8 +112,8 @@ export function failedReplyBody(r: {
     request_id: r.requestId,
     received_at: r.receivedAt,
     message:
-      "Stored safely, but the partner's customer-relationship system did not accept it in time. The partner's team " +
-      'was alerted and follows up by email; do not submit it again. Keep the request_id as your reference.',
+      "Saved, but it could not be passed on to the partner's team automatically. The team was alerted and follows " +
+      `up by email; there is no need to send it again. Its reference, should you write about it, is ${r.requestId}.`,
   };
 }
 

@@ -64,6 +64,36 @@ describe('no-JavaScript reply pages', () => {
     expect(valueOf(refused, 'name')).toBe('Alex Doe');
   });
 
+  it('a review marks what is missing at its field, and counts it in words', async () => {
+    const { blocker: _blocker, ...rest } = typed;
+    const html = await (await formPost({ action: 'summarize', ...rest })).text();
+    expect(html).toContain('<span class="field-error" id="e-blocker">Needed to send your request.</span>');
+    expect(html).toMatch(
+      /<textarea id="f-blocker" name="blocker" required aria-describedby="h-blocker e-blocker" aria-invalid="true"/,
+    );
+    expect(html).toContain('<span class="field-error" id="e-email">Needed to send your request.</span>');
+    expect(html).toMatch(/\d+ fields are still to fill in before you can send; each is marked in step 2\./);
+    expect(html).not.toMatch(/required field|field\(s\)/);
+  });
+
+  it("a refusal that is not about a field speaks the person's words, not the API's title", async () => {
+    const res = await formPost({
+      action: 'submit',
+      ...typed,
+      constraints: 'Customer data stays in the EU.',
+      email: 'alex@example.com',
+      company: 'Example Insurance',
+      consent: 'on',
+      form_started_at: String(Date.now()),
+    });
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html).toContain('<h1>Please send it again</h1>');
+    expect(html).toContain('It was sent faster than a person usually fills in the form.');
+    expect(html).not.toContain('The request looks automated');
+    expect(valueOf(html, 'email')).toBe('alex@example.com');
+  });
+
   it('a value refused as a likely secret is not sent back; the rest is', async () => {
     const secret = `AKIA${'QWERTYUIOPASDFGH'}`;
     const res = await formPost({ action: 'summarize', ...typed, blocker: `Our key is ${secret}` });

@@ -91,6 +91,38 @@ describe('the proposal workspace page', () => {
     expect(distFiles('_astro/*.js')).toContain(entry);
   });
 
+  it('marks what a request can go without as optional, and says once that guidance needs all of step 1', () => {
+    const labels = [...html.matchAll(/<label for="f-([a-z_]+)">([\s\S]*?)<\/label>/g)].map(([, name, text]) => ({
+      name: name!,
+      text: decode(text!.replace(/<[^>]+>/g, '')),
+    }));
+    expect(html).not.toContain('(required)');
+    expect(labels.filter((l) => l.text.endsWith(' (optional)')).map((l) => l.name)).toEqual([
+      'cloud_context',
+      'role',
+      'phone',
+    ]);
+    expect(html).toContain('Guidance needs all four answers. Your request can be sent without them.');
+    expect(html).toContain('Every field here is needed to send your request, except those marked optional.');
+    // Each optional hint says it once, in the label.
+    expect(html).not.toMatch(/class="hint" id="h-(role|phone)">[^<]*optional/);
+    expect(named('phone')).toMatch(/type="tel"[^>]*autocomplete="tel"|autocomplete="tel"[^>]*type="tel"/);
+  });
+
+  it('names no mechanism in what a person reads (the consent text is the partner’s own, quoted as agreed)', () => {
+    const main = /<main[\s\S]*<\/main>/.exec(html)![0];
+    const words = decode(
+      main
+        .replace(/<script[\s\S]*?<\/script>/g, ' ')
+        .replace(/<label for="f-consent">[\s\S]*?<\/label>/, ' ')
+        .replace(/<[^>]+>/g, ' '),
+    );
+    expect(words).not.toMatch(
+      /request_id|idempoten|\btoken\b|\bCRM\b|customer-relationship|\bstor(e|ed|es|age)\b|\bPOST\b|\bJSON\b|header/i,
+    );
+    expect(words).toContain('For agents and developers');
+  });
+
   it('keeps the intro and the API note, and leaves what the form says to the markdown twin', () => {
     const twin = readDist('proposal.md');
     for (const heading of ['What to prepare', 'Never send', 'How it works', 'Consent', 'For agents and developers']) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSENT_MISSING } from '../../src/proposal/http/reply-view.ts';
+import { CONSENT_MISSING } from '../../src/shared/workspace/reply-view.ts';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -138,6 +138,12 @@ async function fillReadyToSend(page: Page, email: string): Promise<void> {
   await page.check('#f-consent');
 }
 
+/** A sent request's outcome, shown in place of the steps. */
+const result = (page: Page, title: string) => page.locator('#ws-result h2', { hasText: title });
+/** Words that name the site's machinery, never shown to the person. */
+const MECHANISM =
+  /request_id|idempoten|\btoken\b|\bCRM\b|customer-relationship|\bstor(e|ed|es|age)\b|retry_after|confirmation_email/i;
+
 const draftKey = (page: Page) =>
   page.evaluate(() => (JSON.parse(sessionStorage.getItem('proposal-workspace-draft') ?? '{}') as { key?: string }).key);
 const heading = (page: Page, step: string) => page.locator(`#o-${step} h2`).first();
@@ -164,6 +170,13 @@ describe('the proposal workspace in a browser', () => {
     await shot(page, '2-describe', 2);
     await page.click('button[value="summarize"]');
     await heading(page, 'summarize').waitFor();
+    // What is missing is marked at its field too, and the message says how many, in words.
+    expect(await page.locator('#e-blocker').innerText()).toBe('Needed to send your request.');
+    expect(await page.locator('#f-blocker').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#m-summarize').innerText()).toBe(
+      'Overview ready. One field is still to fill in before you can send; it is marked in step 2.',
+    );
+    await shot(page, '2-review-marked', 2);
     const missing = page.locator('#o-summarize a', { hasText: 'Blocker or risk' });
     await missing.click();
     expect(await activeId(page)).toBe('f-blocker');
@@ -187,9 +200,23 @@ describe('the proposal workspace in a browser', () => {
     expect(await page.locator('#h-consent').innerText()).toContain(consent.version);
     await page.check('#f-consent');
     await page.click('button[value="submit"]');
-    await page.locator('#o-submit h2', { hasText: 'Request received' }).waitFor();
-    expect(await page.locator('#o-submit').innerText()).toContain(`A confirmation email was sent to ${email}.`);
-    await shot(page, '4-received', 4);
+    await result(page, 'Proposal request received').waitFor();
+    // The outcome replaces the form: no filled-in fields, no send button left.
+    expect(await page.locator('.ws').isHidden()).toBe(true);
+    expect(await page.locator('button[value="submit"]').isVisible()).toBe(false);
+    const outcome = await page.locator('#ws-result').innerText();
+    expect(outcome).toContain(`We sent a confirmation email to ${email}.`);
+    expect(outcome).toContain('Thank you: we have your request for Example Insurance.');
+    expect(outcome).not.toMatch(MECHANISM);
+    expect(await activeId(page)).toBe('ws-result');
+    for (const width of [390, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      await shot(page, `4-received-${width}`);
+    }
+    // A reload shows the outcome again, never the sent form.
+    await page.reload();
+    await result(page, 'Proposal request received').waitFor();
+    expect(await page.locator('.ws').isHidden()).toBe(true);
 
     const key = await draftKey(page);
     const submit = posts.find((p) => (p.body as { action?: string }).action === 'submit')!;
@@ -203,8 +230,10 @@ describe('the proposal workspace in a browser', () => {
     expect(mailsTo(email)).toHaveLength(1);
     expect(crmRecordsFor(email)).toHaveLength(1);
 
-    // Only choosing to start over gives the draft a new key.
-    await page.click('#o-submit button:has-text("Start a new request")');
+    // Only choosing to start over gives the draft a new key, and brings the steps back.
+    await page.click('#ws-result button:has-text("Start a new request")');
+    expect(await page.locator('.ws').isVisible()).toBe(true);
+    expect(await page.locator('#ws-result').isHidden()).toBe(true);
     expect(await draftKey(page)).not.toBe(key);
     expect(await page.inputValue('#f-email')).toBe('');
     expect(await activeId(page)).toBe('f-question');
@@ -253,14 +282,15 @@ describe('the proposal workspace in a browser', () => {
     const email = uniqueEmail();
     await fillReadyToSend(page, email);
     await page.dblclick('button[value="submit"]');
-    await page.locator('#o-submit h2', { hasText: 'Request received' }).waitFor();
+    await result(page, 'Proposal request received').waitFor();
     expect(posts.filter((p) => (p.body as { action?: string }).action === 'submit')).toHaveLength(1);
     expect(crmRecordsFor(email)).toHaveLength(1);
 
-    // Sending the same draft again replays the answer: still one record, one email.
-    const replay = page.waitForResponse((r) => r.url().endsWith('/api/proposal'));
-    await page.click('button[value="submit"]');
-    expect((await replay).headers()['idempotent-replayed']).toBe('true');
+    // Nothing is left to send twice: the button went with the form, and a reload shows the outcome.
+    expect(await page.locator('button[value="submit"]').isVisible()).toBe(false);
+    await page.reload();
+    await result(page, 'Proposal request received').waitFor();
+    expect(posts.filter((p) => (p.body as { action?: string }).action === 'submit')).toHaveLength(1);
     expect(crmRecordsFor(email)).toHaveLength(1);
     expect(mailsTo(email)).toHaveLength(1);
   });
@@ -279,17 +309,39 @@ describe('the proposal workspace in a browser', () => {
       { times: 1 },
     );
     await page.click('button[value="submit"]');
-    await page.locator('#o-submit h2', { hasText: 'Could not reach the server' }).waitFor();
+    await page.locator('#o-submit h2', { hasText: 'Could not reach our site' }).waitFor();
+    expect(await page.locator('#o-submit').innerText()).toContain('trying again never sends your request twice');
     expect(crmRecordsFor(email)).toHaveLength(1);
     await shot(page, '4-network-error', 4);
 
     await page.click('#o-submit button:has-text("Try again")');
-    await page.locator('#o-submit h2', { hasText: 'Request received' }).waitFor();
+    await result(page, 'Proposal request received').waitFor();
     const key = await draftKey(page);
     const submits = posts.filter((p) => (p.body as { action?: string }).action === 'submit');
     expect(submits.map((p) => p.headers['idempotency-key'])).toEqual([key, key]);
     expect(crmRecordsFor(email)).toHaveLength(1);
     expect(mailsTo(email)).toHaveLength(1);
+  });
+
+  it("a reply that is not the API's (an HTML page, or nothing) says our site failed, not the request", async () => {
+    const { page } = await open();
+    const email = uniqueEmail();
+    await fillReadyToSend(page, email);
+    for (const [step, status, contentType, body] of [
+      ['submit', 502, 'text/html', '<html><body>Bad gateway</body></html>'],
+      ['summarize', 200, 'text/plain', ''],
+    ] as const) {
+      await page.route('**/api/proposal', (route) => route.fulfill({ status, contentType, body }), { times: 1 });
+      await page.click(`button[value="${step}"]`);
+      await heading(page, step).filter({ hasText: 'Our site did not answer properly' }).waitFor();
+      const text = await page.locator(`#o-${step}`).innerText();
+      expect(text).toContain('The fault is on our side, not in your request.');
+      expect(text).not.toMatch(/check your request/i);
+      expect(await page.locator(`#o-${step} button`, { hasText: 'Try again' }).count()).toBe(1);
+      expect(await page.locator('[aria-invalid="true"]').count()).toBe(0);
+      await shot(page, `site-failed-${step}`, step === 'submit' ? 4 : 3);
+    }
+    expect(crmRecordsFor(email)).toHaveLength(0);
   });
 
   it('a pending request says so, and the page keeps trying with the same key until it is received', async () => {
@@ -299,16 +351,18 @@ describe('the proposal workspace in a browser', () => {
     crm.behave({ kind: 'status', status: 429, headers: { 'retry-after': '2' } });
     try {
       await page.click('button[value="submit"]');
-      await page.locator('#o-submit h2', { hasText: 'Stored, delivery pending' }).waitFor();
-      const text = await page.locator('#o-submit').innerText();
-      expect(text).toContain('We will keep trying');
+      await result(page, 'Request saved, on its way to our team').waitFor();
+      expect(await page.locator('.ws').isHidden()).toBe(true);
+      const text = await page.locator('#ws-result').innerText();
+      expect(text).toContain('We check again while this page is open');
       expect(text).toContain('No confirmation email has been sent yet.');
       expect(text).not.toContain('received');
-      await shot(page, '4-pending', 4);
+      expect(text).not.toMatch(MECHANISM);
+      await shot(page, '4-pending');
     } finally {
       crm.behave(OK);
     }
-    await page.locator('#o-submit h2', { hasText: 'Request received' }).waitFor({ timeout: 15_000 });
+    await result(page, 'Proposal request received').waitFor({ timeout: 15_000 });
     const key = await draftKey(page);
     const submits = posts.filter((p) => (p.body as { action?: string }).action === 'submit');
     expect(submits.length).toBe(2);
@@ -336,7 +390,7 @@ describe('the proposal workspace in a browser', () => {
 
     await page.check('#f-consent');
     await page.click('button[value="submit"]');
-    await page.locator('#o-submit h2', { hasText: 'Request received' }).waitFor();
+    await result(page, 'Proposal request received').waitFor();
     expect(posts.at(-1)?.headers['idempotency-key']).toBe(key);
     expect(crmRecordsFor(email)).toHaveLength(1);
   });
@@ -362,7 +416,7 @@ describe('the proposal workspace in a browser', () => {
     expect(withScript.replace(withoutScript, '|')).toMatch(/^Guidance for your question \|.{0,60}$/);
   });
 
-  it('works without JavaScript: every reply is the workspace again, in the site frame, with everything typed', async () => {
+  it('works without JavaScript: every reply is the workspace again, in the site frame, with everything typed, until the outcome replaces it', async () => {
     const { page } = await open({ javaScriptEnabled: false });
     const email = uniqueEmail();
     await fillStep1(page);
@@ -408,7 +462,12 @@ describe('the proposal workspace in a browser', () => {
     await page.check('#f-consent');
     await page.click('button[value="submit"]');
     await page.locator('h1', { hasText: 'Proposal request received' }).waitFor();
-    expect(await page.locator('main').innerText()).toContain('A confirmation email was sent');
+    const received = await page.locator('main').innerText();
+    expect(received).toContain(`We sent a confirmation email to ${email}.`);
+    expect(received).toContain('Thank you: we have your request for Example Insurance.');
+    expect(received).not.toMatch(MECHANISM);
+    // The outcome in place of the workspace: nothing typed, no button to send again.
+    expect(await page.locator('form').count()).toBe(0);
     await shot(page, 'nojs-received');
     expect(mailsTo(email)).toHaveLength(1);
     expect(crmRecordsFor(email)).toHaveLength(1);
@@ -455,9 +514,9 @@ describe('the proposal workspace in a browser', () => {
     await page.keyboard.press('Space');
     expect(await page.isChecked('#f-consent')).toBe(true);
     await page.keyboard.press('Enter'); // and in the consent box, it sends
-    await page.locator('#o-submit h2', { hasText: 'Request received' }).waitFor();
-    expect(await activeId(page)).toBe('o-submit');
-    await shot(page, 'keyboard-received', 4);
+    await result(page, 'Proposal request received').waitFor();
+    expect(await activeId(page)).toBe('ws-result');
+    await shot(page, 'keyboard-received');
   });
 
   it('has no axe-core violations, empty and with replies and errors shown', async () => {
@@ -500,6 +559,12 @@ describe('the proposal workspace in a browser', () => {
     await shot(page, 'error-fields', 4);
     const filled = await violations();
     expect(filled, filled.join('\n')).toEqual([]);
+
+    await fillStep2(page, uniqueEmail());
+    await page.click('button[value="submit"]');
+    await result(page, 'Proposal request received').waitFor();
+    const sent = await violations();
+    expect(sent, sent.join('\n')).toEqual([]);
   });
 
   it('shows steps 1 to 4 in order, none folded, and says a missing consent once, at the box', async () => {

@@ -1,13 +1,24 @@
 /**
  * The draft of one proposal request, kept in sessionStorage (this tab only, gone when it closes):
- * field values, the Idempotency-Key and when the form was first shown. A reload therefore resends
- * with the same key, and the server never stores the request twice.
+ * field values, the Idempotency-Key, when the form was first shown, and once it is sent, its outcome.
+ * A reload therefore resends with the same key, so the server never stores the request twice, and
+ * a sent request's reload shows its outcome, not the filled-in form again.
  */
-interface Draft {
+import type { Sender, SubmitReply } from '../../shared/workspace/reply-view.ts';
+
+export interface Sent {
+  reply: SubmitReply;
+  who: Sender;
+  /** The body that was sent: "Try now" on a pending request sends exactly it again. */
+  body: Record<string, unknown>;
+}
+
+export interface Draft {
   key: string;
   /** ms since the epoch when this draft's form was first shown (the server's fill-time check). */
   started: number;
   fields: Record<string, string>;
+  sent?: Sent;
 }
 
 const STORAGE_KEY = 'proposal-workspace-draft';
@@ -20,6 +31,11 @@ export function newKey(): string {
 
 export const freshDraft = (): Draft => ({ key: newKey(), started: Date.now(), fields: {} });
 
+function isSent(value: unknown): value is Sent {
+  const s = (typeof value === 'object' && value !== null ? value : {}) as Partial<Record<keyof Sent, unknown>>;
+  return [s.reply, s.who, s.body].every((v) => typeof v === 'object' && v !== null);
+}
+
 function isDraft(value: unknown): value is Draft {
   const d = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   return (
@@ -28,7 +44,8 @@ function isDraft(value: unknown): value is Draft {
     typeof d['started'] === 'number' &&
     typeof d['fields'] === 'object' &&
     d['fields'] !== null &&
-    Object.values(d['fields']).every((v) => typeof v === 'string')
+    Object.values(d['fields']).every((v) => typeof v === 'string') &&
+    (d['sent'] === undefined || isSent(d['sent']))
   );
 }
 

@@ -17,9 +17,11 @@ import {
   CONSENT_MISSING,
   fieldLink,
   guideView,
+  missingAtFields,
   problemSummary,
   problemView,
   submitView,
+  summaryOutcome,
   summaryView,
   type ProblemBody,
   type SubmitReply,
@@ -27,8 +29,22 @@ import {
 import { findSecret } from '../../shared/sensitive-data/detect.ts';
 import { CHANNEL_HEADER, type PAGE_CHANNELS } from '../../contract/source.ts';
 import type { SummarizeReply } from '../../proposal/actions/summarize.ts';
-import { freshDraft, loadDraft, newKey, saveDraft } from './draft.ts';
-import { button, clear, clearField, fieldFor, focusField, h, markField, panel, say, show, shown } from './view.ts';
+import { freshDraft, loadDraft, newKey, saveDraft, type Sent } from './draft.ts';
+import {
+  button,
+  clear,
+  clearField,
+  fieldFor,
+  focusField,
+  h,
+  markField,
+  panel,
+  say,
+  show,
+  showResult,
+  shown,
+  type Child,
+} from './view.ts';
 import { registerTools } from './webmcp.ts';
 
 type PageChannel = (typeof PAGE_CHANNELS)[number];
@@ -37,13 +53,7 @@ type Body = Record<string, unknown>;
 /** Guide accepts only its own four fields (the schemas allow no extras). */
 const fieldsOf = (action: Action): readonly string[] => (action === 'guide' ? GUIDANCE_FIELDS : FORM_FIELDS);
 
-const SUBMITTED: Record<SubmitReply['status'], string> = {
-  received: 'Request received.',
-  failed: 'Stored; our team follows up.',
-  pending: 'Stored; delivery pending. We will keep trying.',
-};
-const PENDING_HANDED_OVER =
-  'Stored; delivery pending. Our server keeps delivering it on its own; you can close this page. Press "Try now" to ask again.';
+const STILL_ON_ITS_WAY = 'Still being handled; checking again in a moment.';
 
 const isAction = (value: unknown): value is Action => (ACTIONS as readonly unknown[]).includes(value);
 
@@ -82,6 +92,8 @@ for (const name of FORM_FIELDS) {
   checkSecret(name);
 }
 syncHidden();
+// A request sent from this tab before a reload: its outcome, not the filled-in form again.
+if (draft.sent) showSent(draft.sent);
 
 function syncHidden(): void {
   const key = hidden('idempotency_key');
@@ -207,20 +219,19 @@ async function run(
     handle(action, body, reply);
     return { status: reply.status, data: reply.data };
   } catch {
-    show(
+    tell(
       action,
       [
-        h('h2', null, 'Could not reach the server'),
+        h('h2', null, 'Could not reach our site'),
         h(
           'p',
           null,
-          action === 'submit'
-            ? 'Your draft stays in this tab. Trying again resends the same request with the same reference, so it is never stored twice.'
-            : 'Your draft stays in this tab.',
+          'Check your connection, then try again. Your draft stays in this tab',
+          action === 'submit' ? ', and trying again never sends your request twice.' : '.',
         ),
         retryButton(action),
       ],
-      'Could not reach the server. Try again.',
+      'Could not reach our site. Check your connection, then try again.',
     );
     return undefined;
   } finally {
@@ -243,19 +254,26 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
       );
     } else if (action === 'summarize') {
       const s = data as SummarizeReply;
-      const missing = s.missing_fields.length + s.missing_contact_fields.length;
+      // What is missing is marked at its field, and the overview links to each.
+      const missing = missingAtFields(s);
+      for (const [name, text] of Object.entries(missing)) {
+        const field = fieldFor(name);
+        if (field) markField(field, text);
+      }
       show(
         action,
         // As sent: the reply names a model as "Name (id)" for API clients; people read the option's text.
         panel(summaryView(s, (name, value) => shown(name, typeof body[name] === 'string' ? body[name] : value))),
-        s.ready_to_submit
-          ? 'Overview ready: your request can be sent.'
-          : `Overview ready: ${missing} required field(s) missing.`,
+        `Overview ready. ${summaryOutcome(s)}`,
       );
     } else {
-      // Pending: stored, not yet accepted by the CRM; keep trying with the same key and body.
-      // Received, or failed (stored, the CRM never took it: our team follows up): nothing to retry.
+      // Pending: stored, not yet accepted by the CRM; keep checking with the same key and body.
+      // Received, awaiting the person's confirmation, or failed (our team follows up): nothing to retry.
       const r = data as SubmitReply;
+      const text = (name: string) => (typeof body[name] === 'string' ? body[name] : undefined);
+      const sent: Sent = { reply: r, who: { email: text('email'), company: text('company') }, body };
+      draft.sent = sent;
+      saveDraft(draft);
       if (r.status === 'pending') pendingSince ??= Date.now();
       const handedOver = r.status === 'pending' && Date.now() - pendingSince! >= AUTO_RETRY_MS;
       const wait =
@@ -263,29 +281,23 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
           ? Math.min(Math.max(retryAfter || r.retry_after_seconds, 2), 300)
           : undefined;
       if (wait !== undefined) schedule(action, wait);
-      show(
-        action,
-        [
-          ...panel(submitView(r, typeof body['email'] === 'string' ? body['email'] : undefined, wait)),
-          r.status === 'pending' ? retryButton(action, 'Try now') : button('Start a new request', startOver),
-        ],
-        handedOver ? PENDING_HANDED_OVER : SUBMITTED[r.status],
-      );
+      showSent(sent, wait);
     }
     return;
   }
   if (status === 409) {
     // The same key is still being processed (a retry raced the first try): ask again shortly.
     schedule(action, Math.min(retryAfter || 2, 30));
-    say(action, 'Still being processed; checking again in a moment.');
+    if (draft.sent && action === 'submit') showSent(draft.sent, undefined, [h('p', null, STILL_ON_ITS_WAY)]);
+    else say(action, STILL_ON_ITS_WAY);
     return;
   }
-  const p: ProblemBody =
-    typeof data === 'object' && data !== null ? data : { title: 'The server did not answer properly' };
-  const view = problemView(p, status, (name) => fieldFor(name) !== undefined);
+  // No problem body (a proxy's error page, nothing at all): the site failed, not the request.
+  const p: ProblemBody | null = typeof data === 'object' && data !== null ? data : null;
+  const view = problemView(p, (name) => fieldFor(name) !== undefined);
   const named = Object.keys(view.atFields);
   for (const name of named) markField(fieldFor(name)!, view.atFields[name]!);
-  const reused = isProblemType(p.type, 'idempotency-key-reused');
+  const reused = isProblemType(p?.type, 'idempotency-key-reused');
   const extra = reused
     ? button('Send it as a new request', () => {
         draft.key = newKey();
@@ -293,13 +305,37 @@ function handle(action: Action, body: Body, reply: { status: number; retryAfter:
         syncHidden();
         void run('submit');
       })
-    : status >= 429 && retryButton(action);
-  show(
+    : view.ours && retryButton(action);
+  tell(
     action,
     [...panel(view), extra],
-    `${problemSummary(p)}.${named.length > 0 ? ` Check: ${named.map(labelOfField).join(', ')}.` : ''}`,
+    `${problemSummary(p)}${named.length > 0 ? ` Check: ${named.map(labelOfField).join(', ')}.` : ''}`,
     fieldFor(named[0] ?? ''),
   );
+}
+
+/**
+ * A sent request's outcome, in place of the steps: a pending one can be checked again ("Try now"
+ * resends the body that was sent), every other is done and leaves only a new request to start.
+ */
+function showSent(sent: Sent, wait?: number, note: Child[] = []): void {
+  const pending = sent.reply.status === 'pending';
+  showResult([
+    ...panel(submitView(sent.reply, sent.who, wait)),
+    note.length > 0 && h('div', { class: 'reply problem', role: 'alert' }, note),
+    h(
+      'p',
+      { class: 'actions' },
+      pending && button('Try now', () => void run('submit', sent.body)),
+      button('Start a new request', startOver),
+    ),
+  ]);
+}
+
+/** A failure shown in its step, or under the outcome when a sent request was being checked again (its step is hidden). */
+function tell(action: Action, children: Child[], message: string, focus?: HTMLElement): void {
+  if (action === 'submit' && draft.sent) showSent(draft.sent, undefined, children);
+  else show(action, children, message, focus);
 }
 
 function preselect(g: GuideReply): boolean {
@@ -313,6 +349,7 @@ function preselect(g: GuideReply): boolean {
 /** A new draft with a new key, after the person chose to start over. */
 function startOver(): void {
   pendingSince = undefined;
+  showResult(null);
   for (const form of forms) form.reset();
   window.clearTimeout(retryTimer);
   draft = saveDraft(freshDraft());

@@ -82,6 +82,18 @@ export function show(action: ProposalAction, children: Child[], message: string,
   focusField(focus ?? out);
 }
 
+/** A sent request's outcome in place of the steps (`children`), focused so it is read out; null brings the steps back. */
+export function showResult(children: Child[] | null): void {
+  const result = byId('ws-result');
+  const steps = document.querySelector<HTMLElement>('.ws');
+  if (!result || !steps) return;
+  result.replaceChildren();
+  if (children) append(result, children);
+  result.hidden = children === null;
+  steps.hidden = children !== null;
+  if (children) result.focus();
+}
+
 /** Hides the step's panel and clears its message. */
 export function clear(action: ProposalAction): void {
   const out = byId(`o-${action}`);

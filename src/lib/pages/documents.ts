@@ -2,7 +2,7 @@
  * Every published page as blocks built from the site model. The HTML page, its markdown twin,
  * /llms.txt and /llms-full.txt all render from these, so they cannot disagree.
  */
-import { CONSENT_METHODS } from '../../contract/consent.ts';
+import { CONSENT_LINK_HOURS, CONSENT_METHODS } from '../../contract/consent.ts';
 import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/submit-replies.ts';
 import type { SiteModel } from '../content/content.ts';
 import { oncePer } from '../memo.ts';
@@ -420,7 +420,7 @@ function post(x: Post): Block[] {
   ];
 }
 
-/** What is stored, for how long, how to have it deleted: on /agents, /proposal and their twins. */
+/** What is stored, for how long, how to have it deleted: on /agents and its twin (/proposal says it in people's words). */
 function yourData(model: SiteModel): Block[] {
   const d = knowledgeOf(model).data_handling;
   return [
@@ -471,6 +471,31 @@ function privacy(model: SiteModel): string {
   );
 }
 
+/**
+ * What the workspace keeps and for how long, in the words of the person filling it in; the privacy
+ * notice (and the contract's data_handling) states the same facts in full.
+ */
+function yourDataForPeople(model: SiteModel): Block[] {
+  const { name, email } = model.site.data;
+  const days = knowledgeOf(model).data_handling.retention_days;
+  const write = `write to [${email}](mailto:${email}) from the address you gave`;
+  return [
+    h('Your data', 'your-data'),
+    list(
+      [
+        `Guidance (step 1) and the review (step 3) keep nothing about you. Of a question we cannot answer, only its topic words are counted, so that we learn what people ask.`,
+        `When you send your request (step 4), ${name} keeps it with a record of your consent, tells its sales team and adds it to its customer records.`,
+        days === null
+          ? `It is kept until you ask for it to be deleted: ${write}.`
+          : `It is deleted ${days} days after it arrived, or sooner if you ask: ${write}.`,
+        `If somebody else sent a request with your address, the “Not me” link in its confirmation email deletes it, for ${CONSENT_LINK_HOURS.deny / 24} days.`,
+      ],
+      'prose',
+    ),
+    p(`The ${link('privacy notice', PAGE_PATHS.privacy)} says where it is kept and what is sent.`, 'prose'),
+  ];
+}
+
 /** The workspace: the form for people, and for agents what it asks (the twin's sections). */
 function proposal(model: SiteModel): Block[] {
   const { site } = model;
@@ -498,10 +523,10 @@ function proposal(model: SiteModel): Block[] {
         md(consentQuote(site)),
       ],
     },
-    ...yourData(model),
+    ...yourDataForPeople(model),
     h('For agents and developers', 'api'),
     p(
-      `The same steps are an API: see the ${link('developer page', PAGE_PATHS.agents)} and the ${link('proposal contract', api)} (POST JSON to ${code(api)}, with an ${code('Idempotency-Key')} header to submit; the ${link('OpenAPI description', DOCUMENT_PATHS.openapi)} says the same). Prefer email? Write to [${site.data.email}](mailto:${site.data.email}).`,
+      `An AI agent or a program can take the same steps: the ${link('developer page', PAGE_PATHS.agents)}, the ${link('proposal contract', api)} and the ${link('OpenAPI description', DOCUMENT_PATHS.openapi)} say how. Prefer email? Write to [${site.data.email}](mailto:${site.data.email}).`,
       'prose',
     ),
   ];

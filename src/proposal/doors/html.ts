@@ -10,7 +10,9 @@ import type { SummarizeReply } from '../actions/summarize.ts';
 import {
   CONSENT_MISSING,
   guideView,
+  missingAtFields,
   problemView,
+  summaryOutcome,
   submitView,
   summaryView,
   viewToHtml,
@@ -18,6 +20,7 @@ import {
   type SubmitReply,
 } from '../../shared/workspace/reply-view.ts';
 import { displayValue, workspaceFormsHtml, type FormState } from '../../shared/workspace/form.ts';
+import { answeredView, linkProblemView, type AnswerReply } from '../../shared/consent/link-view.ts';
 import { CONSENT_PAGES } from '../../contract/paths.ts';
 import { escapeHtml as esc } from '../../text/escape-html.ts';
 
@@ -33,7 +36,7 @@ interface Page {
 
 type Values = Record<string, string>;
 
-function problemPage(status: number, body: ProblemBody, values: Values): Page {
+function problemPage(body: ProblemBody, values: Values): Page {
   // A missing consent is said once, at the box; the top of the page only points there.
   if (isProblemType(body.type, 'consent-required')) {
     return {
@@ -42,12 +45,15 @@ function problemPage(status: number, body: ProblemBody, values: Values): Page {
       form: { values, errors: { consent: CONSENT_MISSING }, canSend: true },
     };
   }
+  // Only a page of another site posts here cross-site: nothing it sent is shown back, and there is no form to fill.
+  if (isProblemType(body.type, 'cross-site-request'))
+    return {
+      title: body.title ?? 'A browser request from another site is refused',
+      lead: `<div class="reply problem" role="alert"><p>Requests are taken only from this site’s own proposal page. Nothing was sent.</p></div>`,
+    };
   const sensitive = isProblemType(body.type, 'sensitive-data');
-  const { atFields, ...view } = problemView(
-    body,
-    status,
-    (field) => FORM_FIELDS.includes(field) || field === 'consent',
-  );
+  const view = problemView(body, (field) => FORM_FIELDS.includes(field) || field === 'consent');
+  const { atFields } = view;
   // A value refused as a likely secret is not sent back into the page.
   const kept = sensitive ? Object.fromEntries(Object.entries(values).filter(([name]) => !(name in atFields))) : values;
   return {
@@ -75,26 +81,23 @@ function guidePage(g: GuideReply, values: Values): Page {
 function summaryPage(k: Knowledge, s: SummarizeReply, values: Values): Page {
   // Select fields read as their option names ("Defined project"), never as ids.
   const view = summaryView(s, (name, value) => (values[name] ? displayValue(k, name, values[name]) : value));
-  const missing = s.missing_fields.length + s.missing_contact_fields.length;
   return {
     title: view.title,
-    lead: `<p class="lead">${s.ready_to_submit ? 'Your request is ready to send: check the overview, then give your consent in step 4.' : `${missing} required ${missing === 1 ? 'field is' : 'fields are'} still missing; the overview lists them.`} Everything you typed is kept below.</p>`,
+    lead: `<p class="lead">${esc(summaryOutcome(s))} Everything you typed is kept below.</p>`,
     form: {
       values,
+      // What is missing is marked at its field, as the workspace's script marks it.
+      errors: missingAtFields(s),
       canSend: true,
       reviewHtml: `<div class="ws-out" id="o-summarize">${viewToHtml(view.body, 'h3')}</div>`,
     },
   };
 }
 
+/** The outcome in place of the form: a sent request is done, a pending one is delivered without another press. */
 function submitPage(b: SubmitReply, values: Values): Page {
-  const view = submitView(b, values['email']);
-  // Only a pending request may be sent again; received and failed ones are done.
-  return {
-    title: view.title,
-    lead: `<div class="reply" role="status">${viewToHtml(view.body, 'h2')}</div>`,
-    ...(b.status === 'pending' && { form: { values, canSend: true } }),
-  };
+  const view = submitView(b, { email: values['email'], company: values['company'] });
+  return { title: view.title, lead: `<div class="reply" role="status">${viewToHtml(view.body, 'h2')}</div>` };
 }
 
 function formValues(params: URLSearchParams | undefined): Values {
@@ -112,7 +115,7 @@ export function htmlReply(k: ReplyKnowledge, reply: Reply, params?: URLSearchPar
   const body = reply.body as GuideReply | SummarizeReply | SubmitReply;
   const page =
     reply.status >= 400
-      ? problemPage(reply.status, reply.body as ProblemBody, values)
+      ? problemPage(reply.body as ProblemBody, values)
       : !('action' in body)
         ? submitPage(body, values)
         : body.action === 'guide'
@@ -160,14 +163,15 @@ export function consentPageAnswer(url: string): Record<string, unknown> | undefi
   return body;
 }
 
-/** What happened, or the problem and that nothing changed. */
+/** What happened, or the problem and that nothing changed, in the words the page's script shows (shared/consent/link-view.ts). */
 export function consentReplyPage(k: ReplyKnowledge, reply: Reply): Response {
-  const body = (reply.body ?? {}) as { message?: string; title?: string; detail?: string };
+  const partner = { name: k.partner.name, email: k.partner.email };
   const ok = reply.status < 300;
-  const title = ok ? 'Done' : (body.title ?? 'Your answer could not be recorded');
-  const text = ok ? (body.message ?? 'Your answer is recorded.') : (body.detail ?? 'Nothing was changed.');
+  const view = ok
+    ? answeredView(reply.body as AnswerReply, partner)
+    : linkProblemView(reply.body as ProblemBody | null, reply.status, undefined, partner);
   const main = `
-<div class="reply${ok ? '' : ' problem'}" role="${ok ? 'status' : 'alert'}"><p>${esc(text)}</p></div>
+<div class="reply${ok ? '' : ' problem'}" role="${ok ? 'status' : 'alert'}">${viewToHtml(view.body, 'h2')}</div>
 <p class="actions"><a href="/">${esc(k.partner.name)} home</a></p>`;
-  return framed(k, title, main, reply.status, 'no-referrer');
+  return framed(k, view.title, main, reply.status, 'no-referrer');
 }

@@ -1,6 +1,6 @@
 /** The workspace's forms as HTML: empty on /proposal, filled in on every no-JS reply page, so nothing typed is lost. */
 import type { Knowledge } from '../../contract/knowledge.ts';
-import { MAX_EMAIL_LENGTH, requestSchemas } from '../../contract/contract.ts';
+import { requestSchemas } from '../../contract/contract.ts';
 import {
   COMPANY_SIZES,
   CONTACT_FIELDS,
@@ -59,18 +59,26 @@ type FieldKind = 'text' | 'email' | 'tel' | 'textarea' | 'select';
 function fieldRenderer(k: Knowledge, state: FormState) {
   const values = state.values ?? {};
   const errors = state.errors ?? {};
-  const schema = requestSchemas(k).submit.properties as Record<string, { description?: string } | undefined>;
+  const schema = requestSchemas(k).submit.properties as Record<
+    string,
+    { description?: string; maxLength?: number } | undefined
+  >;
   const options = selectOptions(k);
+  // What its step's button needs: guidance needs all of step 1, a request the required fields of step 2.
   const required = new Set<string>([...GUIDANCE_FIELDS, ...REQUIRED_INTAKE_FIELDS, ...CONTACT_FIELDS]);
+  // Step 2 marks what a request can go without; step 1 says once that guidance needs every field.
+  const optional = new Set<string>(REQUEST_FIELDS.filter((name) => !required.has(name)));
 
   /** A contract description that only restates its label is dropped; "Label: detail" keeps the detail. */
   const hint = (name: FieldName): string | undefined => {
     // A select's options already name the choices; its hint keeps the sentence before them.
     const full = schema[name]?.description;
-    const text = options[name] ? full?.split(':')[0]?.replace(/\.?$/, '.') : full;
+    let text = options[name] ? full?.split(':')[0]?.replace(/\.?$/, '.') : full;
     const label = FIELD_LABELS[name];
     const bare = (s: string) => s.toLowerCase().replace(/[.\s]+$/, '');
     if (!text || bare(text) === bare(label)) return undefined;
+    // The label says "(optional)" already.
+    if (optional.has(name)) text = text.replace(/ \(optional\)/, '');
     const detail = text.toLowerCase().startsWith(`${label.toLowerCase()}: `) ? text.slice(label.length + 2) : text;
     return detail.charAt(0).toUpperCase() + detail.slice(1);
   };
@@ -86,19 +94,14 @@ function fieldRenderer(k: Knowledge, state: FormState) {
     const value = values[name] ?? '';
     const option = (o: { value: string; label: string }) =>
       `<option value="${esc(o.value)}"${o.value === value ? ' selected' : ''}>${esc(o.label)}</option>`;
-    const max =
-      kind === 'textarea'
-        ? MAX_TEXT_LENGTH
-        : name === 'email'
-          ? MAX_EMAIL_LENGTH
-          : ((schema[name] as { maxLength?: number } | undefined)?.maxLength ?? MAX_SHORT_LENGTH);
+    const max = schema[name]?.maxLength ?? (kind === 'textarea' ? MAX_TEXT_LENGTH : MAX_SHORT_LENGTH);
     const control =
       kind === 'textarea'
         ? `<textarea ${common} rows="3" maxlength="${max}">${esc(value)}</textarea>`
         : kind === 'select'
           ? `<select ${common}><option value="">Choose…</option>${(options[name] ?? []).map(option).join('')}</select>`
           : `<input ${common} type="${kind}" maxlength="${max}"${extra.autocomplete ? ` autocomplete="${extra.autocomplete}"` : ''}${value ? ` value="${esc(value)}"` : ''}>`;
-    return `<div class="field"><label for="${id}">${esc(FIELD_LABELS[name])}${isRequired ? '<span class="req"> (required)</span>' : ''}</label>${
+    return `<div class="field"><label for="${id}">${esc(FIELD_LABELS[name])}${optional.has(name) ? '<span class="req"> (optional)</span>' : ''}</label>${
       hintHtml ? `<span class="hint" id="h-${name}">${hintHtml}</span>` : ''
     }${control}${error ? `<span class="field-error" id="e-${name}">${esc(error)}</span>` : ''}</div>`;
   };
@@ -129,12 +132,12 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
   const guideForm = form(
     'guide',
     'guide-form',
-    `<div class="step-body">${field('question', 'textarea')}<div class="grid2">${field('industry', 'text')}${field('company_size', 'select')}</div>${field('primary_need', 'select')}${carry(REQUEST_FIELDS)}<div class="actions"><button name="action" value="guide" formnovalidate>Get guidance</button></div>${out('guide')}</div>`,
+    `<div class="step-body"><p class="hint" id="guide-needs">Guidance needs all four answers. Your request can be sent without them.</p>${field('question', 'textarea')}<div class="grid2">${field('industry', 'text')}${field('company_size', 'select')}</div>${field('primary_need', 'select')}${carry(REQUEST_FIELDS)}<div class="actions"><button name="action" value="guide" formnovalidate>Get guidance</button></div>${out('guide')}</div>`,
   );
   const requestForm = form(
     'summarize',
     'workspace',
-    `<div class="step-body"><p class="notice warning" id="never-send"><strong>${esc(neverSendRule(k))}</strong> Describe such things instead; requests that contain them are refused.</p><div class="grid2">${textareas.join('')}</div>${modelField}<fieldset><legend>Contact details</legend><div class="grid2">${field('name', 'text', { autocomplete: 'name' })}${field('email', 'email', { autocomplete: 'email' })}${field('company', 'text', { autocomplete: 'organization' })}${field('role', 'text', { autocomplete: 'organization-title' })}${field('phone', 'tel', { autocomplete: 'tel' })}</div></fieldset>${carry(GUIDANCE_FIELDS)}<div class="actions"><button name="action" value="summarize" formnovalidate>Review my request</button></div></div>`,
+    `<div class="step-body"><p class="notice warning" id="never-send"><strong>${esc(neverSendRule(k))}</strong> Describe such things instead; requests that contain them are refused.</p><p class="hint">Every field here is needed to send your request, except those marked optional.</p><div class="grid2">${textareas.join('')}</div>${modelField}<fieldset><legend>Contact details</legend><div class="grid2">${field('name', 'text', { autocomplete: 'name' })}${field('email', 'email', { autocomplete: 'email' })}${field('company', 'text', { autocomplete: 'organization' })}${field('role', 'text', { autocomplete: 'organization-title' })}${field('phone', 'tel', { autocomplete: 'tel' })}</div></fieldset>${carry(GUIDANCE_FIELDS)}<div class="actions"><button name="action" value="summarize" formnovalidate>Review my request</button></div></div>`,
   );
   const consentError = errors['consent'];
   // Without JavaScript the send form on /proposal holds no values yet: review first, and the
@@ -142,7 +145,7 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
   const sendForm = form(
     'submit',
     'send-form',
-    `<div class="field"><div class="checkbox"><input type="checkbox" id="f-consent" name="consent" required data-version="${esc(k.consent.version)}" aria-describedby="h-consent${consentError ? ' e-consent' : ''}"${consentError ? ' aria-invalid="true"' : ''} toolparamdescription="True only when the person agreed to this consent text."><label for="f-consent">${esc(k.consent.text)}</label></div><span class="hint" id="h-consent">Consent text version ${esc(k.consent.version)}. What is stored, where and for how long: <a href="${PAGE_PATHS.privacy}">privacy notice</a>.</span>${consentError ? `<span class="field-error" id="e-consent">${esc(consentError)}</span>` : ''}</div>` +
+    `<div class="field"><div class="checkbox"><input type="checkbox" id="f-consent" name="consent" required data-version="${esc(k.consent.version)}" aria-describedby="h-consent${consentError ? ' e-consent' : ''}"${consentError ? ' aria-invalid="true"' : ''} toolparamdescription="True only when the person agreed to this consent text."><label for="f-consent">${esc(k.consent.text)}</label></div><span class="hint" id="h-consent">Consent text version ${esc(k.consent.version)}. What we keep, where and for how long: <a href="${PAGE_PATHS.privacy}">privacy notice</a>.</span>${consentError ? `<span class="field-error" id="e-consent">${esc(consentError)}</span>` : ''}</div>` +
       `<div class="trap" aria-hidden="true"><label for="f-website">Leave this field empty</label><input id="f-website" name="website" type="text" tabindex="-1" autocomplete="off"></div>` +
       `<input type="hidden" name="idempotency_key" value=""><input type="hidden" name="form_started_at" value="${esc(values['form_started_at'] ?? '')}">${carry(FORM_FIELDS)}` +
       `<div class="actions"${state.canSend ? '' : ' data-needs-script hidden'}><button name="action" value="submit">Send my request</button></div>${
@@ -152,7 +155,9 @@ export function workspaceFormsHtml(k: Knowledge, state: FormState = {}): string 
       }${out('submit')}`,
   );
 
-  return `<div class="ws">
+  // The script shows a sent request's outcome here, in place of the steps (without it, the reply page does).
+  return `<div class="ws-result" id="ws-result" tabindex="-1" hidden></div>
+<div class="ws">
 <div class="ws-main">
 <details class="step" id="step-guide" open><summary>1. Ask a question <span class="hint">guidance before you describe your request; no contact details</span></summary>${guideForm}</details>
 <details class="step" id="step-request" open><summary>2. Describe your request</summary>${requestForm}</details>

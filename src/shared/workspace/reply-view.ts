@@ -1,10 +1,16 @@
 /** What a reply says to a person, as a tree both the no-JS reply page and the workspace script render. Browser-safe. */
 import { fieldOfPointer, labelOfField } from '../../contract/fields.ts';
-import { isProblemType, type FieldError } from '../../contract/http.ts';
+import { isProblemType, type FieldError, type ProblemType } from '../../contract/http.ts';
 import { escapeHtml } from '../../text/escape-html.ts';
 import type { GuideReply } from '../../proposal/actions/guide.ts';
 import type { SummarizeReply } from '../../proposal/actions/summarize.ts';
-import type { failedReplyBody, pendingReplyBody, receivedReplyBody } from '../../contract/submit-replies.ts';
+import {
+  CONFIRMATION_EMAIL_TO_PERSON,
+  type awaitingReplyBody,
+  type failedReplyBody,
+  type pendingReplyBody,
+  type receivedReplyBody,
+} from '../../contract/submit-replies.ts';
 
 /** Said once, at the consent box, with or without JavaScript. */
 export const CONSENT_MISSING = 'Nothing is sent without your consent: tick this box to agree.';
@@ -38,7 +44,10 @@ export const fieldLink = (name: string, text: string): ViewElement =>
   el('a', { href: `#f-${name}`, 'data-focus': name }, text);
 
 export type SubmitReply =
-  ReturnType<typeof receivedReplyBody> | ReturnType<typeof pendingReplyBody> | ReturnType<typeof failedReplyBody>;
+  | ReturnType<typeof receivedReplyBody>
+  | ReturnType<typeof pendingReplyBody>
+  | ReturnType<typeof failedReplyBody>
+  | ReturnType<typeof awaitingReplyBody>;
 
 /** Capability links are absolute on the canonical host; keep them on the host serving the page. */
 function onThisHost(url: string): string {
@@ -128,91 +137,151 @@ export function summaryView(s: SummarizeReply, shown: (name: string, value: stri
   };
 }
 
-/** "Received" only when the CRM accepted it; an email only when one was sent. `retryIn`: seconds to the workspace's next try. */
-export function submitView(r: SubmitReply, email: string | undefined, retryIn?: number): ReplyView {
-  const reference = (text: string) => el('p', null, text, ' Reference: ', el('code', null, r.request_id), '.');
-  if (r.status === 'received') {
+/** The message each field a review found missing shows at the field. */
+export function missingAtFields(
+  s: Pick<SummarizeReply, 'missing_fields' | 'missing_contact_fields'>,
+): Record<string, string> {
+  return Object.fromEntries(
+    [...s.missing_fields, ...s.missing_contact_fields].map((m) => [m.field, 'Needed to send your request.']),
+  );
+}
+
+/** The review's outcome in one sentence: ready, or how many fields are still to fill in (each marked at its field). */
+export function summaryOutcome(
+  s: Pick<SummarizeReply, 'ready_to_submit' | 'missing_fields' | 'missing_contact_fields'>,
+): string {
+  const n = s.missing_fields.length + s.missing_contact_fields.length;
+  if (s.ready_to_submit || n === 0) return 'Your request is ready to send: give your consent in step 4.';
+  return `${n === 1 ? 'One field is' : `${n} fields are`} still to fill in before you can send; ${n === 1 ? 'it is' : 'each is'} marked in step 2.`;
+}
+
+/** The person's side of a submit, as typed: where the confirmation went and the company the request is for. */
+export interface Sender {
+  email?: string | undefined;
+  company?: string | undefined;
+}
+
+/**
+ * A submit's outcome for the person: "received" only when the CRM accepted it, an email only when one
+ * was sent; the request named by its company. `retryIn`: seconds to the workspace's next check of a
+ * pending request.
+ */
+export function submitView(r: SubmitReply, who: Sender, retryIn?: number): ReplyView {
+  const yours = who.company ? `your request for ${who.company}` : 'your request';
+  const email =
+    r.confirmation_email === 'sent' && who.email
+      ? `We sent a confirmation email to ${who.email}.`
+      : CONFIRMATION_EMAIL_TO_PERSON[r.confirmation_email];
+  const reference = el(
+    'p',
+    { class: 'hint' },
+    'Its reference, if you write to us about it: ',
+    el('code', null, r.request_id),
+  );
+  const body = (...nodes: ViewNode[]) => [el('p', null, `Thank you: we have ${yours}.`), ...nodes, reference];
+  if (r.status === 'received')
     return {
       title: 'Proposal request received',
-      body: [
-        reference('Our customer-relationship system has accepted your request.'),
-        // Otherwise the reply's own message, whose email sentence comes from contract/submit-replies.ts.
-        r.confirmation_email === 'sent' && email
-          ? [
-              el('p', null, `A confirmation email was sent to ${email}.`),
-              el('p', null, 'A person reads every request and replies by email.'),
-            ]
-          : el('p', null, r.message),
-      ],
+      body: body(el('p', null, email), el('p', null, 'A person reads every request and replies by email.')),
     };
-  }
-  if (r.status === 'failed') {
+  // Its message already speaks to the person: what to press, by when, and what happens otherwise.
+  if (r.status === 'awaiting_confirmation')
+    return { title: 'One step left: confirm it was you', body: body(el('p', null, r.message)) };
+  if (r.status === 'failed')
     return {
-      title: 'Proposal request stored; our team follows up',
-      body: [
-        reference(
-          'Your request is stored safely, but our customer-relationship system did not accept it in time. Our team has been told and replies by email; there is no need to send it again.',
+      title: 'Request saved; our team follows up',
+      body: body(
+        el(
+          'p',
+          null,
+          'It could not be passed on to our team automatically. They have been told and reply by email; there is no need to send it again.',
         ),
-      ],
-    };
-  }
-  return {
-    title: 'Proposal request stored, delivery pending',
-    body: [
-      reference(
-        'Your request is stored safely, but our customer-relationship system has not accepted it yet. It is delivered without any action from you, and the confirmation email follows.',
       ),
+    };
+  return {
+    title: 'Request saved, on its way to our team',
+    body: body(
       el(
         'p',
         null,
+        'It has not reached our team yet, and gets there without anything more from you; the confirmation email follows.',
         retryIn === undefined
-          ? 'Sending the same request again is safe and shows the outcome; it is never stored twice.'
-          : `We will keep trying while this page is open (next try in about ${retryIn} seconds), and keep delivering after you close it. It is never stored twice.`,
+          ? ' You can close this page.'
+          : ` We check again while this page is open (in about ${retryIn} seconds); you can also close it.`,
       ),
       el('p', null, 'No confirmation email has been sent yet.'),
-    ],
+    ),
   };
 }
 
 /** An RFC 9457 problem as the API sends it. */
 export type ProblemBody = { type?: string; title?: string; detail?: string; errors?: FieldError[] };
 
-/** The problem in a few words; the contract's wording ("does not match the contract") speaks to API clients. */
-export const problemSummary = (p: ProblemBody): string =>
-  isProblemType(p.type, 'invalid-request')
-    ? 'Some fields are missing or not valid'
-    : (p.title ?? 'The request was refused');
+const CHECK = 'Please check your request';
+const OURS = 'The fault is on our side, not in your request. Please try again in a minute.';
 
 /**
- * Problem details as a list whose errors link to their fields where the page shows them (`onPage`);
- * `atFields`: the message each of those fields shows.
+ * Each problem the workspace meets, in people's words: [title, one sentence, whether the fault is the
+ * site's (then trying again is offered)]. The API's own titles and details speak to programs.
+ */
+const FOR_PEOPLE: Partial<Record<ProblemType, readonly [string, string, true?]>> = {
+  'invalid-request': [CHECK, 'Some fields are missing or not valid.'],
+  'sensitive-data': [CHECK, 'Something in your request looks like a secret. Remove it and describe it instead.'],
+  'spam-suspected': [
+    'Please send it again',
+    'It was sent faster than a person usually fills in the form. Check it, then send it again.',
+  ],
+  'payload-too-large': [
+    'Please shorten your request',
+    'It is longer than the form can take. Shorten the longest answers, then send it again.',
+  ],
+  'idempotency-key-reused': [
+    'This request was already sent',
+    'It was sent before with other details. Send the changed version as a new request, or start a new one.',
+  ],
+  'idempotency-key-in-use': [
+    'Your request is still on its way',
+    'It is being handled right now. Try again in a few seconds.',
+    true,
+  ],
+  'rate-limited': ['Too many requests just now', 'Please wait a minute, then try again.', true],
+  'store-unavailable': ['We could not take your request just now', OURS, true],
+  'internal-error': ['Something went wrong on our side', OURS, true],
+};
+
+/** What the site says when it failed the person: its own page sent something malformed, or the answer was no problem at all. */
+const SITE_FAILED = ['Our site did not answer properly', OURS, true] as const;
+
+const wordsFor = (p: ProblemBody | null) =>
+  Object.entries(FOR_PEOPLE).find(([type]) => isProblemType(p?.type, type))?.[1] ?? SITE_FAILED;
+
+/** The problem in one sentence, for the workspace's live message. */
+export const problemSummary = (p: ProblemBody | null): string => wordsFor(p)[1];
+
+/**
+ * A refusal as a person reads it: a list whose errors link to their fields where the page shows them
+ * (`onPage`); `atFields`: the message each of those fields shows; `ours`: the site failed, trying again
+ * may help. `p` is null when the server answered with no problem at all (a proxy's page, nothing).
  */
 export function problemView(
-  p: ProblemBody,
-  status: number,
+  p: ProblemBody | null,
   onPage: (field: string) => boolean,
-): ReplyView & { atFields: Record<string, string> } {
+): ReplyView & { atFields: Record<string, string>; ours: boolean } {
+  const words = wordsFor(p);
+  const [title, text, ours = false] = words;
   const atFields: Record<string, string> = {};
-  const items = (p.errors ?? []).map((e) => {
+  // A malformed request of the page's own has nothing for the person to fix.
+  const items = (words === SITE_FAILED ? [] : (p?.errors ?? [])).map((e) => {
     const name = fieldOfPointer(e.pointer);
     const label = labelOfField(name || 'request');
     if (!onPage(name)) return `${label} ${e.detail}.`;
     atFields[name] = `${label} ${e.detail}.`;
     return [fieldLink(name, label), ` ${e.detail}.`];
   });
-  return {
-    // Too many requests, or a fault on our side: nothing in the request to check.
-    title: status >= 429 ? 'The request did not go through' : 'Please check your request',
-    body: [
-      // People get the list of fields instead of the detail written for API clients.
-      el('p', null, `${problemSummary(p)}.`, !isProblemType(p.type, 'invalid-request') && p.detail && ` ${p.detail}`),
-      items.length > 0 && list(items),
-    ],
-    atFields,
-  };
+  return { title, body: [el('p', null, text), items.length > 0 && list(items)], atFields, ours };
 }
 
-/** Markup for a page (html-reply.ts): every text escaped; `section` at the given heading level. */
+/** Markup for a page (the function's doors/html.ts): every text escaped; `section` at the given heading level. */
 export function viewToHtml(nodes: readonly ViewNode[], sectionTag: 'h2' | 'h3'): string {
   return nodes
     .map((node): string => {
