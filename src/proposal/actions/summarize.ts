@@ -44,11 +44,11 @@ export function summarize(k: Knowledge, req: SummarizeRequest, door: DoorWords) 
   const warnings: string[] = [];
   if (!intake.cloud_context) {
     warnings.push(
-      'Cloud context is empty: name your cloud account team, startup program or funding context if you know it, or say "none".',
+      'Say what you know of your cloud account team, a startup program or funding you have applied for, or write "none".',
     );
   }
   if (missingContact.length > 0)
-    warnings.push(`Submitting needs contact details: ${missingContact.map((f) => FIELD_LABELS[f]).join(', ')}.`);
+    warnings.push(`To send the request we need: ${missingContact.map((f) => FIELD_LABELS[f]).join(', ')}.`);
   warnings.push(
     'Check that nothing above is a credential, a private diagram, confidential financial information, regulated data or a secret.',
   );

@@ -40,7 +40,9 @@ function detailOf(e: ErrorObject): string {
     case 'type':
       return `must be of type ${String(p.type)}`;
     case 'pattern':
-      return 'must contain visible text, without control or invisible formatting characters';
+      return e.instancePath === '/phone'
+        ? 'must be a phone number: digits, spaces and + ( ) . - / only, with the country code'
+        : 'must contain visible text, without control or invisible formatting characters';
     case 'format':
       return p['format'] === 'email'
         ? 'must be an email address, such as name@example.com'

@@ -10,6 +10,7 @@ import { CONSENT_LINK_HOURS, type ConsentMethod } from '../../contract/consent.t
 import { FIELD_LABELS, INTAKE_FIELDS } from '../../contract/fields.ts';
 import type { RequestSource } from '../../contract/source.ts';
 import { escapeHtml as esc } from '../../text/escape-html.ts';
+import { personalTime } from '../../text/personal-time.ts';
 import type { ProposalRecord } from '../submit/record.ts';
 import { agentIdentityText } from '../../contract/web-bot-auth.ts';
 import { signalsLine } from '../limits/spam-signals.ts';
@@ -18,9 +19,6 @@ import { chatText, headerText, singleLine } from './text.ts';
 
 export type SalesMessage = { subject: string; text: string; chat: string; messageId: string; replyTo?: string };
 
-/** A moment as a person reads it: "Tuesday 1 December 2026 at 21:38 UTC". */
-export const personalTime = (iso: string) =>
-  `${new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'full', timeStyle: 'short' }).format(new Date(iso))} UTC`;
 const day = (iso: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'long' }).format(new Date(iso));
 
@@ -237,25 +235,24 @@ export function configAlertMessage(date: string, variable: string, reason: strin
   };
 }
 
-/** A paragraph of the confirmation, or its links, or its small print: one template, rendered as text and as HTML. */
-type Block = { p: string } | { links: { label: string; url: string; note: string }[] } | { small: string };
+/** A paragraph of the confirmation, its links, or its small print: one template, rendered as text and as HTML. */
+type Block = { p: string } | { links: { label: string; url: string; note: string }[] } | { small: string[] };
 
 export function confirmationMail(r: ProposalRecord, p: Partner, links?: { confirm: string; deny: string }) {
-  const choices = [
-    p.choiceLabels[r.guidance.primary_need ?? ''],
-    p.choiceLabels[r.intake.engagement_model ?? ''],
-  ].filter(Boolean);
+  const need = p.choiceLabels[r.guidance.primary_need ?? ''];
+  const model = p.choiceLabels[r.intake.engagement_model ?? ''];
+  const about = need && model ? `${need}, as a ${model.toLowerCase()}` : (need ?? model);
   const blocks: Block[] = [
     { p: 'Hello,' },
     {
       p: `Thank you for your proposal request to ${p.name}, ${p.describedAs}. We received it on ${personalTime(r.received_at)}.`,
     },
-    ...(choices.length === 0 ? [] : [{ p: `You asked about: ${choices.join(', as ')}.` }]),
+    ...(about === undefined ? [] : [{ p: `You asked about: ${about}.` }]),
     ...(links === undefined
       ? []
       : [
           {
-            p: 'Was it you who sent it? Please tell us with one click: nothing changes until you press the button on the page the link opens.',
+            p: 'Was it you who sent it? Please tell us with one click; nothing changes until you press the button on the page the link opens.',
           },
           {
             links: [
@@ -267,7 +264,7 @@ export function confirmationMail(r: ProposalRecord, p: Partner, links?: { confir
               {
                 label: 'Not me',
                 url: links.deny,
-                note: `deletes everything stored for it; works for ${CONSENT_LINK_HOURS.deny / 24} days`,
+                note: `we delete the request and never contact you about it; works for ${CONSENT_LINK_HOURS.deny / 24} days, also after "Yes"`,
               },
             ],
           },
@@ -282,12 +279,21 @@ export function confirmationMail(r: ProposalRecord, p: Partner, links?: { confir
       p: `Kind regards,\n${p.signatory === undefined ? p.name : `${p.signatory.name}\n${p.signatory.role}, ${p.name}`}`,
     },
     {
-      small: `You get this email because a proposal request naming this address was sent at ${p.proposalUrl} with agreement to be contacted about it. If it was not you and you have no link above, write to ${p.email}.${p.privacyUrl === undefined ? '' : ` How we handle your data: ${p.privacyUrl}`} Reference: ${r.request_id}`,
+      small: [
+        `You get this email because a proposal request naming this address was sent at ${p.proposalUrl} with agreement to be contacted about it.${links === undefined ? ` If it was not you, write to ${p.email} and we delete it.` : ''}`,
+        ...(p.privacyUrl === undefined ? [] : [`How we handle your data: ${p.privacyUrl}`]),
+        `Reference: ${r.request_id}`,
+      ],
     },
   ];
+  const link = (text: string) => esc(text).replace(/https?:\/\/\S+/g, (url) => `<a href="${url}">${url}</a>`);
   const text = blocks
     .map((b) =>
-      'p' in b ? b.p : 'small' in b ? b.small : b.links.map((l) => `${l.label} (${l.note}):\n${l.url}`).join('\n\n'),
+      'p' in b
+        ? b.p
+        : 'small' in b
+          ? b.small.join('\n')
+          : b.links.map((l) => `${l.label} (${l.note}):\n${l.url}`).join('\n\n'),
     )
     .join('\n\n');
   const html = `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a;max-width:36rem">${blocks
@@ -295,7 +301,7 @@ export function confirmationMail(r: ProposalRecord, p: Partner, links?: { confir
       'p' in b
         ? `<p>${esc(b.p).replaceAll('\n', '<br>')}</p>`
         : 'small' in b
-          ? `<p style="font-size:0.8em;color:#555">${esc(b.small)}</p>`
+          ? `<p style="font-size:0.8em;color:#555">${b.small.map(link).join('<br>')}</p>`
           : b.links
               .map(
                 (l) =>

@@ -19,8 +19,12 @@ const STOP = new Set(
 export function topicWords(question: string): string {
   const text = question.replace(/\S*[@:/\\]\S*|\S*\d\S*/g, ' ');
   // Lower-case words and acronyms (AWS, SAP): a capitalised word may be a name ("I am Ann Example").
-  const topical = text.split(/[^\p{L}]+/u).filter((w) => w === w.toLowerCase() || (w === w.toUpperCase() && w.length <= 6));
-  const words = [...new Set(topical.map((w) => w.toLowerCase()))].filter((w) => w.length >= 3 && w.length <= 24 && !STOP.has(w));
+  const topical = text
+    .split(/[^\p{L}]+/u)
+    .filter((w) => w === w.toLowerCase() || (w === w.toUpperCase() && w.length <= 6));
+  const words = [...new Set(topical.map((w) => w.toLowerCase()))].filter(
+    (w) => w.length >= 3 && w.length <= 24 && !STOP.has(w),
+  );
   return words.slice(0, WORDS).join(' ');
 }
 
