@@ -4,6 +4,12 @@ import { CLIENT_COUNTING, DOMAIN_COUNTING, MAILBOX_COUNTING, sendLimitsFromEnv }
 
 export const RETENTION_DAYS_RANGE = { min: 1, max: 36_500 } as const;
 
+/** Days a stored request is kept when RETENTION_DAYS is unset, invalid or shorter than the redelivery window. */
+export const DEFAULT_RETENTION_DAYS = 365;
+
+/** How often the scheduled clean-up runs, on a site nobody visits as on a busy one. */
+export const CLEAN_UP_SCHEDULE = 'every minute';
+
 /** RETENTION_DAYS as a number of days; undefined when unset, empty or out of range. */
 export function retentionDays(raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
@@ -20,9 +26,11 @@ export function dataHandlingFromEnv(
   privacyUrl?: string,
 ) {
   const asked = retentionDays(env['RETENTION_DAYS']);
-  // The function refuses a retention shorter than its redelivery window (REDELIVERY_MAX_HOURS, 72 by default) and keeps requests.
+  // The function refuses a retention shorter than its redelivery window (REDELIVERY_MAX_HOURS, 72 by default)
+  // and applies the default instead.
   const maxHours = Number(env['REDELIVERY_MAX_HOURS'] ?? '72');
-  const days = asked !== undefined && asked * 24 < (Number.isFinite(maxHours) ? maxHours : 72) ? undefined : asked;
+  const refused = asked !== undefined && asked * 24 < (Number.isFinite(maxHours) ? maxHours : 72);
+  const days = asked === undefined || refused ? DEFAULT_RETENTION_DAYS : asked;
   const { limits } = sendLimitsFromEnv((variable) => env[variable]);
   return {
     stored:
@@ -40,12 +48,11 @@ export function dataHandlingFromEnv(
       `Requests are stored in Netlify Blobs, the storage of the host that runs this site. They are delivered to the ` +
       `customer-relationship system ${name} configures, and emails go through the mail provider ${name} configures; ` +
       `each receives the request only to do that job.`,
-    // null: kept until its deletion is asked for.
-    retention_days: days ?? (null as number | null),
+    retention_days: days,
     retention:
-      (days === undefined
-        ? 'A stored request is kept until its deletion is asked for.'
-        : `A stored request is deleted ${days} days after it arrived.`) +
+      `A stored request is deleted ${days} days after it arrived` +
+      (days === DEFAULT_RETENTION_DAYS && asked !== DEFAULT_RETENTION_DAYS ? ' (the default period)' : '') +
+      `, by a scheduled clean-up that runs ${CLEAN_UP_SCHEDULE} whether or not anyone visits the site, or sooner when its deletion is asked for.` +
       // One pointer per key, deleted with the request it names (proposal/store/key-pointer.ts).
       ` Idempotency keys are honoured for ${IDEMPOTENCY_RETENTION_HOURS} hours; each is stored only as a hash, beside the request it names, and deleted with that request.`,
     limits: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataHandlingFromEnv, retentionDays } from '../../src/contract/data-handling.ts';
+import { DEFAULT_RETENTION_DAYS, dataHandlingFromEnv, retentionDays } from '../../src/contract/data-handling.ts';
 import { redeliveryPolicyFromEnv } from '../../src/proposal/submit/config.ts';
 
 const partner = { name: 'Kestrel Cloud', email: 'proposals@kestrel.example' };
@@ -19,15 +19,22 @@ describe('what the pages say about stored data follows RETENTION_DAYS, as the sw
     expect(policy.retentionMs).toBe(days === undefined ? undefined : days * 86_400_000);
   });
 
-  it('names the retention period when set, and "until deletion is asked for" when not', () => {
+  it('names the retention period when set, and the finite default when not, with the scheduled clean-up', () => {
     expect(dataHandlingFromEnv(partner, { RETENTION_DAYS: '90' })).toMatchObject({
       retention_days: 90,
-      retention: expect.stringMatching(/^A stored request is deleted 90 days after it arrived\./),
+      retention: expect.stringMatching(
+        /^A stored request is deleted 90 days after it arrived, by a scheduled clean-up that runs every minute whether or not anyone visits the site/,
+      ),
     });
-    expect(dataHandlingFromEnv(partner, {})).toMatchObject({
-      retention_days: null,
-      retention: expect.stringMatching(/^A stored request is kept until its deletion is asked for\./),
-    });
+    expect(DEFAULT_RETENTION_DAYS).toBe(365);
+    for (const env of [{}, { RETENTION_DAYS: 'abc' }, { RETENTION_DAYS: '1', REDELIVERY_MAX_HOURS: '72' }]) {
+      expect(dataHandlingFromEnv(partner, env), JSON.stringify(env)).toMatchObject({
+        retention_days: DEFAULT_RETENTION_DAYS,
+        retention: expect.stringMatching(
+          /^A stored request is deleted 365 days after it arrived \(the default period\), by a scheduled clean-up that runs every minute/,
+        ),
+      });
+    }
     expect(dataHandlingFromEnv(partner, {}).erasure).toContain('write to proposals@kestrel.example');
   });
 });
