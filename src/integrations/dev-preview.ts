@@ -10,7 +10,7 @@ import { LOAD_STARTED } from '../lib/content/loader.ts';
 import { CONTENT_DIR, ROOT } from '../lib/content/project-dirs.ts';
 
 const GENERATED_DIR = join(ROOT, '.generated');
-const AGENT_DOCUMENTS = fileURLToPath(new URL('../lib/agents/agent-documents.ts', import.meta.url));
+const AGENT_DOCUMENTS = fileURLToPath(new URL('../lib/agents/published.ts', import.meta.url));
 /** A save often arrives as several file events; the preview reloads once they stop. */
 const SETTLE_MS = 50;
 /** Astro skips a refresh while it reloads its content config (a few tens of ms after a markdown change). */
@@ -42,8 +42,7 @@ async function refreshFunctionData(server: ViteDevServer, logger: AstroIntegrati
   const environment = server.environments['ssr'];
   if (!environment || !isRunnableDevEnvironment(environment)) return;
   try {
-    const documents =
-      await environment.runner.import<typeof import('../lib/agents/agent-documents.ts')>(AGENT_DOCUMENTS);
+    const documents = await environment.runner.import<typeof import('../lib/agents/published.ts')>(AGENT_DOCUMENTS);
     // As the published JSON reads: what the function receives is what GET /api/proposal answers.
     const asPublished = (value: unknown) => JSON.parse(JSON.stringify(value)) as never;
     const written = writeFunctionData(GENERATED_DIR, {

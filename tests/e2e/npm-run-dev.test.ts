@@ -142,7 +142,7 @@ describe('npm run dev: the live preview serves what production serves', () => {
       // Only the last few kilobytes of output are kept: enough for one round.
       const output = dev.output();
       expect(
-        output.split(`content/${CAPABILITY}:13\n  field:    order\n  found:    "first${round}"`).length - 1,
+        output.split(`content/${CAPABILITY}:13:8\n  field:    order\n  found:    "first${round}"`).length - 1,
         output,
       ).toBe(1);
       expect(output).not.toContain('at checkContentFiles');

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { rewriteLinks, scanLinks, bodyFirstLine } from '../../src/lib/content/links.ts';
 import { nearest } from '../../src/text/nearest.ts';
-import { checkEntryData } from '../../src/lib/content/entry-errors.ts';
+import { checkEntryData as problemsOf } from '../../src/lib/content/entry-errors.ts';
+import { formatProblem } from '../../src/lib/content/problem.ts';
+
+const checkEntryData = (file: string, data: Record<string, unknown>) => problemsOf(file, data).map(formatProblem);
 
 describe('links and images in a markdown body', () => {
   const body = [
@@ -52,7 +55,7 @@ describe('schema errors for people', () => {
   it('tells to quote an unquoted date, with the value to write', () => {
     const [message] = checkEntryData('content/blog/x.md', { ...post, published: new Date('2026-12-01') });
     expect(message).toBe(
-      'content/blog/x.md\n  field:    published\n  found:    2026-12-01, an unquoted date (YAML reads it as a date, not as text)\n  expected: a date written as text, YYYY-MM-DD\n  fix:      put it in quotes: published: "2026-12-01"',
+      'content/blog/x.md:1:1\n  field:    published\n  found:    2026-12-01, an unquoted date (YAML reads it as a date, not as text)\n  expected: a date written as text, YYYY-MM-DD\n  fix:      put it in quotes: published: "2026-12-01"',
     );
   });
 

@@ -3,7 +3,7 @@
  * on content; fixed rules stay in netlify.toml. Each page's RFC 8288 `Link` header points to its
  * markdown twin, the llms.txt that describes it, and what its <head> links to.
  */
-import type { SiteModel } from '../content/content.ts';
+import type { SiteModel } from '../content/model.ts';
 import { pageDocuments } from '../pages/documents.ts';
 import { absolute } from '../pages/urls.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS, twinPath } from '../../contract/paths.ts';

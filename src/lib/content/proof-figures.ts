@@ -1,4 +1,4 @@
-import type { SiteModel } from './content.ts';
+import type { SiteModel } from './model.ts';
 
 /** The partner's record as figures, e.g. `{ value: "50+", label: "customer launches" }`. */
 export function proofFigures(model: SiteModel): { value: string; label: string }[] {

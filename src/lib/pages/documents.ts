@@ -4,7 +4,7 @@
  */
 import { CONSENT_METHODS } from '../../contract/consent.ts';
 import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/submit-replies.ts';
-import type { SiteModel } from '../content/content.ts';
+import type { SiteModel } from '../content/model.ts';
 import { oncePer } from '../memo.ts';
 import {
   caseStudyPath,
@@ -24,7 +24,6 @@ import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS, webmcpTools } from '../../pro
 import { mcpServerInfo } from '../../proposal/mcp/server-info.ts';
 import { MCP_TRANSPORT, mcpRevisionsText } from '../agents/mcp-server.ts';
 import { absolute } from './urls.ts';
-import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';
 import { bodySections, paragraphs } from '../content/body-sections.ts';
 import { signedRequestsText } from '../../proposal/agent-identity/operator-notice.ts';
@@ -507,13 +506,11 @@ function proposal(model: SiteModel): Block[] {
   ];
 }
 
-/** All published pages (built once per model): fixed pages in site order, index archive pages, then every entry. */
-export const pageDocuments = oncePer((model: SiteModel): PageDocument[] => {
-  const docs = buildPageDocuments(model);
-  // Every link editors wrote must land on a published page and heading.
-  checkLinks(model.links, docs);
-  return docs;
-});
+/**
+ * All published pages (built once per model): fixed pages in site order, index archive pages, then
+ * every entry. The site model checks every link editors wrote against them (content.ts).
+ */
+export const pageDocuments = oncePer(buildPageDocuments);
 
 /** Every page by its path: one lookup table per model, so a page costs no scan of all pages. */
 export const documentsByPath = oncePer((model: SiteModel) => new Map(pageDocuments(model).map((d) => [d.path, d])));

@@ -5,7 +5,7 @@
  * if it breaks a content rule.
  */
 import type { Article, BreadcrumbList, Graph, ProfessionalService, Service, Thing } from 'schema-dts';
-import type { SiteModel } from '../content/content.ts';
+import type { SiteModel } from '../content/model.ts';
 import { scriptJson, type PageDocument } from './page-document.ts';
 import { findViolations, RULE_HELP } from '../content/rules.ts';
 import { documentsByPath } from './documents.ts';
