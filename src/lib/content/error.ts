@@ -6,6 +6,9 @@ import { formatProblems, type Problem } from './problem.ts';
 export class ContentError extends Error {
   readonly loc: { file: string; line: number; column: number } | undefined;
   readonly title = 'Content needs fixing';
+  /** Shown under the problems instead of a hint guessed from their words. */
+  readonly hint =
+    'Fix each problem in the file, at the line and column it names. docs/editing.md, "What the build checks", explains every kind.';
   readonly problems: readonly Problem[];
   constructor(problems: readonly Problem[]) {
     // By file, then from the top of each: the order an editor works through them.
