@@ -24,11 +24,14 @@ describe('a build of content with mistakes', () => {
         /^published: "(.*)"$/m,
         'published: $1',
       );
-      // 2. a misspelt placeholder and 3. the partner called the cloud provider, in one body.
-      append(join(dir, 'pages/services.md'), 'Write to {emial}.\n\nIn short, we are AWS for your team.');
-      // 4. a link to a page that does not exist.
+      // 2. a misspelt placeholder, 3. the partner called the cloud provider and 4. a promise of credits, in one body.
+      append(
+        join(dir, 'pages/services.md'),
+        'Write to {emial}.\n\nIn short, we are AWS for your team.\n\nWe promise AWS Activate credits to every startup we work with.',
+      );
+      // 5. a link to a page that does not exist.
       append(join(dir, POST), 'See [our services](/servces).');
-      // 5. an image without alt text.
+      // 6. an image without alt text.
       append(join(dir, 'blog/what-to-gather-before-asking-for-a-proposal.md'), '![](/favicon.svg)');
       // And a component .mdx cannot carry, and a second capability with the same id.
       writeFileSync(
@@ -43,8 +46,8 @@ describe('a build of content with mistakes', () => {
   it('fails', () => expect(build.status).not.toBe(0));
 
   it('lists every problem in one error, each block headed by file:line:column', () => {
-    expect(build.output).toMatch(/Content needs fixing \(7 problems\):/);
-    const blocks = build.output.split('Content needs fixing (7 problems):')[1]!.split(/\n\n/);
+    expect(build.output).toMatch(/Content needs fixing \(8 problems\):/);
+    const blocks = build.output.split('Content needs fixing (8 problems):')[1]!.split(/\n\n/);
     const headers = blocks.map((b) => b.trim().split('\n')[0]!).filter((h) => h.startsWith('content/'));
     expect(headers).toEqual([
       expect.stringMatching(/^content\/blog\/preparing-for-a-well-architected-review\.md:31:20$/),
@@ -54,6 +57,7 @@ describe('a build of content with mistakes', () => {
       'content/case-studies/harbourline-logistics-data-center-migration.md:15:12',
       expect.stringMatching(/^content\/pages\/services\.md:\d+:10$/),
       expect.stringMatching(/^content\/pages\/services\.md:\d+:11$/),
+      expect.stringMatching(/^content\/pages\/services\.md:\d+:4$/),
     ]);
     for (const block of blocks.filter((b) => b.trim().startsWith('content/')))
       expect(
@@ -70,6 +74,9 @@ describe('a build of content with mistakes', () => {
     expect(build.output).toContain('found:    "{emial}", which is not a placeholder');
     expect(build.output).toContain('fix:      did you mean {email}?');
     expect(build.output).toContain('found:    "In short, we are AWS for your team."');
+    expect(build.output).toContain('found:    "We promise AWS Activate credits to every startup we work with."');
+    expect(build.output).toContain('Fix each problem in the file, at the line and column it names.');
+    expect(build.output).not.toContain('Browser APIs are not available');
     expect(build.output).toContain('expected: the partner described as an independent consulting and delivery partner');
     expect(build.output).toContain('found:    link "/servces": no page at /servces');
     expect(build.output).toContain('fix:      did you mean /services?');
