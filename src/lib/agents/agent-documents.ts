@@ -44,7 +44,11 @@ function buildCapabilitiesDocument(model: SiteModel) {
     cloud_program_support: pick(model.programSupport.data, PROGRAM_SUPPORT_FIELDS),
     engagement_models: model.engagementModels.map(({ data }) => pick(data, ['id', 'description'])),
     evidence: {
-      cloud_partner_highlights: pick(evidence, ['competencies', 'certifications', 'customer_launches', 'source']),
+      // The spec's count of the competencies that content names one by one.
+      cloud_partner_highlights: {
+        competencies: String(evidence.competencies.length),
+        ...pick(evidence, ['certifications', 'customer_launches', 'source']),
+      },
       selected_client_experience: evidence.selected_client_experience,
     },
     agent_guidance: site.agent_guidance,

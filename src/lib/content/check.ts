@@ -3,11 +3,11 @@ import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CORE_SCHEMA, load, mergeTag, timestampTag } from 'js-yaml';
 import { slug } from 'github-slugger';
-import { checkEntryData } from './entry-errors.ts';
+import { checkEntryData, fieldLabel } from './entry-errors.ts';
 import { duplicates } from './entry-checks.ts';
 import { bodyFirstLine, filePath, isOtherSite, isRootRelative, scanLinks } from './links.ts';
 import { nearest } from '../../text/nearest.ts';
-import type { Problem } from './problem.ts';
+import { position, type Problem } from './problem.ts';
 
 /** The entry id, as Astro's glob loader derives it from a file path: each segment slugged, no extension. */
 const entryId = (path: string) =>
@@ -120,6 +120,28 @@ export function imageFileProblems(
   ];
 }
 
+/** Every image of a frontmatter (an object with `src` and `alt`), with its field as problems name it. */
+export function frontmatterImages(value: unknown, path: PropertyKey[] = []): { field: string; src: string }[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => frontmatterImages(v, [...path, i]));
+  if (!value || typeof value !== 'object' || value instanceof Date) return [];
+  const record = value as Record<string, unknown>;
+  if (typeof record['src'] === 'string' && 'alt' in record)
+    return [{ field: fieldLabel([...path, 'src']), src: record['src'] }];
+  return Object.entries(record).flatMap(([k, v]) => frontmatterImages(v, [...path, k]));
+}
+
+/** A frontmatter image that is on another site or missing, at the line of its `src`. */
+function frontmatterImageProblems(
+  file: { shown: string; absolute: string; raw: string; data: unknown },
+  publicDir: string,
+) {
+  return frontmatterImages(file.data).flatMap(({ field, src }) => {
+    const at = src ? file.raw.indexOf(src) : -1;
+    const where = at === -1 ? { line: 1, column: 1 } : position(file.raw, at);
+    return imageFileProblems({ file: file.shown, ...where, field }, src, file.absolute, file.shown, publicDir);
+  });
+}
+
 export const hasMdxFiles = (dir: string) => globSync('**/*.mdx', { cwd: dir }).length > 0;
 
 export interface CheckedFile {
@@ -161,7 +183,12 @@ export function checkContentFiles(base: string, publicDir: string) {
       return [];
     }
     const file = { id: entryId(path), shown: shown(path), absolute, raw, ...read };
-    const own = [...checkEntryData(shown(path), read.data, raw), ...imageProblems(shown(path), file, publicDir)];
+    const schema = checkEntryData(shown(path), read.data, raw);
+    const own = [
+      ...schema,
+      ...imageProblems(shown(path), file, publicDir),
+      ...(schema.length === 0 ? frontmatterImageProblems(file, publicDir) : []),
+    ];
     problems.push(...own);
     const duplicate = problems.some((p) => p.file === file.shown && p.field === '(file name)');
     if (own.length === 0 && !duplicate) return [file];

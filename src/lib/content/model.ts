@@ -6,7 +6,8 @@ import type { EntryData, KindData, SiteData } from './entry-schema.ts';
 import { PAGE_IDS, type PageId } from '../../contract/ids.ts';
 import { duplicateProblems, mapStrings, ruleProblems } from './entry-checks.ts';
 import { fieldPosition, locate, position, type Problem } from './problem.ts';
-import { caseStudyPath, PAGE_PATHS, postPath, tagPath } from '../../contract/paths.ts';
+import { caseStudyPath, PAGE_PATHS, postPath, tagPath, tagSlug } from '../../contract/paths.ts';
+import { nearest } from '../../text/nearest.ts';
 import { markdownForm, mdxProblems } from './mdx-components.ts';
 import { bodyFirstLine, isOtherSite, isRootRelative, rewriteLinks, scanLinks, type SourcedLink } from './links.ts';
 import { publishImage } from './images.ts';
@@ -88,10 +89,62 @@ async function prepare(
   }
   const before = links.length;
   const body = publishLinks(expandedBody, 'body', firstLine).trim();
-  const data = mapStrings(entry.data, [], (text, field) => publishLinks(expand(text, field), field, 1)) as EntryData;
+  const expanded = mapStrings(entry.data, [], (text, field) => publishLinks(expand(text, field), field, 1));
+  const data = (await publishFrontmatterImages(expanded, entry.filePath ?? file)) as EntryData;
   // `#heading` links resolve on the page that shows this entry's body.
   for (const link of links.slice(before)) link.context = body;
   return { data, body, file, raw, slug: entry.id.split('/').pop()!, ...(mdx ? { mdx } : {}) };
+}
+
+/** Every frontmatter image (`src` and `alt`) with `src` as published, so pages, twins and JSON-LD link the same file. */
+async function publishFrontmatterImages(value: unknown, importer: string): Promise<unknown> {
+  if (Array.isArray(value)) return Promise.all(value.map((v) => publishFrontmatterImages(v, importer)));
+  if (!value || typeof value !== 'object' || value instanceof Date) return value;
+  const record = value as Record<string, unknown>;
+  if (typeof record['src'] === 'string' && typeof record['alt'] === 'string')
+    return { ...record, src: absolute(await publishImage(record['src'], importer, record['alt'])) };
+  const entries = await Promise.all(
+    Object.entries(record).map(async ([k, v]) => [k, await publishFrontmatterImages(v, importer)] as const),
+  );
+  return Object.fromEntries(entries);
+}
+
+/** A post's author who is nobody in content/people/, and one tag written two ways. */
+function postProblems(posts: Of<'post'>[], people: Of<'person'>[]): Problem[] {
+  const names = people.map((x) => x.data.name);
+  const problems: Problem[] = [];
+  const spelled = new Map<string, { tag: string; file: string }>();
+  for (const post of posts) {
+    const { author, tags } = post.data;
+    if (!names.includes(author)) {
+      const guess = nearest(author, names);
+      problems.push({
+        file: post.file,
+        ...(fieldPosition(post.raw, 'author') ?? { line: 1, column: 1 }),
+        field: 'author',
+        found: `"${author}", who is not in content/people/`,
+        expected: `the name of a person in content/people/: ${names.join(', ')}`,
+        fix: guess
+          ? `did you mean "${guess}"?`
+          : 'add them as content/people/<name>.md (kind: person), or name another author',
+      });
+    }
+    tags.forEach((tag, i) => {
+      const first = spelled.get(tagSlug(tag));
+      if (!first) return void spelled.set(tagSlug(tag), { tag, file: post.file });
+      if (first.tag === tag) return;
+      const at = post.raw.indexOf(tag, post.raw.indexOf('tags:'));
+      problems.push({
+        file: post.file,
+        ...(at === -1 ? { line: 1, column: 1 } : position(post.raw, at)),
+        field: `tags, item ${i + 1}`,
+        found: `"${tag}", which ${first.file} writes "${first.tag}"`,
+        expected: 'one spelling per tag: it is shown as written',
+        fix: `write it "${first.tag}", or change it in ${first.file} too`,
+      });
+    });
+  }
+  return problems;
 }
 
 function ofKind<K extends EntryData['kind']>(entries: Sourced<EntryData>[], kind: K): Of<K>[] {
@@ -169,7 +222,10 @@ export async function loadSiteModel() {
   const audiences = ofKind(all, 'audience');
   const capabilities = ofKind(all, 'capability').sort(byOrder);
   const engagementModels = ofKind(all, 'engagement-model').sort(byOrder);
+  const people = ofKind(all, 'person').sort(byOrder);
+  const posts = ofKind(all, 'post').sort(newestFirst);
   problems.push(
+    ...postProblems(posts, people),
     ...ruleProblems(all, site.data, placeholderValues(site.data)),
     ...duplicateProblems(pageList, (p) => p.data.page, 'page'),
     ...duplicateProblems(audiences, (a) => a.data.id, 'id', 'audience id'),
@@ -194,7 +250,11 @@ export async function loadSiteModel() {
   const programSupport = single(ofKind(all, 'program-support'), 'program-support', problems);
   const complete = PAGE_IDS.every((id) => pages[id]) && evidence && programSupport;
   if (!complete) throw new ContentError(problems);
-  const clients = [...new Set([...caseStudies.map((c) => c.data.client), ...evidence.data.other_clients])];
+  // Every case study's client, newest first, with a link to it; then `other_clients`.
+  const clients = [
+    ...caseStudies.map((c) => ({ name: c.data.client, logo: c.data.logo, href: absolute(caseStudyPath(c.slug)) })),
+    ...evidence.data.other_clients.map((c) => ({ ...c, href: undefined })),
+  ].filter((c, i, all) => all.findIndex((x) => x.name === c.name) === i);
 
   return {
     site,
@@ -203,10 +263,13 @@ export async function loadSiteModel() {
     capabilities,
     engagementModels,
     programSupport,
-    // Every case study's client, newest first, then `other_clients`.
-    evidence: { ...evidence, data: { ...evidence.data, selected_client_experience: clients } },
+    evidence: {
+      ...evidence,
+      data: { ...evidence.data, clients, selected_client_experience: clients.map((c) => c.name) },
+    },
     caseStudies,
-    posts: ofKind(all, 'post').sort(newestFirst),
+    posts,
+    people,
     links,
     /** Found while loading; the page documents add the links' and then throw them all (documents.ts). */
     problems,

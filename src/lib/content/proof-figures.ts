@@ -5,7 +5,7 @@ export function proofFigures(model: SiteModel): { value: string; label: string }
   const e = model.evidence.data;
   const provider = model.site.data.cloud_provider;
   return [
-    { value: e.competencies, label: `${provider} competencies` },
+    { value: String(e.competencies.length), label: `${provider} competencies` },
     { value: e.certifications, label: `${provider} certifications` },
     { value: e.customer_launches, label: 'customer launches' },
   ];

@@ -27,7 +27,16 @@ import { absolute } from './urls.ts';
 import { proofFigures } from '../content/proof-figures.ts';
 import { bodySections, paragraphs } from '../content/body-sections.ts';
 import { signedRequestsText } from '../../proposal/agent-identity/operator-notice.ts';
-import { blocksMarkdown, scriptJson, type Block, type Card, type Link, type PageDocument } from './page-document.ts';
+import {
+  blocksMarkdown,
+  humanDate,
+  scriptJson,
+  type Block,
+  type Card,
+  type Link,
+  type PageDocument,
+  type PersonCard,
+} from './page-document.ts';
 
 type Post = SiteModel['posts'][number];
 type CaseStudy = SiteModel['caseStudies'][number];
@@ -48,6 +57,10 @@ const cta = (heading: string, text = '', secondary?: Link): Block =>
     [h(heading, 'next-step'), p(text), { type: 'actions', links: [PROPOSAL_LINK, ...(secondary ? [secondary] : [])] }],
     { class: 'closing' },
   );
+const agentsLink = (_model: SiteModel): Link => ({
+  label: 'Talk to us as an agent',
+  href: absolute(PAGE_PATHS.agents),
+});
 /** Columns side by side on wide screens. */
 const split = (blocks: Block[]) => group(blocks, { tag: 'div', class: 'split' });
 const link = (title: string, path: string) => `[${title}](${absolute(path)})`;
@@ -70,9 +83,44 @@ const entry = (
   blocks: Block[],
 ) => doc({ path, title, description, section, published, updated: published }, blocks);
 
+/** The partner's tier and competencies as badges, and its figures, with their source: the proof a buyer checks. */
+function proof(model: SiteModel, label: string): Block {
+  const e = model.evidence.data;
+  return group(
+    [
+      { type: 'badges', items: [{ name: e.tier.name, badge: e.tier.badge }, ...e.competencies] },
+      list(
+        proofFigures(model).map((f) => `**${f.value}** ${f.label}`),
+        'figures',
+      ),
+      p(
+        `Source: ${link(`${model.site.data.name} partner profile`, e.source)} · ${link('Our credentials', PAGE_PATHS['aws-credentials'])}`,
+      ),
+    ],
+    { class: 'band', label },
+  );
+}
+
+/** The newest case study's quote, linked to it. */
+function featuredQuote(model: SiteModel): Block[] {
+  const c = model.caseStudies.find((x) => x.data.quote);
+  if (!c?.data.quote) return [];
+  const { text, name, role } = c.data.quote;
+  return [
+    { type: 'quote', text, name, role, link: { label: 'Read the case study', href: absolute(caseStudyPath(c.slug)) } },
+  ];
+}
+
+const personCard = (x: SiteModel['people'][number]): PersonCard => ({
+  id: personId(x),
+  name: x.data.name,
+  role: x.data.role,
+  photo: x.data.photo,
+  bio: x.body,
+});
+
 function home(model: SiteModel): Block[] {
   const { site, pages } = model;
-  const agentsLink = { label: 'Talk to us as an agent', href: absolute(PAGE_PATHS.agents) };
   const capabilityCard = (c: SiteModel['capabilities'][number]): Card => ({
     title: c.data.name,
     href: absolute(`/services#${c.data.id}`),
@@ -81,18 +129,25 @@ function home(model: SiteModel): Block[] {
   });
   const audience = (a: SiteModel['audiences'][number]) => [
     h(link(a.data.title, `/about#${a.data.id}`), undefined, 3),
-    list(a.data.outcomes),
+    p(paragraphs(a.body)[0] ?? ''),
   ];
-  const source = link(`${site.data.name} partner profile`, model.evidence.data.source);
   return [
     {
       type: 'hero',
       title: pages.home.data.title,
       lead: pages.home.data.description,
-      links: [PROPOSAL_LINK, agentsLink],
+      links: [PROPOSAL_LINK, agentsLink(model)],
+      image: pages.home.data.image,
     },
-    // Who the partner is, in its own words: the intro an agent reading /index.md needs as much as a person.
-    md([`**${site.data.positioning}**`, ...paragraphs(site.body).slice(0, -1)].join('\n\n'), 'prose'),
+    proof(model, 'Partner record'),
+    h('Clients', 'clients'),
+    { type: 'logos', items: model.evidence.data.clients, label: 'Clients' },
+    ...featuredQuote(model),
+    h('What we deliver'),
+    { type: 'cards', level: 3, cards: model.capabilities.map(capabilityCard) },
+    h('Recent work'),
+    { type: 'cards', level: 3, cards: model.caseStudies.slice(0, 3).map(caseStudyCard) },
+    p(link('All case studies', PAGE_PATHS['case-studies'])),
     group(
       [
         h('Ask a question', 'ask-h'),
@@ -101,26 +156,14 @@ function home(model: SiteModel): Block[] {
       ],
       { class: 'ask-block' },
     ),
-    group(
-      [
-        list(proofFigures(model).map((f) => `**${f.value}** ${f.label}`)),
-        p(`Source: ${source} · ${link('Our credentials', PAGE_PATHS['aws-credentials'])}`),
-      ],
-      {
-        class: 'band',
-        label: 'Partner record',
-      },
-    ),
-    h('What we deliver'),
-    { type: 'cards', level: 3, cards: model.capabilities.map(capabilityCard) },
-    h('Recent work'),
-    { type: 'cards', level: 3, cards: model.caseStudies.slice(0, 3).map(caseStudyCard) },
-    p(link('All case studies', PAGE_PATHS['case-studies'])),
     split([
       group([h(`Why ${site.data.name}`, 'why'), list(site.data.reasons)]),
       group([h('Who we work with', 'who'), ...model.audiences.flatMap(audience)]),
     ]),
-    cta('Start with a proposal', paragraphs(site.body).at(-1), agentsLink),
+    h('The people you work with', 'people'),
+    { type: 'people', people: model.people.slice(0, 3).map(personCard) },
+    p(link('Everyone on the team', `${PAGE_PATHS.about}#people`)),
+    cta('Start with a proposal', paragraphs(site.body).at(-1), agentsLink(model)),
     md(pages.home.body, 'prose meta'),
     p(
       `Agents: ${link('agent directory', PAGE_PATHS.agents)}, ${link('llms.txt', DOCUMENT_PATHS.llmsTxt)}, ${link('capabilities JSON', DOCUMENT_PATHS.capabilities)}. Email: [${site.data.email}](mailto:${site.data.email}).`,
@@ -292,11 +335,23 @@ function partners(model: SiteModel): string {
 
 function about(model: SiteModel): Block[] {
   const { site } = model;
+  const e = model.evidence.data;
   return [
-    p(site.data.summary),
+    p(site.data.summary, 'lead'),
     md(model.pages.about.body),
-    h(`Why ${site.data.name}`),
-    list(site.data.reasons),
+    {
+      type: 'facts',
+      facts: [
+        ['Founded', site.data.founded],
+        ['Team', `${site.data.headcount} people`],
+        ['Offices', site.data.offices.map((o) => o.city).join(', ')],
+        ['Partner tier', `${e.tier.name}, with ${e.competencies.length} competencies`],
+        ['Phone', `[${site.data.phone}](tel:${site.data.phone.replace(/[^+\d]/g, '')})`],
+        ['Email', `[${site.data.email}](mailto:${site.data.email})`],
+      ],
+    },
+    h('Our people', 'people'),
+    { type: 'people', people: model.people.map(personCard) },
     ...model.audiences.flatMap((a) => [
       h(a.data.title, a.data.id),
       md(a.body),
@@ -305,10 +360,10 @@ function about(model: SiteModel): Block[] {
       p('**Outcomes:**'),
       list(a.data.outcomes),
     ]),
+    h('Offices', 'offices'),
+    list(site.data.offices.map((o) => `**${o.city}**: ${o.address}`)),
     h('Where we deliver'),
     list(site.data.delivery_regions),
-    h('Contact'),
-    p(`[${site.data.email}](mailto:${site.data.email}) or ${link('the proposal workspace', PAGE_PATHS.proposal)}.`),
   ];
 }
 
@@ -316,12 +371,17 @@ function credentials(model: SiteModel): Block[] {
   const e = model.evidence;
   return [
     md(model.pages['aws-credentials'].body),
+    h('Partner tier', 'tier'),
+    { type: 'badges', items: [{ name: e.data.tier.name, badge: e.data.tier.badge }] },
+    h('Competencies', 'competencies'),
+    { type: 'badges', items: e.data.competencies },
     h('Partner highlights'),
     list(proofFigures(model).map((f) => `${f.value} ${f.label}`)),
     p(`Source: [${model.site.data.name} partner profile](${e.data.source}).`),
     md(e.body),
     h('Selected client experience'),
-    list(e.data.selected_client_experience),
+    { type: 'logos', items: e.data.clients, label: 'Selected client experience' },
+    list(e.data.clients.map((c) => (c.href ? link(c.name, c.href) : c.name))),
   ];
 }
 
@@ -330,29 +390,38 @@ const caseStudyCard = (c: CaseStudy): Card => ({
   href: absolute(caseStudyPath(c.slug)),
   text: c.data.summary,
   meta: `${c.data.client} · ${c.data.industry}`,
+  image: c.data.logo,
 });
 
 function caseStudy(model: SiteModel, c: CaseStudy): Block[] {
   const caps = new Map(model.capabilities.map((x) => [x.data.id, x.data.name]));
-  // Challenge → approach → outcomes (the facts, once) → what came next.
+  // Challenge → approach → the diagram → the client's words → outcomes (the facts, once) → what came next.
   const { intro, sections } = bodySections(c.body);
   const approach = sections.findIndex((s) => /^approach/i.test(s.heading));
   const cut = approach === -1 ? sections.length : approach + 1;
   const bodySection = (s: { heading: string; markdown: string }) => group([h(s.heading), md(s.markdown)]);
   const em = model.engagementModels.find((m) => m.data.id === c.data.engagement_model)?.data.name;
+  const { quote, diagram, figures } = c.data;
   return [
+    ...(c.data.logo ? [{ type: 'image', image: c.data.logo, class: 'client-logo', eager: true } satisfies Block] : []),
     p(c.data.summary, 'lead'),
+    list(
+      figures.map((f) => `**${f.value}** ${f.label}`),
+      'figures',
+    ),
     {
       type: 'facts',
       facts: [
         ['Client', `${c.data.client} (${c.data.industry})`],
         ['Capabilities', c.data.capabilities.map((id) => link(caps.get(id) ?? id, `/services#${id}`)).join(', ')],
         ['Engagement model', link(em ?? c.data.engagement_model, `/delivery-models#${c.data.engagement_model}`)],
-        ['Published', c.data.published],
+        ['Published', humanDate(c.data.published)],
       ],
     },
     md(intro),
     ...sections.slice(0, cut).map(bodySection),
+    ...(diagram ? [{ type: 'image', image: diagram } satisfies Block] : []),
+    ...(quote ? [{ type: 'quote', ...quote } satisfies Block] : []),
     group([h('Outcomes'), list(c.data.outcomes, 'outcomes')]),
     ...sections.slice(cut).map(bodySection),
     cta(
@@ -371,6 +440,9 @@ const postCard = (x: Post): Card => ({
   meta: x.data.author,
   tags: x.data.tags.map((t) => ({ label: t, href: absolute(tagPath(t)) })),
 });
+
+/** A person's anchor on /about: their name slugged. */
+const personId = (x: SiteModel['people'][number]) => x.slug;
 
 /**
  * A listing split into pages: `/blog`, then `/blog/archive/2`, ... (two segments, so no entry
@@ -411,9 +483,17 @@ function paginatedIndex<T>(
   });
 }
 
-function post(x: Post): Block[] {
+function post(model: SiteModel, x: Post): Block[] {
+  const author = model.people.find((y) => y.data.name === x.data.author)!;
   return [
-    p(`*${x.data.published}, by ${x.data.author}.*`),
+    {
+      type: 'byline',
+      name: author.data.name,
+      role: author.data.role,
+      photo: author.data.photo,
+      href: absolute(`${PAGE_PATHS.about}#${personId(author)}`),
+      date: x.data.published,
+    },
     { type: 'md', markdown: x.body, mdx: x.mdx },
     p(x.data.tags.length > 0 ? `Tags: ${x.data.tags.map((t) => link(t, tagPath(t))).join(', ')}` : ''),
   ];
@@ -588,7 +668,7 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
       );
     }),
     ...model.posts.map((x) =>
-      entry(postPath(x.slug), x.data.title, x.data.description, 'Blog', x.data.published, post(x)),
+      entry(postPath(x.slug), x.data.title, x.data.description, 'Blog', x.data.published, post(model, x)),
     ),
   ];
 }
