@@ -268,7 +268,7 @@ describe('pages people compare firms by', () => {
   it('home: headline, offer, both calls to action, the proof band and capability cards', () => {
     const html = readDist('index.html');
     expect(html).toMatch(
-      /<a class="button primary" href="\/proposal">Request a proposal<\/a>\s*<a class="button secondary" href="\/agents">Talk to us as an agent<\/a>/,
+      /<a class="button primary" href="\/proposal">Request a proposal<\/a>\s*<a class="button secondary" href="\/agents">For AI agents<\/a>/,
     );
     expect(html).toContain('<strong>50+</strong> customer launches');
     const services = one(html, /<h3><a href="(\/services#[\w-]+)">/g);
@@ -319,8 +319,21 @@ describe('pages people compare firms by', () => {
     expect(html.match(/may qualify/g)?.length ?? 0).toBeLessThanOrEqual(1);
   });
 
-  it('the 404 page is in the site frame and not indexed', () => {
+  it('every page ends with a call to action, its words from content/pages/', () => {
+    // The confirmation pages answer one email link and end with its answer (src/components/consent-answer.astro).
+    for (const { file } of [...pages.filter((p) => !p.path.startsWith('/confirm/')), { file: '404.html' }]) {
+      const main = /<main[^>]*>([\s\S]*)<\/main>/.exec(readDist(file))![1]!;
+      const last = main.slice(main.lastIndexOf('<section'));
+      expect(last, file).toMatch(
+        /^<section class="closing" aria-labelledby="next-step"><h2 id="next-step">[^<]+<\/h2><p>.+?<\/p><p class="actions"><a class="button primary" href="[^"]+">/,
+      );
+      expect(last.replace(/<\/section>\s*$/, ''), file).not.toContain('</section>');
+    }
+  });
+
+  it('the 404 page is in the site frame and not indexed, its words from content/pages/not-found.md', () => {
     const html = readDist('404.html');
+    expect(html).toContain('There is no page at this address.');
     expect(html).toContain('<header class="site-header">');
     expect(html).toContain('<footer class="site-footer">');
     expect(html).toContain('<meta name="robots" content="noindex">');

@@ -87,7 +87,8 @@ describe('the site in a browser', () => {
     expect(await aboveTheFold(page, 'main h1')).toBe(true);
     expect(await aboveTheFold(page, 'main .hero .button.primary[href="/proposal"]')).toBe(true);
     expect(await aboveTheFold(page, 'main .hero .button.secondary[href="/agents"]')).toBe(true);
-    expect(await page.locator('main .hero .button.secondary').innerText()).toBe('Talk to us as an agent');
+    // Named as the page it opens is named in the navigation.
+    expect(await page.locator('main .hero .button.secondary').innerText()).toBe('For AI agents');
     await page.close();
   });
 

@@ -89,4 +89,31 @@ describe('schema errors for people', () => {
     expect(message).toContain('field:    kind');
     expect(message).toContain('expected: one of: site, page, audience');
   });
+
+  it('asks a page for each of its words, with what it is, and suggests the key a misspelt one was meant to be', () => {
+    const page = {
+      kind: 'page',
+      page: 'partners',
+      title: 'T',
+      description: 'D',
+      cta: { heading: 'H', text: 'T' },
+      sections: { startup: 'Startup support', partner_program: 'Partner program support' },
+    };
+    const messages = checkEntryData('content/pages/partners.md', page);
+    expect(messages).toContainEqual(
+      expect.stringContaining(
+        'field:    sections.who_decides\n  found:    nothing (the field is missing)\n  expected: the words for the heading of the disclaimer',
+      ),
+    );
+    expect(messages).toContainEqual(
+      expect.stringContaining(
+        'field:    sections.partner_program\n  found:    "Partner program support"\n  expected: one of: startup, partner_programs, who_decides\n  fix:      did you mean "partner_programs"? Rename it.',
+      ),
+    );
+  });
+
+  it('asks /blog and /case-studies for the call to action their entries end with', () => {
+    const page = { kind: 'page', page: 'blog', title: 'T', description: 'D', cta: { heading: 'H', text: 'T' } };
+    expect(checkEntryData('content/pages/blog.md', page).join('\n')).toContain('field:    entry_cta');
+  });
 });

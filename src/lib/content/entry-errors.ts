@@ -68,6 +68,11 @@ function explain(issue: Issue, value: unknown, field: string): [expected: string
         expectation(issue.message),
         issue.origin === 'array' ? 'add at least one "- item" line' : 'write a value',
       ];
+    case 'custom': {
+      // The schema's own checks say how to fix what they find.
+      const fix = (issue.params as { fix?: string } | undefined)?.fix;
+      return [expectation(issue.message), fix ?? 'correct the value'];
+    }
     default: {
       // Of the schema's patterns, only the date's message names YYYY-MM-DD.
       const date = issue.code === 'invalid_format' && /YYYY-MM-DD/.test(issue.message);

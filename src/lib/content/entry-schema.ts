@@ -1,5 +1,7 @@
 import { z } from 'astro/zod';
 import { AUDIENCE_IDS, CAPABILITY_IDS, ENGAGEMENT_MODEL_IDS, PAGE_IDS } from '../../contract/ids.ts';
+import { PAGE_SECTIONS, SITE_PAGE_IDS } from './page-sections.ts';
+import { nearest } from '../../text/nearest.ts';
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD (quote it in YAML)');
 const text = z.string().trim().min(1, 'must not be empty');
@@ -12,6 +14,8 @@ const image = z.strictObject({
   /** What the image shows, for people who cannot see it. */
   alt: z.string().trim().min(1, 'must describe what the image shows (alt text)'),
 });
+/** A call to action: a heading and one sentence before the proposal button. */
+const callToAction = z.strictObject({ heading: text, text });
 const year = z.string().regex(/^\d{4}$/, 'must be a year written as text, e.g. "2016"');
 /** A company that processes requests for the partner, as the privacy notice names it. */
 const processor = z.strictObject({
@@ -87,10 +91,10 @@ export const EntrySchema = z.discriminatedUnion('kind', [
     }),
   }),
 
-  /** Intro and metadata of a page at a fixed path (content/pages/<id>.md). */
+  /** Intro, words and metadata of a page at a fixed path, and of the 404 page (content/pages/<id>.md). */
   entry({
     kind: z.literal('page'),
-    page: z.enum(PAGE_IDS),
+    page: z.enum([...PAGE_IDS, ...SITE_PAGE_IDS]),
     title: text,
     description: text,
     /** Label in the site navigation; omit to keep the page out of the nav. */
@@ -98,6 +102,40 @@ export const EntrySchema = z.discriminatedUnion('kind', [
     nav_order: z.number().int().default(100),
     /** A picture or diagram the page shows beside its first lines (the home page's hero). */
     image: image.optional(),
+    /** The page's headings, labels and links, by the keys src/lib/content/page-sections.ts lists for it. */
+    sections: z.record(z.string(), text).default({}),
+    /** The call to action the page ends with: a heading and a sentence, above the proposal button. */
+    cta: callToAction,
+    /** On /blog and /case-studies: the call to action each post or case study ends with, unless it has its own. */
+    entry_cta: callToAction.optional(),
+  }).superRefine((page, ctx) => {
+    const keys: readonly string[] = Object.keys(PAGE_SECTIONS[page.page]);
+    for (const key of keys.filter((k) => !(k in page.sections)))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sections', key],
+        input: undefined,
+        message: `must be the words for the ${(PAGE_SECTIONS[page.page] as Record<string, string>)[key]}`,
+        params: { fix: `add it under sections: ${key}: ...` },
+      });
+    for (const key of Object.keys(page.sections).filter((k) => !keys.includes(k))) {
+      const guess = nearest(key, keys);
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sections', key],
+        input: page.sections[key],
+        message: keys.length > 0 ? `must be one of: ${keys.join(', ')}` : 'must not be set: this page has no sections',
+        params: { fix: guess ? `did you mean "${guess}"? Rename it.` : 'remove it' },
+      });
+    }
+    if (['blog', 'case-studies'].includes(page.page) && !page.entry_cta)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['entry_cta'],
+        input: undefined,
+        message: 'must be a heading and a text: the call to action each of its entries ends with',
+        params: { fix: 'add entry_cta: with heading: and text:' },
+      });
   }),
 
   entry({
@@ -176,6 +214,8 @@ export const EntrySchema = z.discriminatedUnion('kind', [
     quote: z.strictObject({ text, name: text, role: text }).optional(),
     /** A diagram of the work, shown after the approach. */
     diagram: image.optional(),
+    /** Its own closing call to action, instead of entry_cta of content/pages/case-studies.md. */
+    cta: callToAction.optional(),
     published: date,
   }),
 
@@ -188,6 +228,8 @@ export const EntrySchema = z.discriminatedUnion('kind', [
     published: date,
     /** Written as they should read ("Generative AI"); the tag's address is its lower-case form. */
     tags: z.array(text).default([]),
+    /** Its own closing call to action, instead of entry_cta of content/pages/blog.md. */
+    cta: callToAction.optional(),
   }),
 
   /** One person on the team (content/people/<slug>.md); the body is a short bio. */

@@ -6,6 +6,7 @@ import type { EntryData, KindData, SiteData } from './entry-schema.ts';
 import { PAGE_IDS, type PageId } from '../../contract/ids.ts';
 import { duplicateProblems, mapStrings, ruleProblems } from './entry-checks.ts';
 import { fieldPosition, locate, position, type Problem } from './problem.ts';
+import { SITE_PAGE_IDS } from './page-sections.ts';
 import { caseStudyPath, PAGE_PATHS, postPath, tagPath, tagSlug } from '../../contract/paths.ts';
 import { nearest } from '../../text/nearest.ts';
 import { markdownForm, mdxProblems } from './mdx-components.ts';
@@ -30,6 +31,10 @@ export interface Sourced<T> {
 }
 
 type Of<K extends EntryData['kind']> = Sourced<KindData<K>>;
+
+/** Every file of content/pages/: the pages at fixed paths and the site's own (the 404 page). */
+const CONTENT_PAGE_IDS = [...PAGE_IDS, ...SITE_PAGE_IDS];
+type ContentPageId = (typeof CONTENT_PAGE_IDS)[number];
 
 /** Each placeholder's text and how it is written, to find a filled-in passage in the file as written. */
 const placeholderValues = (site: SiteData): Record<string, string> => ({
@@ -233,9 +238,9 @@ export async function loadSiteModel() {
     ...duplicateProblems(engagementModels, (m) => m.data.id, 'id', 'engagement model id'),
   );
 
-  const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Record<PageId, Of<'page'>>;
+  const pages = Object.fromEntries(pageList.map((p) => [p.data.page, p])) as Record<ContentPageId, Of<'page'>>;
   const failedPages = new Set(checked.failed.map((f) => f.data['page']));
-  for (const id of PAGE_IDS.filter((id) => !pages[id] && !failedPages.has(id))) {
+  for (const id of CONTENT_PAGE_IDS.filter((id) => !pages[id] && !failedPages.has(id))) {
     problems.push({
       file: `content/pages/${id}.md`,
       field: 'page',
@@ -248,7 +253,7 @@ export async function loadSiteModel() {
   const caseStudies = ofKind(all, 'case-study').sort(newestFirst);
   const evidence = single(ofKind(all, 'evidence'), 'evidence', problems);
   const programSupport = single(ofKind(all, 'program-support'), 'program-support', problems);
-  const complete = PAGE_IDS.every((id) => pages[id]) && evidence && programSupport;
+  const complete = CONTENT_PAGE_IDS.every((id) => pages[id]) && evidence && programSupport;
   if (!complete) throw new ContentError(problems);
   // Every case study's client, newest first, with a link to it; then `other_clients`.
   const clients = [

@@ -26,6 +26,7 @@ import { MCP_TRANSPORT, mcpRevisionsText } from '../agents/mcp-server.ts';
 import { absolute } from './urls.ts';
 import { proofFigures } from '../content/proof-figures.ts';
 import { bodySections, paragraphs } from '../content/body-sections.ts';
+import type { PAGE_SECTIONS, PageSectionKey } from '../content/page-sections.ts';
 import { signedRequestsText } from '../../proposal/agent-identity/operator-notice.ts';
 import {
   blocksMarkdown,
@@ -50,15 +51,33 @@ const group = (blocks: Block[], more: { tag?: 'nav' | 'div'; class?: string; lab
   blocks,
   ...more,
 });
-const PROPOSAL_LINK = { label: 'Request a proposal', href: absolute(PAGE_PATHS.proposal), primary: true };
-/** A page's closing call to action: a proposal first, then `secondary`. */
-const cta = (heading: string, text = '', secondary?: Link): Block =>
+/** The button to the workspace, named as the workspace is in the navigation. */
+const proposalLink = (model: SiteModel) => ({
+  label: model.pages.proposal.data.nav_label ?? model.pages.proposal.data.title,
+  href: absolute(PAGE_PATHS.proposal),
+  primary: true,
+});
+/** A closing call to action (content/pages/<id>.md, `cta`): the proposal button first, then `secondary`. */
+const cta = (model: SiteModel, { heading, text }: { heading: string; text: string }, secondary?: Link): Block =>
   group(
-    [h(heading, 'next-step'), p(text), { type: 'actions', links: [PROPOSAL_LINK, ...(secondary ? [secondary] : [])] }],
+    [
+      h(heading, 'next-step'),
+      p(text),
+      { type: 'actions', links: [proposalLink(model), ...(secondary ? [secondary] : [])] },
+    ],
     { class: 'closing' },
   );
-const agentsLink = (_model: SiteModel): Link => ({
-  label: 'Talk to us as an agent',
+/** The words a page's code places (content/pages/<id>.md, `sections`; src/lib/content/page-sections.ts lists them). */
+const words =
+  <P extends keyof typeof PAGE_SECTIONS>(model: SiteModel, page: P) =>
+  (key: PageSectionKey<P>): string =>
+    model.pages[page].data.sections[key] ?? key;
+/** A page's link to a fixed page, named as that page is in the navigation. */
+const pageLink = (model: SiteModel, id: keyof typeof PAGE_PATHS) =>
+  link(model.pages[id].data.nav_label ?? model.pages[id].data.title, PAGE_PATHS[id]);
+/** The button to /agents, named as its page is named in the navigation. */
+const agentsLink = (model: SiteModel): Link => ({
+  label: model.pages.agents.data.nav_label ?? model.pages.agents.data.title,
   href: absolute(PAGE_PATHS.agents),
 });
 /** Columns side by side on wide screens. */
@@ -86,6 +105,7 @@ const entry = (
 /** The partner's tier and competencies as badges, and its figures, with their source: the proof a buyer checks. */
 function proof(model: SiteModel, label: string): Block {
   const e = model.evidence.data;
+  const w = words(model, 'aws-credentials');
   return group(
     [
       { type: 'badges', items: [{ name: e.tier.name, badge: e.tier.badge }, ...e.competencies] },
@@ -93,9 +113,7 @@ function proof(model: SiteModel, label: string): Block {
         proofFigures(model).map((f) => `**${f.value}** ${f.label}`),
         'figures',
       ),
-      p(
-        `Source: ${link(`${model.site.data.name} partner profile`, e.source)} · ${link('Our credentials', PAGE_PATHS['aws-credentials'])}`,
-      ),
+      p(`${w('source')}: ${link(w('profile'), e.source)} · ${pageLink(model, 'aws-credentials')}`),
     ],
     { class: 'band', label },
   );
@@ -107,7 +125,13 @@ function featuredQuote(model: SiteModel): Block[] {
   if (!c?.data.quote) return [];
   const { text, name, role } = c.data.quote;
   return [
-    { type: 'quote', text, name, role, link: { label: 'Read the case study', href: absolute(caseStudyPath(c.slug)) } },
+    {
+      type: 'quote',
+      text,
+      name,
+      role,
+      link: { label: words(model, 'home')('quote_link'), href: absolute(caseStudyPath(c.slug)) },
+    },
   ];
 }
 
@@ -120,7 +144,8 @@ const personCard = (x: SiteModel['people'][number]): PersonCard => ({
 });
 
 function home(model: SiteModel): Block[] {
-  const { site, pages } = model;
+  const { pages } = model;
+  const w = words(model, 'home');
   const capabilityCard = (c: SiteModel['capabilities'][number]): Card => ({
     title: c.data.name,
     href: absolute(`/services#${c.data.id}`),
@@ -136,39 +161,30 @@ function home(model: SiteModel): Block[] {
       type: 'hero',
       title: pages.home.data.title,
       lead: pages.home.data.description,
-      links: [PROPOSAL_LINK, agentsLink(model)],
+      links: [proposalLink(model), agentsLink(model)],
       image: pages.home.data.image,
     },
-    proof(model, 'Partner record'),
-    h('Clients', 'clients'),
-    { type: 'logos', items: model.evidence.data.clients, label: 'Clients' },
+    proof(model, w('partner_record')),
+    h(w('clients'), 'clients'),
+    { type: 'logos', items: model.evidence.data.clients, label: w('clients') },
     ...featuredQuote(model),
-    h('What we deliver'),
+    h(w('deliver')),
     { type: 'cards', level: 3, cards: model.capabilities.map(capabilityCard) },
-    h('Recent work'),
+    h(w('recent_work')),
     { type: 'cards', level: 3, cards: model.caseStudies.slice(0, 3).map(caseStudyCard) },
-    p(link('All case studies', PAGE_PATHS['case-studies'])),
-    group(
-      [
-        h('Ask a question', 'ask-h'),
-        p('Tell us what you want to achieve and get non-binding guidance on where to start.'),
-        { type: 'form', html: askFormHtml(knowledgeOf(model)), twin: [] },
-      ],
-      { class: 'ask-block' },
-    ),
+    p(link(w('all_case_studies'), PAGE_PATHS['case-studies'])),
+    group([h(w('ask'), 'ask-h'), p(w('ask_text')), { type: 'form', html: askFormHtml(knowledgeOf(model)), twin: [] }], {
+      class: 'ask-block',
+    }),
     split([
-      group([h(`Why ${site.data.name}`, 'why'), list(site.data.reasons)]),
-      group([h('Who we work with', 'who'), ...model.audiences.flatMap(audience)]),
+      group([h(w('why'), 'why'), list(model.site.data.reasons)]),
+      group([h(w('who'), 'who'), ...model.audiences.flatMap(audience)]),
     ]),
-    h('The people you work with', 'people'),
+    h(w('people'), 'people'),
     { type: 'people', people: model.people.slice(0, 3).map(personCard) },
-    p(link('Everyone on the team', `${PAGE_PATHS.about}#people`)),
-    cta('Start with a proposal', paragraphs(site.body).at(-1), agentsLink(model)),
+    p(link(w('all_people'), `${PAGE_PATHS.about}#people`)),
     md(pages.home.body, 'prose meta'),
-    p(
-      `Agents: ${link('agent directory', PAGE_PATHS.agents)}, ${link('llms.txt', DOCUMENT_PATHS.llmsTxt)}, ${link('capabilities JSON', DOCUMENT_PATHS.capabilities)}. Email: [${site.data.email}](mailto:${site.data.email}).`,
-      'meta',
-    ),
+    cta(model, pages.home.data.cta, agentsLink(model)),
   ];
 }
 
@@ -262,23 +278,21 @@ function agents(model: SiteModel): Block[] {
       ]),
       rowIds: problems.map(([id]) => problemAnchor(id)),
     },
-    cta('Prefer a person?', 'The proposal workspace takes the same steps in a browser, with or without an agent.'),
+    cta(model, model.pages.agents.data.cta),
   ];
 }
 
 function services(model: SiteModel): Block[] {
+  const w = words(model, 'services');
   const service = (c: SiteModel['capabilities'][number]): Block => {
     const models = model.engagementModels.filter((m) => m.data.suggested_for.includes(c.data.id));
     const includes: Block[] = [
-      h('What it includes', undefined, 3),
+      h(w('includes'), undefined, 3),
       list(c.data.includes),
       ...(models.length > 0
-        ? [
-            h('Engagement models that fit', undefined, 3),
-            list(models.map((m) => link(m.data.name, `/delivery-models#${m.data.id}`))),
-          ]
+        ? [h(w('models'), undefined, 3), list(models.map((m) => link(m.data.name, `/delivery-models#${m.data.id}`)))]
         : []),
-      { type: 'actions', links: [{ label: `Ask about ${c.data.name}`, href: absolute(PAGE_PATHS.proposal) }] },
+      { type: 'actions', links: [{ label: `${w('ask_about')} ${c.data.name}`, href: absolute(PAGE_PATHS.proposal) }] },
     ];
     return group(
       [
@@ -292,26 +306,24 @@ function services(model: SiteModel): Block[] {
   const toc = model.capabilities.map((c) => link(c.data.name, `${PAGE_PATHS.services}#${c.data.id}`));
   return [
     md(model.pages.services.body, 'prose'),
-    group([list(toc, 'toc')], { tag: 'nav', label: 'Capabilities' }),
+    group([list(toc, 'toc')], { tag: 'nav', label: w('contents') }),
     ...model.capabilities.map(service),
-    cta(
-      'Not sure which fits?',
-      'Describe the outcome you want; the proposal workspace gives non-binding guidance before you share any contact details.',
-    ),
+    cta(model, model.pages.services.data.cta),
   ];
 }
 
 function deliveryModels(model: SiteModel): string {
   const names = new Map(model.capabilities.map((c) => [c.data.id, c.data.name]));
+  const w = words(model, 'delivery-models');
   return join(
     model.pages['delivery-models'].body,
     ...model.engagementModels.map((m) =>
       join(
         `## ${m.data.name} {#${m.data.id}}`,
         m.data.description,
-        `**Best when:** ${m.data.best_when}`,
+        `**${w('best_when')}:** ${m.data.best_when}`,
         m.data.suggested_for.length > 0 &&
-          `**Often used for:** ${m.data.suggested_for.map((id) => link(names.get(id) ?? id, `/services#${id}`)).join(', ')}`,
+          `**${w('used_for')}:** ${m.data.suggested_for.map((id) => link(names.get(id) ?? id, `/services#${id}`)).join(', ')}`,
         m.body,
       ),
     ),
@@ -320,14 +332,15 @@ function deliveryModels(model: SiteModel): string {
 
 function partners(model: SiteModel): string {
   const x = model.programSupport;
+  const w = words(model, 'partners');
   return join(
     // The program summary restates the page intro; the capabilities document carries it.
     model.pages.partners.body,
-    '## Startup support',
+    `## ${w('startup')}`,
     x.data.startup_support.map((i) => `- ${i}`).join('\n'),
-    '## Partner program support',
+    `## ${w('partner_programs')}`,
     x.data.partner_program_support.map((i) => `- ${i}`).join('\n'),
-    '## Who decides {#disclaimer}',
+    `## ${w('who_decides')} {#disclaimer}`,
     `> ${x.data.disclaimer}`,
     x.body,
   );
@@ -336,52 +349,56 @@ function partners(model: SiteModel): string {
 function about(model: SiteModel): Block[] {
   const { site } = model;
   const e = model.evidence.data;
+  const w = words(model, 'about');
   return [
     p(site.data.summary, 'lead'),
     md(model.pages.about.body),
     {
       type: 'facts',
       facts: [
-        ['Founded', site.data.founded],
-        ['Team', `${site.data.headcount} people`],
-        ['Offices', site.data.offices.map((o) => o.city).join(', ')],
-        ['Partner tier', `${e.tier.name}, with ${e.competencies.length} competencies`],
-        ['Phone', `[${site.data.phone}](tel:${site.data.phone.replace(/[^+\d]/g, '')})`],
-        ['Email', `[${site.data.email}](mailto:${site.data.email})`],
+        [w('founded'), site.data.founded],
+        [w('team'), `${site.data.headcount} ${w('people_count')}`],
+        [w('offices'), site.data.offices.map((o) => o.city).join(', ')],
+        [w('tier'), `${e.tier.name}, ${w('competencies_count')} ${e.competencies.length} ${w('competencies_word')}`],
+        [w('phone'), `[${site.data.phone}](tel:${site.data.phone.replace(/[^+\d]/g, '')})`],
+        [w('email'), `[${site.data.email}](mailto:${site.data.email})`],
       ],
     },
-    h('Our people', 'people'),
+    h(w('people'), 'people'),
     { type: 'people', people: model.people.map(personCard) },
     ...model.audiences.flatMap((a) => [
       h(a.data.title, a.data.id),
       md(a.body),
-      p('**Needs:**'),
+      p(`**${w('needs')}:**`),
       list(a.data.needs),
-      p('**Outcomes:**'),
+      p(`**${w('outcomes')}:**`),
       list(a.data.outcomes),
     ]),
-    h('Offices', 'offices'),
+    h(w('offices'), 'offices'),
     list(site.data.offices.map((o) => `**${o.city}**: ${o.address}`)),
-    h('Where we deliver'),
+    h(w('where')),
     list(site.data.delivery_regions),
+    cta(model, model.pages.about.data.cta),
   ];
 }
 
 function credentials(model: SiteModel): Block[] {
   const e = model.evidence;
+  const w = words(model, 'aws-credentials');
   return [
     md(model.pages['aws-credentials'].body),
-    h('Partner tier', 'tier'),
+    h(w('tier'), 'tier'),
     { type: 'badges', items: [{ name: e.data.tier.name, badge: e.data.tier.badge }] },
-    h('Competencies', 'competencies'),
+    h(w('competencies'), 'competencies'),
     { type: 'badges', items: e.data.competencies },
-    h('Partner highlights'),
+    h(w('highlights')),
     list(proofFigures(model).map((f) => `${f.value} ${f.label}`)),
-    p(`Source: [${model.site.data.name} partner profile](${e.data.source}).`),
+    p(`${w('source')}: ${link(w('profile'), e.data.source)}.`),
     md(e.body),
-    h('Selected client experience'),
-    { type: 'logos', items: e.data.clients, label: 'Selected client experience' },
+    h(w('clients')),
+    { type: 'logos', items: e.data.clients, label: w('clients') },
     list(e.data.clients.map((c) => (c.href ? link(c.name, c.href) : c.name))),
+    cta(model, model.pages['aws-credentials'].data.cta),
   ];
 }
 
@@ -402,6 +419,7 @@ function caseStudy(model: SiteModel, c: CaseStudy): Block[] {
   const bodySection = (s: { heading: string; markdown: string }) => group([h(s.heading), md(s.markdown)]);
   const em = model.engagementModels.find((m) => m.data.id === c.data.engagement_model)?.data.name;
   const { quote, diagram, figures } = c.data;
+  const w = words(model, 'case-studies');
   return [
     ...(c.data.logo ? [{ type: 'image', image: c.data.logo, class: 'client-logo', eager: true } satisfies Block] : []),
     p(c.data.summary, 'lead'),
@@ -412,23 +430,22 @@ function caseStudy(model: SiteModel, c: CaseStudy): Block[] {
     {
       type: 'facts',
       facts: [
-        ['Client', `${c.data.client} (${c.data.industry})`],
-        ['Capabilities', c.data.capabilities.map((id) => link(caps.get(id) ?? id, `/services#${id}`)).join(', ')],
-        ['Engagement model', link(em ?? c.data.engagement_model, `/delivery-models#${c.data.engagement_model}`)],
-        ['Published', humanDate(c.data.published)],
+        [w('client'), `${c.data.client} (${c.data.industry})`],
+        [w('capabilities'), c.data.capabilities.map((id) => link(caps.get(id) ?? id, `/services#${id}`)).join(', ')],
+        [w('engagement_model'), link(em ?? c.data.engagement_model, `/delivery-models#${c.data.engagement_model}`)],
+        [w('published'), humanDate(c.data.published)],
       ],
     },
     md(intro),
     ...sections.slice(0, cut).map(bodySection),
     ...(diagram ? [{ type: 'image', image: diagram } satisfies Block] : []),
     ...(quote ? [{ type: 'quote', ...quote } satisfies Block] : []),
-    group([h('Outcomes'), list(c.data.outcomes, 'outcomes')]),
+    group([h(w('outcomes')), list(c.data.outcomes, 'outcomes')]),
     ...sections.slice(cut).map(bodySection),
-    cta(
-      'Facing something similar?',
-      `Tell us where you stand; we suggest a scope and an engagement model, as we did for ${c.data.client}.`,
-      { href: absolute(PAGE_PATHS['case-studies']), label: 'More case studies' },
-    ),
+    cta(model, c.data.cta ?? model.pages['case-studies'].data.entry_cta!, {
+      href: absolute(PAGE_PATHS['case-studies']),
+      label: w('more'),
+    }),
   ];
 }
 
@@ -452,7 +469,7 @@ function paginatedIndex<T>(
   head: Head,
   items: T[],
   card: (item: T) => Card,
-  older: string,
+  { older, newer }: { older: string; newer: string },
   lead: Block[],
   after: Block[],
 ): PageDocument[] {
@@ -461,7 +478,7 @@ function paginatedIndex<T>(
   return Array.from({ length: count }, (_, i) => {
     const n = i + 1;
     const pager = [
-      ...(n > 1 ? [{ label: n === 2 ? 'Newer' : `Newer (page ${n - 1})`, href: pathOf(n - 1) }] : []),
+      ...(n > 1 ? [{ label: n === 2 ? newer : `${newer} (page ${n - 1})`, href: pathOf(n - 1) }] : []),
       ...(n < count ? [{ label: `${older} (page ${n + 1} of ${count})`, href: pathOf(n + 1) }] : []),
     ];
     const blocks: Block[] = [
@@ -485,6 +502,7 @@ function paginatedIndex<T>(
 
 function post(model: SiteModel, x: Post): Block[] {
   const author = model.people.find((y) => y.data.name === x.data.author)!;
+  const w = words(model, 'blog');
   return [
     {
       type: 'byline',
@@ -495,7 +513,8 @@ function post(model: SiteModel, x: Post): Block[] {
       date: x.data.published,
     },
     { type: 'md', markdown: x.body, mdx: x.mdx },
-    p(x.data.tags.length > 0 ? `Tags: ${x.data.tags.map((t) => link(t, tagPath(t))).join(', ')}` : ''),
+    p(x.data.tags.length > 0 ? `${w('tags')}: ${x.data.tags.map((t) => link(t, tagPath(t))).join(', ')}` : ''),
+    cta(model, x.data.cta ?? model.pages.blog.data.entry_cta!),
   ];
 }
 
@@ -580,8 +599,17 @@ function proposal(model: SiteModel): Block[] {
     ...yourData(model),
     h('For agents and developers', 'api'),
     p(
-      `The same steps are an API: see the ${link('developer page', PAGE_PATHS.agents)} and the ${link('proposal contract', api)} (POST JSON to ${code(api)}, with an ${code('Idempotency-Key')} header to submit; the ${link('OpenAPI description', DOCUMENT_PATHS.openapi)} says the same). Prefer email? Write to [${site.data.email}](mailto:${site.data.email}).`,
+      `The same steps are an API: see the ${link('developer page', PAGE_PATHS.agents)} and the ${link('proposal contract', api)} (POST JSON to ${code(api)}, with an ${code('Idempotency-Key')} header to submit; the ${link('OpenAPI description', DOCUMENT_PATHS.openapi)} says the same).`,
       'prose',
+    ),
+    // The workspace is the proposal: its page ends with the other way to reach a person.
+    group(
+      [
+        h(model.pages.proposal.data.cta.heading, 'next-step'),
+        p(model.pages.proposal.data.cta.text),
+        { type: 'actions', links: [{ label: site.data.email, href: `mailto:${site.data.email}`, primary: true }] },
+      ],
+      { class: 'closing' },
     ),
   ];
 }
@@ -611,39 +639,36 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
   const blogUpdated = newest(model.posts.map((y) => y.data.published));
   const tags = [...new Set(model.posts.flatMap((y) => y.data.tags))].sort((a, b) => a.localeCompare(b));
   const wide = { wide: true };
+  const cs = words(model, 'case-studies');
+  const blog = words(model, 'blog');
   const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(
     head('case-studies', 'Case studies', newest(model.caseStudies.map((c) => c.data.published))),
     model.caseStudies,
     caseStudyCard,
-    'Older case studies',
+    { older: cs('older'), newer: cs('newer') },
     [md(x['case-studies'].body, 'prose lead')],
-    [
-      cta(
-        'Have a similar problem?',
-        'Tell us the outcome you want; we reply with a suggested scope and engagement model.',
-      ),
-    ],
+    [cta(model, x['case-studies'].data.cta)],
   );
   const [blogIndex, ...blogArchive] = paginatedIndex(
     head('blog', 'Blog', blogUpdated),
     model.posts,
     postCard,
-    'Older posts',
+    { older: blog('older'), newer: blog('newer') },
     [md(x.blog.body, 'prose lead')],
-    [],
+    [cta(model, x.blog.data.cta)],
   );
   return [
     fixed('home', 'Company', home(model), wide),
     fixed('services', 'Services', services(model), wide),
-    fixed('delivery-models', 'Services', [md(deliveryModels(model))]),
-    fixed('partners', 'Services', [md(partners(model))]),
+    fixed('delivery-models', 'Services', [md(deliveryModels(model)), cta(model, x['delivery-models'].data.cta)]),
+    fixed('partners', 'Services', [md(partners(model)), cta(model, x.partners.data.cta)]),
     fixed('aws-credentials', 'Evidence', credentials(model)),
     caseStudyIndex!,
     blogIndex!,
     fixed('about', 'Company', about(model)),
     fixed('agents', 'Proposals and agents', agents(model), wide),
     fixed('proposal', 'Proposals and agents', proposal(model), wide),
-    fixed('privacy', 'Proposals and agents', [md(privacy(model))]),
+    fixed('privacy', 'Proposals and agents', [md(privacy(model)), cta(model, x.privacy.data.cta)]),
     ...caseStudyArchive,
     ...blogArchive,
     ...model.caseStudies.map((c) =>
@@ -655,21 +680,34 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
       return paginatedIndex(
         {
           path: tagPath(tag),
-          title: `Posts tagged “${tag}”`,
+          title: `${blog('tagged')} “${tag}”`,
           description: `${posts.length} ${posts.length === 1 ? 'post' : 'posts'} from the ${model.site.data.name} blog tagged “${tag}”.`,
           section: 'Blog',
           updated: blogUpdated,
         },
         posts,
         postCard,
-        'Older posts',
+        { older: blog('older'), newer: blog('newer') },
         [],
-        [p(link('All posts', PAGE_PATHS.blog))],
+        [p(link(blog('all_posts'), PAGE_PATHS.blog)), cta(model, x.blog.data.cta)],
       );
     }),
     ...model.posts.map((x) =>
       entry(postPath(x.slug), x.data.title, x.data.description, 'Blog', x.data.published, post(model, x)),
     ),
+  ];
+}
+
+/** The 404 page (no page of the site: no twin, no JSON-LD), from content/pages/not-found.md. */
+export function notFoundBlocks(model: SiteModel): Block[] {
+  const page = model.pages['not-found'];
+  const links = (['services', 'case-studies', 'blog', 'agents'] as const).map((id) =>
+    link(model.pages[id].data.title, PAGE_PATHS[id]),
+  );
+  return [
+    md(page.body, 'lead'),
+    list([link(words(model, 'not-found')('home'), PAGE_PATHS.home), ...links]),
+    cta(model, page.data.cta),
   ];
 }
 
