@@ -137,7 +137,9 @@ describe('the proof a buyer looks for', () => {
       for (const image of imgs(html)) {
         expect(image.sized, `${file}: ${image.src}`).toBe(true);
         if (image.alt === '')
-          expect(html, `${file}: ${image.src}`).toMatch(/<img[^>]*\balt(?:="")?[ >][^>]*>\s*<span class="sr-only">/);
+          expect(html, `${file}: ${image.src}`).toMatch(
+            /<img[^>]*\balt(?:="")?[ >][^>]*>\s*<span class="(?:sr-only|brand-name)">/,
+          );
       }
     }
   });
@@ -261,6 +263,65 @@ describe('the proof a buyer looks for', () => {
       name: 'Priya Raman',
       jobTitle: 'Principal Architect and co-founder',
     });
+  });
+});
+
+describe('one voice', () => {
+  /** What a person reads: the body without scripts and without code (the API's replies, shown as they are). */
+  const visible = (html: string) =>
+    decode(
+      /<body[\s\S]*<\/body>/
+        .exec(html)![0]
+        .replace(/<(script|pre)\b[\s\S]*?<\/\1>/g, ' ')
+        .replace(/<[^>]+>/g, ' '),
+    ).replace(/\s+/g, ' ');
+  const sitePages = pages.filter((p) => !p.path.startsWith('/confirm/'));
+
+  it('says once on every page that the partner is independent, and nowhere what it is not', () => {
+    for (const { file } of [...sitePages, { file: '404.html' }]) {
+      const text = visible(readDist(file));
+      expect(text.match(/\bindependent\b/gi)?.length, file).toBe(1);
+      expect(text, file).not.toMatch(/\bnot (?:AWS|Amazon Web Services)\b/);
+    }
+    // On the home page, in the headline; on /agents, in its rules; elsewhere in the footer.
+    expect(one(readDist('index.html'), /<h1 id="headline">([^<]+)<\/h1>/g)[0]).toMatch(/^Independent /);
+    expect(/<footer[\s\S]*<\/footer>/.exec(readDist('services.html'))![0]).toContain(
+      'Kestrel Cloud is an independent cloud consulting and delivery partner and an AWS Advanced Tier Services Partner.',
+    );
+  });
+
+  it('gives each page one name: its navigation label starts its title, and every button to it says the same', () => {
+    const html = readDist('index.html');
+    const nav = [
+      .../<nav class="nav-wide"[\s\S]*?<\/nav>/.exec(html)![0].matchAll(/href="([^"]+)"[^>]*>\s*([^<]+?)\s*</g),
+    ];
+    expect(nav.length).toBeGreaterThan(5);
+    for (const [, href, label] of nav) {
+      const h1 = one(readDist(`${href!.slice(1)}.html`), /<h1[^>]*>([^<]+)<\/h1>/g)[0]!;
+      expect(decode(h1), href).toMatch(new RegExp(`^${decode(label!).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    }
+    expect(html).toContain('<a class="button secondary" href="/agents">For AI agents</a>');
+    expect(one(readDist('partners.html'), /<h1[^>]*>([^<]+)<\/h1>/g)).toEqual(['AWS programs']);
+  });
+
+  it('writes dates as people write them, with the ISO date for machines', () => {
+    const month = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
+    for (const file of ['blog.html', 'index.html', 'case-studies.html']) {
+      for (const [, shown] of readDist(file).matchAll(/<time datetime="\d{4}-\d{2}-\d{2}">([^<]+)<\/time>/g))
+        expect(shown, file).toMatch(new RegExp(`^\\d{1,2} ${month} \\d{4}$`));
+    }
+    expect(readDist('blog.html')).toContain('<time datetime="2026-10-06">6 October 2026</time>');
+    expect(readDist('case-studies/harbourline-logistics-data-center-migration.html')).toContain(
+      '<dd>17 March 2026</dd>',
+    );
+  });
+
+  it('shows tags as content writes them, at a lower-case address', () => {
+    const html = readDist('blog/cutting-contact-center-handle-time-with-generative-ai.html');
+    expect(html).toContain('<a href="/blog/tags/generative-ai">Generative AI</a>');
+    expect(one(readDist('blog/tags/generative-ai.html'), /<h1[^>]*>([^<]+)<\/h1>/g)).toEqual([
+      'Posts tagged “Generative AI”',
+    ]);
   });
 });
 
