@@ -6,7 +6,7 @@ import type { EntryData, KindData, SiteData } from './entry-schema.ts';
 import { PAGE_IDS, type PageId } from '../../contract/ids.ts';
 import { duplicateProblems, mapStrings, ruleProblems } from './entry-checks.ts';
 import { fieldPosition, locate, position, type Problem } from './problem.ts';
-import { SITE_PAGE_IDS } from './page-sections.ts';
+import { PRIVACY_SECTIONS, SITE_PAGE_IDS } from './page-sections.ts';
 import { caseStudyPath, PAGE_PATHS, postPath, tagPath, tagSlug } from '../../contract/paths.ts';
 import { nearest } from '../../text/nearest.ts';
 import { markdownForm, mdxProblems } from './mdx-components.ts';
@@ -112,6 +112,19 @@ async function publishFrontmatterImages(value: unknown, importer: string): Promi
     Object.entries(record).map(async ([k, v]) => [k, await publishFrontmatterImages(v, importer)] as const),
   );
   return Object.fromEntries(entries);
+}
+
+/** A section the privacy notice adds its facts to, missing from its body. */
+function privacyProblems(page: Of<'page'> | undefined): Problem[] {
+  if (!page) return [];
+  return PRIVACY_SECTIONS.filter((id) => !new RegExp(`^## .*\\{#${id}\\}\\s*$`, 'm').test(page.body)).map((id) => ({
+    file: page.file,
+    ...position(page.raw, page.raw.length),
+    field: 'body',
+    found: `no section {#${id}}`,
+    expected: `a section for each fact the notice adds: ${PRIVACY_SECTIONS.map((x) => `{#${x}}`).join(', ')}`,
+    fix: `add a heading ending in {#${id}}, e.g. "## How long we keep it {#retention}", and its text`,
+  }));
 }
 
 /** A post's author who is nobody in content/people/, and one tag written two ways. */
@@ -231,6 +244,7 @@ export async function loadSiteModel() {
   const posts = ofKind(all, 'post').sort(newestFirst);
   problems.push(
     ...postProblems(posts, people),
+    ...privacyProblems(pageList.find((x) => x.data.page === 'privacy')),
     ...ruleProblems(all, site.data, placeholderValues(site.data)),
     ...duplicateProblems(pageList, (p) => p.data.page, 'page'),
     ...duplicateProblems(audiences, (a) => a.data.id, 'id', 'audience id'),

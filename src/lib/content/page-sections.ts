@@ -80,10 +80,39 @@ export const PAGE_SECTIONS = {
   },
   agents: {},
   proposal: {},
-  privacy: {},
+  privacy: {
+    legal_name: 'label of the controller’s registered name',
+    address: 'label of its registered office',
+    email: 'label of its email address',
+    phone: 'label of its phone number',
+    processor: 'head of the processors table’s first column: the company',
+    role: 'head of the column of what each does',
+    location: 'head of the column of where it processes data',
+    terms: 'head of the column of its terms',
+    terms_link: 'text of the link to each processor’s terms',
+    consent_quote: 'words before the consent text (on /proposal too)',
+    consent_version: 'word before the consent text’s version',
+    consent_record: 'heading of how consent is recorded',
+    consent_methods: 'words before the list of ways consent is given',
+    where: 'heading of where requests are stored',
+    sending: 'heading of what the site sends, and its limits',
+    counting: 'words before what each limit counts',
+  },
   'not-found': {
     home: 'label of the link to the home page',
   },
 } as const satisfies Record<string, Record<string, string>>;
+
+/** The sections the privacy notice's body must have (`## Heading {#id}`): the page adds its facts to each. */
+export const PRIVACY_SECTIONS = [
+  'controller',
+  'purposes',
+  'legal-basis',
+  'rights',
+  'processors',
+  'transfers',
+  'retention',
+  'technical',
+] as const;
 
 export type PageSectionKey<P extends keyof typeof PAGE_SECTIONS> = keyof (typeof PAGE_SECTIONS)[P] & string;

@@ -26,7 +26,8 @@ import { MCP_TRANSPORT, mcpRevisionsText } from '../agents/mcp-server.ts';
 import { absolute } from './urls.ts';
 import { proofFigures } from '../content/proof-figures.ts';
 import { bodySections, paragraphs } from '../content/body-sections.ts';
-import type { PAGE_SECTIONS, PageSectionKey } from '../content/page-sections.ts';
+import type { PAGE_SECTIONS, PageSectionKey, PRIVACY_SECTIONS } from '../content/page-sections.ts';
+import { processorsInUse } from '../content/processors.ts';
 import { signedRequestsText } from '../../proposal/agent-identity/operator-notice.ts';
 import {
   blocksMarkdown,
@@ -528,44 +529,79 @@ function yourData(model: SiteModel): Block[] {
   ];
 }
 
-const consentQuote = ({ data }: SiteModel['site']) =>
-  `Submitting means agreeing to this text (version ${data.consent_version}):\n\n> ${data.consent_text}`;
+/** The consent text as a quote, with its version (on /privacy and /proposal). */
+const consentQuote = (model: SiteModel) => {
+  const w = words(model, 'privacy');
+  const { data } = model.site;
+  return `${w('consent_quote')} (${w('consent_version')} ${data.consent_version}):\n\n> ${data.consent_text}`;
+};
 
-/** The privacy notice: the page's own words, then every data_handling fact, as the contract states them. */
+/**
+ * The privacy notice: the legal reviewer's sections in the page's own words (content/pages/privacy.md),
+ * each followed by its facts from the content and the build's configuration: the controller, the
+ * processors in use, the retention; then the mechanics, as data_handling states them.
+ */
 function privacy(model: SiteModel): string {
   const d = knowledgeOf(model).data_handling;
   const { site } = model;
+  const w = words(model, 'privacy');
+  const { intro, sections } = bodySections(model.pages.privacy.body);
+  const office = site.data.offices[0]!;
+  const facts: Record<(typeof PRIVACY_SECTIONS)[number], string> = {
+    controller: [
+      `- **${w('legal_name')}:** ${site.data.legal_name}`,
+      `- **${w('address')}:** ${office.address}`,
+      `- **${w('email')}:** [${site.data.email}](mailto:${site.data.email})`,
+      `- **${w('phone')}:** ${site.data.phone}`,
+    ].join('\n'),
+    purposes: join(d.stored, consentQuote(model)),
+    'legal-basis': '',
+    rights: d.erasure,
+    processors: blocksMarkdown([
+      {
+        type: 'table',
+        head: [w('processor'), w('role'), w('location'), w('terms')],
+        rows: processorsInUse(site.data.processors).map((x) => [
+          x.name,
+          x.role,
+          x.location,
+          link(w('terms_link'), x.terms),
+        ]),
+      },
+    ]),
+    transfers: '',
+    retention: d.retention,
+    technical: join(
+      `### ${w('consent_record')} {#consent}`,
+      d.consent_record,
+      w('consent_methods'),
+      Object.values(CONSENT_METHODS)
+        .map((meaning) => `- ${meaning}`)
+        .join('\n'),
+      `### ${w('where')} {#where}`,
+      d.where,
+      `### ${w('sending')} {#sending}`,
+      d.sending,
+      [
+        `Confirmation emails to one mailbox (however its address is spelled) in 24 hours: at most ${d.limits.confirmation_emails_per_address_per_day}.`,
+        `Confirmation emails from the requests of one client (one network address) in 24 hours: at most ${d.limits.confirmation_emails_per_client_per_day}.`,
+        `Confirmation emails to one domain (its subdomains included; large mail providers' domains such as gmail.com excepted) in 24 hours: at most ${d.limits.confirmation_emails_per_domain_per_day}.`,
+        `Confirmation emails from the whole site in a day: at most ${d.limits.confirmation_emails_per_day}.`,
+        `Individual notices to ${site.data.name}'s sales team in an hour: at most ${d.limits.sales_notices_per_hour}; past that, one summary for the hour.`,
+      ]
+        .map((i) => `- ${i}`)
+        .join('\n'),
+      w('counting'),
+      [d.counting.address, d.counting.client, d.counting.domain].map((i) => `- ${i}`).join('\n'),
+      `Agents and developers find the same facts as \`data_handling\` in the ${link('proposal contract', DOCUMENT_PATHS.proposalApi)}.`,
+    ),
+  };
   return join(
-    model.pages.privacy.body,
-    '## What is stored {#stored}',
-    d.stored,
-    consentQuote(site),
-    '## How your consent is recorded {#consent}',
-    d.consent_record,
-    'How consent can be given:',
-    Object.values(CONSENT_METHODS)
-      .map((meaning) => `- ${meaning}`)
-      .join('\n'),
-    '## Where it is kept {#where}',
-    d.where,
-    '## How long {#retention}',
-    d.retention,
-    '## What is sent, and how often {#sending}',
-    d.sending,
-    [
-      `Confirmation emails to one mailbox (however its address is spelled) in 24 hours: at most ${d.limits.confirmation_emails_per_address_per_day}.`,
-      `Confirmation emails from the requests of one client (one network address) in 24 hours: at most ${d.limits.confirmation_emails_per_client_per_day}.`,
-      `Confirmation emails to one domain (its subdomains included; large mail providers' domains such as gmail.com excepted) in 24 hours: at most ${d.limits.confirmation_emails_per_domain_per_day}.`,
-      `Confirmation emails from the whole site in a day: at most ${d.limits.confirmation_emails_per_day}.`,
-      `Individual notices to ${site.data.name}'s sales team in an hour: at most ${d.limits.sales_notices_per_hour}; past that, one summary for the hour.`,
-    ]
-      .map((i) => `- ${i}`)
-      .join('\n'),
-    'What each limit counts:',
-    [d.counting.address, d.counting.client, d.counting.domain].map((i) => `- ${i}`).join('\n'),
-    '## Deletion {#deletion}',
-    d.erasure,
-    `Agents and developers find the same facts as \`data_handling\` in the ${link('proposal contract', DOCUMENT_PATHS.proposalApi)}.`,
+    intro,
+    ...sections.map((section) => {
+      const id = /\{#([\w-]+)\}$/.exec(section.heading)?.[1];
+      return join(`## ${section.heading}`, section.markdown, id && facts[id as keyof typeof facts]);
+    }),
   );
 }
 
@@ -593,7 +629,7 @@ function proposal(model: SiteModel): Block[] {
           `**Submit**: with your consent, the request goes to our customer-relationship system. "Received" means it was accepted; we say an email was sent only when it was.`,
         ]),
         h('Consent', 'consent'),
-        md(consentQuote(site)),
+        md(consentQuote(model)),
       ],
     },
     ...yourData(model),
