@@ -41,8 +41,9 @@ export function mdxLoader(dir: string): Loader {
   return {
     name: 'mdx',
     load: async (context) => {
-      // The dev preview always watches, so a first .mdx file shows up without a restart.
-      if (!context.watcher && !hasMdxFiles(dir)) return;
+      // With no .mdx file there is nothing to load (and the glob loader would warn of it); the dev
+      // preview reloads every collection on any change, so a first .mdx file shows up without a restart.
+      if (!hasMdxFiles(dir)) return context.store.clear();
       const { failed } = checkContentFiles(dir, fileURLToPath(context.config.publicDir));
       const skip = failed.filter((f) => f.shown.endsWith('.mdx')).map((f) => `!${f.shown.slice('content/'.length)}`);
       const key = skip.join('\n');

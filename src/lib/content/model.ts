@@ -223,7 +223,9 @@ export async function loadSiteModel() {
   const checked = checkContentFiles(CONTENT_DIR, PUBLIC_DIR);
   const problems: Problem[] = [...checked.problems];
   // Drafts are dropped here and only here, so no output can publish one.
-  const mdx = import.meta.env.DEV || hasMdxFiles(CONTENT_DIR) ? await getCollection('mdx') : [];
+  // Asked only when there are .mdx files: Astro warns of an empty collection. The dev preview
+  // evaluates this module afresh after every change, so a first .mdx file is read at once.
+  const mdx = hasMdxFiles(CONTENT_DIR) ? await getCollection('mdx') : [];
   const entries = [...(await getCollection('entries')), ...mdx].filter((e) => !e.data.draft);
 
   const sites = entries.flatMap((e) =>
