@@ -18,6 +18,7 @@ import { freePort } from './free-port.ts';
 import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
 import { EXISTING_BUILD_ENV, missingBuild } from './serve/existing-build.ts';
 import { serverDir } from './serve/server-dir.ts';
+import { isNoise } from './serve/quiet.ts';
 import { LOOPBACK_DIRECTORY_ENV } from '../src/proposal/agent-identity/profile.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
@@ -88,13 +89,11 @@ async function startNetlify(restartsLeft: number): Promise<void> {
   ] as const) {
     createInterface({ input: stream }).on('line', (line) => {
       if (line.includes('EADDRINUSE')) lostPort = true;
-      if (/^\s*[╭│╰]/.test(line) || /Static server listening to/.test(line)) {
-        if (!announced && /Local dev server ready/.test(line)) {
-          announced = true;
-          console.log(`\nnpm start: the site and the proposal function are at http://localhost:${port}\n`);
-        }
-        return;
+      if (!announced && /Local dev server ready/.test(line)) {
+        announced = true;
+        console.log(`\nnpm start: the site and the proposal function are at http://localhost:${port}\n`);
       }
+      if (isNoise(line) || /Static server listening to/.test(line)) return;
       out.write(`${line}\n`);
     });
   }
