@@ -69,7 +69,8 @@ describe('/privacy', () => {
   });
 
   it('lists the processors this build is configured with: hosting only, with nothing else set', () => {
-    const table = /<table>[\s\S]*?<\/table>/.exec(readDist('privacy.html'))![0];
+    const html = readDist('privacy.html');
+    const table = html.slice(html.indexOf('id="processors"'), html.indexOf('id="transfers"'));
     expect(table).toContain('Netlify, Inc.');
     for (const other of ['HubSpot', 'Pipedrive', 'Postmark', 'Slack']) expect(table).not.toContain(other);
     expect(table).toContain('href="https://www.netlify.com/legal/data-processing-agreement/"');

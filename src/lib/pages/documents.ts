@@ -557,18 +557,10 @@ function privacy(model: SiteModel): string {
     purposes: join(d.stored, consentQuote(model)),
     'legal-basis': '',
     rights: d.erasure,
-    processors: blocksMarkdown([
-      {
-        type: 'table',
-        head: [w('processor'), w('role'), w('location'), w('terms')],
-        rows: processorsInUse(site.data.processors).map((x) => [
-          x.name,
-          x.role,
-          x.location,
-          link(w('terms_link'), x.terms),
-        ]),
-      },
-    ]),
+    // A list, not a table: each processor reads whole on a phone.
+    processors: processorsInUse(site.data.processors)
+      .map((x) => `- **${x.name}** ${x.role}. ${w('location')}: ${x.location}. ${link(w('terms_link'), x.terms)}.`)
+      .join('\n'),
     transfers: '',
     retention: d.retention,
     technical: join(
