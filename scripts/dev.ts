@@ -16,6 +16,7 @@ import { DOCUMENT_PATHS } from '../src/contract/paths.ts';
 import { freePort } from './free-port.ts';
 import { createInterface } from 'node:readline';
 import { errorsOnce } from './dev/errors-once.ts';
+import { isNoise } from './serve/quiet.ts';
 import { listenHost, netlifyChildEnv } from './serve/listen-host.ts';
 import { runSchedule, scheduleOf, SCHEDULED_FUNCTION } from './serve/schedule.ts';
 import { join } from 'node:path';
@@ -27,13 +28,19 @@ const STARTUP_MS = 120_000;
 /** An error block is complete once the output pauses this long. */
 const QUIET_MS = 150;
 
-/** Astro's output, with each content mistake printed once (./dev/errors-once.ts). */
-function printErrorsOnce(child: ChildProcess): void {
+/** Astro's banner names its inner address, which is not the one to open: left out. */
+const ASTRO_BANNER = /^\s*(?:astro\s+v\d|┃\s*(?:Local|Network)\b)/;
+// eslint-disable-next-line no-control-regex -- ANSI colour codes are control characters
+const plain = (line: string) => line.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** Astro's output, with each content mistake printed once (./dev/errors-once.ts) and without its inner address. */
+function printAstro(child: ChildProcess): void {
   const filter = errorsOnce();
   let quiet: NodeJS.Timeout | undefined;
   const print = (lines: string[]) => lines.forEach((line) => process.stdout.write(`${line}\n`));
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream! }).on('line', (line) => {
+      if (ASTRO_BANNER.test(plain(line))) return;
       print(filter.line(line));
       clearTimeout(quiet);
       quiet = setTimeout(() => print(filter.idle()), QUIET_MS);
@@ -41,15 +48,38 @@ function printErrorsOnce(child: ChildProcess): void {
   }
 }
 
+/** netlify dev's output without the hints of a healthy start (./serve/quiet.ts); the address to open comes last. */
+function printNetlify(child: ChildProcess): void {
+  let announced = false;
+  for (const [stream, out] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const) {
+    createInterface({ input: stream! }).on('line', (line) => {
+      if (!announced && /Local dev server ready/.test(line)) {
+        announced = true;
+        process.stdout.write(`\nnpm run dev: open http://localhost:${port}\n\n`);
+      }
+      // Before the address, netlify dev's blank lines only frame what was left out.
+      if (!isNoise(line) && (announced || line.trim() !== '')) out.write(`${line}\n`);
+    });
+  }
+}
+
 const children: ChildProcess[] = [];
-function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}, filtered = false): ChildProcess {
+function start(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  print?: (child: ChildProcess) => void,
+): ChildProcess {
   const child = spawn(command, args, {
     cwd: root,
-    stdio: ['ignore', filtered ? 'pipe' : 'inherit', filtered ? 'pipe' : 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     // Piped output keeps its colours where the terminal shows them.
-    env: { ...process.env, ...(filtered && process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}), ...env },
+    env: { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}), ...env },
   });
-  if (filtered) printErrorsOnce(child);
+  print?.(child);
   children.push(child);
   child.once('exit', (code) => {
     for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
@@ -70,7 +100,7 @@ start(
   'astro',
   ['dev', '--host', '127.0.0.1', '--port', String(astroPort)],
   { SITE_URL: `http://localhost:${port}` },
-  true,
+  printAstro,
 );
 
 // The dev server answers its first request once it has written the function's data (src/integrations/dev-preview.ts).
@@ -115,6 +145,7 @@ start(
     // Signed requests from agents on loopback are checked locally (src/contract/web-bot-auth.ts).
     [LOOPBACK_DIRECTORY_ENV]: '1',
   },
+  printNetlify,
 );
 // netlify dev fires no schedule: the scheduled function runs on its cadence all the same (./serve/schedule.ts).
 runSchedule(

@@ -20,6 +20,7 @@ import { EXISTING_BUILD_ENV, missingBuild } from './serve/existing-build.ts';
 import { serverDir } from './serve/server-dir.ts';
 import { runSchedule, scheduleOf, SCHEDULED_FUNCTION } from './serve/schedule.ts';
 import { headerTypes, typedHeaders, UNTYPED } from './serve/untyped-files.ts';
+import { isNoise } from './serve/quiet.ts';
 import { LOOPBACK_DIRECTORY_ENV } from '../src/contract/web-bot-auth.ts';
 
 const port = Number(process.env['PORT'] ?? 8888);
@@ -95,13 +96,11 @@ async function startNetlify(restartsLeft: number): Promise<void> {
       if (line.includes(`/.netlify/functions/${SCHEDULED_FUNCTION}`)) return void (scheduledReply = true);
       if (scheduledReply && /^Response with status/.test(line)) return void (scheduledReply = false);
       if (/"event":"scheduled_run","due":0,/.test(line)) return;
-      if (/^\s*[╭│╰]/.test(line) || /Static server listening to/.test(line)) {
-        if (!announced && /Local dev server ready/.test(line)) {
-          announced = true;
-          console.log(`\nnpm start: the site and the proposal function are at http://localhost:${port}\n`);
-        }
-        return;
+      if (!announced && /Local dev server ready/.test(line)) {
+        announced = true;
+        console.log(`\nnpm start: the site and the proposal function are at http://localhost:${port}\n`);
       }
+      if (isNoise(line) || /Static server listening to/.test(line)) return;
       out.write(`${line}\n`);
     });
   }

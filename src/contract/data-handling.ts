@@ -3,8 +3,12 @@ import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency-rules.ts';
 import { CLIENT_COUNTING, DOMAIN_COUNTING, MAILBOX_COUNTING, sendLimitsFromEnv } from './send-limits.ts';
 
 export const RETENTION_DAYS_RANGE = { min: 1, max: 36_500 } as const;
-/** Days a stored request is kept when RETENTION_DAYS is unset: deleted by the scheduled clean-up. */
+
+/** Days a stored request is kept when RETENTION_DAYS is unset, invalid or shorter than the redelivery window. */
 export const DEFAULT_RETENTION_DAYS = 365;
+
+/** How often the scheduled clean-up runs, on a site nobody visits as on a busy one. */
+export const CLEAN_UP_SCHEDULE = 'every minute';
 
 /** RETENTION_DAYS as a number of days; undefined when unset, empty or out of range. */
 export function retentionDays(raw: string | undefined): number | undefined {
@@ -22,15 +26,15 @@ export function dataHandlingFromEnv(
   privacyUrl?: string,
 ) {
   const asked = retentionDays(env['RETENTION_DAYS']);
-  // Unset or unusable, the function deletes after the default period; it refuses a retention shorter
-  // than its redelivery window (REDELIVERY_MAX_HOURS, 72 by default) the same way (config.ts).
+  // The function refuses a retention shorter than its redelivery window (REDELIVERY_MAX_HOURS, 72 by default)
+  // and applies the default instead.
   const maxHours = Number(env['REDELIVERY_MAX_HOURS'] ?? '72');
-  const days =
-    asked === undefined || asked * 24 < (Number.isFinite(maxHours) ? maxHours : 72) ? DEFAULT_RETENTION_DAYS : asked;
+  const refused = asked !== undefined && asked * 24 < (Number.isFinite(maxHours) ? maxHours : 72);
+  const days = asked === undefined || refused ? DEFAULT_RETENTION_DAYS : asked;
   const { limits } = sendLimitsFromEnv((variable) => env[variable]);
   return {
     stored:
-      `Summarize stores nothing, and guide stores nothing about you: a question no capability answers is counted by its topic words only (at most six words, no addresses, links or numbers; at most 100 topics a day, deleted two days later), so ${name} learns what it is asked and cannot answer. A submitted request (the contact details, the intake fields, the consent ` +
+      `Summarize stores nothing, and guide stores nothing about you: a question no capability answers is counted by its topic words only (at most six words, no names, addresses, links or numbers; at most 100 topics a day, deleted two days later), so ${name} learns what it is asked and cannot answer. A submitted request (the contact details, the intake fields, the consent ` +
       `text and version agreed to, and when it arrived) is stored by ${name}, delivered to its customer-relationship ` +
       `system, and ${name}'s sales team is told of it.`,
     consent_record:
@@ -46,9 +50,11 @@ export function dataHandlingFromEnv(
       `each receives the request only to do that job.`,
     retention_days: days,
     retention:
-      `A stored request is deleted ${days} days after it arrived.` +
-      // One pointer per key, deleted with the request it names (proposal/store/key-pointer.ts).
-      ` Idempotency keys are honoured for ${IDEMPOTENCY_RETENTION_HOURS} hours; each is stored only as a hash, beside the request it names, and deleted with that request.`,
+      `A stored request is deleted ${days} days after it arrived` +
+      (days === DEFAULT_RETENTION_DAYS && asked !== DEFAULT_RETENTION_DAYS ? ' (the default period)' : '') +
+      `, by a scheduled clean-up that runs ${CLEAN_UP_SCHEDULE} whether or not anyone visits the site, or sooner when its deletion is asked for.` +
+      // One pointer per key, deleted with the request it names (proposal/store/keys.ts).
+      ` The key a sender's software sends so that a retry never sends a request twice is kept ${IDEMPOTENCY_RETENTION_HOURS} hours, only as a hash, and deleted with its request.`,
     limits: {
       confirmation_emails_per_address_per_day: limits.perAddress,
       confirmation_emails_per_client_per_day: limits.perClient,

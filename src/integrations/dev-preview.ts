@@ -1,5 +1,7 @@
 /** `npm run dev`: netlify.toml's rewrites, answers matching the content on disk, and the function's data. */
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
+import type { ServerResponse } from 'node:http';
+import { DOCUMENT_PATHS } from '../contract/paths.ts';
 import { globSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,7 +12,7 @@ import { LOAD_STARTED } from '../lib/content/loader.ts';
 import { CONTENT_DIR, ROOT } from '../lib/content/project-dirs.ts';
 
 const GENERATED_DIR = join(ROOT, '.generated');
-const AGENT_DOCUMENTS = fileURLToPath(new URL('../lib/agents/agent-documents.ts', import.meta.url));
+const AGENT_DOCUMENTS = fileURLToPath(new URL('../lib/agents/published.ts', import.meta.url));
 /** A save often arrives as several file events; the preview reloads once they stop. */
 const SETTLE_MS = 50;
 /** Astro skips a refresh while it reloads its content config (a few tens of ms after a markdown change). */
@@ -18,6 +20,25 @@ const RELOAD_RETRY_MS = 20;
 const RELOAD_TIMEOUT_MS = 10_000;
 /** The module Astro's content runtime reads the content store from. */
 const DATA_STORE_MODULE = '\0astro:data-layer-content';
+
+/** The paths the proposal function answers: under `npm run dev`, netlify dev sends them to it, never here. */
+const FUNCTION_PATHS = new Set<string>([DOCUMENT_PATHS.proposalApi, DOCUMENT_PATHS.mcp]);
+
+/**
+ * A POST that reached Astro's inner address instead of the preview's: a problem that names the
+ * address to open, so the workspace says the site is not answering here, not that the request is wrong.
+ */
+export function functionElsewhere(res: ServerResponse): void {
+  const open = process.env['SITE_URL'] ?? 'the address npm run dev prints last';
+  const body = JSON.stringify({
+    type: 'about:blank',
+    title: 'The proposal function does not answer at this address',
+    status: 503,
+    detail: `This is the preview's inner address, where only pages answer. Open ${open}: the site and the proposal function answer there.`,
+  });
+  res.writeHead(503, { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(body);
+}
 
 /** netlify.toml's 200-rewrites: netlify dev applies one only when nothing answers, and Astro answers every path. */
 function netlifyRewrites(toml: string): Map<string, string> {
@@ -42,8 +63,7 @@ async function refreshFunctionData(server: ViteDevServer, logger: AstroIntegrati
   const environment = server.environments['ssr'];
   if (!environment || !isRunnableDevEnvironment(environment)) return;
   try {
-    const documents =
-      await environment.runner.import<typeof import('../lib/agents/agent-documents.ts')>(AGENT_DOCUMENTS);
+    const documents = await environment.runner.import<typeof import('../lib/agents/published.ts')>(AGENT_DOCUMENTS);
     // As the published JSON reads: what the function receives is what GET /api/proposal answers.
     const asPublished = (value: unknown) => JSON.parse(JSON.stringify(value)) as never;
     const written = writeFunctionData(GENERATED_DIR, {
@@ -155,6 +175,8 @@ export function devPreview(): AstroIntegration {
         server.middlewares.use((req, res, next) => {
           res.setHeader('Content-Security-Policy', csp);
           const url = new URL(req.url ?? '/', 'http://dev');
+          // Astro's own address has no function behind it: say so to the page, in the API's own form.
+          if (req.method === 'POST' && FUNCTION_PATHS.has(url.pathname)) return functionElsewhere(res);
           const to = rewrites.get(url.pathname);
           if (to && (req.method === 'GET' || req.method === 'HEAD')) req.url = `${to}${url.search}`;
           firstData ??= followContent();

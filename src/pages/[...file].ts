@@ -1,11 +1,6 @@
 import { getRssString } from '@astrojs/rss';
 import type { APIRoute, GetStaticPaths, InferGetStaticPropsType } from 'astro';
-import {
-  capabilitiesDocument,
-  capabilitiesSchema,
-  knowledge,
-  proposalContract,
-} from '../lib/agents/agent-documents.ts';
+import { capabilitiesDocument, capabilitiesSchema, knowledge, proposalContract } from '../lib/agents/published.ts';
 import { aiCatalog, apiCatalog } from '../lib/agents/catalogs.ts';
 import { proposalSkill, skillMdPath, skillsIndex } from '../lib/agents/agent-skills.ts';
 import { headersFile } from '../lib/agents/headers-file.ts';

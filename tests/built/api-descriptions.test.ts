@@ -3,6 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { readDist, fileForPath } from '../../scripts/local-site/dist.ts';
+import { DEFAULT_RETENTION_DAYS } from '../../src/contract/data-handling.ts';
 
 const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default;
 const openapi = JSON.parse(readDist('openapi.json'));
@@ -138,10 +139,10 @@ describe('the contract explains itself to an agent', () => {
   it('says what is stored, for how long and how to have it deleted, on the contract, /agents and /proposal', () => {
     const { stored, retention, erasure, retention_days } = contract.data_handling;
     expect(stored).toMatch(/Guide and summarize store nothing/);
-    // The build ran without RETENTION_DAYS: kept until deletion is asked for.
-    expect(retention_days).toBeNull();
+    // The build ran without RETENTION_DAYS: the finite default.
+    expect(retention_days).toBe(DEFAULT_RETENTION_DAYS);
     expect(retention).toMatch(
-      /kept until its deletion is asked for.*Idempotency keys are honoured for 24 hours; each is stored only as a hash, beside the request it names, and deleted with that request/,
+      /deleted 365 days after it arrived \(the default period\), by a scheduled clean-up that runs every minute.*kept 24 hours, only as a hash, and deleted with its request/,
     );
     expect(erasure).toMatch(/^To have a request deleted, write to [^\s@]+@[^\s@]+ with its request_id/);
     const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#39;|&apos;/g, "'");

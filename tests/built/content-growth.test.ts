@@ -25,7 +25,7 @@ beforeAll(() => {
       const day = String((i % 28) + 1).padStart(2, '0');
       writeFileSync(
         join(dir, 'blog', `growth-note-${i}.md`),
-        `---\nkind: post\ntitle: "Growth note ${i}"\ndescription: "Note ${i} on running cloud workloads well, one sentence long enough to count."\nauthor: Test Author\npublished: "2025-${String((i % 12) + 1).padStart(2, '0')}-${day}"\ntags:\n  - ${TAG}\n---\n\n${BODY}\n`,
+        `---\nkind: post\ntitle: "Growth note ${i}"\ndescription: "Note ${i} on running cloud workloads well, one sentence long enough to count."\nauthor: Priya Raman\npublished: "2025-${String((i % 12) + 1).padStart(2, '0')}-${day}"\ntags:\n  - ${TAG}\n---\n\n${BODY}\n`,
       );
     }
   });

@@ -56,7 +56,7 @@ describe('a good build: links, images, placeholders and a renamed partner', () =
           'kind: post',
           'title: "Components in MDX"',
           'description: "A post in MDX with the site\'s components."',
-          'author: Test',
+          'author: Priya Raman',
           'published: "2026-01-01"',
           '---',
           '',
@@ -162,6 +162,8 @@ describe('a good build: links, images, placeholders and a renamed partner', () =
     );
     expect(clients.slice(4)).toEqual(['Larkspur Retail Group', 'Oakhurst Learning', 'Meridian Dental Network']);
     expect(new Set(clients).size).toBe(clients.length);
-    expect(read('aws-credentials.md')).toContain('- Northwind Trading');
+    expect(read('aws-credentials.md')).toMatch(
+      /^- \[Northwind Trading\]\(https:\/\/[^)]+\/case-studies\/new-client\)$/m,
+    );
   });
 });

@@ -11,6 +11,7 @@ interface DataHandling {
   stored: string;
   where: string;
   retention: string;
+  retention_days: number;
   sending: string;
   erasure: string;
   limits: {
@@ -40,6 +41,48 @@ const page = text(readDist('privacy.html'));
 const twin = readDist('privacy.md').replace(/\s+/g, ' ');
 
 describe('/privacy', () => {
+  it('names what a legal reviewer checks first, in this order, and leaves the mechanics to a technical section at the end', () => {
+    const order = [
+      'Who is responsible for your data',
+      'Controller: Kestrel Cloud Ltd',
+      'Registered office: 2 Harbour Wharf, Bristol BS1 4RN, United Kingdom',
+      'The legal basis',
+      'Article 6(1)(a)',
+      'Article 6(1)(f)',
+      'Your rights and how to use them',
+      'to have it corrected or deleted, to restrict or object to its use, and to withdraw your consent',
+      "complain to the UK Information Commissioner's Office",
+      'Who processes it for us',
+      'Netlify, Inc.',
+      'Transfers outside the UK and the EU',
+      'European Commission',
+      'How long we keep it',
+      'A stored request is deleted 365 days after it arrived',
+      'Technical details',
+    ];
+    const at = order.map((text) => page.indexOf(text));
+    expect(at.map((i, n) => [order[n], i >= 0])).toEqual(order.map((text) => [text, true]));
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    const technical = page.indexOf('Technical details');
+    for (const mechanics of ['Netlify Blobs', 'HMAC-SHA-256', 'by its /48'])
+      expect(page.indexOf(mechanics), mechanics).toBeGreaterThan(technical);
+  });
+
+  it('lists the processors this build is configured with: hosting only, with nothing else set', () => {
+    const html = readDist('privacy.html');
+    const table = html.slice(html.indexOf('id="processors"'), html.indexOf('id="transfers"'));
+    expect(table).toContain('Netlify, Inc.');
+    for (const other of ['HubSpot', 'Pipedrive', 'Postmark', 'Slack']) expect(table).not.toContain(other);
+    expect(table).toContain('href="https://www.netlify.com/legal/data-processing-agreement/"');
+  });
+
+  it('keeps requests for a finite period by default, the one the contract states, by a scheduled clean-up', () => {
+    expect(data.retention_days).toBe(365);
+    expect(data.retention).toMatch(
+      /by a scheduled clean-up that runs every minute whether or not anyone visits the site/,
+    );
+  });
+
   it('says what the contract says: what is stored, where, for how long, what is sent, how to delete', () => {
     for (const fact of [data.stored, data.where, data.retention, data.sending, data.erasure]) {
       expect(page).toContain(fact);

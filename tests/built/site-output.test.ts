@@ -133,7 +133,7 @@ describe('agent text documents', () => {
   it('agent documents carry no relative URL', () => {
     const texts = ['llms.txt', 'llms-full.txt', ...distFiles('**/*.md')].map((f) => [f, readDist(f)] as const);
     for (const [file, text] of texts) {
-      expect(text.match(/\]\((?!https?:|mailto:)[^)]*\)/g), file).toBeNull();
+      expect(text.match(/\]\((?!https?:|mailto:|tel:)[^)]*\)/g), file).toBeNull();
     }
     const strings: string[] = [];
     JSON.stringify(capabilities, (_k, v) => (typeof v === 'string' && strings.push(v), v));

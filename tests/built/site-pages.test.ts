@@ -121,11 +121,215 @@ describe('blog feed and tags', () => {
   });
 });
 
+describe('the proof a buyer looks for', () => {
+  const imgs = (html: string) =>
+    [...html.matchAll(/<img\b([^>]*)>/g)].map((m) => ({
+      src: /src="([^"]+)"/.exec(m[1]!)?.[1] ?? '',
+      alt: decode(/alt="([^"]*)"/.exec(m[1]!)?.[1] ?? ''),
+      sized: /width="\d+"/.test(m[1]!) && /height="\d+"/.test(m[1]!),
+    }));
+  const main = (file: string) => /<main[\s\S]*<\/main>/.exec(readDist(file))![0];
+  const text = (html: string) => decode(html.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ');
+
+  it('every image has its size, and alt text unless a name beside it labels it', () => {
+    for (const { file } of pages) {
+      const html = readDist(file);
+      for (const image of imgs(html)) {
+        expect(image.sized, `${file}: ${image.src}`).toBe(true);
+        if (image.alt === '')
+          expect(html, `${file}: ${image.src}`).toMatch(
+            /<img[^>]*\balt(?:="")?[ >][^>]*>\s*<span class="(?:sr-only|brand-name)">/,
+          );
+      }
+    }
+  });
+
+  it('home: a picture beside the headline, the tier and named competencies, the logo wall, a quote and people', () => {
+    const html = main('index.html');
+    expect(html).toMatch(
+      /<section class="hero with-image"[\s\S]*<img class="hero-image" src="\/_astro\/[^"]+\.svg" alt="A diagram of how an engagement runs/,
+    );
+    expect(text(html)).toContain('AWS Advanced Tier Services Partner');
+    for (const name of [
+      'Migration and Modernization Consulting',
+      'DevOps Consulting',
+      'Generative AI Consulting',
+      'Security Consulting',
+    ])
+      expect(text(html)).toContain(name);
+    const wall = /<ul class="logos"[\s\S]*?<\/ul>/.exec(html)![0];
+    expect(imgs(wall)).toHaveLength(6);
+    // The three clients with a case study link to it.
+    expect(one(wall, /href="(\/case-studies\/[^"]+)"/g)).toHaveLength(3);
+    for (const path of one(wall, /href="(\/case-studies\/[^"]+)"/g)) expect(fileForPath(path), path).toBeDefined();
+    expect(html).toMatch(
+      /<figure class="quote"><blockquote><p>[^<]+<\/p><\/blockquote><figcaption><strong>[^<]+<\/strong>/,
+    );
+    expect(imgs(/<ul class="people">[\s\S]*?<\/ul>/.exec(html)![0]).length).toBeGreaterThanOrEqual(3);
+    expect(imgs(html).length).toBeGreaterThanOrEqual(15);
+  });
+
+  it('/about names the people with photo, role and bio, and the founding year, team, offices and phone', () => {
+    const html = main('about.html');
+    const people = [
+      ...html.matchAll(
+        /<li class="person"><img[^>]*alt="([^"]+)"[^>]*>\s*<div><h3 id="([\w-]+)">([^<]+)<\/h3><p class="role">([^<]+)<\/p>\s*<p>/g,
+      ),
+    ];
+    expect(people.length).toBeGreaterThanOrEqual(5);
+    for (const [, alt, , name] of people) expect(decode(alt!)).toContain(decode(name!));
+    for (const fact of [
+      'Founded',
+      '2016',
+      '48 people',
+      'Bristol, Dublin, Toronto',
+      '+44 117 496 0123',
+      '2 Harbour Wharf',
+    ])
+      expect(text(html)).toContain(fact);
+    expect(html).toContain('href="tel:+441174960123"');
+  });
+
+  it('/aws-credentials shows the tier and each competency by name with its badge, and every client', () => {
+    const html = main('aws-credentials.html');
+    const badges = [...html.matchAll(/<li><img[^>]*alt="([^"]+)"[^>]*>\s*<span>([^<]+)<\/span><\/li>/g)];
+    expect(badges.map((b) => decode(b[2]!))).toEqual([
+      'AWS Advanced Tier Services Partner',
+      'Migration and Modernization Consulting',
+      'DevOps Consulting',
+      'Generative AI Consulting',
+      'Security Consulting',
+    ]);
+    const capabilities = JSON.parse(readDist('api/capabilities.json')) as {
+      evidence: { cloud_partner_highlights: { competencies: string } };
+    };
+    expect(capabilities.evidence.cloud_partner_highlights.competencies).toBe(String(badges.length - 1));
+    expect(imgs(/<ul class="logos"[\s\S]*?<\/ul>/.exec(html)![0])).toHaveLength(6);
+  });
+
+  it('a case study shows the client logo, its figures large at the top, a diagram and the client quote', () => {
+    for (const file of distFiles('case-studies/*.html')) {
+      const html = main(file);
+      expect(html, file).toMatch(
+        /<figure class="picture client-logo"><img src="[^"]+" alt="[^"]+ logo"[^>]*loading="eager"/,
+      );
+      const figures = /<ul class="figures">([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? '';
+      expect(one(figures, /<strong>([^<]+)<\/strong>/g).length, file).toBeGreaterThanOrEqual(2);
+      expect(html.indexOf('class="figures"'), file).toBeLessThan(html.indexOf('id="challenge"'));
+      expect(html, file).toMatch(/<figure class="picture"><img src="\/_astro\/[^"]+\.svg" alt="A [^"]+"/);
+      expect(html, file).toMatch(/<figure class="quote">/);
+    }
+  });
+
+  it('a post names its author with photo and role, from content/people/, and the date as people write it', () => {
+    const html = main('blog/preparing-for-a-well-architected-review.html');
+    expect(html).toMatch(
+      /<p class="byline"><img src="[^"]+" alt="Illustrated portrait of Priya Raman[^"]*"[^>]*><span><time datetime="2026-02-24">24 February 2026<\/time>, by <a href="\/about#priya-raman">Priya Raman<\/a>, Principal Architect and co-founder\.<\/span><\/p>/,
+    );
+    expect(fileForPath('/about')).toBeDefined();
+    expect(readDist('about.html')).toContain('id="priya-raman"');
+  });
+
+  it('the JSON-LD carries the same facts: the tier and competencies, contact facts, the people and the quotes', () => {
+    const graph = (file: string) =>
+      (
+        JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(readDist(file))![1]!) as {
+          '@graph': Record<string, unknown>[];
+        }
+      )['@graph'];
+    const org = graph('index.html')[0]!;
+    expect(org).toMatchObject({
+      telephone: '+44 117 496 0123',
+      foundingDate: '2016',
+      numberOfEmployees: { value: 48 },
+      legalName: 'Kestrel Cloud Ltd',
+    });
+    expect(org['award']).toEqual(
+      expect.arrayContaining(['AWS Advanced Tier Services Partner', 'AWS DevOps Consulting Competency']),
+    );
+    expect(org['hasCredential']).toHaveLength(5);
+    expect((org['address'] as unknown[]).length).toBe(3);
+    const people = graph('about.html').filter((n) => n['@type'] === 'Person');
+    expect(people.length).toBeGreaterThanOrEqual(5);
+    for (const person of people)
+      expect(person).toMatchObject({ jobTitle: expect.any(String), image: expect.stringMatching(/^https:/) });
+    const quotes = graph('case-studies/harbourline-logistics-data-center-migration.html').filter(
+      (n) => n['@type'] === 'Quotation',
+    );
+    expect(quotes).toEqual([expect.objectContaining({ creator: expect.objectContaining({ name: 'Marta Kowalski' }) })]);
+    const article = graph('blog/preparing-for-a-well-architected-review.html').find((n) => n['@type'] === 'Article')!;
+    expect(article['author']).toMatchObject({
+      '@type': 'Person',
+      name: 'Priya Raman',
+      jobTitle: 'Principal Architect and co-founder',
+    });
+  });
+});
+
+describe('one voice', () => {
+  /** What a person reads: the body without scripts and without code (the API's replies, shown as they are). */
+  const visible = (html: string) =>
+    decode(
+      /<body[\s\S]*<\/body>/
+        .exec(html)![0]
+        .replace(/<(script|pre)\b[\s\S]*?<\/\1>/g, ' ')
+        .replace(/<[^>]+>/g, ' '),
+    ).replace(/\s+/g, ' ');
+  const sitePages = pages.filter((p) => !p.path.startsWith('/confirm/'));
+
+  it('says once on every page that the partner is independent, and nowhere what it is not', () => {
+    for (const { file } of [...sitePages, { file: '404.html' }]) {
+      const text = visible(readDist(file));
+      expect(text.match(/\bindependent\b/gi)?.length, file).toBe(1);
+      expect(text, file).not.toMatch(/\bnot (?:AWS|Amazon Web Services)\b/);
+    }
+    // On the home page, in the headline; on /agents, in its rules; elsewhere in the footer.
+    expect(one(readDist('index.html'), /<h1 id="headline">([^<]+)<\/h1>/g)[0]).toMatch(/^Independent /);
+    expect(/<footer[\s\S]*<\/footer>/.exec(readDist('services.html'))![0]).toContain(
+      'Kestrel Cloud is an independent cloud consulting and delivery partner and an AWS Advanced Tier Services Partner.',
+    );
+  });
+
+  it('gives each page one name: its navigation label starts its title, and every button to it says the same', () => {
+    const html = readDist('index.html');
+    const nav = [
+      .../<nav class="nav-wide"[\s\S]*?<\/nav>/.exec(html)![0].matchAll(/href="([^"]+)"[^>]*>\s*([^<]+?)\s*</g),
+    ];
+    expect(nav.length).toBeGreaterThan(5);
+    for (const [, href, label] of nav) {
+      const h1 = one(readDist(`${href!.slice(1)}.html`), /<h1[^>]*>([^<]+)<\/h1>/g)[0]!;
+      expect(decode(h1), href).toMatch(new RegExp(`^${decode(label!).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    }
+    expect(html).toContain('<a class="button secondary" href="/agents">For AI agents</a>');
+    expect(one(readDist('partners.html'), /<h1[^>]*>([^<]+)<\/h1>/g)).toEqual(['AWS programs']);
+  });
+
+  it('writes dates as people write them, with the ISO date for machines', () => {
+    const month = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
+    for (const file of ['blog.html', 'index.html', 'case-studies.html']) {
+      for (const [, shown] of readDist(file).matchAll(/<time datetime="\d{4}-\d{2}-\d{2}">([^<]+)<\/time>/g))
+        expect(shown, file).toMatch(new RegExp(`^\\d{1,2} ${month} \\d{4}$`));
+    }
+    expect(readDist('blog.html')).toContain('<time datetime="2026-10-06">6 October 2026</time>');
+    expect(readDist('case-studies/harbourline-logistics-data-center-migration.html')).toContain(
+      '<dd>17 March 2026</dd>',
+    );
+  });
+
+  it('shows tags as content writes them, at a lower-case address', () => {
+    const html = readDist('blog/cutting-contact-center-handle-time-with-generative-ai.html');
+    expect(html).toContain('<a href="/blog/tags/generative-ai">Generative AI</a>');
+    expect(one(readDist('blog/tags/generative-ai.html'), /<h1[^>]*>([^<]+)<\/h1>/g)).toEqual([
+      'Posts tagged “Generative AI”',
+    ]);
+  });
+});
+
 describe('pages people compare firms by', () => {
   it('home: headline, offer, both calls to action, the proof band and capability cards', () => {
     const html = readDist('index.html');
     expect(html).toMatch(
-      /<a class="button primary" href="\/proposal">Request a proposal<\/a>\s*<a class="button secondary" href="\/agents">Talk to us as an agent<\/a>/,
+      /<a class="button primary" href="\/proposal">Request a proposal<\/a>\s*<a class="button secondary" href="\/agents">For AI agents<\/a>/,
     );
     expect(html).toContain('<strong>50+</strong> customer launches');
     const services = one(html, /<h3><a href="(\/services#[\w-]+)">/g);
@@ -176,8 +380,21 @@ describe('pages people compare firms by', () => {
     expect(html.match(/may qualify/g)?.length ?? 0).toBeLessThanOrEqual(1);
   });
 
-  it('the 404 page is in the site frame and not indexed', () => {
+  it('every page ends with a call to action, its words from content/pages/', () => {
+    // The confirmation pages answer one email link and end with its answer (src/components/consent-answer.astro).
+    for (const { file } of [...pages.filter((p) => !p.path.startsWith('/confirm/')), { file: '404.html' }]) {
+      const main = /<main[^>]*>([\s\S]*)<\/main>/.exec(readDist(file))![1]!;
+      const last = main.slice(main.lastIndexOf('<section'));
+      expect(last, file).toMatch(
+        /^<section class="closing" aria-labelledby="next-step"><h2 id="next-step">[^<]+<\/h2><p>.+?<\/p><p class="actions"><a class="button primary" href="[^"]+">/,
+      );
+      expect(last.replace(/<\/section>\s*$/, ''), file).not.toContain('</section>');
+    }
+  });
+
+  it('the 404 page is in the site frame and not indexed, its words from content/pages/not-found.md', () => {
     const html = readDist('404.html');
+    expect(html).toContain('There is no page at this address.');
     expect(html).toContain('<header class="site-header">');
     expect(html).toContain('<footer class="site-footer">');
     expect(html).toContain('<meta name="robots" content="noindex">');

@@ -99,6 +99,23 @@ describe('npm run dev: the live preview serves what production serves', () => {
     expect(res.headers.get('content-type')).toMatch(type);
   });
 
+  it('prints the address to open last and alone: no inner address, no hint of a healthy start, no warning of an empty collection', () => {
+    // eslint-disable-next-line no-control-regex -- ANSI colour codes are control characters
+    const output = dev.output().replace(/\u001b\[[0-9;]*m/g, '');
+    const port = new URL(dev.url).port;
+    expect(output).toMatch(new RegExp(`\\nnpm run dev: open http://localhost:${port}\\n`));
+    for (const noise of [
+      '┃ Local',
+      'Local dev server ready',
+      '⬥ Injected',
+      '⬥ Edge functions',
+      'DeprecationWarning',
+      'does not exist or is empty',
+      'No files found matching',
+    ])
+      expect(output, noise).not.toContain(noise);
+  });
+
   it('answers POST /api/proposal with the function: a guide request, as the contract example says', async () => {
     const contract = await (await get('/api/proposal')).json();
     const res = await fetch(`${dev.url}/api/proposal`, {
@@ -145,7 +162,7 @@ describe('npm run dev: the live preview serves what production serves', () => {
       // Only the last few kilobytes of output are kept: enough for one round.
       const output = dev.output();
       expect(
-        output.split(`content/${CAPABILITY}:13\n  field:    order\n  found:    "first${round}"`).length - 1,
+        output.split(`content/${CAPABILITY}:13:8\n  field:    order\n  found:    "first${round}"`).length - 1,
         output,
       ).toBe(1);
       expect(output).not.toContain('at checkContentFiles');

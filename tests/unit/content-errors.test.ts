@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkContentFiles } from '../../src/lib/content/check.ts';
+import { formatProblem, formatProblems, type Problem } from '../../src/lib/content/problem.ts';
 import { duplicateProblems, ruleProblems } from '../../src/lib/content/entry-checks.ts';
 import { markdownForm, mdxProblems } from '../../src/lib/content/mdx-components.ts';
 import type { PageDocument } from '../../src/lib/pages/page-document.ts';
@@ -21,10 +22,8 @@ function fileCheckOf(edit: (dir: string) => void): string {
     const dir = join(work, 'content');
     cpSync(join(root, 'content'), dir, { recursive: true });
     edit(dir);
-    checkContentFiles(dir, join(root, 'public'));
-    return '';
-  } catch (error) {
-    return (error as Error).message;
+    const { problems } = checkContentFiles(dir, join(root, 'public'));
+    return problems.length > 0 ? formatProblems(problems) : '';
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -42,7 +41,7 @@ describe('the file check (every content file, before Astro reads it)', () => {
       replaceIn(join(dir, 'evidence.md'), /^source:/m, 'selected_note: "x"\nsource:'),
     );
     // The file is named at the field's line (Astro's overlay opens it there).
-    expect(message).toMatch(/content\/evidence\.md:\d+\n {2}field: {4}selected_note/);
+    expect(message).toMatch(/content\/evidence\.md:\d+:\d+\n {2}field: {4}selected_note/);
   });
 
   it('names the file and the field when frontmatter misses a required field', () => {
@@ -50,7 +49,8 @@ describe('the file check (every content file, before Astro reads it)', () => {
       replaceIn(join(dir, 'blog/what-to-gather-before-asking-for-a-proposal.md'), /^title:.*\n/m, ''),
     );
     expect(message).toContain(
-      'content/blog/what-to-gather-before-asking-for-a-proposal.md\n  field:    title\n  found:    nothing (the field is missing)',
+      // At the end of the frontmatter, where the field goes.
+      'content/blog/what-to-gather-before-asking-for-a-proposal.md:9:1\n  field:    title\n  found:    nothing (the field is missing)',
     );
     expect(message).toContain('fix:      add the field: title: ...');
   });
@@ -82,13 +82,13 @@ describe('the file check (every content file, before Astro reads it)', () => {
 
     it('names both files of a duplicate slug', () => {
       expect(message).toMatch(
-        /content\/blog\/(My-Topic|my-topic)\.md and content\/blog\/(my-topic|My-Topic)\.md would both publish as "blog\/my-topic"/,
+        /content\/blog\/(My-Topic|my-topic)\.md:1:1\n {2}field: {4}\(file name\)\n {2}found: {4}a file that publishes as "blog\/my-topic", as content\/blog\/(my-topic|My-Topic)\.md does/,
       );
     });
 
     it('tells to quote an unquoted date', () => {
       expect(message).toMatch(
-        /content\/blog\/messy\.md:\d+\n {2}field: {4}published\n {2}found: {4}2026-02-03, an unquoted date/,
+        /content\/blog\/messy\.md:6:12\n {2}field: {4}published\n {2}found: {4}2026-02-03, an unquoted date/,
       );
       expect(message).toContain('fix:      put it in quotes: published: "2026-02-03"');
     });
@@ -104,38 +104,49 @@ describe('the file check (every content file, before Astro reads it)', () => {
 
     it('names the line of YAML that does not parse, and how to fix it', () => {
       expect(message).toMatch(
-        /content\/blog\/broken-yaml\.md:3: the frontmatter is not valid YAML: .*Text with a colon needs quotes\./,
+        /content\/blog\/broken-yaml\.md:3:\d+\n {2}field: {4}\(frontmatter\)\n {2}found: {4}YAML that does not parse: .*\n.*\n {2}fix: {6}text with a colon needs quotes/,
       );
     });
 
     it('names the content file and line of a missing image beside it, and of one missing under public/', () => {
       expect(message).toContain(
-        'content/blog/messy.md:12: image "./missing-diagram.png" does not exist (looked for content/blog/missing-diagram.png)',
+        'content/blog/messy.md:12:1\n  field:    body\n  found:    image "./missing-diagram.png" that does not exist (looked for content/blog/missing-diagram.png)',
       );
       expect(message).toMatch(
         new RegExp(
-          `content/${POST}\\.md:\\d+: image "/images/no-such-chart.png" does not exist \\(looked for public/images/no-such-chart.png\\)`,
+          `content/${POST}\\.md:\\d+:1\n {2}field: {4}body\n {2}found: {4}image "/images/no-such-chart.png" that does not exist \\(looked for public/images/no-such-chart.png\\)`,
         ),
       );
     });
 
     it('refuses an image without alt text', () => {
-      expect(message).toContain('content/blog/messy.md:12: image "./missing-diagram.png" has no alt text');
+      expect(message).toContain(
+        'content/blog/messy.md:12:1\n  field:    body\n  found:    image "./missing-diagram.png" without alt text',
+      );
     });
   });
 });
 
 describe('the entry checks (after placeholders are filled in)', () => {
-  const entry = <T extends object>(file: string, data: T, body = '') => ({ file, data, body });
+  const entry = <T extends object>(file: string, data: T, body = '', raw = '') => ({ file, data, body, raw });
+  const text = (problems: Problem[]) => problems.map(formatProblem);
 
-  it('names the file, field and passage when a page calls the partner the cloud provider', () => {
+  it('names the file, line, column, field and passage when a page calls the partner the cloud provider', () => {
+    const raw = '---\nkind: page\ntitle: Services\n---\n\nIn short, we are {provider} for your team.\n';
     const [problem, ...rest] = ruleProblems(
-      [entry('content/pages/services.md', { title: 'Services' }, 'In short, we are AWS for your team.')],
+      [entry('content/pages/services.md', { title: 'Services' }, 'In short, we are AWS for your team.', raw)],
       identity,
+      { AWS: '{provider}' },
     );
     expect(rest).toEqual([]);
-    expect(problem).toMatch(
-      /^content\/pages\/services\.md: body: ".*we are AWS.*" breaks the rule "partner-is-not-the-provider": /,
+    expect(formatProblem(problem!)).toBe(
+      [
+        'content/pages/services.md:6:11',
+        '  field:    body',
+        '  found:    "In short, we are AWS for your team."',
+        '  expected: the partner described as an independent consulting and delivery partner',
+        '  fix:      describe the partner as an independent consulting and delivery partner, never as the cloud provider',
+      ].join('\n'),
     );
   });
 
@@ -144,9 +155,17 @@ describe('the entry checks (after placeholders are filled in)', () => {
       [entry(`content/${POST}.md`, {}, 'Every client will receive credits from the program.')],
       identity,
     );
-    expect(problems).toEqual([
-      expect.stringMatching(new RegExp(`^content/${POST}\\.md: body: .*"no-promised-funding"`)),
+    expect(text(problems)).toEqual([
+      expect.stringMatching(new RegExp(`^content/${POST}\\.md:1:1\n {2}field: {4}body`)),
     ]);
+  });
+
+  it('quotes the whole sentence, cut at whole words', () => {
+    const long = `${'Our engineers review every workload carefully '.repeat(4)}and then we are AWS for your team, ${'which matters a great deal to every client we serve '.repeat(3)}.`;
+    const [problem] = ruleProblems([entry('content/site.md', { summary: long })], identity);
+    expect(problem!.found).toMatch(/^"….*we are AWS.*…"$/);
+    expect(problem!.found.length).toBeLessThanOrEqual(165);
+    for (const word of problem!.found.slice(2, -2).split(' ')) expect(long).toContain(word);
   });
 
   it('refuses "50 customer launches" and "50+ companies" in frontmatter, naming the field', () => {
@@ -160,12 +179,10 @@ describe('the entry checks (after placeholders are filled in)', () => {
       identity,
     );
     expect(problems).toHaveLength(3);
-    expect(
-      problems.filter((p) => p.startsWith('content/site.md: type: ') && p.includes('"launches-figure"')),
-    ).toHaveLength(2);
-    expect(problems.some((p) => p.includes('50 customer launches'))).toBe(true);
+    expect(problems.filter((p) => p.field === 'type' && p.expected.includes('50+ customer launches'))).toHaveLength(2);
+    expect(problems.some((p) => p.found.includes('50 customer launches'))).toBe(true);
     expect(problems).toContainEqual(
-      expect.stringMatching(/^content\/site\.md: reasons, item 2: .*partner-is-not-the-provider/),
+      expect.objectContaining({ field: 'reasons, item 2', fix: expect.stringMatching(/never as the cloud provider/) }),
     );
   });
 
@@ -185,42 +202,57 @@ describe('the entry checks (after placeholders are filled in)', () => {
     );
   });
 
+  const found = (file: string, body: string) => mdxProblems(file, body).map((p) => `${p.found} | ${p.fix}`);
+
   it('refuses an MDX expression the markdown twin cannot carry; placeholders, escaped braces, comments and code pass', () => {
-    expect(mdxProblems('content/blog/e.mdx', 'It is {new Date().getFullYear()} now.')).toEqual([
-      'content/blog/e.mdx: body: "{new Date().getFullYear()}": an expression in braces has no markdown form; write the text, or \\{ for a brace',
+    expect(found('content/blog/e.mdx', 'It is {new Date().getFullYear()} now.')).toEqual([
+      '"{new Date().getFullYear()}", an expression in braces, which has no markdown form | write the text itself, or \\{ for a brace',
     ]);
-    expect(mdxProblems('content/blog/p.mdx', 'From {partner}, \\{literal\\} and {/* note */} and `{code}`.')).toEqual(
-      [],
-    );
+    expect(found('content/blog/p.mdx', 'From {partner}, \\{literal\\} and {/* note */} and `{code}`.')).toEqual([]);
   });
 
-  it('refuses an .mdx body that uses another component, an import or an export, naming the file', () => {
-    expect(mdxProblems('content/blog/x.mdx', 'Text.\n\n<Chart data="x" />\n')).toEqual([
-      'content/blog/x.mdx: body: "<Chart data="x" />": the only components are <Figure caption="..."> and <Callout type="note|tip|warning">',
+  it('refuses an .mdx body that uses another component, an import or an export, at its line', () => {
+    const raw = '---\nkind: post\n---\n\nText.\n\n<Chart data="x" />\n';
+    expect(mdxProblems('content/blog/x.mdx', 'Text.\n\n<Chart data="x" />\n', raw)).toEqual([
+      expect.objectContaining({
+        file: 'content/blog/x.mdx',
+        line: 7,
+        column: 1,
+        field: 'body',
+        found: '"<Chart data="x" />"',
+        fix: 'use <Figure caption="..."> or <Callout type="note|tip|warning">, or write markdown',
+      }),
     ]);
     expect(mdxProblems('content/blog/y.mdx', "import Chart from './chart.astro';\n")).toHaveLength(1);
     expect(mdxProblems('content/blog/z.mdx', 'Just **markdown**.')).toEqual([]);
     expect(
-      mdxProblems('content/blog/f.mdx', '<Figure>\n![A](./a.png)\n</Figure>\n\n<Callout type="danger">x</Callout>'),
+      found('content/blog/f.mdx', '<Figure>\n![A](./a.png)\n</Figure>\n\n<Callout type="danger">x</Callout>'),
     ).toEqual([
-      'content/blog/f.mdx: body: "<Figure>": a figure needs its caption: <Figure caption="What it shows">',
-      'content/blog/f.mdx: body: "<Callout type="danger">": a call-out\'s type is one of note, tip, warning',
+      '"<Figure>" without its caption | give the figure its caption: <Figure caption="What it shows">',
+      '"<Callout type="danger">" | give the call-out one of the types note, tip, warning',
     ]);
-    expect(mdxProblems('content/blog/g.mdx', 'Inline <Callout>x</Callout> here.')).toEqual([
-      'content/blog/g.mdx: body: "<Callout>": put each <Figure> and <Callout> tag on a line of its own',
+    expect(found('content/blog/g.mdx', 'Inline <Callout>x</Callout> here.')).toEqual([
+      '"<Callout>" beside other text | put each <Figure> and <Callout> tag on a line of its own',
     ]);
     // The same text in a .md file is markdown's own business (raw HTML), not MDX's.
     expect(mdxProblems('content/blog/w.md', '<Chart data="x" />')).toEqual([]);
   });
 
-  it('names both files when two capabilities claim the same id', () => {
+  it('names both files when two capabilities claim the same id, at the id', () => {
+    const raw = '---\nkind: capability\nid: cloud-engineering\n---\n';
     const capabilities = [
       entry('content/capabilities/cloud-engineering.md', { id: 'cloud-engineering' }),
       entry('content/capabilities/migration.md', { id: 'migration' }),
-      entry('content/capabilities/cloud-engineering-copy.md', { id: 'cloud-engineering' }),
+      entry('content/capabilities/cloud-engineering-copy.md', { id: 'cloud-engineering' }, '', raw),
     ];
-    expect(duplicateProblems(capabilities, (c) => c.data.id, 'capability id')).toEqual([
-      'content/capabilities/cloud-engineering-copy.md: capability id "cloud-engineering" is already used by content/capabilities/cloud-engineering.md',
+    expect(text(duplicateProblems(capabilities, (c) => c.data.id, 'id', 'capability id'))).toEqual([
+      [
+        'content/capabilities/cloud-engineering-copy.md:3:5',
+        '  field:    id',
+        '  found:    capability id "cloud-engineering", which content/capabilities/cloud-engineering.md already uses',
+        '  expected: a capability id no other file uses',
+        '  fix:      keep one of the two files, or give this one another id',
+      ].join('\n'),
     ]);
   });
 });
@@ -244,63 +276,68 @@ describe('the link check (every internal link against the published pages)', () 
     section: 'Company',
   });
   const docs = [doc('/services', '## Cloud engineering\n\nText.'), doc(`/${POST}`, 'A post.\n\n## Scope\n\nMore.')];
-  const errorOf = (links: { where: string; href: string; context?: string }[]) => {
-    try {
-      checkLinks(
-        links.map((l) => ({ context: '', ...l })),
-        docs,
-      );
-      return '';
-    } catch (error) {
-      return (error as Error).message;
-    }
-  };
+  const at = { file: `content/${POST}.md`, line: 12, column: 5, field: 'body' };
+  const errorOf = (links: { href: string; context?: string; field?: string }[], known: string[] = []) =>
+    checkLinks(
+      links.map((l) => ({ ...at, context: '', ...l })),
+      docs,
+      known,
+    )
+      .map(formatProblem)
+      .join('\n\n');
 
   it('passes links to pages, headings, twins, documents and public files', () => {
     expect(
       errorOf([
-        { where: 'a', href: '/services' },
-        { where: 'a', href: '/services#cloud-engineering' },
-        { where: 'a', href: 'https://example.test/services.md' },
-        { where: 'a', href: '/llms.txt' },
-        { where: 'a', href: '/favicon.svg' },
-        { where: 'a', href: 'https://other.example/anything' },
-        { where: 'a', href: '#scope', context: 'A post.' },
+        { href: '/services' },
+        { href: '/services#cloud-engineering' },
+        { href: 'https://example.test/services.md' },
+        { href: '/llms.txt' },
+        { href: '/favicon.svg' },
+        { href: 'https://other.example/anything' },
+        { href: '#scope', context: 'A post.' },
       ]),
     ).toBe('');
   });
 
-  it('names a missing page with a suggestion', () => {
-    expect(errorOf([{ where: `content/${POST}.md:12`, href: '/servces' }])).toContain(
-      `content/${POST}.md:12: link "/servces": no page at /servces; did you mean /services?`,
+  it('names a missing page with a suggestion, at the link', () => {
+    expect(errorOf([{ href: '/servces' }])).toBe(
+      [
+        `content/${POST}.md:12:5`,
+        '  field:    body',
+        '  found:    link "/servces": no page at /servces',
+        '  expected: a link to a page or heading the site publishes, written from the site root',
+        '  fix:      did you mean /services?',
+      ].join('\n'),
     );
+  });
+
+  it('does not report a link to a page whose own file has a problem (that one is reported)', () => {
+    expect(errorOf([{ href: '/blog/broken' }], ['/blog/broken'])).toBe('');
   });
 
   it('names a missing heading on an existing page with a suggestion', () => {
-    expect(errorOf([{ where: `content/${POST}.md:14`, href: '/services#cloud-engneering' }])).toContain(
-      `content/${POST}.md:14: link "/services#cloud-engneering": /services has no heading "#cloud-engneering"; did you mean /services#cloud-engineering?`,
+    const message = errorOf([{ href: '/services#cloud-engneering' }]);
+    expect(message).toContain(
+      'found:    link "/services#cloud-engneering": /services has no heading "#cloud-engneering"',
     );
+    expect(message).toContain('fix:      did you mean /services#cloud-engineering?');
   });
 
   it('names a missing heading on the same page', () => {
-    expect(errorOf([{ where: `content/${POST}.md:16`, href: '#no-such-heading', context: 'A post.' }])).toContain(
+    expect(errorOf([{ href: '#no-such-heading', context: 'A post.' }])).toContain(
       `link "#no-such-heading": no heading "#no-such-heading" on /${POST}`,
     );
   });
 
   it('asks for links from the site root instead of relative ones', () => {
-    expect(errorOf([{ where: 'content/site.md: summary', href: '../services' }])).toContain(
-      'content/site.md: summary: link "../services": internal links are written from the site root, e.g. "/services"',
+    expect(errorOf([{ href: '../services', field: 'summary' }])).toContain(
+      'field:    summary\n  found:    link "../services": a link relative to the file\n  expected: a link to a page or heading the site publishes, written from the site root\n  fix:      write it from the site root, e.g. "/services"',
     );
   });
 
-  it('lists every broken link in one error', () => {
-    expect(
-      errorOf([
-        { where: 'a', href: '/nope' },
-        { where: 'b', href: '/also-nope' },
-      ]),
-    ).toMatch(/^Broken links in content \(2\):/);
+  it('lists every broken link', () => {
+    expect(errorOf([{ href: '/nope' }, { href: '/also-nope' }]).split('\n\n')).toHaveLength(2);
   });
 });
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { rewriteLinks, scanLinks, bodyFirstLine } from '../../src/lib/content/links.ts';
 import { nearest } from '../../src/text/nearest.ts';
-import { checkEntryData } from '../../src/lib/content/entry-errors.ts';
+import { checkEntryData as problemsOf } from '../../src/lib/content/entry-errors.ts';
+import { formatProblem } from '../../src/lib/content/problem.ts';
+
+const checkEntryData = (file: string, data: Record<string, unknown>) => problemsOf(file, data).map(formatProblem);
 
 describe('links and images in a markdown body', () => {
   const body = [
@@ -52,7 +55,7 @@ describe('schema errors for people', () => {
   it('tells to quote an unquoted date, with the value to write', () => {
     const [message] = checkEntryData('content/blog/x.md', { ...post, published: new Date('2026-12-01') });
     expect(message).toBe(
-      'content/blog/x.md\n  field:    published\n  found:    2026-12-01, an unquoted date (YAML reads it as a date, not as text)\n  expected: a date written as text, YYYY-MM-DD\n  fix:      put it in quotes: published: "2026-12-01"',
+      'content/blog/x.md:1:1\n  field:    published\n  found:    2026-12-01, an unquoted date (YAML reads it as a date, not as text)\n  expected: a date written as text, YYYY-MM-DD\n  fix:      put it in quotes: published: "2026-12-01"',
     );
   });
 
@@ -85,5 +88,32 @@ describe('schema errors for people', () => {
     const [message] = checkEntryData('content/x.md', { kind: 'blog-post' });
     expect(message).toContain('field:    kind');
     expect(message).toContain('expected: one of: site, page, audience');
+  });
+
+  it('asks a page for each of its words, with what it is, and suggests the key a misspelt one was meant to be', () => {
+    const page = {
+      kind: 'page',
+      page: 'partners',
+      title: 'T',
+      description: 'D',
+      cta: { heading: 'H', text: 'T' },
+      sections: { startup: 'Startup support', partner_program: 'Partner program support' },
+    };
+    const messages = checkEntryData('content/pages/partners.md', page);
+    expect(messages).toContainEqual(
+      expect.stringContaining(
+        'field:    sections.who_decides\n  found:    nothing (the field is missing)\n  expected: the words for the heading of the disclaimer',
+      ),
+    );
+    expect(messages).toContainEqual(
+      expect.stringContaining(
+        'field:    sections.partner_program\n  found:    "Partner program support"\n  expected: one of: startup, partner_programs, who_decides\n  fix:      did you mean "partner_programs"? Rename it.',
+      ),
+    );
+  });
+
+  it('asks /blog and /case-studies for the call to action their entries end with', () => {
+    const page = { kind: 'page', page: 'blog', title: 'T', description: 'D', cta: { heading: 'H', text: 'T' } };
+    expect(checkEntryData('content/pages/blog.md', page).join('\n')).toContain('field:    entry_cta');
   });
 });

@@ -1,11 +1,12 @@
 /**
- * The JSON documents agents fetch and the function's knowledge, each built once from the site
- * model; the capabilities document is validated against its published schema.
+ * The JSON documents agents fetch and the function's knowledge, each built once from a site
+ * model (./published.ts hands them the checked one); the capabilities document is validated
+ * against its published schema.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 // CommonJS whose `module.exports` is the plugin itself (with `.default` pointing back at it).
 import addFormats from 'ajv-formats';
-import { siteModel, type SiteModel } from '../content/content.ts';
+import type { SiteModel } from '../content/model.ts';
 import { oncePer } from '../memo.ts';
 import { absolute } from '../pages/urls.ts';
 import type { Knowledge } from '../../contract/knowledge.ts';
@@ -18,7 +19,6 @@ import { guide } from '../../proposal/actions/guide.ts';
 import { summarize } from '../../proposal/actions/summarize.ts';
 import { httpWords } from '../../contract/http.ts';
 import { exampleSubmitReply } from '../../contract/submit-replies.ts';
-import { handOver } from '../handover.ts';
 
 /** The named fields of an entry's data, in that order. */
 const pick = <T extends object, K extends keyof T>(data: T, keys: readonly K[]) =>
@@ -26,8 +26,7 @@ const pick = <T extends object, K extends keyof T>(data: T, keys: readonly K[]) 
 
 const PROGRAM_SUPPORT_FIELDS = ['summary', 'startup_support', 'partner_program_support', 'disclaimer'] as const;
 
-export async function capabilitiesSchema() {
-  const model = await siteModel();
+export function capabilitiesSchemaOf(model: SiteModel) {
   return capabilitiesDocumentSchema(model.site.data.brand_slug, absolute(DOCUMENT_PATHS.capabilitiesSchema));
 }
 
@@ -45,7 +44,11 @@ function buildCapabilitiesDocument(model: SiteModel) {
     cloud_program_support: pick(model.programSupport.data, PROGRAM_SUPPORT_FIELDS),
     engagement_models: model.engagementModels.map(({ data }) => pick(data, ['id', 'description'])),
     evidence: {
-      cloud_partner_highlights: pick(evidence, ['competencies', 'certifications', 'customer_launches', 'source']),
+      // The spec's count of the competencies that content names one by one.
+      cloud_partner_highlights: {
+        competencies: String(evidence.competencies.length),
+        ...pick(evidence, ['certifications', 'customer_launches', 'source']),
+      },
       selected_client_experience: evidence.selected_client_experience,
     },
     agent_guidance: site.agent_guidance,
@@ -64,11 +67,11 @@ function buildCapabilitiesDocument(model: SiteModel) {
 }
 
 /** The capabilities document; the build fails, naming every mismatch, if it does not match its published schema. */
-export async function capabilitiesDocument() {
-  const doc = buildCapabilitiesDocument(await siteModel());
+export function capabilitiesDocumentOf(model: SiteModel) {
+  const doc = buildCapabilitiesDocument(model);
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   addFormats(ajv);
-  const validate = ajv.compile(await capabilitiesSchema());
+  const validate = ajv.compile(capabilitiesSchemaOf(model));
   if (!validate(doc)) {
     const errors = (validate.errors ?? []).map(
       (e) => `  ${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
@@ -116,18 +119,6 @@ function buildKnowledge(model: SiteModel): Knowledge {
 
 /** The function's knowledge of a model, built once; the pages ask for it synchronously. */
 export const knowledgeOf = oncePer(buildKnowledge);
-
-/** The site's knowledge, handed over for the build to write beside the function. */
-export async function knowledge(): Promise<Knowledge> {
-  const facts = knowledgeOf(await siteModel());
-  handOver('knowledge', facts);
-  return facts;
-}
-
-/** The proposal contract, with example responses computed from the content by the real actions. */
-export async function proposalContract() {
-  return contractOf(await knowledge());
-}
 
 export const contractOf = oncePer((k: Knowledge) =>
   buildContract(k, {

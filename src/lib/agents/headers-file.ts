@@ -4,7 +4,7 @@
  * markdown twin, the llms.txt that describes it, and what its <head> links to; each twin's points
  * back to its page as canonical and to the llms.txt.
  */
-import type { SiteModel } from '../content/content.ts';
+import type { SiteModel } from '../content/model.ts';
 import { pageDocuments } from '../pages/documents.ts';
 import { absolute } from '../pages/urls.ts';
 import { DOCUMENT_PATHS, PAGE_PATHS, twinPath } from '../../contract/paths.ts';

@@ -2,7 +2,7 @@
  * /llms.txt (llmstxt.org shape), /llms-full.txt, the per-section full-text files and /sitemap.md,
  * from the page documents, each bounded however large the site grows (the limits in llms-limits.ts).
  */
-import type { SiteModel } from '../content/content.ts';
+import type { SiteModel } from '../content/model.ts';
 import { partnerStatement } from '../../contract/partner-phrase.ts';
 import { knowledgeOf } from './agent-documents.ts';
 import { TOOL_NAMES } from './agent-skills.ts';

@@ -2,6 +2,7 @@
 import type { z } from 'astro/zod';
 import { EntrySchema } from './entry-schema.ts';
 import { nearest } from '../../text/nearest.ts';
+import { fieldPosition, type Problem } from './problem.ts';
 
 type Issue = z.core.$ZodIssue;
 
@@ -67,6 +68,11 @@ function explain(issue: Issue, value: unknown, field: string): [expected: string
         expectation(issue.message),
         issue.origin === 'array' ? 'add at least one "- item" line' : 'write a value',
       ];
+    case 'custom': {
+      // The schema's own checks say how to fix what they find.
+      const fix = (issue.params as { fix?: string } | undefined)?.fix;
+      return [expectation(issue.message), fix ?? 'correct the value'];
+    }
     default: {
       // Of the schema's patterns, only the date's message names YYYY-MM-DD.
       const date = issue.code === 'invalid_format' && /YYYY-MM-DD/.test(issue.message);
@@ -78,22 +84,22 @@ function explain(issue: Issue, value: unknown, field: string): [expected: string
 /** The schema's own words ("must list at least one item") as an expectation ("at least one item"). */
 const expectation = (message: string) => message.replace(/^must (be )?/, '');
 
-function fieldLine(raw: string, key: PropertyKey | undefined): number | undefined {
-  const lines = raw.split(/\r?\n/);
-  const end = lines.indexOf('---', 1);
-  const at = lines.slice(0, end === -1 ? undefined : end).findIndex((l) => l.startsWith(`${String(key)}:`));
-  return at === -1 ? undefined : at + 1;
+/** The closing `---` line of the frontmatter (line 1 when there is none). */
+function frontmatterEnd(raw: string): { line: number; column: number } {
+  const end = raw.split(/\r?\n/).indexOf('---', 1);
+  return { line: end === -1 ? 1 : end + 1, column: 1 };
 }
 
-/** One block per problem in a file's frontmatter, headed by the file and (given its text `raw`) the field's line. */
-export function checkEntryData(file: string, data: Record<string, unknown>, raw = ''): string[] {
+/** One problem per mistake in a file's frontmatter, at (given its text `raw`) the field's line and column. */
+export function checkEntryData(file: string, data: Record<string, unknown>, raw = ''): Problem[] {
   // Each issue carries the value it is about (`input`; text already trimmed).
   const result = EntrySchema.safeParse(data, { reportInput: true });
   if (result.success) return [];
   const { issues } = result.error;
-  const block = (path: readonly PropertyKey[], found: string, [expected, fix]: [string, string]) => {
-    const line = path.length > 0 ? fieldLine(raw, path[0]) : undefined;
-    return `${file}${line ? `:${line}` : ''}\n  field:    ${fieldLabel(path)}\n  found:    ${found}\n  expected: ${expected}\n  fix:      ${fix}`;
+  const block = (path: readonly PropertyKey[], found: string, [expected, fix]: [string, string]): Problem => {
+    // A field that is not there is added where the frontmatter ends.
+    const at = (path.length > 0 ? fieldPosition(raw, String(path[0])) : undefined) ?? frontmatterEnd(raw);
+    return { file, line: at?.line, column: at?.column, field: fieldLabel(path), found, expected, fix };
   };
   const kind = typeof data['kind'] === 'string' ? data['kind'] : undefined;
   const known = (kind && FIELDS_BY_KIND.get(kind)) || [];

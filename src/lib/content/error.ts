@@ -1,22 +1,36 @@
 /** Errors located at the content file they name: Astro's overlay shows that file, not a stack trace. */
 import { join } from 'node:path';
 import { CONTENT_DIR } from './project-dirs.ts';
-
-/** The first `content/<file>` (with `:<line>` when given) a message names. */
-const NAMED_FILE = /\bcontent\/([\w./-]+\.mdx?)(?::(\d+))?/;
+import { formatProblems, type Problem } from './problem.ts';
 
 export class ContentError extends Error {
   readonly loc: { file: string; line: number; column: number } | undefined;
   readonly title = 'Content needs fixing';
-  constructor(message: string) {
-    super(message);
+  /** Shown under the problems instead of a hint guessed from their words. */
+  readonly hint =
+    'Fix each problem in the file, at the line and column it names. docs/editing.md, "What the build checks", explains every kind.';
+  readonly problems: readonly Problem[];
+  constructor(problems: readonly Problem[]) {
+    // By file, then from the top of each: the order an editor works through them.
+    const sorted = [...problems].sort(
+      (a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
+    );
+    super(formatProblems(sorted));
     this.name = 'ContentError';
-    const named = NAMED_FILE.exec(message);
-    this.loc = named ? { file: join(CONTENT_DIR, named[1]!), line: Number(named[2] ?? 1), column: 1 } : undefined;
+    this.problems = sorted;
+    // The overlay opens the first problem's file at its line and column.
+    const first = sorted.find((p) => p.file.startsWith('content/'));
+    this.loc = first
+      ? {
+          file: join(CONTENT_DIR, first.file.slice('content/'.length)),
+          line: first.line ?? 1,
+          column: first.column ?? 1,
+        }
+      : undefined;
     if (this.loc) this.stack = '';
   }
 }
 
-export function throwIfProblems(heading: string, problems: string[]): void {
-  if (problems.length > 0) throw new ContentError(`${heading} (${problems.length}):\n  ${problems.join('\n  ')}`);
+export function throwIfProblems(problems: readonly Problem[]): void {
+  if (problems.length > 0) throw new ContentError(problems);
 }

@@ -9,8 +9,12 @@ export interface ContentLink {
 }
 
 export interface SourcedLink {
-  /** `content/blog/x.md:12`, or `content/site.md: summary` for frontmatter text. */
-  where: string;
+  /** `content/blog/x.md` */
+  file: string;
+  line: number;
+  column: number;
+  /** `body`, or the frontmatter field (`summary`, `reasons, item 2`). */
+  field: string;
   href: string;
   /** The entry's published text, to find the page a `#heading` link is on. */
   context: string;

@@ -18,8 +18,9 @@ export function contentLoader(dir: string): Loader {
       if (typeof started === 'function') (started as () => void)();
       watcher?.add(dir);
       const untouched = new Set(store.keys());
-      // .mdx files are checked here and loaded by the `mdx` collection (src/content.config.ts).
-      for (const file of checkContentFiles(dir, fileURLToPath(config.publicDir))) {
+      // .mdx files are checked here and loaded by the `mdx` collection (src/content.config.ts). A file with a
+      // problem is left out, so the rest loads and the site model reports every problem at once (content.ts).
+      for (const file of checkContentFiles(dir, fileURLToPath(config.publicDir)).files) {
         if (file.absolute.endsWith('.mdx')) continue;
         untouched.delete(file.id);
         const digest = context.generateDigest(file.raw);
@@ -33,14 +34,21 @@ export function contentLoader(dir: string): Loader {
   };
 }
 
-/** The .mdx files on Astro's glob loader (renderable by @astrojs/mdx); skipped when there are none. */
+/** The .mdx files on Astro's glob loader (renderable by @astrojs/mdx), but those with a problem; skipped when there are none. */
 export function mdxLoader(dir: string): Loader {
-  const inner = glob({ base: pathToFileURL(dir), pattern: '**/*.mdx' });
+  // One glob loader per set of files left out: each sets up its own file watcher once.
+  const loaders = new Map<string, Loader>();
   return {
     name: 'mdx',
     load: async (context) => {
-      // The dev preview always watches, so a first .mdx file shows up without a restart.
-      if (context.watcher || hasMdxFiles(dir)) await inner.load(context);
+      // With no .mdx file there is nothing to load (and the glob loader would warn of it); the dev
+      // preview reloads every collection on any change, so a first .mdx file shows up without a restart.
+      if (!hasMdxFiles(dir)) return context.store.clear();
+      const { failed } = checkContentFiles(dir, fileURLToPath(context.config.publicDir));
+      const skip = failed.filter((f) => f.shown.endsWith('.mdx')).map((f) => `!${f.shown.slice('content/'.length)}`);
+      const key = skip.join('\n');
+      if (!loaders.has(key)) loaders.set(key, glob({ base: pathToFileURL(dir), pattern: ['**/*.mdx', ...skip] }));
+      await loaders.get(key)!.load(context);
     },
   };
 }

@@ -1,4 +1,5 @@
 /** The components an .mdx file may use, each tag on lines of its own, and the markdown each stands for. */
+import { position, type Problem } from './problem.ts';
 
 export const CALLOUT_LABELS = { note: 'Note', tip: 'Tip', warning: 'Warning' } as const;
 export type CalloutType = keyof typeof CALLOUT_LABELS;
@@ -53,30 +54,49 @@ export function markdownForm(body: string): string {
 }
 
 /** What an .mdx body does that its markdown form could not carry (an import, another component). */
-export function mdxProblems(file: string, body: string): string[] {
+export function mdxProblems(file: string, body: string, raw = ''): Problem[] {
   if (!file.endsWith('.mdx')) return [];
-  const problems: string[] = [];
+  const problems: [written: string, found: string, fix: string][] = [];
   const statement = /^(?:import|export)\s.*$/m.exec(body);
-  if (statement) problems.push(`"${statement[0].trim()}": imports and exports are not supported`);
+  if (statement)
+    problems.push([
+      statement[0].trim(),
+      '',
+      'remove it: imports and exports are not supported, only the two components',
+    ]);
   for (const m of body.matchAll(/<([A-Z][\w.]*)([^>]*)>/g)) {
     const [tag, name = '', attributes = ''] = m;
     if (!['Figure', 'Callout'].includes(name)) {
-      problems.push(`"${tag}": the only components are <Figure caption="..."> and <Callout type="note|tip|warning">`);
+      problems.push([tag, '', 'use <Figure caption="..."> or <Callout type="note|tip|warning">, or write markdown']);
     } else if (name === 'Figure' && !/^\s+caption="[^"]*"\s*$/.test(attributes)) {
-      problems.push(`"${tag}": a figure needs its caption: <Figure caption="What it shows">`);
+      problems.push([tag, ' without its caption', 'give the figure its caption: <Figure caption="What it shows">']);
     } else if (name === 'Callout') {
       const type = /^\s+type="([^"]*)"\s*$/.exec(attributes)?.[1];
       if (attributes.trim() !== '' && !(type && isCalloutType(type)))
-        problems.push(`"${tag}": a call-out's type is one of ${Object.keys(CALLOUT_LABELS).join(', ')}`);
+        problems.push([tag, '', `give the call-out one of the types ${Object.keys(CALLOUT_LABELS).join(', ')}`]);
     }
   }
   // The markdown twin cannot evaluate an expression; it drops a comment, and placeholders are filled.
   const expression = firstExpression(body);
   if (expression !== undefined)
-    problems.push(`"${expression}": an expression in braces has no markdown form; write the text, or \\{ for a brace`);
+    problems.push([
+      expression,
+      ', an expression in braces, which has no markdown form',
+      'write the text itself, or \\{ for a brace',
+    ]);
   // A tag left after the known forms is not on a line of its own.
   const left = /<\/?(?:Figure|Callout)\b[^>]*>/.exec(markdownForm(body));
   if (left && problems.length === 0)
-    problems.push(`"${left[0]}": put each <Figure> and <Callout> tag on a line of its own`);
-  return problems.map((problem) => `${file}: body: ${problem}`);
+    problems.push([left[0], ' beside other text', 'put each <Figure> and <Callout> tag on a line of its own']);
+  return problems.map(([written, found, fix]) => {
+    const at = raw.indexOf(written, raw.indexOf('\n---', 3));
+    return {
+      file,
+      ...(at === -1 ? { line: 1, column: 1 } : position(raw, at)),
+      field: 'body',
+      found: `"${written}"${found}`,
+      expected: 'markdown, <Figure caption="..."> and <Callout type="..."> tags on lines of their own',
+      fix,
+    };
+  });
 }

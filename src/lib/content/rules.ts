@@ -1,6 +1,7 @@
 /** The content rules of the published interface (spec part 1), over any text the site or function publishes. */
 import type { SiteData } from './entry-schema.ts';
 import { oncePer } from '../memo.ts';
+import { fundingPromises } from './funding-rule.ts';
 
 /** The partner and its cloud provider, as content/site.md names them. */
 export type Identity = Pick<SiteData, 'name' | 'cloud_provider' | 'cloud_provider_full_name'>;
@@ -9,27 +10,20 @@ export type Identity = Pick<SiteData, 'name' | 'cloud_provider' | 'cloud_provide
 export const RULE_HELP = {
   'partner-is-not-the-provider':
     'describe the partner as an independent consulting and delivery partner, never as the cloud provider',
-  'no-promised-funding': 'never promise funding, credits or approval: the cloud provider decides; write "may qualify"',
+  'no-promised-funding':
+    'say it as a possibility ("may qualify", "if AWS approves") or as the cloud provider\'s decision ("AWS decides"); docs/editing.md, "Funding, credits and approval", shows how',
   'launches-figure': 'render the launches figure exactly as "50+ customer launches" (not a count of companies)',
 };
 
+/** What each rule expects of a passage, as a problem's "expected" line. */
+export const RULE_EXPECTED = {
+  'partner-is-not-the-provider': 'the partner described as an independent consulting and delivery partner',
+  'no-promised-funding':
+    'funding, credits, program approval and amounts framed as a possibility or as the cloud provider’s decision',
+  'launches-figure': 'the launches figure as "50+ customer launches"',
+} satisfies Record<keyof typeof RULE_HELP, string>;
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A negation shortly before a match turns a promise into its denial ("is not guaranteed"). */
-const NEGATED = /\b(?:not|never|no|cannot|can't|won't|don't|doesn't|without|nor)\b[^.;:!?]{0,24}$/i;
-
-const BENEFIT = '(?:funding|credits?|approval|approved|investment|MDF|eligibility|grants?)';
-const PROMISE_PATTERNS = [
-  new RegExp(`\\bguarantee[sd]?\\b[^.;:!?]{0,60}\\b${BENEFIT}`, 'gi'),
-  new RegExp(`\\b${BENEFIT}\\b[^.;:!?]{0,40}\\bguaranteed\\b`, 'gi'),
-  /\b(?:will|shall)\s+(?:definitely\s+|certainly\s+|automatically\s+)?(?:qualify|be\s+approved|be\s+eligible)\b/gi,
-  new RegExp(
-    `\\b(?:will|shall)\\s+(?:definitely\\s+|certainly\\s+|automatically\\s+)?(?:receive|get|obtain|be\\s+awarded|be\\s+granted|unlock|secure)\\b[^.;:!?]{0,40}\\b${BENEFIT}`,
-    'gi',
-  ),
-  /\b(?:qualifies|qualified)\s+for\b/gi,
-  /\bsure\s+to\s+(?:qualify|be\s+approved)\b/gi,
-];
 
 /** Compiled once per identity: every text is checked against the same few. */
 const providerPatterns = oncePer((id: Identity): RegExp[] => {
@@ -51,33 +45,51 @@ const LAUNCH_FIGURE = /\b\d[\d,.]*\s*\+?\s*(?:(?:customer|client|product|success
 const COMPANY_COUNT = /\b50\s*\+?\s*(?:customers|companies|clients|startups)\b/gi;
 const CANONICAL_LAUNCHES = '50+ customer launches';
 
-function passage(text: string, index: number, length: number): string {
-  const start = Math.max(0, index - 20);
-  const end = Math.min(text.length, index + length + 20);
-  return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ').trim()}${end < text.length ? '…' : ''}`;
+/** The sentence around a match, cut at whole words to at most `max` characters, with … where it was cut. */
+export function passage(text: string, index: number, length: number, max = 160): string {
+  const start = Math.max(text.slice(0, index).search(/[^.!?;\n]*$/), 0);
+  const endAt = text.slice(index + length).search(/[.!?;\n]/);
+  const end = endAt === -1 ? text.length : index + length + endAt + 1;
+  let from = start;
+  let to = end;
+  if (to - from > max) {
+    // Keep the match, and as much of its context either side as fits, at word boundaries.
+    const room = Math.max(0, max - length);
+    from = Math.max(start, index - Math.floor(room / 2));
+    to = Math.min(end, index + length + Math.ceil(room / 2));
+    // Inward to whole words: the match stays, a cut word goes.
+    while (from > start && from < index && /\S/.test(text[from - 1]!)) from++;
+    while (to < end && to > index + length && /\S/.test(text[to]!)) to--;
+  }
+  const cut = text.slice(from, to).replace(/\s+/g, ' ').trim();
+  return `${from > start ? '…' : ''}${cut}${to < end ? '…' : ''}`;
 }
 
-export function findViolations(text: string, identity: Identity) {
-  const found: { rule: keyof typeof RULE_HELP; text: string }[] = [];
+/** A broken rule: which, the passage (its sentence), and where its match is in the checked text. */
+export interface Violation {
+  rule: keyof typeof RULE_HELP;
+  text: string;
+  index: number;
+  length: number;
+}
+
+export function findViolations(text: string, identity: Identity): Violation[] {
+  const found: Violation[] = [];
+  const add = (rule: Violation['rule'], index: number, length: number) =>
+    found.push({ rule, text: passage(text, index, length), index, length });
   // matchAll works on a copy of each global pattern, so sharing the compiled ones is safe.
   for (const pattern of providerPatterns(identity)) {
     for (const m of text.matchAll(pattern)) {
-      found.push({ rule: 'partner-is-not-the-provider', text: passage(text, m.index, m[0].length) });
+      add('partner-is-not-the-provider', m.index, m[0].length);
     }
   }
-  for (const pattern of PROMISE_PATTERNS) {
-    for (const m of text.matchAll(pattern)) {
-      const before = text.slice(Math.max(0, m.index - 40), m.index);
-      if (NEGATED.test(before) || /\bmay\s+$|\bmight\s+$|\bcould\s+$/i.test(before)) continue;
-      found.push({ rule: 'no-promised-funding', text: passage(text, m.index, m[0].length) });
-    }
-  }
+  for (const m of fundingPromises(text, identity)) add('no-promised-funding', m.index, m.length);
   for (const m of text.matchAll(LAUNCH_FIGURE)) {
     if (m[0] === CANONICAL_LAUNCHES) continue;
-    found.push({ rule: 'launches-figure', text: passage(text, m.index, m[0].length) });
+    add('launches-figure', m.index, m[0].length);
   }
   for (const m of text.matchAll(COMPANY_COUNT)) {
-    found.push({ rule: 'launches-figure', text: passage(text, m.index, m[0].length) });
+    add('launches-figure', m.index, m[0].length);
   }
   return found;
 }

@@ -4,7 +4,7 @@
  */
 import { CONSENT_LINK_HOURS, CONSENT_METHODS } from '../../contract/consent.ts';
 import { CONFIRMATION_EMAIL_MEANINGS, STATUS_MEANINGS } from '../../contract/submit-replies.ts';
-import type { SiteModel } from '../content/content.ts';
+import type { SiteModel } from '../content/model.ts';
 import { oncePer } from '../memo.ts';
 import {
   caseStudyPath,
@@ -24,11 +24,21 @@ import { IDEMPOTENCY_KEY_ARGUMENT, PROPOSAL_TOOLS, webmcpTools } from '../../con
 import { mcpServerInfo } from '../../contract/mcp-server.ts';
 import { MCP_TRANSPORT, mcpRevisionsText } from '../agents/mcp-server.ts';
 import { absolute } from './urls.ts';
-import { checkLinks } from '../content/link-check.ts';
 import { proofFigures } from '../content/proof-figures.ts';
 import { bodySections, paragraphs } from '../content/body-sections.ts';
+import type { PAGE_SECTIONS, PageSectionKey, PRIVACY_SECTIONS } from '../content/page-sections.ts';
+import { processorsInUse } from '../content/processors.ts';
 import { signedRequestsText } from '../../contract/web-bot-auth.ts';
-import { blocksMarkdown, scriptJson, type Block, type Card, type Link, type PageDocument } from './page-document.ts';
+import {
+  blocksMarkdown,
+  humanDate,
+  scriptJson,
+  type Block,
+  type Card,
+  type Link,
+  type PageDocument,
+  type PersonCard,
+} from './page-document.ts';
 
 type Post = SiteModel['posts'][number];
 type CaseStudy = SiteModel['caseStudies'][number];
@@ -42,13 +52,35 @@ const group = (blocks: Block[], more: { tag?: 'nav' | 'div'; class?: string; lab
   blocks,
   ...more,
 });
-const PROPOSAL_LINK = { label: 'Request a proposal', href: absolute(PAGE_PATHS.proposal), primary: true };
-/** A page's closing call to action: a proposal first, then `secondary`. */
-const cta = (heading: string, text = '', secondary?: Link): Block =>
+/** The button to the workspace, named as the workspace is in the navigation. */
+const proposalLink = (model: SiteModel) => ({
+  label: model.pages.proposal.data.nav_label ?? model.pages.proposal.data.title,
+  href: absolute(PAGE_PATHS.proposal),
+  primary: true,
+});
+/** A closing call to action (content/pages/<id>.md, `cta`): the proposal button first, then `secondary`. */
+const cta = (model: SiteModel, { heading, text }: { heading: string; text: string }, secondary?: Link): Block =>
   group(
-    [h(heading, 'next-step'), p(text), { type: 'actions', links: [PROPOSAL_LINK, ...(secondary ? [secondary] : [])] }],
+    [
+      h(heading, 'next-step'),
+      p(text),
+      { type: 'actions', links: [proposalLink(model), ...(secondary ? [secondary] : [])] },
+    ],
     { class: 'closing' },
   );
+/** The words a page's code places (content/pages/<id>.md, `sections`; src/lib/content/page-sections.ts lists them). */
+const words =
+  <P extends keyof typeof PAGE_SECTIONS>(model: SiteModel, page: P) =>
+  (key: PageSectionKey<P>): string =>
+    model.pages[page].data.sections[key] ?? key;
+/** A page's link to a fixed page, named as that page is in the navigation. */
+const pageLink = (model: SiteModel, id: keyof typeof PAGE_PATHS) =>
+  link(model.pages[id].data.nav_label ?? model.pages[id].data.title, PAGE_PATHS[id]);
+/** The button to /agents, named as its page is named in the navigation. */
+const agentsLink = (model: SiteModel): Link => ({
+  label: model.pages.agents.data.nav_label ?? model.pages.agents.data.title,
+  href: absolute(PAGE_PATHS.agents),
+});
 /** Columns side by side on wide screens. */
 const split = (blocks: Block[]) => group(blocks, { tag: 'div', class: 'split' });
 const link = (title: string, path: string) => `[${title}](${absolute(path)})`;
@@ -71,9 +103,50 @@ const entry = (
   blocks: Block[],
 ) => doc({ path, title, description, section, published, updated: published }, blocks);
 
+/** The partner's tier and competencies as badges, and its figures, with their source: the proof a buyer checks. */
+function proof(model: SiteModel, label: string): Block {
+  const e = model.evidence.data;
+  const w = words(model, 'aws-credentials');
+  return group(
+    [
+      { type: 'badges', items: [{ name: e.tier.name, badge: e.tier.badge }, ...e.competencies] },
+      list(
+        proofFigures(model).map((f) => `**${f.value}** ${f.label}`),
+        'figures',
+      ),
+      p(`${w('source')}: ${link(w('profile'), e.source)} · ${pageLink(model, 'aws-credentials')}`),
+    ],
+    { class: 'band', label },
+  );
+}
+
+/** The newest case study's quote, linked to it. */
+function featuredQuote(model: SiteModel): Block[] {
+  const c = model.caseStudies.find((x) => x.data.quote);
+  if (!c?.data.quote) return [];
+  const { text, name, role } = c.data.quote;
+  return [
+    {
+      type: 'quote',
+      text,
+      name,
+      role,
+      link: { label: words(model, 'home')('quote_link'), href: absolute(caseStudyPath(c.slug)) },
+    },
+  ];
+}
+
+const personCard = (x: SiteModel['people'][number]): PersonCard => ({
+  id: personId(x),
+  name: x.data.name,
+  role: x.data.role,
+  photo: x.data.photo,
+  bio: x.body,
+});
+
 function home(model: SiteModel): Block[] {
-  const { site, pages } = model;
-  const agentsLink = { label: 'Talk to us as an agent', href: absolute(PAGE_PATHS.agents) };
+  const { pages } = model;
+  const w = words(model, 'home');
   const capabilityCard = (c: SiteModel['capabilities'][number]): Card => ({
     title: c.data.name,
     href: absolute(`/services#${c.data.id}`),
@@ -82,51 +155,37 @@ function home(model: SiteModel): Block[] {
   });
   const audience = (a: SiteModel['audiences'][number]) => [
     h(link(a.data.title, `/about#${a.data.id}`), undefined, 3),
-    list(a.data.outcomes),
+    p(paragraphs(a.body)[0] ?? ''),
   ];
-  const source = link(`${site.data.name} partner profile`, model.evidence.data.source);
   return [
     {
       type: 'hero',
       title: pages.home.data.title,
       lead: pages.home.data.description,
-      links: [PROPOSAL_LINK, agentsLink],
+      links: [proposalLink(model), agentsLink(model)],
+      image: pages.home.data.image,
     },
-    // Who the partner is, in its own words: the intro an agent reading /index.md needs as much as a person.
-    md([`**${site.data.positioning}**`, ...paragraphs(site.body).slice(0, -1)].join('\n\n'), 'prose'),
-    group(
-      [
-        h('Ask a question', 'ask-h'),
-        p('Tell us what you want to achieve and get non-binding guidance on where to start.'),
-        { type: 'form', html: askFormHtml(knowledgeOf(model)), twin: [] },
-      ],
-      { class: 'ask-block' },
-    ),
-    group(
-      [
-        list(proofFigures(model).map((f) => `**${f.value}** ${f.label}`)),
-        p(`Source: ${source} · ${link('Our credentials', PAGE_PATHS['aws-credentials'])}`),
-      ],
-      {
-        class: 'band',
-        label: 'Partner record',
-      },
-    ),
-    h('What we deliver'),
+    proof(model, w('partner_record')),
+    h(w('clients'), 'clients'),
+    { type: 'logos', items: model.evidence.data.clients, label: w('clients') },
+    ...featuredQuote(model),
+    h(w('deliver')),
     { type: 'cards', level: 3, cards: model.capabilities.map(capabilityCard) },
-    h('Recent work'),
+    h(w('recent_work')),
     { type: 'cards', level: 3, cards: model.caseStudies.slice(0, 3).map(caseStudyCard) },
-    p(link('All case studies', PAGE_PATHS['case-studies'])),
+    p(link(w('all_case_studies'), PAGE_PATHS['case-studies'])),
+    group([h(w('ask'), 'ask-h'), p(w('ask_text')), { type: 'form', html: askFormHtml(knowledgeOf(model)), twin: [] }], {
+      class: 'ask-block',
+    }),
     split([
-      group([h(`Why ${site.data.name}`, 'why'), list(site.data.reasons)]),
-      group([h('Who we work with', 'who'), ...model.audiences.flatMap(audience)]),
+      group([h(w('why'), 'why'), list(model.site.data.reasons)]),
+      group([h(w('who'), 'who'), ...model.audiences.flatMap(audience)]),
     ]),
-    cta('Start with a proposal', paragraphs(site.body).at(-1), agentsLink),
+    h(w('people'), 'people'),
+    { type: 'people', people: model.people.slice(0, 3).map(personCard) },
+    p(link(w('all_people'), `${PAGE_PATHS.about}#people`)),
     md(pages.home.body, 'prose meta'),
-    p(
-      `Agents: ${link('agent directory', PAGE_PATHS.agents)}, ${link('llms.txt', DOCUMENT_PATHS.llmsTxt)}, ${link('capabilities JSON', DOCUMENT_PATHS.capabilities)}. Email: [${site.data.email}](mailto:${site.data.email}).`,
-      'meta',
-    ),
+    cta(model, pages.home.data.cta, agentsLink(model)),
   ];
 }
 
@@ -220,23 +279,21 @@ function agents(model: SiteModel): Block[] {
       ]),
       rowIds: problems.map(([id]) => problemAnchor(id)),
     },
-    cta('Prefer a person?', 'The proposal workspace takes the same steps in a browser, with or without an agent.'),
+    cta(model, model.pages.agents.data.cta),
   ];
 }
 
 function services(model: SiteModel): Block[] {
+  const w = words(model, 'services');
   const service = (c: SiteModel['capabilities'][number]): Block => {
     const models = model.engagementModels.filter((m) => m.data.suggested_for.includes(c.data.id));
     const includes: Block[] = [
-      h('What it includes', undefined, 3),
+      h(w('includes'), undefined, 3),
       list(c.data.includes),
       ...(models.length > 0
-        ? [
-            h('Engagement models that fit', undefined, 3),
-            list(models.map((m) => link(m.data.name, `/delivery-models#${m.data.id}`))),
-          ]
+        ? [h(w('models'), undefined, 3), list(models.map((m) => link(m.data.name, `/delivery-models#${m.data.id}`)))]
         : []),
-      { type: 'actions', links: [{ label: `Ask about ${c.data.name}`, href: absolute(PAGE_PATHS.proposal) }] },
+      { type: 'actions', links: [{ label: `${w('ask_about')} ${c.data.name}`, href: absolute(PAGE_PATHS.proposal) }] },
     ];
     return group(
       [
@@ -250,26 +307,24 @@ function services(model: SiteModel): Block[] {
   const toc = model.capabilities.map((c) => link(c.data.name, `${PAGE_PATHS.services}#${c.data.id}`));
   return [
     md(model.pages.services.body, 'prose'),
-    group([list(toc, 'toc')], { tag: 'nav', label: 'Capabilities' }),
+    group([list(toc, 'toc')], { tag: 'nav', label: w('contents') }),
     ...model.capabilities.map(service),
-    cta(
-      'Not sure which fits?',
-      'Describe the outcome you want; the proposal workspace gives non-binding guidance before you share any contact details.',
-    ),
+    cta(model, model.pages.services.data.cta),
   ];
 }
 
 function deliveryModels(model: SiteModel): string {
   const names = new Map(model.capabilities.map((c) => [c.data.id, c.data.name]));
+  const w = words(model, 'delivery-models');
   return join(
     model.pages['delivery-models'].body,
     ...model.engagementModels.map((m) =>
       join(
         `## ${m.data.name} {#${m.data.id}}`,
         m.data.description,
-        `**Best when:** ${m.data.best_when}`,
+        `**${w('best_when')}:** ${m.data.best_when}`,
         m.data.suggested_for.length > 0 &&
-          `**Often used for:** ${m.data.suggested_for.map((id) => link(names.get(id) ?? id, `/services#${id}`)).join(', ')}`,
+          `**${w('used_for')}:** ${m.data.suggested_for.map((id) => link(names.get(id) ?? id, `/services#${id}`)).join(', ')}`,
         m.body,
       ),
     ),
@@ -278,14 +333,15 @@ function deliveryModels(model: SiteModel): string {
 
 function partners(model: SiteModel): string {
   const x = model.programSupport;
+  const w = words(model, 'partners');
   return join(
     // The program summary restates the page intro; the capabilities document carries it.
     model.pages.partners.body,
-    '## Startup support',
+    `## ${w('startup')}`,
     x.data.startup_support.map((i) => `- ${i}`).join('\n'),
-    '## Partner program support',
+    `## ${w('partner_programs')}`,
     x.data.partner_program_support.map((i) => `- ${i}`).join('\n'),
-    '## Who decides {#disclaimer}',
+    `## ${w('who_decides')} {#disclaimer}`,
     `> ${x.data.disclaimer}`,
     x.body,
   );
@@ -293,36 +349,57 @@ function partners(model: SiteModel): string {
 
 function about(model: SiteModel): Block[] {
   const { site } = model;
+  const e = model.evidence.data;
+  const w = words(model, 'about');
   return [
-    p(site.data.summary),
+    p(site.data.summary, 'lead'),
     md(model.pages.about.body),
-    h(`Why ${site.data.name}`),
-    list(site.data.reasons),
+    {
+      type: 'facts',
+      facts: [
+        [w('founded'), site.data.founded],
+        [w('team'), `${site.data.headcount} ${w('people_count')}`],
+        [w('offices'), site.data.offices.map((o) => o.city).join(', ')],
+        [w('tier'), `${e.tier.name}, ${w('competencies_count')} ${e.competencies.length} ${w('competencies_word')}`],
+        [w('phone'), `[${site.data.phone}](tel:${site.data.phone.replace(/[^+\d]/g, '')})`],
+        [w('email'), `[${site.data.email}](mailto:${site.data.email})`],
+      ],
+    },
+    h(w('people'), 'people'),
+    { type: 'people', people: model.people.map(personCard) },
     ...model.audiences.flatMap((a) => [
       h(a.data.title, a.data.id),
       md(a.body),
-      p('**Needs:**'),
+      p(`**${w('needs')}:**`),
       list(a.data.needs),
-      p('**Outcomes:**'),
+      p(`**${w('outcomes')}:**`),
       list(a.data.outcomes),
     ]),
-    h('Where we deliver'),
+    h(w('offices'), 'offices'),
+    list(site.data.offices.map((o) => `**${o.city}**: ${o.address}`)),
+    h(w('where')),
     list(site.data.delivery_regions),
-    h('Contact'),
-    p(`[${site.data.email}](mailto:${site.data.email}) or ${link('the proposal workspace', PAGE_PATHS.proposal)}.`),
+    cta(model, model.pages.about.data.cta),
   ];
 }
 
 function credentials(model: SiteModel): Block[] {
   const e = model.evidence;
+  const w = words(model, 'aws-credentials');
   return [
     md(model.pages['aws-credentials'].body),
-    h('Partner highlights'),
+    h(w('tier'), 'tier'),
+    { type: 'badges', items: [{ name: e.data.tier.name, badge: e.data.tier.badge }] },
+    h(w('competencies'), 'competencies'),
+    { type: 'badges', items: e.data.competencies },
+    h(w('highlights')),
     list(proofFigures(model).map((f) => `${f.value} ${f.label}`)),
-    p(`Source: [${model.site.data.name} partner profile](${e.data.source}).`),
+    p(`${w('source')}: ${link(w('profile'), e.data.source)}.`),
     md(e.body),
-    h('Selected client experience'),
-    list(e.data.selected_client_experience),
+    h(w('clients')),
+    { type: 'logos', items: e.data.clients, label: w('clients') },
+    list(e.data.clients.map((c) => (c.href ? link(c.name, c.href) : c.name))),
+    cta(model, model.pages['aws-credentials'].data.cta),
   ];
 }
 
@@ -331,36 +408,45 @@ const caseStudyCard = (c: CaseStudy): Card => ({
   href: absolute(caseStudyPath(c.slug)),
   text: c.data.summary,
   meta: `${c.data.client} · ${c.data.industry}`,
+  image: c.data.logo,
 });
 
 function caseStudy(model: SiteModel, c: CaseStudy): Block[] {
   const caps = new Map(model.capabilities.map((x) => [x.data.id, x.data.name]));
-  // Challenge → approach → outcomes (the facts, once) → what came next.
+  // Challenge → approach → the diagram → the client's words → outcomes (the facts, once) → what came next.
   const { intro, sections } = bodySections(c.body);
   const approach = sections.findIndex((s) => /^approach/i.test(s.heading));
   const cut = approach === -1 ? sections.length : approach + 1;
   const bodySection = (s: { heading: string; markdown: string }) => group([h(s.heading), md(s.markdown)]);
   const em = model.engagementModels.find((m) => m.data.id === c.data.engagement_model)?.data.name;
+  const { quote, diagram, figures } = c.data;
+  const w = words(model, 'case-studies');
   return [
+    ...(c.data.logo ? [{ type: 'image', image: c.data.logo, class: 'client-logo', eager: true } satisfies Block] : []),
     p(c.data.summary, 'lead'),
+    list(
+      figures.map((f) => `**${f.value}** ${f.label}`),
+      'figures',
+    ),
     {
       type: 'facts',
       facts: [
-        ['Client', `${c.data.client} (${c.data.industry})`],
-        ['Capabilities', c.data.capabilities.map((id) => link(caps.get(id) ?? id, `/services#${id}`)).join(', ')],
-        ['Engagement model', link(em ?? c.data.engagement_model, `/delivery-models#${c.data.engagement_model}`)],
-        ['Published', c.data.published],
+        [w('client'), `${c.data.client} (${c.data.industry})`],
+        [w('capabilities'), c.data.capabilities.map((id) => link(caps.get(id) ?? id, `/services#${id}`)).join(', ')],
+        [w('engagement_model'), link(em ?? c.data.engagement_model, `/delivery-models#${c.data.engagement_model}`)],
+        [w('published'), humanDate(c.data.published)],
       ],
     },
     md(intro),
     ...sections.slice(0, cut).map(bodySection),
-    group([h('Outcomes'), list(c.data.outcomes, 'outcomes')]),
+    ...(diagram ? [{ type: 'image', image: diagram } satisfies Block] : []),
+    ...(quote ? [{ type: 'quote', ...quote } satisfies Block] : []),
+    group([h(w('outcomes')), list(c.data.outcomes, 'outcomes')]),
     ...sections.slice(cut).map(bodySection),
-    cta(
-      'Facing something similar?',
-      `Tell us where you stand; we suggest a scope and an engagement model, as we did for ${c.data.client}.`,
-      { href: absolute(PAGE_PATHS['case-studies']), label: 'More case studies' },
-    ),
+    cta(model, c.data.cta ?? model.pages['case-studies'].data.entry_cta!, {
+      href: absolute(PAGE_PATHS['case-studies']),
+      label: w('more'),
+    }),
   ];
 }
 
@@ -373,6 +459,9 @@ const postCard = (x: Post): Card => ({
   tags: x.data.tags.map((t) => ({ label: t, href: absolute(tagPath(t)) })),
 });
 
+/** A person's anchor on /about: their name slugged. */
+const personId = (x: SiteModel['people'][number]) => x.slug;
+
 /**
  * A listing split into pages: `/blog`, then `/blog/archive/2`, ... (two segments, so no entry
  * slug can collide). Page 1 carries the lead; every page links its neighbours.
@@ -381,7 +470,7 @@ function paginatedIndex<T>(
   head: Head,
   items: T[],
   card: (item: T) => Card,
-  older: string,
+  { older, newer }: { older: string; newer: string },
   lead: Block[],
   after: Block[],
 ): PageDocument[] {
@@ -390,7 +479,7 @@ function paginatedIndex<T>(
   return Array.from({ length: count }, (_, i) => {
     const n = i + 1;
     const pager = [
-      ...(n > 1 ? [{ label: n === 2 ? 'Newer' : `Newer (page ${n - 1})`, href: pathOf(n - 1) }] : []),
+      ...(n > 1 ? [{ label: n === 2 ? newer : `${newer} (page ${n - 1})`, href: pathOf(n - 1) }] : []),
       ...(n < count ? [{ label: `${older} (page ${n + 1} of ${count})`, href: pathOf(n + 1) }] : []),
     ];
     const blocks: Block[] = [
@@ -412,11 +501,21 @@ function paginatedIndex<T>(
   });
 }
 
-function post(x: Post): Block[] {
+function post(model: SiteModel, x: Post): Block[] {
+  const author = model.people.find((y) => y.data.name === x.data.author)!;
+  const w = words(model, 'blog');
   return [
-    p(`*${x.data.published}, by ${x.data.author}.*`),
+    {
+      type: 'byline',
+      name: author.data.name,
+      role: author.data.role,
+      photo: author.data.photo,
+      href: absolute(`${PAGE_PATHS.about}#${personId(author)}`),
+      date: x.data.published,
+    },
     { type: 'md', markdown: x.body, mdx: x.mdx },
-    p(x.data.tags.length > 0 ? `Tags: ${x.data.tags.map((t) => link(t, tagPath(t))).join(', ')}` : ''),
+    p(x.data.tags.length > 0 ? `${w('tags')}: ${x.data.tags.map((t) => link(t, tagPath(t))).join(', ')}` : ''),
+    cta(model, x.data.cta ?? model.pages.blog.data.entry_cta!),
   ];
 }
 
@@ -430,44 +529,71 @@ function yourData(model: SiteModel): Block[] {
   ];
 }
 
-const consentQuote = ({ data }: SiteModel['site']) =>
-  `Submitting means agreeing to this text (version ${data.consent_version}):\n\n> ${data.consent_text}`;
+/** The consent text as a quote, with its version (on /privacy and /proposal). */
+const consentQuote = (model: SiteModel) => {
+  const w = words(model, 'privacy');
+  const { data } = model.site;
+  return `${w('consent_quote')} (${w('consent_version')} ${data.consent_version}):\n\n> ${data.consent_text}`;
+};
 
-/** The privacy notice: the page's own words, then every data_handling fact, as the contract states them. */
+/**
+ * The privacy notice: the legal reviewer's sections in the page's own words (content/pages/privacy.md),
+ * each followed by its facts from the content and the build's configuration: the controller, the
+ * processors in use, the retention; then the mechanics, as data_handling states them.
+ */
 function privacy(model: SiteModel): string {
   const d = knowledgeOf(model).data_handling;
   const { site } = model;
+  const w = words(model, 'privacy');
+  const { intro, sections } = bodySections(model.pages.privacy.body);
+  const office = site.data.offices[0]!;
+  const facts: Record<(typeof PRIVACY_SECTIONS)[number], string> = {
+    controller: [
+      `- **${w('legal_name')}:** ${site.data.legal_name}`,
+      `- **${w('address')}:** ${office.address}`,
+      `- **${w('email')}:** [${site.data.email}](mailto:${site.data.email})`,
+      `- **${w('phone')}:** ${site.data.phone}`,
+    ].join('\n'),
+    purposes: join(d.stored, consentQuote(model)),
+    'legal-basis': '',
+    rights: d.erasure,
+    // A list, not a table: each processor reads whole on a phone.
+    processors: processorsInUse(site.data.processors)
+      .map((x) => `- **${x.name}** ${x.role}. ${w('location')}: ${x.location}. ${link(w('terms_link'), x.terms)}.`)
+      .join('\n'),
+    transfers: '',
+    retention: d.retention,
+    technical: join(
+      `### ${w('consent_record')} {#consent}`,
+      d.consent_record,
+      w('consent_methods'),
+      Object.values(CONSENT_METHODS)
+        .map((meaning) => `- ${meaning}`)
+        .join('\n'),
+      `### ${w('where')} {#where}`,
+      d.where,
+      `### ${w('sending')} {#sending}`,
+      d.sending,
+      [
+        `Confirmation emails to one mailbox (however its address is spelled) in 24 hours: at most ${d.limits.confirmation_emails_per_address_per_day}.`,
+        `Confirmation emails from the requests of one client (one network address) in 24 hours: at most ${d.limits.confirmation_emails_per_client_per_day}.`,
+        `Confirmation emails to one domain (its subdomains included; large mail providers' domains such as gmail.com excepted) in 24 hours: at most ${d.limits.confirmation_emails_per_domain_per_day}.`,
+        `Confirmation emails from the whole site in a day: at most ${d.limits.confirmation_emails_per_day}.`,
+        `Individual notices to ${site.data.name}'s sales team in an hour: at most ${d.limits.sales_notices_per_hour}; past that, one summary for the hour.`,
+      ]
+        .map((i) => `- ${i}`)
+        .join('\n'),
+      w('counting'),
+      [d.counting.address, d.counting.client, d.counting.domain].map((i) => `- ${i}`).join('\n'),
+      `Agents and developers find the same facts as \`data_handling\` in the ${link('proposal contract', DOCUMENT_PATHS.proposalApi)}.`,
+    ),
+  };
   return join(
-    model.pages.privacy.body,
-    '## What is stored {#stored}',
-    d.stored,
-    consentQuote(site),
-    '## How your consent is recorded {#consent}',
-    d.consent_record,
-    'How consent can be given:',
-    Object.values(CONSENT_METHODS)
-      .map((meaning) => `- ${meaning}`)
-      .join('\n'),
-    '## Where it is kept {#where}',
-    d.where,
-    '## How long {#retention}',
-    d.retention,
-    '## What is sent, and how often {#sending}',
-    d.sending,
-    [
-      `Confirmation emails to one mailbox (however its address is spelled) in 24 hours: at most ${d.limits.confirmation_emails_per_address_per_day}.`,
-      `Confirmation emails from the requests of one client (one network address) in 24 hours: at most ${d.limits.confirmation_emails_per_client_per_day}.`,
-      `Confirmation emails to one domain (its subdomains included; large mail providers' domains such as gmail.com excepted) in 24 hours: at most ${d.limits.confirmation_emails_per_domain_per_day}.`,
-      `Confirmation emails from the whole site in a day: at most ${d.limits.confirmation_emails_per_day}.`,
-      `Individual notices to ${site.data.name}'s sales team in an hour: at most ${d.limits.sales_notices_per_hour}; past that, one summary for the hour.`,
-    ]
-      .map((i) => `- ${i}`)
-      .join('\n'),
-    'What each limit counts:',
-    [d.counting.address, d.counting.client, d.counting.domain].map((i) => `- ${i}`).join('\n'),
-    '## Deletion {#deletion}',
-    d.erasure,
-    `Agents and developers find the same facts as \`data_handling\` in the ${link('proposal contract', DOCUMENT_PATHS.proposalApi)}.`,
+    intro,
+    ...sections.map((section) => {
+      const id = /\{#([\w-]+)\}$/.exec(section.heading)?.[1];
+      return join(`## ${section.heading}`, section.markdown, id && facts[id as keyof typeof facts]);
+    }),
   );
 }
 
@@ -520,25 +646,32 @@ function proposal(model: SiteModel): Block[] {
           `**Submit**: with your consent, the request goes to our customer-relationship system. "Received" means it was accepted; we say an email was sent only when it was.`,
         ]),
         h('Consent', 'consent'),
-        md(consentQuote(site)),
+        md(consentQuote(model)),
       ],
     },
     ...yourDataForPeople(model),
     h('For agents and developers', 'api'),
     p(
-      `An AI agent or a program can take the same steps: the ${link('developer page', PAGE_PATHS.agents)}, the ${link('proposal contract', api)} and the ${link('OpenAPI description', DOCUMENT_PATHS.openapi)} say how. Prefer email? Write to [${site.data.email}](mailto:${site.data.email}).`,
+      `An AI agent or a program can take the same steps: the ${link('developer page', PAGE_PATHS.agents)}, the ${link('proposal contract', api)} and the ${link('OpenAPI description', DOCUMENT_PATHS.openapi)} say how.`,
       'prose',
+    ),
+    // The workspace is the proposal: its page ends with the other way to reach a person.
+    group(
+      [
+        h(model.pages.proposal.data.cta.heading, 'next-step'),
+        p(model.pages.proposal.data.cta.text),
+        { type: 'actions', links: [{ label: site.data.email, href: `mailto:${site.data.email}`, primary: true }] },
+      ],
+      { class: 'closing' },
     ),
   ];
 }
 
-/** All published pages (built once per model): fixed pages in site order, index archive pages, then every entry. */
-export const pageDocuments = oncePer((model: SiteModel): PageDocument[] => {
-  const docs = buildPageDocuments(model);
-  // Every link editors wrote must land on a published page and heading.
-  checkLinks(model.links, docs);
-  return docs;
-});
+/**
+ * All published pages (built once per model): fixed pages in site order, index archive pages, then
+ * every entry. The site model checks every link editors wrote against them (content.ts).
+ */
+export const pageDocuments = oncePer(buildPageDocuments);
 
 /** Every page by its path: one lookup table per model, so a page costs no scan of all pages. */
 export const documentsByPath = oncePer((model: SiteModel) => new Map(pageDocuments(model).map((d) => [d.path, d])));
@@ -559,39 +692,36 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
   const blogUpdated = newest(model.posts.map((y) => y.data.published));
   const tags = [...new Set(model.posts.flatMap((y) => y.data.tags))].sort((a, b) => a.localeCompare(b));
   const wide = { wide: true };
+  const cs = words(model, 'case-studies');
+  const blog = words(model, 'blog');
   const [caseStudyIndex, ...caseStudyArchive] = paginatedIndex(
     head('case-studies', 'Case studies', newest(model.caseStudies.map((c) => c.data.published))),
     model.caseStudies,
     caseStudyCard,
-    'Older case studies',
+    { older: cs('older'), newer: cs('newer') },
     [md(x['case-studies'].body, 'prose lead')],
-    [
-      cta(
-        'Have a similar problem?',
-        'Tell us the outcome you want; we reply with a suggested scope and engagement model.',
-      ),
-    ],
+    [cta(model, x['case-studies'].data.cta)],
   );
   const [blogIndex, ...blogArchive] = paginatedIndex(
     head('blog', 'Blog', blogUpdated),
     model.posts,
     postCard,
-    'Older posts',
+    { older: blog('older'), newer: blog('newer') },
     [md(x.blog.body, 'prose lead')],
-    [],
+    [cta(model, x.blog.data.cta)],
   );
   return [
     fixed('home', 'Company', home(model), wide),
     fixed('services', 'Services', services(model), wide),
-    fixed('delivery-models', 'Services', [md(deliveryModels(model))]),
-    fixed('partners', 'Services', [md(partners(model))]),
+    fixed('delivery-models', 'Services', [md(deliveryModels(model)), cta(model, x['delivery-models'].data.cta)]),
+    fixed('partners', 'Services', [md(partners(model)), cta(model, x.partners.data.cta)]),
     fixed('aws-credentials', 'Evidence', credentials(model)),
     caseStudyIndex!,
     blogIndex!,
     fixed('about', 'Company', about(model)),
     fixed('agents', 'Proposals and agents', agents(model), wide),
     fixed('proposal', 'Proposals and agents', proposal(model), wide),
-    fixed('privacy', 'Proposals and agents', [md(privacy(model))]),
+    fixed('privacy', 'Proposals and agents', [md(privacy(model)), cta(model, x.privacy.data.cta)]),
     ...caseStudyArchive,
     ...blogArchive,
     ...model.caseStudies.map((c) =>
@@ -603,21 +733,34 @@ function buildPageDocuments(model: SiteModel): PageDocument[] {
       return paginatedIndex(
         {
           path: tagPath(tag),
-          title: `Posts tagged “${tag}”`,
+          title: `${blog('tagged')} “${tag}”`,
           description: `${posts.length} ${posts.length === 1 ? 'post' : 'posts'} from the ${model.site.data.name} blog tagged “${tag}”.`,
           section: 'Blog',
           updated: blogUpdated,
         },
         posts,
         postCard,
-        'Older posts',
+        { older: blog('older'), newer: blog('newer') },
         [],
-        [p(link('All posts', PAGE_PATHS.blog))],
+        [p(link(blog('all_posts'), PAGE_PATHS.blog)), cta(model, x.blog.data.cta)],
       );
     }),
     ...model.posts.map((x) =>
-      entry(postPath(x.slug), x.data.title, x.data.description, 'Blog', x.data.published, post(x)),
+      entry(postPath(x.slug), x.data.title, x.data.description, 'Blog', x.data.published, post(model, x)),
     ),
+  ];
+}
+
+/** The 404 page (no page of the site: no twin, no JSON-LD), from content/pages/not-found.md. */
+export function notFoundBlocks(model: SiteModel): Block[] {
+  const page = model.pages['not-found'];
+  const links = (['services', 'case-studies', 'blog', 'agents'] as const).map((id) =>
+    link(model.pages[id].data.title, PAGE_PATHS[id]),
+  );
+  return [
+    md(page.body, 'lead'),
+    list([link(words(model, 'not-found')('home'), PAGE_PATHS.home), ...links]),
+    cta(model, page.data.cta),
   ];
 }
 

@@ -10,21 +10,49 @@ export interface Link {
   href: string;
 }
 
+/** An image as published: `src` is the site path of the file; its size comes from the image pipeline. */
+export interface Image {
+  src: string;
+  alt: string;
+}
+
 export interface Card {
   title: string;
   href: string;
   text: string;
   meta: string;
-  /** Shown as a `<time>` before the meta line. */
+  /** Shown as a `<time>` before the meta line: YYYY-MM-DD, shown as people write dates. */
   date?: string;
   tags?: Link[];
+  /** A logo or portrait above the title. */
+  image?: Image | undefined;
+}
+
+/** A person as pages show them: photo, name, role and a short bio (markdown). */
+export interface PersonCard {
+  id: string;
+  name: string;
+  role: string;
+  photo: Image;
+  bio: string;
 }
 
 export type Block =
   /** Markdown as written (content bodies); `mdx` renders an .mdx body with the site's components. */
   | { type: 'md'; markdown: string; class?: string | undefined; mdx?: CollectionEntry<'mdx'> | undefined }
-  /** The home page's top: its H1 and lead (the twin's title and summary line), then buttons. */
-  | { type: 'hero'; title: string; lead: string; links: (Link & { primary?: boolean })[] }
+  /** The home page's top: its H1 and lead (the twin's title and summary line), buttons, and a picture beside them. */
+  | { type: 'hero'; title: string; lead: string; links: (Link & { primary?: boolean })[]; image?: Image | undefined }
+  /** A picture or diagram with its caption; `eager` for one in the first screen. */
+  | { type: 'image'; image: Image; caption?: string | undefined; eager?: boolean; class?: string }
+  /** Client logos, each linked to its case study where there is one. */
+  | { type: 'logos'; items: { name: string; logo?: Image | undefined; href?: string | undefined }[]; label: string }
+  /** Badges with their names: the partner tier and the competencies. */
+  | { type: 'badges'; items: { name: string; badge: Image }[] }
+  | { type: 'people'; people: PersonCard[]; level?: 2 | 3 }
+  /** Words a person said, and who said it. */
+  | { type: 'quote'; text: string; name: string; role: string; link?: Link | undefined }
+  /** Who wrote a post, with their photo and role, and when. */
+  | { type: 'byline'; name: string; role: string; photo: Image; href: string; date: string }
   | { type: 'p'; text: string; class?: string | undefined }
   | { type: 'heading'; text: string; id?: string | undefined; level?: 2 | 3 }
   | { type: 'list'; items: string[]; class?: string | undefined }
@@ -64,6 +92,14 @@ export interface PageDocument {
 }
 
 const list = (items: string[]) => items.map((i) => `- ${i}`).join('\n');
+const img = (i: Image) => `![${i.alt.replace(/[[\]]/g, '')}](${i.src})`;
+
+const MONTHS = 'January February March April May June July August September October November December'.split(' ');
+/** `2026-03-17` → `17 March 2026`: dates as people write them (the ISO form stays in `datetime` and the JSON). */
+export function humanDate(iso: string): string {
+  const [y, m, d] = iso.split('-').map(Number);
+  return `${d} ${MONTHS[(m ?? 1) - 1]} ${y}`;
+}
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 const row = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
 
@@ -88,7 +124,10 @@ function blockMarkdown(b: Block): string {
         .map((c) =>
           blocksMarkdown([
             { type: 'heading', text: `[${c.title}](${c.href})`, level: b.level ?? 2 },
-            { type: 'p', text: c.date || c.meta ? `*${[c.date, c.meta].filter(Boolean).join(' · ')}*` : '' },
+            {
+              type: 'p',
+              text: c.date || c.meta ? `*${[c.date && humanDate(c.date), c.meta].filter(Boolean).join(' · ')}*` : '',
+            },
             { type: 'p', text: c.text },
             { type: 'list', items: (c.tags ?? []).map((t) => `[${t.label}](${t.href})`) },
           ]),
@@ -96,8 +135,25 @@ function blockMarkdown(b: Block): string {
         .join('\n\n');
     case 'actions':
     case 'pager':
-    case 'hero':
       return list(b.links.map((l) => `[${l.label}](${l.href})`));
+    case 'hero':
+      return [list(b.links.map((l) => `[${l.label}](${l.href})`)), b.image && img(b.image)]
+        .filter(Boolean)
+        .join('\n\n');
+    case 'image':
+      return [img(b.image), b.caption && `*${b.caption}*`].filter(Boolean).join('\n');
+    case 'logos':
+      return list(b.items.map((c) => (c.href ? `[${c.name}](${c.href})` : c.name)));
+    case 'badges':
+      return list(b.items.map((x) => `${img(x.badge)} ${x.name}`));
+    case 'people':
+      return b.people
+        .map((x) => `${'#'.repeat(b.level ?? 3)} ${x.name} {#${x.id}}\n\n*${x.role}*\n\n${img(x.photo)}\n\n${x.bio}`)
+        .join('\n\n');
+    case 'quote':
+      return `> ${b.text}\n>\n> ${b.name}, ${b.role}${b.link ? ` ([${b.link.label}](${b.link.href}))` : ''}`;
+    case 'byline':
+      return `*${humanDate(b.date)}, by [${b.name}](${b.href}), ${b.role}.*`;
     case 'group':
       return blocksMarkdown(b.blocks);
     case 'form':
