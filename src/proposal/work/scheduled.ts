@@ -61,13 +61,18 @@ async function work(ctx: Ctx, entry: DueEntry, ignoreBackoff: boolean): Promise<
   return 'done';
 }
 
+/** Past every due entry's time: with the backoff ignored, entries waiting for a retry are listed too. */
+const LAST_TIME = new Date('9999-12-31T23:59:59.999Z');
+
 export async function runScheduled(ctx: Ctx, { ignoreBackoff = false } = {}) {
-  const entries = await listDue(ctx.store, ctx.now(), RUN_LIMITS.entries).catch((error: unknown) => {
-    // The store failed: what is due stays listed for the next run, as an entry that fails does.
-    if (!(error instanceof StoreUnavailable)) throw error;
-    logEvent('store_unavailable', { kind: 'due', operation: error.operation, reason: error.reason });
-    return [];
-  });
+  const entries = await listDue(ctx.store, ignoreBackoff ? LAST_TIME : ctx.now(), RUN_LIMITS.entries).catch(
+    (error: unknown) => {
+      // The store failed: what is due stays listed for the next run, as an entry that fails does.
+      if (!(error instanceof StoreUnavailable)) throw error;
+      logEvent('store_unavailable', { kind: 'due', operation: error.operation, reason: error.reason });
+      return [];
+    },
+  );
   const results: Result[] = [];
   let next = 0;
   await Promise.all(
