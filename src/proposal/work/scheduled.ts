@@ -68,7 +68,9 @@ async function work(ctx: Ctx, entry: DueEntry, ignoreBackoff: boolean): Promise<
 /** Past every due entry's time: with the backoff ignored, entries waiting for a retry are listed too. */
 const LAST_TIME = new Date('9999-12-31T23:59:59.999Z');
 
-export async function runScheduled(ctx: Ctx, { ignoreBackoff = false } = {}) {
+export async function runScheduled(invocation: Ctx, { ignoreBackoff = false } = {}) {
+  // A receiver that failed once in this run is not tried again before the next.
+  const ctx: Ctx = { ...invocation, unreachable: new Set() };
   const entries = await listDue(ctx.store, ignoreBackoff ? LAST_TIME : ctx.now(), RUN_LIMITS.entries).catch(
     (error: unknown) => {
       // The store failed: what is due stays listed for the next run, as an entry that fails does.
