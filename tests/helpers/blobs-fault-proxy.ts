@@ -49,13 +49,11 @@ export const on = {
   claim: (op: BlobsOperation) => op.method === 'PUT' && op.key.startsWith('keys/') && op.condition === 'new',
   /** Storing a new request. */
   recordCreate: (op: BlobsOperation) => op.method === 'PUT' && op.key.startsWith('requests/') && op.condition === 'new',
-  /** A change of a stored request (its state, lease taken, renewed or given up). */
+  /** A change of a stored request (its state, its claim taken or given up). */
   recordUpdate: (op: BlobsOperation) =>
     op.method === 'PUT' && op.key.startsWith('requests/') && op.condition === 'match',
-  /** Writing or deleting an open-index marker. */
-  indexWrite: (op: BlobsOperation) => op.key.startsWith('open/') && (op.method === 'PUT' || op.method === 'DELETE'),
-  /** The sweep lock, read or written. */
-  lock: (op: BlobsOperation) => op.key === 'sweep/lock',
+  /** Writing or deleting an entry of the due listing (`due/<time>/<kind>/<id>`). */
+  dueWrite: (op: BlobsOperation) => op.key.startsWith('due/') && (op.method === 'PUT' || op.method === 'DELETE'),
   /** Every request. */
   any: () => true,
 };

@@ -1,7 +1,7 @@
 /**
  * The Netlify Blobs HTTP API in memory, as a `fetch` for ProposalsStore (as @netlify/blobs's own tests
  * inject theirs): strongly consistent, atomic conditional writes, ETags, paginated sorted listings.
- * It counts what it served, so a test can show how much work a sweep did. faultyFetch wraps any
+ * It counts what it served, so a test can show how much work a scheduled run did. faultyFetch wraps any
  * fetch to make chosen conditional writes fail before or after they land, answer late, or hang.
  */
 import { randomUUID } from 'node:crypto';

@@ -25,7 +25,8 @@ export interface TestSmtp {
   stop(): Promise<void>;
 }
 
-export async function startSmtp(): Promise<TestSmtp> {
+/** `port`: where to listen (a test that starts the server late, on the address a configuration already names); any free one by default. */
+export async function startSmtp({ port: wanted = 0 }: { port?: number } = {}): Promise<TestSmtp> {
   const messages: ReceivedMail[] = [];
   let reject = false;
   let ackDelayMs = 0;
@@ -71,7 +72,7 @@ export async function startSmtp(): Promise<TestSmtp> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(wanted, '127.0.0.1', () => resolve());
   });
   // A client killed mid-transaction resets its connection: that is the client's failure, not the server's.
   server.on('error', () => undefined);

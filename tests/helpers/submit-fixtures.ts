@@ -107,3 +107,10 @@ export function movableClock() {
   };
   return clock;
 }
+
+/** The same context as a new invocation whose time starts now: a context's `ends` is fixed when it is made. */
+export const invocation = (ctx: Ctx): Ctx => ({ ...ctx, ends: ctx.mono() + ctx.limitMs });
+
+/** What a scheduled run's summary says time deleted (absent when the run had no time left for it). */
+export const deletedBy = (report: object, what: 'requests' | 'tallies' | 'grants' | 'nonces') =>
+  (report as Record<string, number | undefined>)[`${what}_deleted`];

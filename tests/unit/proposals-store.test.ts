@@ -1,15 +1,13 @@
 /**
  * The storage module against a real local Blobs server, directly and through a proxy that
  * fails: every answer a healthy store never gives becomes StoreUnavailable, never a success,
- * and the counter admits exactly its limit however many count at once.
+ * and a tally admits exactly its limit however many count at once.
  */
 import { randomUUID } from 'node:crypto';
 import { setEnvironmentContext } from '@netlify/blobs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { StoreUnavailable, type ProposalsStore } from '../../src/proposal/store/blobs.ts';
-import { countEventWithinLimit } from '../../src/proposal/store/event-tally.ts';
-import { STORE_LIMITS } from '../../src/proposal/store/limits.ts';
-import { deleteLegacyPointers } from '../../src/proposal/store/retention.ts';
+import { STORE_LIMITS, StoreUnavailable, type ProposalsStore } from '../../src/proposal/store/blobs.ts';
+import { deleteEnded, tally, windowOf } from '../../src/proposal/store/tally.ts';
 import { rawStore, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { on, startBlobsFaultProxy, type BlobsFaultProxy } from '../helpers/blobs-fault-proxy.ts';
 
@@ -34,6 +32,13 @@ beforeEach(() => {
   store = blobs.freshStore();
 });
 
+/** Counts `event` under `name` in the UTC day of `now`: allowed while its place is within `limit`. */
+async function countEvent(name: string, event: string, { limit, now = new Date() }: { limit: number; now?: Date }) {
+  const window = windowOf(name, now, DAY_MS);
+  const place = await tally(store, window, event, { now, limit });
+  return { allowed: place <= limit, count: Math.min(place, limit), resetAt: window.endsAt.toISOString() };
+}
+
 async function failure(promise: Promise<unknown>): Promise<StoreUnavailable> {
   const error = await promise.then(
     () => new Error('resolved'),
@@ -43,13 +48,11 @@ async function failure(promise: Promise<unknown>): Promise<StoreUnavailable> {
   return error as StoreUnavailable;
 }
 
-describe('countEventWithinLimit', () => {
+describe('tally', () => {
   it('admits exactly 3 of 20 simultaneous events with limit 3', async () => {
     const now = new Date('2026-11-24T10:00:00Z');
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        countEventWithinLimit(store, 'confirm:ann@example.com', `event-${i}`, { limit: 3, windowMs: DAY_MS, now }),
-      ),
+      Array.from({ length: 20 }, (_, i) => countEvent('confirm:ann@example.com', `event-${i}`, { limit: 3, now })),
     );
     expect(results.filter((r) => r.allowed)).toHaveLength(3);
     expect(
@@ -69,8 +72,7 @@ describe('countEventWithinLimit', () => {
   it('starts again in the next window and counts each key apart', async () => {
     const day1 = new Date('2026-11-24T23:59:59Z');
     const day2 = new Date('2026-11-25T00:00:01Z');
-    const count = (key: string, now: Date, event: string = randomUUID()) =>
-      countEventWithinLimit(store, key, event, { limit: 1, windowMs: DAY_MS, now });
+    const count = (key: string, now: Date, event: string = randomUUID()) => countEvent(key, event, { limit: 1, now });
     expect((await count('a', day1, 'first')).allowed).toBe(true);
     expect((await count('a', day1)).allowed).toBe(false);
     expect((await count('b', day1)).allowed).toBe(true);
@@ -79,7 +81,7 @@ describe('countEventWithinLimit', () => {
 
   it('counts an event once: the same event again keeps its place and is allowed again', async () => {
     const now = new Date('2026-11-24T10:00:00Z');
-    const count = (event: string) => countEventWithinLimit(store, 'site', event, { limit: 2, windowMs: DAY_MS, now });
+    const count = (event: string) => countEvent('site', event, { limit: 2, now });
     expect(await count('r1')).toMatchObject({ allowed: true, count: 1 });
     expect(await count('r1')).toMatchObject({ allowed: true, count: 1 });
     expect(await count('r2')).toMatchObject({ allowed: true, count: 2 });
@@ -87,14 +89,14 @@ describe('countEventWithinLimit', () => {
   });
 
   it('never writes the counted key itself into a blob name', async () => {
-    await countEventWithinLimit(store, 'confirm:ann@example.com', 'e', { limit: 1, windowMs: DAY_MS });
+    await countEvent('confirm:ann@example.com', 'e', { limit: 1 });
     const { blobs: listed } = await rawStore(store).list();
     expect(listed.map((b) => b.key).join(' ')).not.toContain('ann@example.com');
   });
 
   it('throws StoreUnavailable, never "allowed", when the store fails its write', async () => {
     proxy.inject({ match: (op) => op.method === 'PUT', fault: { kind: 'status', status: 503 } });
-    const error = await failure(countEventWithinLimit(store, 'k', 'e', { limit: 3, windowMs: DAY_MS }));
+    const error = await failure(countEvent('k', 'e', { limit: 3 }));
     expect(error.reason).toBe('server-error');
   });
 });
@@ -163,29 +165,32 @@ describe('a conditional write the store does not confirm', () => {
 
 describe('reads, deletes and listings', () => {
   it('retries a read whose connection dropped, and fails it when every attempt does', async () => {
-    await store.writeIf('open/x', { n: 1 }, { ifNew: true });
+    await store.writeIf('due/x', { n: 1 }, { ifNew: true });
     proxy.inject({ match: (op) => op.method === 'GET', fault: { kind: 'drop' }, times: 1 });
-    expect((await store.read('open/x'))?.value).toEqual({ n: 1 });
+    expect((await store.read('due/x'))?.value).toEqual({ n: 1 });
     proxy.inject({ match: (op) => op.method === 'GET', fault: { kind: 'drop' } });
-    expect((await failure(store.read('open/x'))).reason).toBe('unreachable');
-    expect((await failure(store.list('open/'))).reason).toBe('unreachable');
+    expect((await failure(store.read('due/x'))).reason).toBe('unreachable');
+    expect((await failure(store.listWhile('due/'))).reason).toBe('unreachable');
   });
 
   it('a delete answered 503 throws StoreUnavailable', async () => {
-    proxy.inject({ match: on.indexWrite, fault: { kind: 'status', status: 503 } });
-    expect((await failure(store.remove('open/x'))).operation).toBe('delete');
+    proxy.inject({ match: on.dueWrite, fault: { kind: 'status', status: 503 } });
+    expect((await failure(store.remove('due/x'))).operation).toBe('delete');
   });
 });
 
-describe('retention', () => {
-  it('deletes entries of the store before key pointers; a failed delete is left to the next sweep', async () => {
+describe('what time deletes', () => {
+  it('deletes ended tallies from the head of the listing; a failed delete is left to the next run', async () => {
     const raw = rawStore(store);
-    await raw.setJSON('idempotency/old', { fingerprint: 'f', request_id: 'r', state: 'final' });
+    const then = new Date('2026-11-20T10:00:00Z');
+    await tally(store, windowOf('site', then, DAY_MS), 'r1', { now: then });
+    const [key] = (await raw.list()).blobs.map((b) => b.key);
+    const later = new Date(then.getTime() + 4 * DAY_MS);
     proxy.inject({ match: (op) => op.method === 'DELETE', fault: { kind: 'status', status: 503 } });
-    expect((await failure(deleteLegacyPointers(store, new Date()))).reason).toBe('server-error');
-    expect(await raw.get('idempotency/old')).not.toBeNull();
+    expect((await failure(deleteEnded(store, later, 200))).reason).toBe('server-error');
+    expect(await raw.get(key!)).not.toBeNull();
     proxy.heal();
-    expect(await deleteLegacyPointers(store, new Date())).toBe(1);
-    expect(await raw.get('idempotency/old')).toBeNull();
+    expect(await deleteEnded(store, later, 200)).toBe(1);
+    expect(await raw.get(key!)).toBeNull();
   });
 });

@@ -5,24 +5,23 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { countedDomain, countedMailbox, sendLimitsFromEnv } from '../../src/contract/send-limits.ts';
-import {
-  clientNetwork,
-  clientNetworkKey,
-  NETWORK_SECRET_VARIABLE,
-  networkSecretFromEnv,
-} from '../../src/proposal/gate/client-network.ts';
+import type { Knowledge } from '../../src/contract/knowledge.ts';
+import type { Validators } from '../../src/contract/requests.ts';
 import type { RequestSource } from '../../src/contract/source.ts';
-import { fillTimeMs, FORM_LIFETIME_MS, observedSignals } from '../../src/proposal/submit/spam-signals.ts';
-import { tallyEvent } from '../../src/proposal/store/event-tally.ts';
-import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
-import { submitProposal } from '../../src/proposal/submit/index.ts';
+import { createIntake } from '../../src/proposal/actions/pipeline.ts';
+import { readConfig } from '../../src/proposal/config.ts';
+import { clientNetwork, clientNetworkKey } from '../../src/proposal/limits/client-network.ts';
+import { addressPlace } from '../../src/proposal/limits/send-gates.ts';
+import { fillTimeMs, FORM_LIFETIME_MS, observedSignals } from '../../src/proposal/limits/spam-signals.ts';
+import { DAY_MS, tally, windowOf } from '../../src/proposal/store/tally.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
-import { runSweep } from '../../src/proposal/submit/sweep.ts';
+import type { Ctx } from '../../src/proposal/work/context.ts';
+import { runScheduled } from '../../src/proposal/work/scheduled.ts';
 import { OK } from '../helpers/crm-server.ts';
 import { readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { mailsTo } from '../helpers/smtp.ts';
-import { PARTNER, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
+import { CONSENT, envOf, PARTNER, submit, submitRequest, testCtx } from '../helpers/submit-fixtures.ts';
 
 const parts = useLoopbackParts();
 beforeEach(() => {
@@ -34,7 +33,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function makeDeps(env: Record<string, string> = {}): SubmitDeps {
+const NETWORK_SECRET_VARIABLE = 'CLIENT_NETWORK_SECRET';
+/** The key every test here hashes networks with, as a deployment's CLIENT_NETWORK_SECRET would. */
+const SECRET = 's'.repeat(44);
+const networkKey = (ip: string | undefined) => clientNetworkKey(ip, SECRET);
+
+function makeDeps(env: Record<string, string> = {}): Ctx {
   const values = {
     CRM_PROVIDER: 'webhook',
     CRM_WEBHOOK_URL: `${parts.crm.url}/crm`,
@@ -43,11 +47,11 @@ function makeDeps(env: Record<string, string> = {}): SubmitDeps {
     MAIL_FROM: 'no-reply@kestrel.example',
     ...env,
   };
-  return testSubmitDeps(parts.blobs.freshStore(), { env: values });
+  return testCtx(parts.blobs.freshStore(), { env: values });
 }
 
 const bodyOf = (reply: { body: unknown }) => reply.body as { request_id: string; confirmation_email: string };
-const records = async (deps: SubmitDeps) => (await readAll(deps.store, 'requests/')) as ProposalRecord[];
+const records = async (deps: Ctx) => (await readAll(deps.store, 'requests/')) as ProposalRecord[];
 const notices = () => mailsTo(parts.smtp.messages, PARTNER.email);
 const subjectOf = (raw: string) => /^Subject: (.*)$/im.exec(raw)?.[1] ?? '';
 
@@ -68,19 +72,19 @@ describe('the limits as configured', () => {
     expect(clientNetwork('192.0.2.7')).toBe('192.0.2.7');
     expect(clientNetwork('::ffff:192.0.2.7')).toBe('192.0.2.7');
     expect(clientNetwork('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1::/48');
-    expect(clientNetworkKey('2001:db8:1:2::9')).toBe(clientNetworkKey('2001:db8:1:2:ffff::1'));
-    expect(clientNetworkKey('2001:db8:2:2::9')).not.toBe(clientNetworkKey('2001:db8:1:2::9'));
-    expect(clientNetworkKey('192.0.2.7')).toMatch(/^[0-9a-f]{16}$/);
-    expect(clientNetworkKey(undefined)).toBeUndefined();
-    expect(clientNetworkKey('not an address')).toBeUndefined();
+    expect(networkKey('2001:db8:1:2::9')).toBe(networkKey('2001:db8:1:2:ffff::1'));
+    expect(networkKey('2001:db8:2:2::9')).not.toBe(networkKey('2001:db8:1:2::9'));
+    expect(networkKey('192.0.2.7')).toMatch(/^[0-9a-f]{16}$/);
+    expect(networkKey(undefined)).toBeUndefined();
+    expect(networkKey('not an address')).toBeUndefined();
   });
 
   it('counts one IPv6 subscriber as one client: the /64s of a home /56 and the /56s of a /48 share one key', () => {
     const home = ['2001:db8:aa:100::1', '2001:db8:aa:101::1', '2001:db8:aa:1ff::1', '2001:db8:aa:1ff:ffff::2'];
     const business = ['2001:db8:aa::5', '2001:db8:aa:ff00::5', '2001:db8:aa:ffff:ffff:ffff:ffff:ffff'];
-    const keys = new Set([...home, ...business].map((ip) => clientNetworkKey(ip)));
+    const keys = new Set([...home, ...business].map((ip) => networkKey(ip)));
     expect(keys.size).toBe(1);
-    expect(clientNetworkKey('2001:db8:ab::1')).not.toBe(clientNetworkKey('2001:db8:aa::1'));
+    expect(networkKey('2001:db8:ab::1')).not.toBe(networkKey('2001:db8:aa::1'));
   });
 
   it("keys the stored network hash with the deployment's secret: without it, nobody can hash all addresses and compare", () => {
@@ -92,34 +96,44 @@ describe('the limits as configured', () => {
     // Not the public, unkeyed hash that anyone can compute for every IPv4 address.
     const unkeyed = createHash('sha256').update('proposal-send-limit:192.0.2.7').digest('hex').slice(0, 16);
     expect(clientNetworkKey('192.0.2.7', first)).not.toBe(unkeyed);
-    expect(clientNetworkKey('192.0.2.7')).not.toBe(unkeyed);
+    // Nor is the public fallback that applies without a secret.
+    const fallback = readConfig(envOf({})).config.networkSecret;
+    expect(clientNetworkKey('192.0.2.7', fallback)).not.toBe(unkeyed);
   });
 
   it('reads CLIENT_NETWORK_SECRET: a missing or short one falls back to a public key and says which', () => {
-    const env = (value: string | undefined) => (name: string) => (name === NETWORK_SECRET_VARIABLE ? value : undefined);
+    // Deployed (URL names a public host): there a missing secret is a misconfiguration.
+    const read = (value: string | undefined) => {
+      const { config, problems } = readConfig(
+        envOf({ URL: 'https://kestrel.example', ...(value !== undefined && { [NETWORK_SECRET_VARIABLE]: value }) }),
+      );
+      return { secret: config.networkSecret, problem: problems.find((p) => p.variable === NETWORK_SECRET_VARIABLE) };
+    };
     const strong = 'x'.repeat(44);
-    expect(networkSecretFromEnv(env(strong))).toEqual({ secret: strong });
-    expect(networkSecretFromEnv(env(undefined))).toMatchObject({ problem: 'missing' });
-    expect(networkSecretFromEnv(env('  '))).toMatchObject({ problem: 'missing' });
-    expect(networkSecretFromEnv(env('changeme'))).toMatchObject({ problem: 'too_short' });
-    expect(networkSecretFromEnv(env(undefined)).secret).toBe(networkSecretFromEnv(env('short')).secret);
+    expect(read(strong)).toEqual({ secret: strong, problem: undefined });
+    expect(read(undefined).problem).toMatchObject({ missing: true });
+    expect(read('  ').problem).toMatchObject({ missing: true });
+    expect(read('changeme').problem).toMatchObject({ reason: expect.stringContaining('at least 32 characters') });
+    expect(read(undefined).secret).toBe(read('short').secret);
   });
 
-  it('on a deployed site without CLIENT_NETWORK_SECRET logs config_missing once and still keys every request', async () => {
-    vi.resetModules();
-    vi.stubEnv('URL', 'https://kestrel.example');
-    vi.stubEnv(NETWORK_SECRET_VARIABLE, '');
-    try {
-      const fresh = await import('../../src/proposal/gate/client-network.ts');
-      expect(fresh.clientNetworkKey('192.0.2.7')).toMatch(/^[0-9a-f]{16}$/);
-      expect(fresh.clientNetworkKey('192.0.2.8')).toMatch(/^[0-9a-f]{16}$/);
-      const logged = vi.mocked(console.error).mock.calls.map(([line]) => String(line));
-      expect(logged.filter((line) => line.includes('"config_missing"'))).toHaveLength(1);
-      expect(logged.find((line) => line.includes(NETWORK_SECRET_VARIABLE))).toBeDefined();
-    } finally {
-      vi.unstubAllEnvs();
-      vi.resetModules();
-    }
+  it('on a deployed site without CLIENT_NETWORK_SECRET logs config_missing once and still keys every request', () => {
+    const knowledge = {
+      partner: { name: PARTNER.name, described_as: PARTNER.describedAs, email: PARTNER.email },
+      urls: { proposal_page: PARTNER.proposalUrl },
+      consent: CONSENT,
+    } as unknown as Knowledge;
+    // The instance reads its configuration once, as the function's first invocation does.
+    const intake = createIntake(
+      knowledge,
+      {} as Validators,
+      envOf({ URL: 'https://kestrel.example', [NETWORK_SECRET_VARIABLE]: '' }),
+    );
+    expect(clientNetworkKey('192.0.2.7', intake.config.networkSecret)).toMatch(/^[0-9a-f]{16}$/);
+    expect(clientNetworkKey('192.0.2.8', intake.config.networkSecret)).toMatch(/^[0-9a-f]{16}$/);
+    const logged = vi.mocked(console.error).mock.calls.map(([line]) => String(line));
+    expect(logged.filter((line) => line.includes('"config_missing"'))).toHaveLength(1);
+    expect(logged.find((line) => line.includes(NETWORK_SECRET_VARIABLE))).toBeDefined();
   });
 
   it('counts Fastmail subdomain addresses and Yahoo disposable addresses as the mailbox they reach', () => {
@@ -178,25 +192,30 @@ describe('the limits as configured', () => {
   });
 });
 
-describe('tallyEvent (storage module)', () => {
+describe('tallies (storage module)', () => {
   it('gives 20 simultaneous events 20 different places, and a repeated event its old place', async () => {
     const store = parts.blobs.freshStore();
+    const now = new Date();
+    const window = windowOf('address:ann@example.com', now, DAY_MS);
     const ids = Array.from({ length: 20 }, () => randomUUID());
-    const places = await Promise.all(ids.map((id) => tallyEvent(store, 'address:ann@example.com', id)));
-    expect(places.map((p) => p.place).sort((a, b) => a - b)).toEqual(ids.map((_, i) => i + 1));
-    const again = await tallyEvent(store, 'address:ann@example.com', ids[4]!);
-    expect(again).toEqual({ place: places[4]!.place, fresh: false });
+    const places = await Promise.all(ids.map((id) => tally(store, window, id, { now })));
+    expect([...places].sort((a, b) => a - b)).toEqual(ids.map((_, i) => i + 1));
+    const again = await tally(store, window, ids[4]!, { now });
+    expect(again).toBe(places[4]);
   });
 
-  it('forgets events older than a sliding window', async () => {
+  it("places a mailbox's request among its requests of the last 24 hours, across midnight", async () => {
     const store = parts.blobs.freshStore();
     const day = 86_400_000;
     const t0 = new Date('2026-11-24T10:00:00Z');
-    await tallyEvent(store, 'a', 'one', { windowMs: day, now: t0 });
-    expect((await tallyEvent(store, 'a', 'two', { windowMs: day, now: new Date(t0.getTime() + 1000) })).place).toBe(2);
-    expect(
-      (await tallyEvent(store, 'a', 'three', { windowMs: day, now: new Date(t0.getTime() + day + 1) })).place,
-    ).toBe(2);
+    const place = (id: string, at: number) =>
+      addressPlace({ store, now: () => new Date(at) }, {
+        request_id: id,
+        contact: { email: 'a@example.com' },
+      } as ProposalRecord);
+    await place('one', t0.getTime());
+    expect(await place('two', t0.getTime() + 1000)).toBe(2);
+    expect(await place('three', t0.getTime() + day + 1)).toBe(2);
   });
 });
 
@@ -209,11 +228,7 @@ describe('confirmation emails per address', () => {
       const email = addresses[i % addresses.length]!;
       const started = Date.now() - 60_000;
       replies.push(
-        await submitProposal(
-          submitRequest({ email, company: `Company ${i}`, form_started_at: started }),
-          randomUUID(),
-          deps,
-        ),
+        await submit(deps, submitRequest({ email, company: `Company ${i}`, form_started_at: started }), randomUUID()),
       );
     }
     expect(replies.map((r) => r.status)).toEqual(Array<number>(10).fill(201));
@@ -246,9 +261,7 @@ describe('confirmation emails per address', () => {
     const deps = makeDeps();
     const email = `burst-${randomUUID()}@example.com`;
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        submitProposal(submitRequest({ email, company: `C${i}` }), randomUUID(), deps),
-      ),
+      Array.from({ length: 20 }, (_, i) => submit(deps, submitRequest({ email, company: `C${i}` }), randomUUID())),
     );
     expect(replies.filter((r) => bodyOf(r).confirmation_email === 'sent')).toHaveLength(3);
     expect(mailsTo(parts.smtp.messages, email)).toHaveLength(3);
@@ -276,7 +289,7 @@ describe('confirmation emails per mailbox and per client', () => {
     ];
     const replies = [];
     for (const email of spellings)
-      replies.push(bodyOf(await submitProposal(submitRequest({ email }), randomUUID(), deps)).confirmation_email);
+      replies.push(bodyOf(await submit(deps, submitRequest({ email }), randomUUID())).confirmation_email);
     expect(replies).toEqual([...Array<string>(3).fill('sent'), ...Array<string>(7).fill('limited')]);
     const sent = parts.smtp.messages.filter((m) => m.to.some((to) => countedMailbox(to) === `${name}@gmail.com`));
     expect(sent.map((m) => m.to[0])).toEqual(spellings.slice(0, 3));
@@ -284,22 +297,19 @@ describe('confirmation emails per mailbox and per client', () => {
 
   it('one client sending fast reaches its own limit, while a second client still gets its confirmation', async () => {
     const deps = makeDeps({ CONFIRMATION_LIMIT_PER_CLIENT: '4' });
-    const fast: RequestSource = { channel: 'http-api', network: clientNetworkKey('198.51.100.23') };
-    const other: RequestSource = { channel: 'http-api', network: clientNetworkKey('2001:db8:77::5') };
+    const fast: RequestSource = { channel: 'http-api', network: networkKey('198.51.100.23') };
+    const other: RequestSource = { channel: 'http-api', network: networkKey('2001:db8:77::5') };
     const fastReplies = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        submitProposal(submitRequest({ email: `fast-${i}-${randomUUID()}@example.com` }), randomUUID(), deps, fast),
+        submit(deps, submitRequest({ email: `fast-${i}-${randomUUID()}@example.com` }), randomUUID(), { source: fast }),
       ),
     );
     const states = fastReplies.map((r) => bodyOf(r).confirmation_email);
     expect(states.filter((s) => s === 'sent')).toHaveLength(4);
     expect(states.filter((s) => s === 'limited')).toHaveLength(6);
-    const second = await submitProposal(
-      submitRequest({ email: `other-${randomUUID()}@example.com` }),
-      randomUUID(),
-      deps,
-      other,
-    );
+    const second = await submit(deps, submitRequest({ email: `other-${randomUUID()}@example.com` }), randomUUID(), {
+      source: other,
+    });
     expect(bodyOf(second).confirmation_email).toBe('sent');
     // The reply says `limited` and nothing about which limit: the record alone knows.
     const limited = fastReplies.find((r) => bodyOf(r).confirmation_email === 'limited')!;
@@ -313,13 +323,8 @@ describe('one subscriber, one catch-all domain', () => {
     const deps = makeDeps({ CONFIRMATION_LIMIT_PER_CLIENT: '4' });
     const replies = await Promise.all(
       Array.from({ length: 10 }, (_, i) => {
-        const source: RequestSource = { channel: 'http-api', network: clientNetworkKey(`2001:db8:aa:1${i}::1`) };
-        return submitProposal(
-          submitRequest({ email: `v6-${i}-${randomUUID()}@example.com` }),
-          randomUUID(),
-          deps,
-          source,
-        );
+        const source: RequestSource = { channel: 'http-api', network: networkKey(`2001:db8:aa:1${i}::1`) };
+        return submit(deps, submitRequest({ email: `v6-${i}-${randomUUID()}@example.com` }), randomUUID(), { source });
       }),
     );
     const states = replies.map((r) => bodyOf(r).confirmation_email);
@@ -336,7 +341,7 @@ describe('one subscriber, one catch-all domain', () => {
     ];
     const states = [];
     for (const email of spellings)
-      states.push(bodyOf(await submitProposal(submitRequest({ email }), randomUUID(), deps)).confirmation_email);
+      states.push(bodyOf(await submit(deps, submitRequest({ email }), randomUUID())).confirmation_email);
     expect(states).toEqual([...Array<string>(3).fill('sent'), ...Array<string>(5).fill('limited')]);
   });
 
@@ -346,20 +351,15 @@ describe('one subscriber, one catch-all domain', () => {
     const states = [];
     for (let i = 0; i < 8; i++) {
       const email = i % 2 === 0 ? `x${i}@${domain}` : `x${i}@team${i}.${domain}`;
-      states.push(bodyOf(await submitProposal(submitRequest({ email }), randomUUID(), deps)).confirmation_email);
+      states.push(bodyOf(await submit(deps, submitRequest({ email }), randomUUID())).confirmation_email);
     }
     expect(states).toEqual([...Array<string>(4).fill('sent'), ...Array<string>(4).fill('limited')]);
     expect((await records(deps)).filter((r) => r.confirmation_email.limit === 'per_domain')).toHaveLength(4);
     const gmail = [];
     for (let i = 0; i < 6; i++)
       gmail.push(
-        bodyOf(
-          await submitProposal(
-            submitRequest({ email: `p${i}${randomUUID().slice(0, 6)}@gmail.com` }),
-            randomUUID(),
-            deps,
-          ),
-        ).confirmation_email,
+        bodyOf(await submit(deps, submitRequest({ email: `p${i}${randomUUID().slice(0, 6)}@gmail.com` }), randomUUID()))
+          .confirmation_email,
       );
     expect(gmail).toEqual(Array<string>(6).fill('sent'));
   });
@@ -370,12 +370,12 @@ describe('the site-wide daily limit', () => {
     const deps = makeDeps({ CONFIRMATION_LIMIT_PER_DAY: '2' });
     const replies = [];
     for (let i = 0; i < 5; i++) {
-      replies.push(await submitProposal(submitRequest({ email: `p${i}@example.com` }), randomUUID(), deps));
+      replies.push(await submit(deps, submitRequest({ email: `p${i}@example.com` }), randomUUID()));
     }
     expect(replies.map((r) => bodyOf(r).confirmation_email)).toEqual(['sent', 'sent', 'limited', 'limited', 'limited']);
-    // The day's alert is a job of its own (created once), which the sweep completes.
-    await runSweep(deps);
-    await runSweep(deps);
+    // The day's alert is a job of its own (created once), which the scheduled run completes.
+    await runScheduled(deps);
+    await runScheduled(deps);
     const alerts = notices().filter((m) => /Confirmation emails stopped/.test(subjectOf(m.raw)));
     expect(alerts).toHaveLength(1);
     expect((await records(deps)).filter((r) => r.confirmation_email.limit === 'per_day')).toHaveLength(3);
@@ -391,10 +391,10 @@ describe('the hourly notice limit and its digest', () => {
     const timed = { ...deps, now: () => clock.now };
     for (let i = 0; i < 5; i++) {
       const linked = i === 3 ? { blocker: 'See https://spam.example and www.spam.example' } : {};
-      const reply = await submitProposal(
+      const reply = await submit(
+        timed,
         submitRequest({ email: `n${i}@example.com`, company: `N${i}`, ...linked }),
         randomUUID(),
-        timed,
       );
       expect(reply.status).toBe(201);
     }
@@ -405,20 +405,20 @@ describe('the hourly notice limit and its digest', () => {
     expect(stored.find((r) => r.contact.company === 'N3')?.signals?.links).toBe(2);
     // The hour's digest is a job of its own, owed once, not work of the request that came third.
     expect(await deps.store.read('jobs/2026-11-24T14-digest')).not.toBeNull();
-    expect(await deps.store.list('jobs/')).toHaveLength(1);
+    expect(await deps.store.listWhile('jobs/')).toHaveLength(1);
 
-    // Within the hour the digest is not due; the sweep leaves it owed.
-    await runSweep(timed);
+    // Within the hour the digest is not due; the scheduled run leaves it owed.
+    await runScheduled(timed);
     expect(notices().filter((m) => /more proposal requests/.test(subjectOf(m.raw)))).toHaveLength(0);
 
     clock.now = new Date('2026-11-24T15:00:05Z');
-    await runSweep(timed);
-    await runSweep(timed);
+    await runScheduled(timed);
+    await runScheduled(timed);
     const digests = notices().filter((m) => /more proposal requests/.test(subjectOf(m.raw)));
     expect(digests).toHaveLength(1);
     expect(subjectOf(digests[0]!.raw)).toContain('3 more proposal requests');
     const text = digests[0]!.raw.replace(/=\r?\n/g, '');
-    expect(text).toContain('Spam signals: 1 of those 3');
+    expect(text).toContain('1 of them carry links in their text');
     expect(text).toContain('npm run inbox');
     expect(parts.crm.requests).toHaveLength(5);
   });
@@ -430,19 +430,19 @@ describe('the hourly notice limit and its digest', () => {
     const clock = { now: new Date('2026-11-24T14:10:00Z') };
     const timed = { ...deps, now: () => clock.now };
     for (const company of ['First', 'Second']) {
-      const reply = await submitProposal(submitRequest({ company }), randomUUID(), timed);
+      const reply = await submit(timed, submitRequest({ company }), randomUUID());
       expect(reply.status).toBe(202);
     }
     const second = (await records(deps)).find((r) => r.contact.company === 'Second');
     expect(second?.delivery.state).toBe('pending');
-    expect(Date.parse(second?.delivery.next_attempt_at ?? '')).toBeGreaterThan(Date.parse('2026-11-24T15:05:00Z'));
+    expect(Date.parse(second?.work?.['crm']?.next_at ?? '')).toBeGreaterThan(Date.parse('2026-11-24T15:05:00Z'));
     const attempts = parts.crm.requests.length;
 
     clock.now = new Date('2026-11-24T15:00:05Z');
-    const report = await runSweep(timed);
+    const report = await runScheduled(timed);
     expect(notices().filter((m) => /more proposal requests/.test(subjectOf(m.raw)))).toHaveLength(1);
-    // The delivery's backoff still holds.
+    // The delivery's backoff still holds: only the digest was due.
     expect(parts.crm.requests).toHaveLength(attempts);
-    expect(report.requests.find((r) => r.request_id === second?.request_id)?.outcome).toBe('waiting');
+    expect(report).toMatchObject({ due: 1, done: 1 });
   });
 });

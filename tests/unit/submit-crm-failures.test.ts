@@ -1,8 +1,6 @@
 /** CRM outages keep the request stored as pending (202); a retry with the same key completes it. */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
-import { submitProposal } from '../../src/proposal/submit/index.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { readAll } from '../helpers/blobs.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
@@ -10,7 +8,8 @@ import { freePort } from '../../scripts/free-port.ts';
 import { OK, type CrmBehaviour } from '../helpers/crm-server.ts';
 import { mailsTo } from '../helpers/smtp.ts';
 import { captureLogLines, logText, type LogLine } from '../helpers/log-lines.ts';
-import { submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
+import { submit, submitRequest, testCtx } from '../helpers/submit-fixtures.ts';
+import type { Ctx } from '../../src/proposal/work/context.ts';
 
 const parts = useLoopbackParts();
 const { webhookSecret: secret } = parts;
@@ -22,7 +21,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function makeDeps(env: Record<string, string> = {}): SubmitDeps {
+function makeDeps(env: Record<string, string> = {}): Ctx {
   const values = {
     CRM_PROVIDER: 'webhook',
     CRM_WEBHOOK_URL: `${parts.crm.url}/crm`,
@@ -32,10 +31,10 @@ function makeDeps(env: Record<string, string> = {}): SubmitDeps {
     MAIL_FROM: 'no-reply@kestrel.example',
     ...env,
   };
-  return testSubmitDeps(parts.blobs.freshStore(), { env: values });
+  return testCtx(parts.blobs.freshStore(), { env: values });
 }
 
-async function records(deps: SubmitDeps): Promise<ProposalRecord[]> {
+async function records(deps: Ctx): Promise<ProposalRecord[]> {
   return (await readAll(deps.store, 'requests/')) as ProposalRecord[];
 }
 
@@ -62,7 +61,7 @@ describe('when the CRM is not reachable', () => {
       const key = randomUUID();
       parts.crm.behave(behaviour);
 
-      const pending = await submitProposal(submitRequest(), key, deps);
+      const pending = await submit(deps, submitRequest(), key);
       expect(pending.status).toBe(202);
       expect(pending.headers?.['Retry-After']).toBe(retryAfter);
       const body = pending.body as Record<string, unknown>;
@@ -77,18 +76,22 @@ describe('when the CRM is not reachable', () => {
       let stored = await records(deps);
       expect(stored).toHaveLength(1);
       expect(stored[0]?.request_id).toBe(body['request_id']);
-      expect(stored[0]?.delivery).toMatchObject({ state: 'pending', attempts: 1, last_error_kind: kind });
+      // The engine keeps the step's attempts: the first, failed.
+      expect(stored[0]).toMatchObject({
+        delivery: { state: 'pending', last_error_kind: kind },
+        work: { crm: { attempts: 1 } },
+      });
       expect(stored[0]?.confirmation_email.state).toBe('not_sent');
       expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(0);
 
       parts.crm.behave(OK);
       // Before the next attempt is due the retry answers from the record: the CRM is not called.
-      const early = await submitProposal(submitRequest(), key, deps);
+      const early = await submit(deps, submitRequest(), key);
       expect(early.status).toBe(202);
       expect(early.body).toMatchObject({ status: 'pending', request_id: body['request_id'] });
       expect(parts.crm.requests).toHaveLength(1);
       const later = { ...deps, now: () => new Date(Date.now() + 61_000) };
-      const received = await submitProposal(submitRequest(), key, later);
+      const received = await submit(later, submitRequest(), key);
       expect(received.status).toBe(201);
       expect(received.body).toMatchObject({
         status: 'received',
@@ -99,7 +102,9 @@ describe('when the CRM is not reachable', () => {
 
       stored = await records(deps);
       expect(stored).toHaveLength(1);
-      expect(stored[0]?.delivery).toMatchObject({ state: 'received', attempts: 2 });
+      // Settled, the step's attempts are forgotten: the CRM's two requests are its count.
+      expect(stored[0]?.delivery).toMatchObject({ state: 'received' });
+      expect(stored[0]?.work ?? {}).toEqual({});
       expect(parts.crm.requests).toHaveLength(2);
       expect(new Set(parts.crm.requests.map((request) => request.headers['webhook-id']))).toEqual(
         new Set([body['request_id']]),
@@ -107,7 +112,7 @@ describe('when the CRM is not reachable', () => {
       expect(mailsTo(parts.smtp.messages, 'ann@example.com')).toHaveLength(1);
 
       // Settled: further retries replay and never deliver again.
-      const replay = await submitProposal(submitRequest(), key, later);
+      const replay = await submit(later, submitRequest(), key);
       expect(replay.body).toEqual(received.body);
       expect(replay.headers?.['Idempotent-Replayed']).toBe('true');
       expect(parts.crm.requests).toHaveLength(2);
@@ -117,14 +122,14 @@ describe('when the CRM is not reachable', () => {
   it('answers 202 when nothing listens at the CRM address (connection refused)', async () => {
     const port = await freePort();
     const deps = makeDeps({ CRM_WEBHOOK_URL: `http://127.0.0.1:${port}/crm` });
-    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    const reply = await submit(deps, submitRequest(), randomUUID());
     expect(reply.status).toBe(202);
     expect((await records(deps))[0]?.delivery.last_error_kind).toBe('unreachable');
   });
 
   it('keeps the request pending when the CRM is misconfigured and logs the variable, not the data', async () => {
     const deps = makeDeps({ CRM_WEBHOOK_URL: '' });
-    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    const reply = await submit(deps, submitRequest(), randomUUID());
 
     expect(reply.status).toBe(202);
     expect((await records(deps))[0]?.delivery).toMatchObject({ state: 'pending', last_error_kind: 'misconfigured' });
@@ -137,7 +142,7 @@ describe('when the CRM is not reachable', () => {
 
   it('keeps requests pending under an unknown CRM_PROVIDER instead of accepting them', async () => {
     const deps = makeDeps({ CRM_PROVIDER: 'salesforce' });
-    const reply = await submitProposal(submitRequest(), randomUUID(), deps);
+    const reply = await submit(deps, submitRequest(), randomUUID());
     expect(reply.status).toBe(202);
     expect(logText(logs)).toContain('CRM_PROVIDER');
   });

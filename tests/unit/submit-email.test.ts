@@ -1,16 +1,15 @@
-/** The confirmation email: sent once after the CRM accepted, reported honestly, never injectable. */
+/** The confirmation email: sent once after the CRM accepted, reported honestly, never injectable (issue 45: text and HTML from one template). */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findViolations } from '../../src/lib/content/rules.ts';
-import { FIELD_LABELS } from '../../src/contract/fields.ts';
-import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
-import { singleLine } from '../../src/proposal/submit/single-line.ts';
-import { submitProposal } from '../../src/proposal/submit/index.ts';
-import { createMailer } from '../../src/proposal/submit/mailer.ts';
+import { readConfig } from '../../src/proposal/config.ts';
+import { createMailer } from '../../src/proposal/notify/mail.ts';
+import { singleLine } from '../../src/proposal/notify/text.ts';
 import type { ProposalRecord } from '../../src/proposal/submit/record.ts';
+import type { Ctx } from '../../src/proposal/work/context.ts';
 import { readAll, startBlobs, type TestBlobs } from '../helpers/blobs.ts';
 import { headerLines, mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { IDENTITY, PARTNER, envOf, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
+import { IDENTITY, PARTNER, envOf, submit, submitRequest, testCtx } from '../helpers/submit-fixtures.ts';
 
 let blobs: TestBlobs;
 let smtp: TestSmtp;
@@ -31,13 +30,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function makeDeps(smtpUrl: string | null): SubmitDeps {
+function makeDeps(smtpUrl: string | null): Ctx {
   const env = smtpUrl === null ? {} : { SMTP_URL: smtpUrl, MAIL_FROM: 'Kestrel Cloud <no-reply@kestrel.example>' };
   const partner = {
     ...PARTNER,
     choiceLabels: { 'defined-project': 'Defined project', 'cloud-engineering': 'Cloud engineering' },
   };
-  return testSubmitDeps(blobs.freshStore(), { env, partner });
+  return testCtx(blobs.freshStore(), { env, partner });
 }
 
 function bodyOf(reply: { body: unknown }): Record<string, unknown> {
@@ -45,8 +44,8 @@ function bodyOf(reply: { body: unknown }): Record<string, unknown> {
 }
 
 describe('confirmation email', () => {
-  it('sends one plain-text email with the request id and the secrets reminder, and nothing the sender wrote', async () => {
-    const reply = await submitProposal(submitRequest(), randomUUID(), makeDeps(smtp.url));
+  it('sends one email, text and HTML, with the request id and the secrets reminder, and nothing the sender wrote', async () => {
+    const reply = await submit(makeDeps(smtp.url), submitRequest(), randomUUID());
     const body = bodyOf(reply);
     expect(body['confirmation_email']).toBe('sent');
     const confirmations = mailsTo(smtp.messages, 'ann@example.com');
@@ -57,14 +56,16 @@ describe('confirmation email', () => {
     expect(mail?.from).toBe('no-reply@kestrel.example');
     const headers = new Map(headerLines(mail?.raw ?? ''));
     expect(headers.get('reply-to')).toBe('hello@kestrel.example');
-    expect(headers.get('subject')).toContain(String(body['request_id']));
-    expect(headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(headers.get('subject')).toBe(`Your proposal request to ${PARTNER.name}`);
+    expect(headers.get('content-type')).toMatch(/^multipart\/alternative/);
 
-    const text = decodeBody(mail?.raw ?? '');
-    expect(text).toContain(`Request id: ${String(body['request_id'])}`);
+    const text = partOf(mail?.raw ?? '', 'text/plain');
+    expect(text).toContain(`Reference: ${String(body['request_id'])}`);
     // The site's own names of the choices, never the sender's words.
-    expect(text).toContain(`${FIELD_LABELS.engagement_model}: Defined project`);
-    expect(text).toContain(`${FIELD_LABELS.primary_need}: Cloud engineering`);
+    expect(text).toContain('You asked about: Cloud engineering');
+    expect(text).toContain('Defined project');
+    // The HTML part says the same, from the same template.
+    expect(partOf(mail?.raw ?? '', 'text/html')).toContain(`Reference: ${String(body['request_id'])}`);
     for (const written of [
       'Ann Example',
       'Example GmbH',
@@ -75,7 +76,7 @@ describe('confirmation email', () => {
     ])
       expect(mail?.raw).not.toContain(written);
     expect(text).toContain('independent cloud consulting and delivery partner');
-    expect(text).toMatch(/do not reply with credentials/);
+    expect(text).toMatch(/never send credentials/);
     expect(findViolations(text, IDENTITY)).toEqual([]);
     expect(findViolations(String(body['message']), IDENTITY)).toEqual([]);
   });
@@ -85,40 +86,44 @@ describe('confirmation email', () => {
     await down.stop();
     const key = randomUUID();
     const deps = makeDeps(down.url);
-    const reply = await submitProposal(submitRequest(), key, deps);
+    const reply = await submit(deps, submitRequest(), key);
 
     expect(reply.status).toBe(201);
     expect(bodyOf(reply)).toMatchObject({ status: 'received', confirmation_email: 'not_sent' });
     expect(bodyOf(reply)['message']).not.toMatch(/email was sent/i);
     const [record] = (await readAll(deps.store, 'requests/')) as ProposalRecord[];
-    expect(record?.confirmation_email).toMatchObject({ state: 'not_sent', attempts: 1 });
+    expect(record).toMatchObject({
+      confirmation_email: { state: 'not_sent' },
+      work: { confirmation_email: { attempts: 1 } },
+    });
     const logged = vi.mocked(console.warn).mock.calls.flat().join(' ');
     expect(logged).toMatch(/"code":"E[A-Z]+"/);
     expect(logged).not.toContain('ann@example.com');
 
     // The mail server is back and the email's backoff has run: the retry completes it, later retries replay it.
     const healed = { ...makeDeps(smtp.url), store: deps.store, now: () => new Date(Date.now() + 3_600_000) };
-    const retry = await submitProposal(submitRequest(), key, healed);
+    const retry = await submit(healed, submitRequest(), key);
     expect(bodyOf(retry)).toMatchObject({
       status: 'received',
       confirmation_email: 'sent',
       request_id: bodyOf(reply)['request_id'],
     });
-    const replayed = await submitProposal(submitRequest(), key, healed);
+    const replayed = await submit(healed, submitRequest(), key);
     expect(replayed.headers?.['Idempotent-Replayed']).toBe('true');
     expect(mailsTo(smtp.messages, 'ann@example.com')).toHaveLength(1);
   });
 
   it('reports failed when the SMTP server refuses the recipient', async () => {
     smtp.rejectRecipients(true);
-    const reply = await submitProposal(submitRequest(), randomUUID(), makeDeps(smtp.url));
+    const reply = await submit(makeDeps(smtp.url), submitRequest(), randomUUID());
     expect(bodyOf(reply)).toMatchObject({ status: 'received', confirmation_email: 'failed' });
   });
 
   it('reports not_configured without SMTP_URL and MAIL_FROM, and claims no email', async () => {
-    expect(createMailer(envOf({ SMTP_URL: smtp.url }))).toBeNull();
-    expect(createMailer(envOf({ MAIL_FROM: 'a@b.example' }))).toBeNull();
-    const reply = await submitProposal(submitRequest(), randomUUID(), makeDeps(null));
+    const mailer = (env: Record<string, string>) => createMailer(readConfig(envOf(env)).config.mail);
+    expect(mailer({ SMTP_URL: smtp.url })).toBeNull();
+    expect(mailer({ MAIL_FROM: 'a@b.example' })).toBeNull();
+    const reply = await submit(makeDeps(null), submitRequest(), randomUUID());
     expect(bodyOf(reply)).toMatchObject({ status: 'received', confirmation_email: 'not_configured', crm: 'inbox' });
     expect(bodyOf(reply)['message']).not.toMatch(/email was sent/i);
     expect(smtp.messages).toHaveLength(0);
@@ -126,7 +131,7 @@ describe('confirmation email', () => {
 
   it('cannot be used to inject headers through the name', async () => {
     const name = 'Ann\r\nBcc: victim@evil.example\r\nX-Injected: 1';
-    const reply = await submitProposal(submitRequest({ name }), randomUUID(), makeDeps(smtp.url));
+    const reply = await submit(makeDeps(smtp.url), submitRequest({ name }), randomUUID());
     expect(bodyOf(reply)['confirmation_email']).toBe('sent');
 
     const [mail] = mailsTo(smtp.messages, 'ann@example.com');
@@ -143,14 +148,20 @@ describe('confirmation email', () => {
   });
 });
 
-/** The text part of a single-part message, decoding quoted-printable. */
-function decodeBody(raw: string): string {
-  const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
-  const body = rest.join('\n\n');
-  if (!/content-transfer-encoding:\s*quoted-printable/i.test(head)) return body.replace(/\r\n/g, '\n');
-  const bytes = body
-    .replace(/=\r?\n/g, '')
-    .replace(/\r\n/g, '\n')
-    .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  return Buffer.from(bytes, 'latin1').toString('utf8');
+/** One part (`text/plain`, `text/html`) of a multipart message, decoding quoted-printable and base64. */
+function partOf(raw: string, type: string): string {
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1] ?? '';
+  for (const part of raw.split(`--${boundary}`).slice(1)) {
+    const [head = '', ...rest] = part.split(/\r?\n\r?\n/);
+    if (!new RegExp(`content-type:\\s*${type}`, 'i').test(head)) continue;
+    const body = rest.join('\n\n').replace(/\r?\n$/, '');
+    if (/content-transfer-encoding:\s*base64/i.test(head)) return Buffer.from(body, 'base64').toString('utf8');
+    if (!/content-transfer-encoding:\s*quoted-printable/i.test(head)) return body.replace(/\r\n/g, '\n');
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/\r\n/g, '\n')
+      .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return '';
 }

@@ -1,8 +1,8 @@
 /** What counts as "the same payload" for a key, and what the stored record keeps. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, requestFingerprint } from '../../src/proposal/submit/fingerprint.ts';
-import { buildRecord } from '../../src/proposal/submit/record.ts';
+import { canonicalJson, requestFingerprint } from '../../src/proposal/submit/key.ts';
+import { buildRecord, type RecordMeta } from '../../src/proposal/submit/record.ts';
 import { CONSENT, submitRequest } from '../helpers/submit-fixtures.ts';
 
 describe('requestFingerprint', () => {
@@ -31,9 +31,19 @@ describe('requestFingerprint', () => {
   });
 });
 
+/** What a submit knows besides the request: here only what the assertions read. */
+const META: RecordMeta = {
+  requestId: 'r',
+  receivedAt: '2026-11-20T10:00:00.000Z',
+  crm: 'inbox',
+  consent: CONSENT,
+  entryKey: 'keys/k',
+  notification: { email: 'not_configured', chat: 'not_configured' },
+};
+
 describe('buildRecord', () => {
   it('keeps the consent in force and notes a different version the sender saw', () => {
-    const meta = { requestId: 'r', receivedAt: '2026-11-20T10:00:00.000Z', crm: 'inbox' as const, consent: CONSENT };
+    const meta = META;
     expect(buildRecord(submitRequest(), meta).consent).toMatchObject({
       given: true,
       text: CONSENT.text,
@@ -50,7 +60,7 @@ describe('buildRecord', () => {
 
   it('leaves out the honeypot, the form timing and absent optional fields', () => {
     const { role: _role, question: _question, cloud_context: _cloud, ...rest } = submitRequest({ website: 'x' });
-    const record = buildRecord(rest, { requestId: 'r', receivedAt: 'now', crm: 'inbox', consent: CONSENT });
+    const record = buildRecord(rest, { ...META, receivedAt: 'now' });
     const text = JSON.stringify(record);
     expect(text).not.toMatch(/website|form_started_at|"role"|"question"|cloud_context/);
   });

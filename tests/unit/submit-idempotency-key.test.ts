@@ -1,7 +1,7 @@
 /** The Idempotency-Key header per the IETF draft: quoted or bare, 1-255 printable ASCII. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseIdempotencyKey } from '../../src/proposal/submit/idempotency-key.ts';
+import { parseIdempotencyKey } from '../../src/proposal/submit/key.ts';
 
 function problemType(header: string | null): string | undefined {
   const result = parseIdempotencyKey(header);

@@ -7,10 +7,11 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { getStore } from '@netlify/blobs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { crmAdapterFromEnv } from '../../src/proposal/submit/config.ts';
 import { csvField, toCsv } from '../../scripts/inbox/export.ts';
-import { submitProposal } from '../../src/proposal/submit/index.ts';
+import type { SubmitRequest } from '../../src/contract/requests.ts';
+import { readConfig } from '../../src/proposal/config.ts';
 import { ProposalsStore } from '../../src/proposal/store/blobs.ts';
+import { crmAdapter } from '../../src/proposal/submit/crm.ts';
 import { buildRecord, type ProposalRecord } from '../../src/proposal/submit/record.ts';
 import { startBlobs } from '../helpers/blobs.ts';
 import { startCrmServer } from '../helpers/crm-server.ts';
@@ -20,8 +21,9 @@ import {
   PARTNER,
   envOf,
   newWebhookSecret,
+  submit,
   submitRequest,
-  testSubmitDeps,
+  testCtx,
 } from '../helpers/submit-fixtures.ts';
 
 const run = promisify(execFile);
@@ -56,11 +58,18 @@ describe('CSV export', () => {
       receivedAt: '2026-11-20T10:00:00.000Z',
       crm: 'inbox',
       consent: CONSENT,
+      entryKey: 'keys/k',
+      notification: { email: 'not_configured', chat: 'not_configured' },
     });
     const csv = toCsv([record]);
     const [header, row] = csv.split('\r\n');
-    expect(header).toMatch(/^"request_id","received_at","status","crm","attempts",/);
-    expect(row).toMatch(/^"r-1","2026-11-20T10:00:00.000Z","pending","inbox","0",/);
+    // The person and the company first, the bookkeeping last (a byte-order mark for spreadsheets).
+    expect(header).toMatch(
+      /^\uFEFF"name","email","company","role","phone",.*"received_at","status","crm",.*"request_id"$/s,
+    );
+    expect(row).toMatch(
+      /^"Ann Example","ann@example.com","Example GmbH","CTO","",.*"2026-11-20T10:00:00.000Z","pending","inbox",.*"r-1"$/s,
+    );
     expect(csv).toContain('"GDPR,\n""fixed"" budget"');
     expect(csv.endsWith('\r\n')).toBe(true);
   });
@@ -87,10 +96,10 @@ async function writeKnowledge(): Promise<void> {
 async function storePendingWebhookRequest(): Promise<string> {
   const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
   const store = new ProposalsStore();
-  const pending = await submitProposal(
+  const pending = await submit(
+    testCtx(store, { env: { CRM_PROVIDER: 'webhook' } }),
     submitRequest({ email: 'cy@example.com' }),
     randomUUID(),
-    testSubmitDeps(store, { env: { CRM_PROVIDER: 'webhook' } }),
   );
   await blobs.stop();
   return (pending.body as { request_id: string }).request_id;
@@ -114,13 +123,17 @@ describe('scripts/inbox.ts', () => {
   async function seed(siteID: string): Promise<void> {
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID });
     const store = new ProposalsStore();
-    const base = testSubmitDeps(store);
-    await submitProposal(submitRequest(), randomUUID(), base);
-    const misconfigured = crmAdapterFromEnv(envOf({ CRM_PROVIDER: 'webhook' }), PARTNER);
-    await submitProposal(submitRequest({ name: 'Bo, "Quoted"', email: 'bo@example.com' }), randomUUID(), {
-      ...base,
-      crm: misconfigured,
-    });
+    const base = testCtx(store);
+    await submit(base, submitRequest(), randomUUID());
+    const misconfigured = crmAdapter(readConfig(envOf({ CRM_PROVIDER: 'webhook' })).config.crm, PARTNER);
+    await submit(
+      {
+        ...base,
+        crm: misconfigured,
+      },
+      submitRequest({ name: 'Bo, "Quoted"', email: 'bo@example.com' }),
+      randomUUID(),
+    );
     await blobs.stop();
   }
 
@@ -172,10 +185,10 @@ describe('scripts/inbox.ts redeliver and delete', () => {
   async function seed(): Promise<{ ann: string[]; bo: string; keys: string[] }> {
     const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
     const store = new ProposalsStore();
-    const base = testSubmitDeps(store);
+    const base = testCtx(store);
     const keys = [randomUUID(), randomUUID(), randomUUID()];
-    const id = async (request: Parameters<typeof submitProposal>[0], key: string) =>
-      ((await submitProposal(request, key, base)).body as { request_id: string }).request_id;
+    const id = async (request: SubmitRequest, key: string) =>
+      ((await submit(base, request, key)).body as { request_id: string }).request_id;
     const ann = [await id(submitRequest(), keys[0]!), await id(submitRequest({ company: 'Second' }), keys[1]!)];
     const bo = await id(submitRequest({ email: 'Bo@Example.com' }), keys[2]!);
     await blobs.stop();
@@ -221,7 +234,7 @@ describe('scripts/inbox.ts redeliver and delete', () => {
     await expect(inbox('delete')).rejects.toMatchObject({ code: 2 });
   });
 
-  it('redeliver runs the sweep on the local store and prints what it did', async () => {
+  it('redeliver runs the scheduled work on the local store, backoff ignored, and prints what it did', async () => {
     await seed();
     // One request the CRM has not got.
     const pendingId = await storePendingWebhookRequest();
@@ -235,15 +248,13 @@ describe('scripts/inbox.ts redeliver and delete', () => {
         CRM_WEBHOOK_SECRET: newWebhookSecret(),
       };
       const { stdout } = await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env });
-      expect(stdout).toMatch(/^Sweep of the local store .*: 1 open request, /);
+      expect(stdout).toMatch(/^Owed work of the local store .*, backoff ignored, \d+ ms: due 1, done 1, /);
       expect(stdout).not.toContain('"source":"proposal-submit"');
-      expect(stdout).toContain(`delivered ${pendingId}`);
-      expect(stdout).toContain(
-        'Deleted 0 day-bucket key pointers of earlier releases and 0 requests past RETENTION_DAYS.',
-      );
+      expect(crm.requests[0]?.headers['webhook-id']).toBe(pendingId);
+      expect(stdout).toContain('requests deleted 0');
       expect(crm.requests).toHaveLength(1);
       expect((await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env })).stdout).toMatch(
-        /: 0 open requests/,
+        /: due 0, done 0,/,
       );
       expect(crm.requests).toHaveLength(1);
     } finally {
@@ -268,11 +279,14 @@ describe('scripts/inbox.ts redeliver under another configuration', () => {
         HUBSPOT_ACCESS_TOKEN: 'pat-test-token',
         HUBSPOT_API_BASE: crm.url,
       };
-      const { stdout } = await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env: hubspot });
-      expect(stdout).toContain(
-        `skipped   ${pendingId}: accepted for the webhook CRM, not this configuration's hubspot; not delivered`,
-      );
-      expect(stdout).toContain('1 request accepted for another CRM was not delivered');
+      const { stdout, stderr } = await run(process.execPath, [SCRIPT, 'redeliver'], { cwd: root, env: hubspot });
+      // The function's own log line, on stderr: which CRM it was accepted for, and which one is configured.
+      const refusal = stderr
+        .split('\n')
+        .map((line) => (line.startsWith('{') ? (JSON.parse(line) as Record<string, unknown>) : {}))
+        .find((entry) => entry['event'] === 'crm_not_accepted_here');
+      expect(refusal).toMatchObject({ request_id: pendingId, accepted_for: 'webhook', configured: 'hubspot' });
+      expect(stdout).toMatch(/: due 1, done 1,/);
       expect(crm.requests).toHaveLength(0);
       const blobs = await startBlobs({ directory: join(root, '.netlify', 'blobs-serve'), siteID: 'unlinked' });
       try {

@@ -1,6 +1,6 @@
 /** The function's log lines: each event at its level, and unexpected errors with their frames but none of their words. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { logError, logEvent } from '../../src/proposal/submit/log.ts';
+import { logError, logEvent } from '../../src/proposal/log.ts';
 import { captureLogLines, type LogLine } from '../helpers/log-lines.ts';
 
 let lines: LogLine[];
@@ -14,10 +14,10 @@ afterEach(() => {
 
 describe('logEvent', () => {
   it.each([
-    ['sweep_done', 'info'],
-    ['crm_delivery_pending', 'warn'],
-    ['notify_email_deferred', 'warn'],
-    ['crm_delivery_failed', 'error'],
+    ['scheduled_run', 'info'],
+    ['step_retry', 'warn'],
+    ['mail_deferred', 'warn'],
+    ['step_given_up', 'error'],
     ['config_invalid', 'error'],
   ] as const)('writes %s at level %s, by the console method of that level', (event, level) => {
     logEvent(event, { request_id: 'r-1' });
@@ -79,11 +79,11 @@ describe('logError', () => {
   });
 
   it('says only the type of a thrown value that is no Error', () => {
-    logError('sweep_error', 'secret text from a request');
+    logError('scheduled_run_error', 'secret text from a request');
     expect(lines[0]?.entry).toEqual({
       source: 'proposal-submit',
       level: 'error',
-      event: 'sweep_error',
+      event: 'scheduled_run_error',
       error: { name: 'string', frames: [] },
     });
   });

@@ -9,24 +9,19 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Reply } from '../../src/contract/http.ts';
-import type { SubmitDeps } from '../../src/proposal/submit/config.ts';
-import { submitProposal } from '../../src/proposal/submit/index.ts';
-import { runSweep } from '../../src/proposal/submit/sweep.ts';
-import { leaseTerms } from '../../src/proposal/submit/owed-work.ts';
-import { leaseLeftMs, readVersioned } from '../../src/proposal/store/record-lease.ts';
-import { leaseMs } from '../../src/proposal/store/limits.ts';
-import { deleteLegacyPointers } from '../../src/proposal/store/retention.ts';
 import type { ProposalsStore } from '../../src/proposal/store/blobs.ts';
-import { REQUESTS, type ProposalRecord } from '../../src/proposal/submit/record.ts';
+import { isProposalRecord, recordKey, type ProposalRecord } from '../../src/proposal/submit/record.ts';
+import type { Ctx } from '../../src/proposal/work/context.ts';
+import { claimFree, CLOCK_SKEW_MS } from '../../src/proposal/work/engine.ts';
+import { runScheduled } from '../../src/proposal/work/scheduled.ts';
 import { useLoopbackParts } from '../helpers/loopback-parts.ts';
 import { mailsTo } from '../helpers/smtp.ts';
 import { faultyFetch, memoryBlobs, WRITE_FAULTS, type WriteFault } from '../helpers/memory-blobs.ts';
-import { movableClock, submitRequest, testSubmitDeps } from '../helpers/submit-fixtures.ts';
+import { deletedBy, invocation, movableClock, submit, submitRequest, testCtx } from '../helpers/submit-fixtures.ts';
 
 /** Store bounds × FACTOR: one attempt 200 ms instead of 4 s. Fault delays are scaled alike. */
 const FACTOR = 0.05;
 const ATTEMPT_MS = 4_000 * FACTOR;
-const SWEEP = { maxRequests: 100, budgetMs: 10_000, concurrency: 4, ignoreBackoff: true };
 
 const parts = useLoopbackParts();
 const memory = memoryBlobs();
@@ -41,7 +36,7 @@ afterEach(() => {
 });
 
 interface World {
-  deps: SubmitDeps;
+  deps: Ctx;
   store: ProposalsStore;
   clock: ReturnType<typeof movableClock>;
   writes: { writes: number };
@@ -51,39 +46,47 @@ function world(plan: (n: number) => WriteFault | undefined = () => undefined, cr
   const faulty = faultyFetch(memory.fetch, plan);
   const store = memory.store({ fetch: faulty.fetch, timeFactor: FACTOR });
   const clock = movableClock();
-  const deps = testSubmitDeps(store, {
+  const deps = testCtx(store, {
     env: {
       CRM_PROVIDER: 'webhook',
       CRM_WEBHOOK_URL: `${parts.crm.url}/crm`,
       CRM_WEBHOOK_SECRET: parts.webhookSecret,
+      CRM_TIMEOUT_MS: String(crmTimeoutMs),
       SMTP_URL: parts.smtp.url,
       MAIL_FROM: 'no-reply@kestrel.example',
     },
-    crmTimeoutMs,
-    inUseWaitMs: 300,
     now: clock.now,
-    monotonic: clock.monotonic,
+    mono: clock.monotonic,
   });
   return { deps, store, clock, writes: faulty.state };
 }
+
+/** A submit as an invocation of its own (a door's), starting now on the moved clock. */
+const send = (w: World, key: string, request = submitRequest()) =>
+  submit(invocation(w.deps), request, key, { inUseWaitMs: 300 });
+/** A scheduled run as an invocation of its own; as \`npm run inbox -- redeliver\` runs it, backoff ignored. */
+const run = (w: World) => runScheduled(invocation(w.deps), { ignoreBackoff: true });
 
 /** Blob names under `prefix` straight from memory, past the store under test. */
 function stored(store: ProposalsStore, prefix: string): string[] {
   return [...(memory.stores.get(store.name)?.keys() ?? [])].filter((key) => key.startsWith(prefix));
 }
 
+const readRecord = async (store: ProposalsStore, id: string) => {
+  const value = (await store.read(recordKey(id)))?.value;
+  return isProposalRecord(value) ? value : undefined;
+};
+
 async function records(store: ProposalsStore): Promise<ProposalRecord[]> {
-  return Promise.all(
-    stored(store, 'requests/').map(async (key) => (await readVersioned(store, REQUESTS, key.slice(9)))!.record),
-  );
+  return Promise.all(stored(store, 'requests/').map(async (key) => (await readRecord(store, key.slice(9)))!));
 }
 
-/** After the store heals: leases run out (the clock moves past one), a retry and the sweep finish the work. */
+/** After the store heals: claims run out (the clock moves past one, and its skew), a retry and a run finish the work. */
 async function heal(w: World, key: string, request = submitRequest()): Promise<Reply> {
-  w.clock.offsetMs += leaseMs(FACTOR, leaseTerms(w.deps).effectMs) + 1_000;
-  await runSweep(w.deps, SWEEP);
-  const reply = await submitProposal(request, key, w.deps);
-  await runSweep(w.deps, SWEEP);
+  w.clock.offsetMs += w.deps.limitMs + CLOCK_SKEW_MS + 1_000;
+  await run(w);
+  const reply = await send(w, key, request);
+  await run(w);
   return reply;
 }
 
@@ -101,17 +104,17 @@ async function expectExactlyOnce(w: World, keys: number) {
   for (const record of all) {
     expect(record.delivery.state).toBe('received');
     expect(record.confirmation_email.state).toBe('sent');
-    expect(leaseLeftMs(record, w.deps.now())).toBe(0);
+    expect(claimFree(record, w.deps.now())).toBe(true);
     expect(mailsTo(parts.smtp.messages, record.contact.email)).toHaveLength(1);
   }
-  expect(stored(w.store, 'open/')).toEqual([]);
+  expect(stored(w.store, 'due/')).toEqual([]);
 }
 
 /** A reply never claims more than the store holds (read after the reply). */
 async function expectTruthful(w: World, reply: Reply) {
   const body = reply.body as { request_id?: string; status?: string; confirmation_email?: string };
   if (body.request_id === undefined) return;
-  const record = (await readVersioned(w.store, REQUESTS, body.request_id))?.record;
+  const record = await readRecord(w.store, body.request_id);
   if (body.status === 'received') expect(record?.delivery.state).toBe('received');
   if (body.confirmation_email === 'sent') expect(record?.confirmation_email.state).toBe('sent');
 }
@@ -119,11 +122,50 @@ async function expectTruthful(w: World, reply: Reply) {
 describe('a clean submit', () => {
   it('makes the conditional writes the fault loop goes through, and is received', async () => {
     const w = world();
-    const reply = await submitProposal(submitRequest(), randomUUID(), w.deps);
+    const reply = await send(w, randomUUID());
     expect(reply.status).toBe(201);
-    // The rows n = 1..11 of docs/operating.md's table "How a submit is stored".
+    // The rows n = 1..11 of docs/operating.md's table "How a submit is stored": the key's pointer, the
+    // address's tally, the due entry, the record with its claim, the CRM's outcome, the domain's and the
+    // site's confirmation tallies, the email's outcome, the hour's notice tally, the notice's outcome, the release.
     expect(w.writes.writes).toBe(11);
     await expectExactlyOnce(w, 1);
+  });
+
+  it('writes, in order: pointer, tally, due entry, record, then each step and the release', async () => {
+    const written: string[] = [];
+    // Every write and delete of the submit, named by what it stores (ids and hashes left out).
+    const recording: typeof fetch = async (input, init) => {
+      const method = (init?.method ?? 'GET').toUpperCase();
+      if (method === 'PUT' || method === 'DELETE') {
+        const key = decodeURIComponent(
+          new URL(input instanceof Request ? input.url : input).pathname.split('/').slice(3).join('/'),
+        );
+        const headers = new Headers(init?.headers);
+        const condition = headers.has('if-none-match') ? 'if-new' : headers.has('if-match') ? 'if-match' : '';
+        written.push(
+          `${method} ${key.replace(/[0-9a-f]{64}|[0-9a-f-]{36}|\d{4}-[\dT:.-]+Z/g, '…')} ${condition}`.trim(),
+        );
+      }
+      return memory.fetch(input, init);
+    };
+    const store = memory.store({ fetch: recording, timeFactor: FACTOR });
+    const w = { ...world(), store };
+    w.deps = { ...w.deps, store };
+    expect((await send(w, randomUUID())).status).toBe(201);
+    expect(written).toEqual([
+      'PUT keys/… if-new',
+      'PUT windows/…/… if-new', // the address's requests of the day (signals.address_requests_24h)
+      'PUT due/…/requests/… if-new',
+      'PUT requests/… if-new', // the record, with its claim
+      'PUT requests/… if-match', // crm: delivered
+      'PUT windows/…/… if-new', // the recipient domain's confirmations of the day
+      'PUT windows/…/… if-new', // the site's confirmations of the day
+      'PUT requests/… if-match', // confirmation_email: sent
+      'PUT windows/…/… if-new', // the hour's notices to sales
+      'PUT requests/… if-match', // notice_email: sent
+      'PUT requests/… if-match', // the release: claim given up, nothing due
+      'DELETE due/…/requests/…',
+    ]);
   });
 });
 
@@ -131,7 +173,7 @@ describe('every conditional write of a submit failing, before and after it lands
   let writesOfASubmit = 0;
   it('counts the writes of one submit', async () => {
     const clean = world();
-    await submitProposal(submitRequest(), randomUUID(), clean.deps);
+    await send(clean, randomUUID());
     writesOfASubmit = clean.writes.writes;
     expect(writesOfASubmit).toBeGreaterThanOrEqual(6);
   });
@@ -139,17 +181,13 @@ describe('every conditional write of a submit failing, before and after it lands
   for (const fault of WRITE_FAULTS) {
     const name = typeof fault === 'string' ? fault : `answered after one attempt's timeout`;
     const late: WriteFault = typeof fault === 'string' ? fault : { lateMs: ATTEMPT_MS * 1.125 };
-    it(`${name}, at write n = 1..N, with two submits of the key and a sweep at once`, async () => {
+    it(`${name}, at write n = 1..N, with two submits of the key and a scheduled run at once`, async () => {
       for (let n = 1; n <= writesOfASubmit; n++) {
         parts.crm.requests.length = 0;
         parts.smtp.messages.length = 0;
         const w = world((i) => (i === n ? late : undefined));
         const key = randomUUID();
-        const replies = await Promise.all([
-          submitProposal(submitRequest(), key, w.deps),
-          submitProposal(submitRequest(), key, w.deps),
-          runSweep(w.deps, SWEEP).then(() => null),
-        ]);
+        const replies = await Promise.all([send(w, key), send(w, key), run(w).then(() => null)]);
         for (const reply of replies) if (reply) await expectTruthful(w, reply);
         const after = await heal(w, key);
         expect(after.status, `fault ${name} at write ${n}`).toBe(201);
@@ -167,13 +205,15 @@ describe('a slow store', () => {
     const replies: Reply[] = [];
     const sender = (async () => {
       for (let i = 0; i < 12; i++) {
-        const reply = submitProposal(submitRequest(), key, w.deps).then((r) => replies.push(r));
+        const reply = send(w, key).then((r) => replies.push(r));
         await new Promise((resolve) => setTimeout(resolve, 8_000 * FACTOR));
         void reply;
       }
     })();
-    await Promise.all([sender, runSweep(w.deps, SWEEP)]);
+    await Promise.all([sender, run(w)]);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // A submit that lost the record's creation to another left its due entry: the next run deletes it.
+    await run(w);
     expect(replies.some((r) => r.status === 201)).toBe(true);
     for (const reply of replies) await expectTruthful(w, reply);
     await expectExactlyOnce(w, 1);
@@ -182,9 +222,7 @@ describe('a slow store', () => {
   it('the slowest third of writes answered after one attempt’s timeout: submits still succeed', async () => {
     const w = world((n) => (n % 3 === 0 ? { lateMs: 4_500 * FACTOR } : undefined));
     const replies = await Promise.all(
-      Array.from({ length: 4 }, (_, i) =>
-        submitProposal(submitRequest({ email: `ann${i}@example.com` }), randomUUID(), w.deps),
-      ),
+      Array.from({ length: 4 }, (_, i) => send(w, randomUUID(), submitRequest({ email: `ann${i}@example.com` }))),
     );
     expect(replies.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     for (const reply of replies) await expectTruthful(w, reply);
@@ -196,34 +234,29 @@ describe('concurrency', () => {
   it('four simultaneous submits of one key store one request (the pointer is created once)', async () => {
     const w = world();
     const key = randomUUID();
-    const replies = await Promise.all(Array.from({ length: 4 }, () => submitProposal(submitRequest(), key, w.deps)));
+    const replies = await Promise.all(Array.from({ length: 4 }, () => send(w, key)));
     expect(new Set(replies.map((r) => (r.body as { request_id: string }).request_id)).size).toBe(1);
     await heal(w, key);
     await expectExactlyOnce(w, 1);
   });
 
-  it('retries and a sweep at once on a pending request deliver it once (the lease is taken with If-Match)', async () => {
+  it('retries and scheduled runs at once on a pending request deliver it once (the claim is taken with If-Match)', async () => {
     const w = world();
     const key = randomUUID();
     parts.crm.behave({ kind: 'status', status: 503 });
-    expect((await submitProposal(submitRequest(), key, w.deps)).status).toBe(202);
+    expect((await send(w, key)).status).toBe(202);
     parts.crm.requests.length = 0;
     parts.crm.behave({ kind: 'status', status: 200, body: '{}', delayMs: 100 });
     w.clock.offsetMs += 3_600_000;
-    await Promise.all([
-      submitProposal(submitRequest(), key, w.deps),
-      submitProposal(submitRequest(), key, w.deps),
-      runSweep(w.deps, SWEEP),
-      runSweep(w.deps, SWEEP),
-    ]);
+    await Promise.all([send(w, key), send(w, key), run(w), run(w)]);
     await heal(w, key);
     await expectExactlyOnce(w, 1);
   });
 
-  it('an owner whose lease ran out while it paused does not call the CRM (the lease check)', async () => {
+  it('an owner whose claim ran out while it paused does not call the CRM (the check before each effect)', async () => {
     const key = randomUUID();
     let paused = false;
-    // Right after the write that stores the request lands, the owner "pauses" past its lease and the sweep takes over.
+    // Right after the write that stores the request lands, the owner "pauses" past its claim and a scheduled run takes over.
     const w = world();
     let takeOver: Promise<unknown> | undefined;
     const store = w.store;
@@ -232,13 +265,13 @@ describe('concurrency', () => {
       const version = await inner(key2, value, condition);
       if (!paused && key2.startsWith('requests/') && 'ifNew' in condition) {
         paused = true;
-        w.clock.offsetMs += leaseMs(FACTOR, leaseTerms(w.deps).effectMs) + 1_000;
-        takeOver = runSweep(w.deps, SWEEP);
+        w.clock.offsetMs += w.deps.limitMs + CLOCK_SKEW_MS + 1_000;
+        takeOver = run(w);
         await takeOver;
       }
       return version;
     };
-    await submitProposal(submitRequest(), key, w.deps);
+    await send(w, key);
     await takeOver;
     store.writeIf = inner;
     await heal(w, key);
@@ -248,28 +281,34 @@ describe('concurrency', () => {
   it('a key sent again with another body is refused (the fingerprint is compared)', async () => {
     const w = world();
     const key = randomUUID();
-    expect((await submitProposal(submitRequest(), key, w.deps)).status).toBe(201);
-    const reply = await submitProposal(submitRequest({ company: 'Other AG' }), key, w.deps);
+    expect((await send(w, key)).status).toBe(201);
+    const reply = await send(w, key, submitRequest({ company: 'Other AG' }));
     expect(reply.status).toBe(422);
     await expectExactlyOnce(w, 1);
   });
 });
 
 describe('the retention race', () => {
-  it('a key reused after its 24 hours while the sweep deletes pointers keeps its new request', async () => {
+  it('a key reused after its 24 hours while retention deletes its old request keeps its new request', async () => {
     const w = world();
+    // Retention at its shortest (a day, which needs redelivery to give up within it).
+    const deps = testCtx(w.store, {
+      env: { RETENTION_DAYS: '1', REDELIVERY_MAX_HOURS: '24' },
+      now: w.clock.now,
+      mono: w.clock.monotonic,
+    });
     const key = randomUUID();
-    expect((await submitProposal(submitRequest(), key, w.deps)).status).toBe(201);
+    expect((await send(w, key)).status).toBe(201);
     w.clock.offsetMs += 49 * 3_600_000;
-    const [reply] = await Promise.all([
-      submitProposal(submitRequest({ company: 'Reused AG' }), key, w.deps),
-      deleteLegacyPointers(w.store, w.deps.now()),
-      runSweep(w.deps, SWEEP),
+    const [reply, report] = await Promise.all([
+      send(w, key, submitRequest({ company: 'Reused AG' })),
+      runScheduled(invocation(deps)),
     ]);
     expect(reply.status).toBe(201);
+    expect(deletedBy(report, 'requests')).toBe(1);
     const id = (reply.body as { request_id: string }).request_id;
-    await deleteLegacyPointers(w.store, w.deps.now());
-    const again = await submitProposal(submitRequest({ company: 'Reused AG' }), key, w.deps);
+    await runScheduled(invocation(deps));
+    const again = await send(w, key, submitRequest({ company: 'Reused AG' }));
     expect((again.body as { request_id: string }).request_id).toBe(id);
     expect(stored(w.store, 'keys/')).toHaveLength(1);
     expect(new Set(webhookIds()).size).toBe(2);

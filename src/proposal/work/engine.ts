@@ -240,7 +240,10 @@ export class Owner<R extends Owned, C extends WorkTime> {
       return kind.onGiveUp(settled(step.gaveUp(r, ctx)), step.name, ctx);
     }
     logEvent('step_retry', { ...fields, attempts, ...(outcome.reason !== undefined && { reason: outcome.reason }) });
-    const next_at = new Date(now.getTime() + retryDelayMs(ctx.retry, attempts, outcome.afterMs)).toISOString();
+    // The last attempt comes when the step gives up, not a backoff step later (the alert is on time), unless the other side asked to wait.
+    const giveUpAt = Math.max(Date.parse(since) + ctx.retry.giveUpAfterMs, now.getTime() + (outcome.afterMs ?? 0));
+    const next = Math.min(now.getTime() + retryDelayMs(ctx.retry, attempts, outcome.afterMs), giveUpAt);
+    const next_at = new Date(next).toISOString();
     return { ...(outcome.note?.(r) ?? r), work: { ...others, [step.name]: { attempts, since, next_at } } };
   }
 

@@ -25,7 +25,7 @@ import {
 } from '../notify/messages.ts';
 import { crmCall } from '../submit/crm.ts';
 import type { Channels, NotifyState, ProposalRecord } from '../submit/record.ts';
-import { salesChannels, type Ctx } from './context.ts';
+import { reaching, salesChannels, type Ctx } from './context.ts';
 import { Owner, type Kind, type Owned, type Step } from './engine.ts';
 import { markDue } from './due.ts';
 import { readTopics } from './questions.ts';
@@ -185,12 +185,13 @@ const messageStep = (channel: keyof Channels): Step<J, Ctx> => ({
       };
     const to = salesChannels(ctx)[channel];
     if (to === undefined) return { done: (c) => told(c, channel, 'not_configured') };
-    owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
     const { chat, ...mail } = message;
-    const result =
-      channel === 'chat'
-        ? await postChat(to as string, chat, jobId(j))
-        : await ctx.mailer!.send({ ...mail, to: to as string[] }, { job: jobId(j) });
+    const result = await reaching(ctx, channel === 'chat' ? (to as string) : 'smtp', () => {
+      owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
+      return channel === 'chat'
+        ? postChat(to as string, chat, jobId(j))
+        : ctx.mailer!.send({ ...mail, to }, { job: jobId(j) });
+    });
     if (result === 'retry') return { retry: true, reason: channel };
     return { done: (c) => told(c, channel, result) };
   },

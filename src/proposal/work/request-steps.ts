@@ -18,7 +18,7 @@ import {
   type NotifyState,
   type ProposalRecord,
 } from '../submit/record.ts';
-import { salesChannels, type Ctx } from './context.ts';
+import { reaching, salesChannels, type Ctx } from './context.ts';
 import type { Kind, Outcome, Owner, Step } from './engine.ts';
 import { oweErasure, oweJob } from './jobs.ts';
 
@@ -121,11 +121,14 @@ const confirmation: RequestStep = {
       ctx.partner,
       secret === undefined ? undefined : { confirm: url('confirm'), deny: url('deny') },
     );
-    owner.beforeEffect(MAIL_EFFECT_MS);
-    const result = await ctx.mailer.send(
-      { to: r.contact.email, replyTo: ctx.partner.email, messageId: r.request_id, ...mail },
-      { request_id: r.request_id },
-    );
+    const mailer = ctx.mailer;
+    const result = await reaching(ctx, 'smtp', () => {
+      owner.beforeEffect(MAIL_EFFECT_MS);
+      return mailer.send(
+        { to: r.contact.email, replyTo: ctx.partner.email, messageId: r.request_id, ...mail },
+        { request_id: r.request_id },
+      );
+    });
     if (result === 'retry') return { retry: true, reason: 'mail' };
     if (result === 'failed') return { failed: emailState('failed', ctx.now().toISOString()) };
     return { done: emailState('sent', ctx.now().toISOString()) };
@@ -137,10 +140,12 @@ const confirmation: RequestStep = {
 async function sendOn(channel: keyof Channels, message: SalesMessage, ctx: Ctx, owner: Owner<R, Ctx>, id: string) {
   const to = salesChannels(ctx)[channel];
   if (to === undefined) return 'not_configured' as const;
-  owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
-  if (channel === 'chat') return postChat(to as string, message.chat, id);
-  const { chat: _chat, ...mail } = message;
-  return ctx.mailer!.send({ ...mail, to: to as string[] }, { request_id: id });
+  return reaching(ctx, channel === 'chat' ? (to as string) : 'smtp', () => {
+    owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
+    if (channel === 'chat') return postChat(to as string, message.chat, id);
+    const { chat: _chat, ...mail } = message;
+    return ctx.mailer!.send({ ...mail, to }, { request_id: id });
+  });
 }
 
 const setChannel =

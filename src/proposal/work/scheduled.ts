@@ -8,12 +8,12 @@
 import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
 import { errorName, logEvent } from '../log.ts';
 import { GRANT_KEEP_HOURS } from '../../contract/consent.ts';
-import { StoreUnavailable } from '../store/blobs.ts';
+import { STORE_LIMITS, StoreUnavailable } from '../store/blobs.ts';
 import { deleteExpiring, expiredRecords } from '../store/expiring.ts';
 import { idTime } from '../store/ids.ts';
 import { deleteEnded } from '../store/tally.ts';
 import type { Ctx } from './context.ts';
-import { claimFree, nextDue, Owner, type Kind, type Owned } from './engine.ts';
+import { claimFree, CLOCK_SKEW_MS, nextDue, Owner, type Kind, type Owned } from './engine.ts';
 import { listDue, markDue, type DueEntry } from './due.ts';
 import { JOBS } from './jobs.ts';
 import { REQUESTS } from './request-steps.ts';
@@ -30,6 +30,10 @@ type Result = 'done' | 'busy' | 'stopped' | 'stale' | 'unreadable' | 'missing';
 async function work(ctx: Ctx, entry: DueEntry, ignoreBackoff: boolean): Promise<Result> {
   const kind = KINDS[entry.kind];
   const found = kind === undefined ? null : await ctx.store.read(`${kind.prefix}/${entry.id}`);
+  // An entry is written one store call before its record: that young, the record may be on its way (and
+  // its owner may die holding its claim), so the entry stays for the next run.
+  const young = (STORE_LIMITS.callMs + STORE_LIMITS.attemptMs) * ctx.store.timeFactor + CLOCK_SKEW_MS;
+  if (kind !== undefined && found === null && ctx.now().getTime() - Date.parse(entry.at) < young) return 'missing';
   if (kind === undefined || found === null) {
     // A request's entry is written before its record: the sender may store it yet while its key can name it.
     const possibleUntil = (idTime(entry.id) ?? 0) + KEY_RETENTION_MS + ctx.limitMs;
@@ -61,13 +65,20 @@ async function work(ctx: Ctx, entry: DueEntry, ignoreBackoff: boolean): Promise<
   return 'done';
 }
 
-export async function runScheduled(ctx: Ctx, { ignoreBackoff = false } = {}) {
-  const entries = await listDue(ctx.store, ctx.now(), RUN_LIMITS.entries).catch((error: unknown) => {
-    // The store failed: what is due stays listed for the next run, as an entry that fails does.
-    if (!(error instanceof StoreUnavailable)) throw error;
-    logEvent('store_unavailable', { kind: 'due', operation: error.operation, reason: error.reason });
-    return [];
-  });
+/** Past every due entry's time: with the backoff ignored, entries waiting for a retry are listed too. */
+const LAST_TIME = new Date('9999-12-31T23:59:59.999Z');
+
+export async function runScheduled(invocation: Ctx, { ignoreBackoff = false } = {}) {
+  // A receiver that failed once in this run is not tried again before the next.
+  const ctx: Ctx = { ...invocation, unreachable: new Set() };
+  const entries = await listDue(ctx.store, ignoreBackoff ? LAST_TIME : ctx.now(), RUN_LIMITS.entries).catch(
+    (error: unknown) => {
+      // The store failed: what is due stays listed for the next run, as an entry that fails does.
+      if (!(error instanceof StoreUnavailable)) throw error;
+      logEvent('store_unavailable', { kind: 'due', operation: error.operation, reason: error.reason });
+      return [];
+    },
+  );
   const results: Result[] = [];
   let next = 0;
   await Promise.all(
