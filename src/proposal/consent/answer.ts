@@ -8,6 +8,8 @@
 import { json, problem, type Reply } from '../../contract/http.ts';
 import type { ConsentAnswerRequest, LinkCheckRequest } from '../../contract/requests.ts';
 import { logEvent } from '../log.ts';
+import { StoreUnavailable } from '../store/blobs.ts';
+import { STORE_RETRY_AFTER_SECONDS } from '../../contract/idempotency-rules.ts';
 import { checkToken, type LinkAnswer, type TokenCheck } from '../notify/links.ts';
 import { recordKey, type ProposalRecord } from '../submit/record.ts';
 import type { Ctx } from '../work/context.ts';
@@ -48,11 +50,30 @@ function confirmed(r: ProposalRecord, at: string): ProposalRecord {
 /** What a link names, in the site's words: the page shows it before anything is pressed. */
 const described = (company: string, at: string, choices: string[]) => ({ company, received_at: at, choices });
 
+type LinkAction = 'confirm_request' | 'deny_request' | 'check_link';
+
+/** The answer, or a 503 the person can retry when the store did not answer: nothing was changed then. */
 export async function answerConsent(
   ctx: Ctx,
-  action: 'confirm_request' | 'deny_request' | 'check_link',
+  action: LinkAction,
   body: ConsentAnswerRequest | LinkCheckRequest,
 ): Promise<Reply> {
+  try {
+    return await answered(ctx, action, body);
+  } catch (error) {
+    if (!(error instanceof StoreUnavailable)) throw error;
+    logEvent('store_unavailable', { request_id: body.request_id, operation: error.operation, reason: error.reason });
+    return problem(
+      'store-unavailable',
+      'Your answer could not be recorded just now: press the button again in a moment.',
+      {
+        retry_after_seconds: STORE_RETRY_AFTER_SECONDS,
+      },
+    );
+  }
+}
+
+async function answered(ctx: Ctx, action: LinkAction, body: ConsentAnswerRequest | LinkCheckRequest): Promise<Reply> {
   const answer: LinkAnswer =
     action === 'confirm_request' ? 'confirm' : action === 'deny_request' ? 'deny' : (body as LinkCheckRequest).answer;
   const { request_id: id, token } = body;
