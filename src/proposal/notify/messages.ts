@@ -241,7 +241,7 @@ type Block = { p: string } | { links: { label: string; url: string; note: string
 export function confirmationMail(r: ProposalRecord, p: Partner, links?: { confirm: string; deny: string }) {
   const need = p.choiceLabels[r.guidance.primary_need ?? ''];
   const model = p.choiceLabels[r.intake.engagement_model ?? ''];
-  const about = need && model ? `${need}, as a ${model.toLowerCase()}` : (need ?? model);
+  const about = need && model ? `${need} (${model})` : (need ?? model);
   const blocks: Block[] = [
     { p: 'Hello,' },
     {
