@@ -228,7 +228,14 @@ describe('every path of the published interface, over HTTP', () => {
 describe('the proposal API through npm start', () => {
   it('GET contract, then guide and summarize round trips', async () => {
     const contract = await (await get('/api/proposal')).json();
-    expect(Object.keys(contract.actions)).toEqual(['guide', 'summarize', 'submit', 'confirm_request', 'deny_request']);
+    expect(Object.keys(contract.actions)).toEqual([
+      'guide',
+      'summarize',
+      'submit',
+      'check_link',
+      'confirm_request',
+      'deny_request',
+    ]);
 
     const guide = await post(contract.actions.guide.example_request);
     expect(guide.status).toBe(200);

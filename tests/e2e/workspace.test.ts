@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSENT_MISSING } from '../../src/proposal/http/reply-view.ts';
+import { CONSENT_MISSING } from '../../src/shared/workspace/reply-view.ts';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
