@@ -130,8 +130,13 @@ describe('the confirmation email links in a browser', () => {
   it('a tampered token is refused over the API with its problem, and the record is unchanged', async () => {
     const { id, yes } = await submitAndReadLinks(`tampered-${randomUUID().slice(0, 8)}@example.com`);
     const token = new URL(yes).searchParams.get('token')!;
-    // The sales notice follows the reply: the record is settled once it is sent.
-    await expect.poll(() => storedRecord(id)?.notification?.email, { timeout: 10_000 }).toBe('sent');
+    // The sales notice follows the reply: the record is settled once it is sent and the claim released.
+    await expect
+      .poll(() => {
+        const record = storedRecord(id);
+        return record?.notification?.email === 'sent' && record.claim === undefined;
+      })
+      .toBe(true);
     const before = storedRecord(id);
     const response = await fetch(`${site.url}/api/proposal`, {
       method: 'POST',
