@@ -3,7 +3,7 @@
  * stand-in, a chat stand-in and a real local Blobs server: the limits count people, not spellings;
  * hostile company names reach sales as text; another site's page cannot submit through a browser
  * while curl can. (One client reaching its own limit: tests/unit/send-limits.test.ts. What npm start's
- * own processes do, listening on loopback only and outliving any POST: tests/e2e/people-not-spellings.test.ts.)
+ * own processes do, listening on loopback only and outliving any POST: tests/e2e/serve-guard.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,21 +1,50 @@
 /**
  * No single request can end the local server (`npm start`: netlify serve behind the body guard,
- * scripts/serve.ts): oversized, aborted, stalled, slow and fuzzed bodies, and a Host it cannot parse.
+ * scripts/serve.ts): oversized, aborted, stalled, slow and fuzzed bodies, a Host it cannot parse, and
+ * 7 MB POSTed to each port it listens on, every one of them on loopback only.
  * Each wait is for the event it needs (the server's answer, or its closing the connection), with a
  * generous bound. Simultaneous submits of one key are tested in-process, where they are many and
  * the store's faults are chosen: tests/unit/submit-flow.test.ts, submit-store-faults.test.ts,
  * submit-interleavings.test.ts and tests/built/store-faults.test.ts.
  */
+import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
 import { fuzzRequests } from '../helpers/fuzz-requests.ts';
-import { listenersOf, processTree } from '../helpers/listeners.ts';
+import { isLoopback, listenersOf, processTree } from '../helpers/listeners.ts';
+import { submitWithRetries } from '../helpers/submit-client.ts';
+import { submitRequest } from '../helpers/submit-fixtures.ts';
 
 /** Requests of tests/helpers/fuzz-requests.ts sent through the served stack (each starts a worker). */
-const SERVED_FUZZ_RUNS = 100;
+const SERVED_FUZZ_RUNS = 40;
 /** The most a wait here lasts when the server never does what it should: never the verdict on a busy machine. */
 const BOUND_MS = 60_000;
+
+/** Seven megabytes POSTed to a loopback port, with a declared length or chunked; what comes back does not matter. */
+function postSevenMegabytes(port: number, chunked: boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const body = Buffer.alloc(7 * 1024 * 1024, 'a');
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/proposal',
+      headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': body.length }) },
+      timeout: 8_000,
+    });
+    const done = () => resolve();
+    req.once('response', (res) => {
+      res.resume();
+      res.once('end', done);
+    });
+    req.once('timeout', () => req.destroy());
+    req.once('error', done);
+    req.once('close', done);
+    req.end(body);
+  });
+}
 
 describe('no single request ends the local server', () => {
   let site: RunningSite;
@@ -170,5 +199,31 @@ describe('no single request ends the local server', () => {
     expect(statuses).toHaveLength(SERVED_FUZZ_RUNS);
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     expect(await alive()).toBe(200);
+  }, 300_000);
+
+  it('every socket of its process tree is bound to loopback', () => {
+    const listeners = listenersOf(processTree(site.pid));
+    // The front server, netlify serve's proxy, functions, static and Blobs servers at least.
+    expect(listeners.length).toBeGreaterThanOrEqual(4);
+    expect(listeners.filter((l) => !isLoopback(l.address))).toEqual([]);
+    console.info(`npm start listens on: ${listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`);
+  });
+
+  it('a 7 MB POST to each port it listens on, with a length and chunked, leaves it serving', async () => {
+    const ports = [...new Set(listenersOf(processTree(site.pid)).map((l) => l.port))];
+    for (const port of ports) {
+      await postSevenMegabytes(port, false);
+      await postSevenMegabytes(port, true);
+    }
+    expect((await fetch(`${site.url}/llms.txt`)).status).toBe(200);
+    // The CLI itself (and the function behind it) still answers.
+    const payload = JSON.stringify({
+      ...submitRequest({ email: `after-${randomUUID()}@example.com` }),
+      role: undefined,
+      form_started_at: undefined,
+      website: undefined,
+    });
+    expect((await submitWithRetries(site.url, payload)).http).toBe(201);
+    console.info(`7 MB POSTs (declared and chunked) to ${ports.length} ports; npm start still serving`);
   }, 300_000);
 });
