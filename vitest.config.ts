@@ -55,6 +55,8 @@ export default defineConfig({
           // npm start serves from a folder of its own (scripts/serve/server-dir.ts), so files run side by side.
           testTimeout: 120_000,
           hookTimeout: 240_000,
+          // A poll waits for what it needs as long as a busy machine may take, never a fixed second.
+          expect: { poll: { timeout: 60_000 } },
           sequence: { groupOrder: 1 },
         },
       },

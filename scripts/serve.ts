@@ -10,7 +10,13 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as forward,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { problemTypeUri } from '../src/contract/http.ts';
 import { readBoundedBody } from './serve/body-guard.ts';
 import { parseableHost, refuseUnparseableHost } from './serve/host-header.mjs';
@@ -156,6 +162,29 @@ function refuse(res: ServerResponse, status: 408 | 413 | 502, detail: string): v
 /** The header rules' Content-Types, read once the build is there (./serve/untyped-files.ts). */
 let types: ReturnType<typeof headerTypes> | undefined;
 
+const HOP_BY_HOP = new Set([
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+/**
+ * Hop-by-hop fields are one connection's, never passed on in either direction (RFC 9110 7.6.1): a
+ * client's `Connection: close` forwarded made the next request on the pooled inner socket a bare 400,
+ * and the inner reply's `Connection: keep-alive` passed back kept open the socket of a client that
+ * asked to close it, whose next request was then a bare 400.
+ */
+function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase());
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.includes(name)));
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Before anything reads the body: netlify serve would throw on a Host it cannot parse.
   if (!parseableHost(req.headers.host, req.url)) return refuseUnparseableHost(res);
@@ -178,17 +207,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   // The Host stays the one the client used: the function sees its own address as the client does
   // (the MCP endpoint compares a browser's Origin with it).
-  const headers = { ...req.headers };
-  // Hop-by-hop fields are this connection's, never forwarded (RFC 9110 7.6.1): a client's
-  // `Connection: close` passed on made the next request on the pooled inner socket a bare 400.
-  for (const name of ['transfer-encoding', 'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade'])
-    delete headers[name];
+  const headers = endToEnd(req.headers);
   if (body) headers['content-length'] = String(body.length);
   const upstream = forward(
     { host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers },
     (reply) => {
+      // The inner server's `Connection: keep-alive` would keep open a socket the client asked to close.
       const send = (headers = reply.headers) => {
-        res.writeHead(reply.statusCode ?? 502, headers);
+        res.writeHead(reply.statusCode ?? 502, endToEnd(headers));
         reply.pipe(res);
       };
       // A file without an extension gets the type netlify.toml or _headers gives it, as on Netlify.

@@ -237,3 +237,37 @@ describe('a store outage during a submit', () => {
     await expectHealed(key);
   });
 });
+
+// The parts of the next describe: the shipped function behind a fault proxy (tests/helpers/store-outage.ts).
+import { useStoreOutage } from '../helpers/store-outage.ts';
+
+// Through the function's default export, as a deploy runs it (moved from tests/e2e/store-faults.test.ts).
+describe('the shipped function while the store refuses to claim keys', () => {
+  const outage = useStoreOutage();
+
+  it('answers four simultaneous submits of one key 503 store-unavailable with Retry-After and nothing sent, then one request once it heals', async () => {
+    const { proxy, crm, on } = outage;
+    proxy.inject({ match: on.claim, fault: { kind: 'status', status: 503 } });
+    const key = outage.newKey();
+    const during = await Promise.all(Array.from({ length: 4 }, () => outage.submit(key)));
+    for (const res of during) {
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe(outage.retryAfter);
+      expect(((await res.json()) as { type: string }).type).toMatch(/#problem-store-unavailable$/);
+    }
+    // The function's own store calls met the fault: it runs behind the proxy.
+    expect(proxy.seen.filter((op) => op.fault !== undefined).length).toBeGreaterThanOrEqual(4);
+    await outage.fn.settle();
+    expect(crm.requests).toHaveLength(0);
+    expect(outage.confirmations()).toBe(0);
+
+    proxy.heal();
+    const retry = await outage.submit(key);
+    expect(retry.status).toBe(201);
+    const { status, request_id: id } = (await retry.json()) as { status: string; request_id: string };
+    expect(status).toBe('received');
+    await outage.fn.settle();
+    expect(crm.requests.filter((r) => r.path === '/hook').map((r) => r.headers['webhook-id'])).toEqual([id]);
+    expect(outage.confirmations()).toBe(1);
+  });
+});

@@ -78,7 +78,7 @@ async function settled(id: string): Promise<void> {
         const r = storedRecord(id);
         return r?.notification?.email === 'sent' && r.claim === undefined && r.due_at === undefined;
       },
-      { timeout: 15_000 },
+      { timeout: 60_000 },
     )
     .toBe(true);
 }

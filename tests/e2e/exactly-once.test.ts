@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite } from '../../scripts/local-site/start-site.ts';
-import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { mailsTo, readableMail, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { submitRequest } from '../helpers/submit-fixtures.ts';
 import { submitWithRetries } from '../helpers/submit-client.ts';
 import { TEST_MAIL_FROM as MAIL_FROM } from '../helpers/loopback-parts.ts';
@@ -58,7 +58,7 @@ async function pool<T, R>(
 
 /** Confirmation emails only: the sales team's notices go to the partner's address. */
 const confirmations = (smtp: TestSmtp) => mailsTo(smtp.messages, submitRequest().email);
-const requestIdOfMail = (raw: string) => /Request id: ([0-9a-f-]{36})/.exec(raw)?.[1];
+const requestIdOfMail = (raw: string) => /Reference: ([0-9a-f-]{36})/.exec(readableMail(raw))?.[1];
 const messageIdOfMail = (raw: string) => /^Message-ID: (<[^>]+>)/im.exec(raw)?.[1];
 
 describe('a crash loses nothing and duplicates nothing (inbox, SMTP)', () => {
@@ -79,7 +79,7 @@ describe('a crash loses nothing and duplicates nothing (inbox, SMTP)', () => {
     );
     // 50 workers start at once: on a loaded runner the first emails leave late.
     await expect
-      .poll(() => smtp.inFlight() + confirmations(smtp).length, { timeout: 150_000 })
+      .poll(() => smtp.inFlight() + confirmations(smtp).length, { timeout: 300_000 })
       .toBeGreaterThanOrEqual(5);
     await site.stop({ keep: true, signal: 'SIGKILL' });
     await Promise.all(first);
@@ -122,5 +122,5 @@ describe('a crash loses nothing and duplicates nothing (inbox, SMTP)', () => {
       await site.stop();
     }
     // Two starts, the wait for emails in flight and 50 retries: a loaded runner needs longer.
-  }, 600_000);
+  }, 900_000);
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { root } from '../../scripts/local-site/dist.ts';
 import { startDev, type DevServer } from '../helpers/dev-server.ts';
 import { launchBrowser } from '../../scripts/local-site/browser.ts';
+import { isLoopback, listenersOf, processTree } from '../helpers/listeners.ts';
 
 // `npm run dev` as an editor runs it, on a copy of content/ so the edit below touches nothing real.
 const work = mkdtempSync(join(tmpdir(), 'dev-preview-'));
@@ -24,6 +25,15 @@ afterAll(async () => {
 });
 
 const get = (path: string) => fetch(`${dev.url}${path}`);
+
+describe('where npm run dev listens', () => {
+  it('every socket of its process tree is bound to loopback', () => {
+    const listeners = listenersOf(processTree(dev.pid));
+    expect(listeners.length).toBeGreaterThanOrEqual(3);
+    expect(listeners.filter((l) => !isLoopback(l.address))).toEqual([]);
+    console.info(`npm run dev listens on: ${listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`);
+  });
+});
 
 const CAPABILITY = 'capabilities/cloud-engineering.md';
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
+import { request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { freePort } from '../../scripts/free-port.ts';
 import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
@@ -227,7 +228,14 @@ describe('every path of the published interface, over HTTP', () => {
 describe('the proposal API through npm start', () => {
   it('GET contract, then guide and summarize round trips', async () => {
     const contract = await (await get('/api/proposal')).json();
-    expect(Object.keys(contract.actions)).toEqual(['guide', 'summarize', 'submit', 'confirm_request', 'deny_request']);
+    expect(Object.keys(contract.actions)).toEqual([
+      'guide',
+      'summarize',
+      'submit',
+      'check_link',
+      'confirm_request',
+      'deny_request',
+    ]);
 
     const guide = await post(contract.actions.guide.example_request);
     expect(guide.status).toBe(200);
@@ -276,6 +284,41 @@ describe('the proposal API through npm start', () => {
     const text = await res.text();
     expect(text).toContain('#/constraints');
     expect(text).not.toContain(token);
+  });
+});
+
+describe('the front server passes a request on without its hop-by-hop headers', () => {
+  // Connection names one hop only (RFC 9110 7.6.1): the client's forwarded to netlify serve, or
+  // netlify serve's `keep-alive` passed back, made every second such initialize a bare 400.
+  it('a 2025-era MCP initialize with Connection: close, sent twice, is answered 200 both times', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+    });
+    const initialize = () =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request(new URL('/mcp', site.url), {
+          method: 'POST',
+          headers: {
+            connection: 'close',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'content-length': Buffer.byteLength(body),
+          },
+        });
+        req.once('response', (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.once('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.once('error', reject).end(body);
+      });
+    const first = await initialize();
+    const second = await initialize();
+    expect([first.status, second.status], `${first.text}\n${second.text}`).toEqual([200, 200]);
+    expect(second.text).toContain('"protocolVersion":"2025-06-18"');
   });
 });
 

@@ -114,3 +114,32 @@ export function headerLines(raw: string): Array<[string, string]> {
       return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
     });
 }
+
+/** A message as a mail client shows it: the headers, then each text part decoded (base64 or quoted-printable). */
+export function readableMail(raw: string): string {
+  const split = raw.search(/\r?\n\r?\n/);
+  const head = split < 0 ? raw : raw.slice(0, split);
+  const body = split < 0 ? '' : raw.slice(split).replace(/^\r?\n\r?\n/, '');
+  const boundary = /content-type:\s*multipart\/[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*?boundary="?([^";\r\n]+)"?/i.exec(
+    head,
+  )?.[1];
+  if (boundary !== undefined) {
+    const parts = body.split(`--${boundary}`).slice(1);
+    return [head, ...parts.filter((p) => !p.startsWith('--')).map((p) => readableMail(p.replace(/^\r?\n/, '')))].join(
+      '\n\n',
+    );
+  }
+  const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
+  const text =
+    encoding === 'base64'
+      ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+      : encoding === 'quoted-printable'
+        ? Buffer.from(
+            body
+              .replace(/=\r?\n/g, '')
+              .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+            'latin1',
+          ).toString('utf8')
+        : body;
+  return `${head}\n\n${text}`;
+}

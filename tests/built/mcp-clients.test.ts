@@ -1,19 +1,16 @@
 /**
- * The MCP endpoint as agents' clients meet it: `npm start`, a real SMTP server and a CRM webhook on
- * loopback, and three official clients: SDK v2 (@modelcontextprotocol/client) pinned to 2026-07-28
- * and in auto mode, and SDK 1.x (@modelcontextprotocol/sdk, 2025-11-25). Each lists the three tools
- * and calls each with a valid and an invalid argument set. One key submitted twice stores one
- * request and the second result says it is a replay; refusals are isError results with the problem,
- * in MCP's words; a foreign Origin, GET and DELETE are refused at the HTTP edge; and the stored
- * request names its channel and client in the CRM record, the sales notice and `npm run inbox`.
+ * The MCP endpoint as agents' clients meet it, in-process: the shipped function (its bundled SDK,
+ * its store on a real local Blobs server, a webhook CRM and an SMTP server on loopback) and three
+ * official clients talking to it through their `fetch` option: SDK v2 (@modelcontextprotocol/client)
+ * pinned to 2026-07-28 and in auto mode, and SDK 1.x (@modelcontextprotocol/sdk, 2025-11-25). Each
+ * lists the three tools and calls each with a valid and an invalid argument set. One key submitted
+ * twice stores one request and the second result says it is a replay; refusals are isError results
+ * with the problem, in MCP's words; a foreign Origin or Host and DELETE are refused at the edge; the
+ * stored request names its channel and client in the CRM record, the sales notice and the store
+ * (the inbox's line of it: tests/unit/request-source.test.ts). What only a server shows (the CDN's
+ * GET /mcp, the conformance suite, the Inspector CLI): tests/e2e/mcp-conformance.test.ts.
  */
-import { execFile } from 'node:child_process';
-import { request } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -22,43 +19,46 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
 } from '@modelcontextprotocol/client';
-import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
-import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
-import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
+import { LEGACY_PROTOCOL_VERSIONS, METHOD_NOT_ALLOWED } from '../../src/contract/mcp-server.ts';
+import { REPLAYED_META } from '../../src/contract/tools.ts';
+import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
+import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
 import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
-import { LEGACY_PROTOCOL_VERSIONS } from '../../src/proposal/mcp/server-info.ts';
 import { rpcMessage } from '../helpers/mcp-reply.ts';
-import { REPLAYED_META } from '../../src/proposal/actions/tools.ts';
-import { METHOD_NOT_ALLOWED } from '../../src/proposal/gate/json-rpc.ts';
+import { restoreEnv, shippedFunction, SITE, storedRecords, type ShippedFunction } from '../helpers/shipped-function.ts';
+import { mailsTo, startSmtp, type TestSmtp, readableMail } from '../helpers/smtp.ts';
 
 const SALES = 'proposals@kestrelcloud.example';
 const CLIENT = { name: 'proposal-e2e-agent', version: '1.4.2' };
+const MCP = `${SITE}/mcp`;
 
-let site: RunningSite;
+let blobs: TestBlobs;
 let crm: TestCrmServer;
 let smtp: TestSmtp;
+let fn: ShippedFunction;
+let env: Record<string, string>;
 
 beforeAll(async () => {
-  [crm, smtp] = await Promise.all([startCrmServer(), startSmtp()]);
-  site = await startSite({
-    ...loopbackDeliveryEnv(crm, smtp),
-  });
+  [blobs, crm, smtp] = await Promise.all([startBlobs(), startCrmServer(), startSmtp()]);
+  env = loopbackDeliveryEnv(crm, smtp);
+  fn = await shippedFunction(env);
 });
 
 afterAll(async () => {
-  await site?.stop();
+  restoreEnv(env);
   await Promise.all([crm?.stop(), smtp?.stop()]);
+  await blobs?.stop();
 });
 
-/** A connected SDK client; `headers` are sent with every request. */
+/** A connected SDK 1.x client; `headers` are sent with every request. */
 async function connect(headers: Record<string, string> = {}): Promise<Client> {
   return (await connectWith(headers)).client;
 }
 
 async function connectWith(headers: Record<string, string> = {}) {
   const client = new Client(CLIENT);
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', site.url), { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(MCP), { requestInit: { headers }, fetch: fn.fetch });
   await client.connect(transport);
   return { client, transport };
 }
@@ -82,7 +82,7 @@ interface ToolClient {
 /** A v2 client in one negotiation mode; the pinned one fails unless server/discover offers 2026-07-28. */
 async function connectV2(mode: 'auto' | { pin: string }) {
   const client = new ClientV2(CLIENT, { versionNegotiation: { mode } });
-  await client.connect(new StreamableHTTPClientTransportV2(new URL('/mcp', site.url)));
+  await client.connect(new StreamableHTTPClientTransportV2(new URL(MCP), { fetch: fn.fetch }));
   return client;
 }
 
@@ -138,27 +138,29 @@ describe('each client lists the three tools and calls each with valid and invali
   });
 
   it('over 2026-07-28, tools/list carries a cache hint and the tool texts speak MCP, not the HTTP API', async () => {
-    const res = await fetch(`${site.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/list',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/list',
-        params: {
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientInfo': CLIENT,
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
+    const res = await fn.handle(
+      new Request(MCP, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/list',
         },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': CLIENT,
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
       }),
-    });
+    );
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const { result } = (await res.json()) as { result: { ttlMs: number; cacheScope: string; tools: unknown[] } };
     expect(result).toMatchObject({ ttlMs: expect.any(Number), cacheScope: 'public' });
@@ -180,15 +182,6 @@ describe('POST /mcp through the official SDK client', () => {
   it('lists the three tools by their WebMCP names, with schemas and truthful annotations', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
-    console.log(
-      'tools/list as the SDK client sees it:\n' +
-        tools
-          .map(
-            (t) =>
-              `  ${t.name} "${t.title}" in: ${Object.keys(t.inputSchema.properties ?? {}).length} properties, required ${JSON.stringify(t.inputSchema.required)}; out: ${JSON.stringify(t.outputSchema?.required)}; ${JSON.stringify(t.annotations)}`,
-          )
-          .join('\n'),
-    );
     expect(tools.map((t) => t.name)).toEqual([
       'request_guidance',
       'review_proposal_request',
@@ -209,13 +202,11 @@ describe('POST /mcp through the official SDK client', () => {
     const client = await connect();
     // listTools first: the SDK validates each structured result against the tool's output schema.
     await client.listTools();
-    const { action: _g, ...guideArgs } = EXAMPLE_REQUESTS.guide;
-    const guidance = await client.callTool({ name: 'request_guidance', arguments: guideArgs });
+    const guidance = await client.callTool({ name: 'request_guidance', arguments: GUIDE_ARGS });
     expect(guidance.isError).toBeFalsy();
     expect(guidance.structuredContent).toMatchObject({ action: 'guide', non_binding: true });
     expect(textOf(guidance)).toEqual(guidance.structuredContent);
-    const { action: _s, ...reviewArgs } = EXAMPLE_REQUESTS.summarize;
-    const review = await client.callTool({ name: 'review_proposal_request', arguments: reviewArgs });
+    const review = await client.callTool({ name: 'review_proposal_request', arguments: REVIEW_ARGS });
     expect(review.structuredContent).toMatchObject({ action: 'summarize', submitted: false });
     await client.close();
   });
@@ -247,24 +238,17 @@ describe('POST /mcp through the official SDK client', () => {
     expect(JSON.parse(deliveries[0]!.body).source).toEqual({ channel: 'mcp', client: 'proposal-e2e-agent/1.4.2' });
 
     // The notice follows the reply (the invocation's waitUntil).
-    const noticesOf = () => mailsTo(smtp.messages, SALES).filter((m) => m.raw.includes(requestId));
-    await expect.poll(() => noticesOf().length, { timeout: 10_000 }).toBe(1);
-    const notices = noticesOf();
+    await fn.settle();
+    const notices = mailsTo(smtp.messages, SALES).filter((m) => readableMail(m.raw).includes(requestId));
     expect(notices).toHaveLength(1);
-    expect(notices[0]!.raw.replace(/=\r?\n/g, '')).toContain(
-      'Came through: MCP server (client: proposal-e2e-agent/1.4.2)',
+    expect(readableMail(notices[0]!.raw).replace(/\s+/g, ' ')).toContain(
+      'Came from: an AI assistant, through the MCP server (it calls itself proposal-e2e-agent/1.4.2)',
     );
 
-    const inbox = await promisify(execFile)('npm', ['run', '--silent', 'inbox'], { cwd: site.dir });
-    const line = inbox.stdout.split('\n').find((l) => l.includes(requestId));
-    expect(line).toMatch(/via mcp\b/);
-    expect(line).toContain('client proposal-e2e-agent/1.4.2');
     // `network`: the hashed client address the per-client send limit counts, on the stored request only.
-    const exported = await promisify(execFile)('npm', ['run', '--silent', 'inbox', '--', 'export'], { cwd: site.dir });
-    const stored = (JSON.parse(exported.stdout) as Array<{ request_id: string; source: unknown }>).find(
-      (r) => r.request_id === requestId,
-    );
-    expect(stored?.source).toEqual({
+    const stored = (await storedRecords()).filter((r) => r.request_id === requestId);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.source).toEqual({
       channel: 'mcp',
       client: 'proposal-e2e-agent/1.4.2',
       network: expect.stringMatching(/^[0-9a-f]{16}$/),
@@ -327,14 +311,15 @@ describe('POST /mcp through the official SDK client', () => {
       expect(JSON.stringify(refusal)).not.toMatch(/Idempotency-Key|header|GET \/api\/proposal|\{\\"action\\"/);
     }
 
+    const reusedKey = `one-key-two-bodies-${randomUUID()}`;
     const reused = await client.callTool({
       name: 'submit_proposal_request',
-      arguments: { ...submitArguments('one-key-two-bodies'), timeline: 'This year.' },
+      arguments: { ...submitArguments(reusedKey), timeline: 'This year.' },
     });
     expect(reused.isError).toBeFalsy();
     const clash = await client.callTool({
       name: 'submit_proposal_request',
-      arguments: { ...submitArguments('one-key-two-bodies'), timeline: 'Next year.' },
+      arguments: { ...submitArguments(reusedKey), timeline: 'Next year.' },
     });
     expect(textOf(clash)).toMatchObject({
       status: 422,
@@ -352,22 +337,20 @@ describe('the HTTP edge of /mcp', () => {
     method: 'initialize',
     params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT },
   };
-  const post = (headers: Record<string, string>) =>
-    fetch(`${site.url}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      body: JSON.stringify(initialize),
-    });
+  const post = (headers: Record<string, string>, url = MCP, body: unknown = initialize) =>
+    fn.handle(
+      new Request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      }),
+    );
 
   it('initialize answers each 2025-era version with that version, any other with the newest 2025-era one', async () => {
     // Every version initialize speaks is one the official 1.x SDK knows too.
     for (const version of LEGACY_PROTOCOL_VERSIONS) expect(SUPPORTED_PROTOCOL_VERSIONS).toContain(version);
     for (const version of [...LEGACY_PROTOCOL_VERSIONS, '2023-01-01', '2026-07-28']) {
-      const res = await fetch(`${site.url}/mcp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ ...initialize, params: { ...initialize.params, protocolVersion: version } }),
-      });
+      const res = await post({}, MCP, { ...initialize, params: { ...initialize.params, protocolVersion: version } });
       const reply = (await rpcMessage(res)) as { result: { protocolVersion: string } };
       const known = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
       expect(reply.result.protocolVersion, version).toBe(known ? version : LEGACY_PROTOCOL_VERSIONS[0]);
@@ -378,52 +361,34 @@ describe('the HTTP edge of /mcp', () => {
     const foreign = await post({ origin: 'https://attacker.example' });
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
-    const own = await post({ origin: new URL(site.url).origin });
+    const own = await post({ origin: SITE });
     expect(own.status).toBe(200);
     // A 2025-era reply: the SDK's stateless path answers with an event stream.
     expect(own.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(own.headers.get('mcp-session-id')).toBeNull();
   });
 
-  // DNS rebinding through npm start: fetch cannot set Host, node:http can.
   it('refuses a foreign Host and Origin on /api/proposal as on /mcp, and answers its own', async () => {
-    const status = (path: string, host: string, body: string) =>
-      new Promise<number>((resolve, reject) => {
-        const url = new URL(path, site.url);
-        const headers = {
-          host,
-          origin: `http://${host}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        };
-        const req = request(url, { method: 'POST', headers }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
-        req.on('error', reject).end(body);
-      });
-    const guide = JSON.stringify(EXAMPLE_REQUESTS.guide);
-    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    expect(await status('/api/proposal', 'evil.example', guide)).toBe(403);
+    const status = async (path: string, host: string, body: unknown) =>
+      (await post({ host, origin: `http://${host}` }, `${SITE}${path}`, body)).status;
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    expect(await status('/api/proposal', 'evil.example', EXAMPLE_REQUESTS.guide)).toBe(403);
     expect(await status('/mcp', 'evil.example', ping)).toBe(403);
-    expect(await status('/api/proposal', new URL(site.url).host, guide)).toBe(200);
+    expect((await post({ host: new URL(SITE).host }, `${SITE}/api/proposal`, EXAMPLE_REQUESTS.guide)).status).toBe(200);
   });
 
   it('refuses a 2025-era submit labelled tools/list by its Mcp-Method and Mcp-Name headers; nothing is stored', async () => {
     const before = crm.requests.length;
-    const res = await fetch(`${site.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-11-25',
-        'mcp-method': 'tools/list',
-        'mcp-name': 'request_guidance',
-      },
-      body: JSON.stringify({
+    const res = await post(
+      { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/list', 'mcp-name': 'request_guidance' },
+      MCP,
+      {
         jsonrpc: '2.0',
         id: 9,
         method: 'tools/call',
         params: { name: 'submit_proposal_request', arguments: submitArguments(randomUUID()) },
-      }),
-    });
+      },
+    );
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ id: 9, error: { code: -32020 } });
     expect(crm.requests.length).toBe(before);
@@ -433,82 +398,17 @@ describe('the HTTP edge of /mcp', () => {
     await expect(connect({ origin: 'https://attacker.example' })).rejects.toThrow(/403|Forbidden/);
   });
 
-  it('answers GET and DELETE with 405 and Allow, and an unsupported protocol version with 400', async () => {
-    // GET from the CDN (a rewrite with status 405), DELETE from the function: the same answer.
-    for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(`${site.url}/mcp`, { method, headers: { accept: 'text/event-stream' } });
-      expect(res.status, method).toBe(405);
-      expect(res.headers.get('allow'), method).toBe('POST, OPTIONS');
-      expect(res.headers.get('content-type'), method).toMatch(/^application\/json/);
-      expect(await res.json(), method).toEqual(METHOD_NOT_ALLOWED);
-    }
-    const res = await fetch(`${site.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '1999-01-01',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  it("answers DELETE with 405 and Allow (GET is the CDN's: tests/e2e/mcp-conformance.test.ts), and an unsupported protocol version with 400", async () => {
+    const res = await fn.handle(new Request(MCP, { method: 'DELETE', headers: { accept: 'text/event-stream' } }));
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual(METHOD_NOT_ALLOWED);
+    const unsupported = await post({ 'mcp-protocol-version': '1999-01-01' }, MCP, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/list',
     });
-    expect(res.status).toBe(400);
-  });
-
-  it("GET /mcp/server-card is the server card from the CDN, not /mcp's 405", async () => {
-    const res = await fetch(`${site.url}/mcp/server-card`);
-    expect(res.status).toBe(200);
-    const card = (await res.json()) as { remotes: { url: string }[] };
-    expect(new URL(card.remotes[0]!.url).pathname).toBe('/mcp');
-  });
-
-  it('GET /api/proposal is the contract file from the CDN, byte for byte what the build wrote', async () => {
-    const res = await fetch(`${site.url}/api/proposal`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    // netlify.toml's [[headers]] apply to static files only: this Link proves the function was not run.
-    expect(res.headers.get('link')).toContain('rel="service-desc"');
-    const { readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    expect(await res.text()).toBe(readFileSync(join(site.dir, 'dist/api/proposal.json'), 'utf8'));
-  });
-});
-
-describe('the MCP Inspector CLI (@modelcontextprotocol/inspector)', () => {
-  // Its catalog and settings go to a directory of the test's own, never the developer's home.
-  const home = mkdtempSync(join(tmpdir(), 'inspector-'));
-  afterAll(() => rmSync(home, { recursive: true, force: true }));
-  const inspector = (...args: string[]) =>
-    promisify(execFile)(
-      join(import.meta.dirname, '../../node_modules/.bin/mcp-inspector'),
-      ['--cli', `${site.url}/mcp`, ...args],
-      { env: { ...process.env, HOME: home, MCP_CATALOG_PATH: join(home, 'catalog.json') }, timeout: 60_000 },
-    );
-
-  it('lists the three tools, with no schema portability problem under --strict', async () => {
-    const { stdout, stderr } = await inspector('--method', 'tools/list', '--strict');
-    const { tools } = JSON.parse(stdout) as { tools: { name: string }[] };
-    expect(tools.map((t) => t.name)).toEqual([
-      'request_guidance',
-      'review_proposal_request',
-      'submit_proposal_request',
-    ]);
-    expect(stderr).not.toMatch(/Warning|Error/);
-  });
-
-  it('calls request_guidance and gets the structured guidance', async () => {
-    const { stdout } = await inspector(
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'request_guidance',
-      '--tool-arg',
-      'question=We want to move our data center to AWS.',
-      'industry=logistics',
-      'company_size=201-1000',
-      'primary_need=not-sure',
-    );
-    const result = JSON.parse(stdout) as { isError?: boolean; structuredContent?: { action?: string } };
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent?.action).toBe('guide');
+    expect(unsupported.status).toBe(400);
   });
 });

@@ -1,24 +1,19 @@
 /**
- * Web Bot Auth through `npm start`: agents sign their submits with two independent libraries, each
- * operator's Ed25519 key served by a key-directory stand-in on loopback (fetched over plain HTTP,
- * as npm start allows). Every request is answered as usual; each stored request carries its
- * agent_identity, and the CRM record, the sales notice and `npm run inbox` show it. Each case of
- * the profile is here once (wrong tag, expired, future, unknown key, directory down, malformed or
- * slow); its finer points are tested in-process (tests/unit/agent-identity.test.ts). Not the
- * replayed nonce: netlify serve runs each invocation in a fresh worker, so the per-instance nonce
- * log (src/proposal/agent-identity/nonces.ts) starts empty every time.
+ * Web Bot Auth through the shipped function, in-process: agents sign their submits with two
+ * independent libraries, each operator's Ed25519 key served by a key-directory stand-in on loopback,
+ * fetched over plain HTTP because AGENT_DIRECTORY_LOOPBACK_HTTP=1 is set before the first request (as
+ * npm start sets it). Every request is answered as usual; each stored request carries its
+ * agent_identity, and the CRM record, the sales notice and the inbox's list and CSV show it. Each
+ * case of the profile is here once (wrong tag, expired, future, unknown key, directory down,
+ * malformed or silent); its finer points, replayed nonces among them, are tested on the verifier
+ * (tests/unit/agent-identity.test.ts). A case whose directory fails gets a directory of its own: the
+ * instance remembers a failed directory for a while (AGENT_IDENTITY_LIMITS.failureCacheSeconds).
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSite, type RunningSite } from '../../scripts/local-site/start-site.ts';
+import { listText, toCsv } from '../../scripts/inbox/export.ts';
 import { EXAMPLE_REQUESTS } from '../../src/contract/contract.ts';
-import { AGENT_IDENTITY_LIMITS } from '../../src/proposal/agent-identity/profile.ts';
-import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
-import { startKeyDirectory, type DirectoryBehaviour, type KeyDirectoryServer } from '../helpers/key-directory.ts';
-import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
-import { mailsTo, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { LOOPBACK_DIRECTORY_ENV } from '../../src/contract/web-bot-auth.ts';
 import {
   newAgentKey,
   signWithHttpMessageSignatures,
@@ -27,11 +22,19 @@ import {
   type AgentKey,
   type Unsigned,
 } from '../helpers/agent-signers.ts';
+import { startBlobs, type TestBlobs } from '../helpers/blobs.ts';
+import { startCrmServer, type TestCrmServer } from '../helpers/crm-server.ts';
+import { startKeyDirectory, type DirectoryBehaviour, type KeyDirectoryServer } from '../helpers/key-directory.ts';
+import { loopbackDeliveryEnv } from '../helpers/loopback-parts.ts';
+import { restoreEnv, shippedFunction, SITE, storedRecords, type ShippedFunction } from '../helpers/shipped-function.ts';
+import { mailsTo, startSmtp, type TestSmtp, readableMail } from '../helpers/smtp.ts';
 
 const SALES = 'proposals@kestrelcloud.example';
-let site: RunningSite;
+let blobs: TestBlobs;
 let crm: TestCrmServer;
 let smtp: TestSmtp;
+let fn: ShippedFunction;
+let env: Record<string, string>;
 let keyA: AgentKey;
 let keyB: AgentKey;
 let dirA: KeyDirectoryServer;
@@ -39,18 +42,21 @@ let dirB: KeyDirectoryServer;
 
 beforeAll(async () => {
   [keyA, keyB] = await Promise.all([newAgentKey(), newAgentKey()]);
-  [crm, smtp, dirA, dirB] = await Promise.all([
+  [blobs, crm, smtp, dirA, dirB] = await Promise.all([
+    startBlobs(),
     startCrmServer(),
     startSmtp(),
     startKeyDirectory([keyA.publicJwk]),
     startKeyDirectory([keyB.publicJwk]),
   ]);
-  site = await startSite({ ...loopbackDeliveryEnv(crm, smtp) });
+  env = { ...loopbackDeliveryEnv(crm, smtp), [LOOPBACK_DIRECTORY_ENV]: '1' };
+  fn = await shippedFunction(env);
 });
 
 afterAll(async () => {
-  await site?.stop();
+  restoreEnv(env);
   await Promise.all([crm?.stop(), smtp?.stop(), dirA?.stop(), dirB?.stop()]);
+  await blobs?.stop();
 });
 
 const now = () => new Date();
@@ -59,26 +65,16 @@ const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
 function submit(company: string): Unsigned {
   return {
     method: 'POST',
-    url: `${site.url}/api/proposal`,
+    url: `${SITE}/api/proposal`,
     headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
     body: JSON.stringify({ ...EXAMPLE_REQUESTS.submit, company, email: `agent-${randomUUID()}@example.com` }),
   };
 }
 
 async function send(request: Unsigned, headers: Record<string, string>) {
-  const started = performance.now();
-  const res = await fetch(request.url, { method: 'POST', headers, body: request.body ?? null });
+  const res = await fn.handle(new Request(request.url, { method: 'POST', headers, body: request.body ?? null }));
   const body = (await res.json()) as { request_id?: string };
-  return { status: res.status, requestId: body.request_id!, ms: performance.now() - started };
-}
-
-/** Operator B's agent through http-message-signatures: the dictionary form of Signature-Agent. */
-function signedB(request: Unsigned, options: { tag?: string } = {}) {
-  return signWithHttpMessageSignatures(keyB, request, {
-    fields: ['@authority', 'signature-agent;key="agent1"'],
-    params: ['created', 'expires', 'keyid', 'tag'],
-    values: { created: now(), expires: later(60), tag: options.tag ?? 'web-bot-auth' },
-  });
+  return { status: res.status, requestId: body.request_id! };
 }
 
 /** The stored request as the webhook CRM received it. */
@@ -88,16 +84,17 @@ function delivered(requestId: string): { agent_identity?: Record<string, unknown
   return JSON.parse(found!.body) as { agent_identity?: Record<string, unknown> };
 }
 
+/** The sales notice of a request, sent after the reply (waitUntil). */
 async function noticeOf(requestId: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const notice = mailsTo(smtp.messages, SALES).find((m) => m.raw.includes(requestId));
-    if (notice !== undefined) return notice.raw.replace(/=\r?\n/g, '');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no sales notice of ${requestId}`);
+  await fn.settle();
+  const notice = mailsTo(smtp.messages, SALES)
+    .map((m) => readableMail(m.raw))
+    .find((text) => text.includes(requestId));
+  expect(notice, `no sales notice of ${requestId}`).toBeDefined();
+  return notice!.replace(/\s+/g, ' ');
 }
 
-describe('signed submits through npm start', () => {
+describe('signed submits to the shipped function', () => {
   it('stores a web-bot-auth signed submit (string Signature-Agent) as verified, shown to sales, the CRM and the inbox', async () => {
     const request = submit('Signed String Form Ltd');
     request.headers['signature-agent'] = `"${dirA.origin}"`;
@@ -114,13 +111,17 @@ describe('signed submits through npm start', () => {
     });
     const line = `sent by ${new URL(dirA.origin).host} agent, verified; body not covered`;
     expect(await noticeOf(answer.requestId)).toContain(`Agent identity: ${line}`);
-    const inbox = await promisify(execFile)('npm', ['run', '--silent', 'inbox'], { cwd: site.dir });
-    expect(inbox.stdout.split('\n').find((l) => l.includes(answer.requestId))).toContain(`agent: ${line}`);
-    const csv = await promisify(execFile)('npm', ['run', '--silent', 'inbox', '--', 'export', '--format', 'csv'], {
-      cwd: site.dir,
-    });
-    expect(csv.stdout.split('\r\n')[0]).toContain('agent_identity');
-    expect(csv.stdout).toContain(line);
+    // `npm run inbox` and its CSV export, of the stored request.
+    const stored = (await storedRecords()).filter((r) => r.request_id === answer.requestId);
+    expect(
+      listText(stored)
+        .split('\n')
+        .find((l) => l.includes(answer.requestId)),
+    ).toBeDefined();
+    expect(listText(stored)).toContain(`agent: ${line}`);
+    const csv = toCsv(stored);
+    expect(csv.split('\r\n')[0]).toContain('agent_identity');
+    expect(csv).toContain(line);
   });
 
   it('stores an http-message-signatures signed submit (dictionary Signature-Agent, content-digest) as verified with the body covered', async () => {
@@ -167,7 +168,12 @@ describe('signed submits through npm start', () => {
     {
       name: 'a wrong tag',
       dictionary: true,
-      sign: (request) => signedB(request, { tag: 'not-web-bot-auth' }),
+      sign: (request) =>
+        signWithHttpMessageSignatures(keyB, request, {
+          fields: ['@authority', 'signature-agent;key="agent1"'],
+          params: ['created', 'expires', 'keyid', 'tag'],
+          values: { created: now(), expires: later(60), tag: 'not-web-bot-auth' },
+        }),
       expected: { outcome: 'invalid', reason: 'no signature is tagged web-bot-auth' },
     },
     {
@@ -200,35 +206,45 @@ describe('signed submits through npm start', () => {
   ];
   for (const c of cases) {
     it(`stores a submit with ${c.name} as ${c.expected.outcome}, answered as usual`, async () => {
-      dirA.behave(c.directory ?? { kind: 'keys' });
-      dirB.behave({ kind: 'keys' });
-      const request = submit(`Case ${c.name}`);
-      request.headers['signature-agent'] = c.dictionary ? `agent1="${dirB.origin}"` : `"${dirA.origin}"`;
-      const answer = await send(request, await c.sign(request));
-      expect(answer.status).toBe(201);
-      expect(delivered(answer.requestId).agent_identity).toMatchObject(c.expected);
+      const own = c.directory && (await startKeyDirectory([keyA.publicJwk]));
+      try {
+        own?.behave(c.directory!);
+        const request = submit(`Case ${c.name}`);
+        request.headers['signature-agent'] = c.dictionary ? `agent1="${dirB.origin}"` : `"${(own ?? dirA).origin}"`;
+        const answer = await send(request, await c.sign(request));
+        expect(answer.status).toBe(201);
+        expect(delivered(answer.requestId).agent_identity).toMatchObject(c.expected);
+      } finally {
+        await own?.stop();
+      }
     });
   }
 
-  it('stores a submit whose key directory does not answer as unverified, answered within the directory timeout', async () => {
-    dirB.behave({ kind: 'hang' });
-    const request = submit('Slow Directory Ltd');
-    request.headers['signature-agent'] = `agent1="${dirB.origin}"`;
-    const headers = await signWithHttpMessageSignatures(keyB, request, {
-      fields: ['@authority', 'signature-agent;key="agent1"'],
-      params: ['created', 'expires', 'keyid', 'tag'],
-      values: { created: now(), expires: later(60), tag: 'web-bot-auth' },
-    });
-    const answer = await send(request, headers);
-    expect(answer.status).toBe(201);
-    expect(delivered(answer.requestId).agent_identity).toMatchObject({
-      outcome: 'unverified',
-      reason: 'the key directory did not answer in time',
-    });
-    // An unsigned submit, timed the same way: the difference is the wait for the directory.
-    const unsigned = submit('Unsigned Ltd');
-    const plain = await send(unsigned, unsigned.headers);
-    expect(delivered(plain.requestId).agent_identity).toEqual({ outcome: 'absent' });
-    expect(answer.ms - plain.ms).toBeLessThan(AGENT_IDENTITY_LIMITS.directoryTimeoutMs + 1_000);
+  it('stores a submit whose key directory does not answer as unverified, answered once the directory timeout gave up on it', async () => {
+    const silent = await startKeyDirectory([keyB.publicJwk]);
+    try {
+      silent.behave({ kind: 'hang' });
+      const request = submit('Slow Directory Ltd');
+      request.headers['signature-agent'] = `agent1="${silent.origin}"`;
+      const headers = await signWithHttpMessageSignatures(keyB, request, {
+        fields: ['@authority', 'signature-agent;key="agent1"'],
+        params: ['created', 'expires', 'keyid', 'tag'],
+        values: { created: now(), expires: later(60), tag: 'web-bot-auth' },
+      });
+      const answer = await send(request, headers);
+      expect(answer.status).toBe(201);
+      // The directory was asked, never answered, and the reply came anyway: the function's own timeout ended the wait.
+      expect(silent.fetches).toBe(1);
+      expect(delivered(answer.requestId).agent_identity).toMatchObject({
+        outcome: 'unverified',
+        reason: 'the key directory did not answer in time',
+      });
+      // An unsigned submit records the absence.
+      const unsigned = submit('Unsigned Ltd');
+      const plain = await send(unsigned, unsigned.headers);
+      expect(delivered(plain.requestId).agent_identity).toEqual({ outcome: 'absent' });
+    } finally {
+      await silent.stop();
+    }
   });
 });
