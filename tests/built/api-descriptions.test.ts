@@ -138,7 +138,7 @@ describe('the contract explains itself to an agent', () => {
 
   it('says what is stored, for how long and how to have it deleted, on the contract, /agents and /proposal', () => {
     const { stored, retention, erasure, retention_days } = contract.data_handling;
-    expect(stored).toMatch(/Guide and summarize store nothing/);
+    expect(stored).toMatch(/Summarize stores nothing, and guide stores nothing about you: .*topic words only/);
     // The build ran without RETENTION_DAYS: the finite default.
     expect(retention_days).toBe(DEFAULT_RETENTION_DAYS);
     expect(retention).toMatch(
@@ -146,9 +146,17 @@ describe('the contract explains itself to an agent', () => {
     );
     expect(erasure).toMatch(/^To have a request deleted, write to [^\s@]+@[^\s@]+ with its request_id/);
     const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#39;|&apos;/g, "'");
-    for (const page of ['agents.html', 'proposal.html', 'agents.md', 'proposal.md']) {
+    for (const page of ['agents.html', 'agents.md']) {
       const body = page.endsWith('.html') ? text(readDist(page)) : readDist(page);
       for (const sentence of [stored, retention, erasure]) expect(body, page).toContain(sentence);
+    }
+    // The workspace says the same facts in a person's words: the period, the topic words, the address.
+    const email = /write to ([^\s@]+@[^\s@]+) with/.exec(erasure)![1]!;
+    for (const page of ['proposal.html', 'proposal.md']) {
+      const body = page.endsWith('.html') ? text(readDist(page)) : readDist(page);
+      expect(body, page).toContain(`It is deleted ${retention_days} days after it arrived, or sooner if you ask`);
+      expect(body, page).toContain('only its topic words are counted');
+      expect(body, page).toContain(email);
     }
   });
 

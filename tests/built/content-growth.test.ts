@@ -34,6 +34,9 @@ afterAll(removeFixtures);
 
 const read = (file: string) => readFileSync(join(build.outDir, file), 'utf8');
 
+/** The date line a post's twin opens with, e.g. "*14 July 2026, by ": the date as the reader sees it. */
+const POST_DATE_LINE = /^\*(\d{1,2} [A-Z][a-z]+ \d{4}), /m;
+
 describe('a growing blog', () => {
   it('is split into index pages, each within 14 KB gzipped, linked to each other', () => {
     expect(build.status, build.output.slice(-2000)).toBe(0);
@@ -110,7 +113,11 @@ describe('/llms.txt of a growing site', () => {
       .split(/^## /m)
       .find((s) => s.startsWith('Blog\n')) ?? '';
   const links = (text: string) => [...text.matchAll(/^- \[[^\]]+\]\((\S+)\)/gm)].map((m) => m[1]!);
-  const dateOf = (twin: string) => /^\*(\d{4}-\d{2}-\d{2}), /m.exec(read(twin))?.[1];
+  // A post's twin opens with its date as a reader sees it: "*14 July 2026, by …".
+  const dateOf = (twin: string) => {
+    const shown = POST_DATE_LINE.exec(read(twin))?.[1];
+    return shown === undefined ? undefined : new Date(`${shown} UTC`).toISOString().slice(0, 10);
+  };
 
   it('lists at most the limit of blog links: the index, the newest posts and a link back to the index', () => {
     expect(build.status, build.output.slice(-2000)).toBe(0);
@@ -129,7 +136,10 @@ describe('/llms.txt of a growing site', () => {
 
   it('lists the newest posts: none left out is newer than one listed', () => {
     const listed = new Set(links(blogSection()).map((l) => new URL(l).pathname.slice(1)));
-    const posts = globSync('blog/*.md', { cwd: build.outDir }).map((f) => ({ f, date: dateOf(f) ?? '' }));
+    const posts = globSync('blog/*.md', { cwd: build.outDir })
+      .filter((f) => POST_DATE_LINE.test(read(f)))
+      .map((f) => ({ f, date: dateOf(f)! }));
+    expect(posts.length).toBeGreaterThan(LLMS_TXT_SECTION_MAX_LINKS);
     const shown = posts.filter((p) => listed.has(p.f)).map((p) => p.date);
     const hidden = posts.filter((p) => !listed.has(p.f)).map((p) => p.date);
     expect(shown.length).toBe(LLMS_TXT_SECTION_MAX_LINKS - 2);
@@ -145,7 +155,7 @@ describe('/sitemap.md of a growing site', () => {
         .split(/^## /m)
         .find((s) => s.startsWith('Blog\n')) ?? '';
     const listed = [...blog.matchAll(/^- \[[^\]]+\]\((\S+)\)/gm)].map((m) => new URL(m[1]!).pathname.slice(1));
-    const posts = globSync('blog/*.md', { cwd: build.outDir }).filter((f) => /^\*\d{4}-\d{2}-\d{2}, /m.test(read(f)));
+    const posts = globSync('blog/*.md', { cwd: build.outDir }).filter((f) => POST_DATE_LINE.test(read(f)));
     expect(posts.length).toBeGreaterThan(LLMS_TXT_SECTION_MAX_LINKS);
     expect(blog).toContain(`${posts.length.toLocaleString('en-US')} Blog entries`);
     expect(listed).toContain('blog.md');

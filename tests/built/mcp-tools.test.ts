@@ -247,7 +247,7 @@ describe('consent asked over MCP, in-process', () => {
       }),
     );
     expect(pressed.status).toBe(200);
-    expect(await pressed.text()).toContain('Done');
+    expect(await pressed.text()).toContain('Request confirmed');
   }
 
   const submitArguments = (company: string) => {

@@ -139,6 +139,9 @@ describe('with the default limits', () => {
       Array.from({ length: 20 }, (_, i) => submit(fn, { email, company: `Twenty ${i}` }, '198.51.100.3')),
     );
     expect(answers.map((a) => a.http).filter((s) => s !== 201)).toEqual([]);
+    // The local Blobs server's list stops short when a blob goes while it walks: count once the
+    // replies' after-work has finished removing its due entries.
+    await fn.settle();
     const emails = mailsTo(smtp.messages, email).length;
     const stored = (await storedRecords()).length - before.stored;
     const delivered = crm.requests.length - before.crm;

@@ -44,7 +44,7 @@ export function summarize(k: Knowledge, req: SummarizeRequest, door: DoorWords) 
   const warnings: string[] = [];
   if (!intake.cloud_context) {
     warnings.push(
-      'Say what you know of your cloud account team, a startup program or funding you have applied for, or write "none".',
+      'Name your cloud account team, startup program or funding context if you know them, or write "none".',
     );
   }
   if (missingContact.length > 0)
