@@ -1,7 +1,6 @@
 /**
- * The sending client's network, reduced to what the per-client send limit needs: a truncated HMAC,
- * keyed with CLIENT_NETWORK_SECRET (with a public salt anyone could hash all 2^32 IPv4 addresses and
- * read one back), the same for one client's requests and telling nothing else. The address is never stored.
+ * The sending client's network as the per-client send limit needs it: a truncated HMAC under CLIENT_NETWORK_SECRET
+ * (with a public salt anyone could hash all 2^32 IPv4 addresses and read one back). The address is never stored.
  */
 import { createHmac } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';

@@ -6,7 +6,6 @@ import { countedDomain, countedMailbox, SEND_LIMIT_SPECS, type SendLimits } from
 import type { ProposalsStore } from '../store/blobs.ts';
 import { DAY_MS, HOUR_MS, peek, tally, windowOf } from '../store/tally.ts';
 import type { ProposalRecord } from '../submit/record.ts';
-import { isSuspect } from './spam-signals.ts';
 
 type Gates = { store: ProposalsStore; limits: SendLimits; now: () => Date };
 
@@ -21,24 +20,20 @@ export const noticeWindow = (at: Date) => windowOf('notices', at, HOUR_MS);
 export async function addressPlace({ store, now }: Pick<Gates, 'store' | 'now'>, r: ProposalRecord): Promise<number> {
   const at = now();
   const name = addressTally(r.contact.email);
-  const windowMs = SEND_LIMIT_SPECS.perAddress.windowHours * HOUR_MS;
   const before = await peek(store, windowOf(name, new Date(at.getTime() - DAY_MS), DAY_MS), {
     now: at,
-    windowMs,
+    windowMs: SEND_LIMIT_SPECS.perAddress.windowHours * HOUR_MS,
     eventId: r.request_id,
   });
   if (before.place !== undefined) return before.place;
   return before.count + (await tally(store, windowOf(name, at, DAY_MS), r.request_id, { now: at }));
 }
 
-export type ConfirmationLimit = NonNullable<ProposalRecord['confirmation_email']['limit']>;
-
 /**
- * Which limit holds the confirmation back: the mailbox's place, then the sending client's (so one
- * client stops at its own limit and leaves the site's day to everyone else), the recipient domain's
- * (every spelling a catch-all takes), then the site's UTC day.
+ * Which limit holds the confirmation back: the mailbox's place, the sending client's (one client leaves the site's
+ * day to everyone else), the recipient domain's (every spelling a catch-all takes), then the site's UTC day.
  */
-export async function confirmationLimit(gates: Gates, r: ProposalRecord): Promise<ConfirmationLimit | undefined> {
+export async function confirmationLimit(gates: Gates, r: ProposalRecord) {
   const { store, limits } = gates;
   const now = gates.now();
   const place = r.signals?.address_requests_24h ?? (await addressPlace(gates, r));
@@ -59,4 +54,6 @@ export async function pastHourLimit(gates: Gates, id: string, flagged: boolean):
   return (await tally(gates.store, noticeWindow(now), id, { now, flagged })) > gates.limits.noticesPerHour;
 }
 
-export const suspect = (r: ProposalRecord, limits: SendLimits) => isSuspect(r.signals, limits.perAddress);
+/** Worth a look: links in the text, or more requests from one address than it gets emails. */
+export const suspect = ({ signals: s }: ProposalRecord, limits: SendLimits) =>
+  s !== undefined && (s.links > 0 || (s.address_requests_24h ?? 0) > limits.perAddress);

@@ -34,10 +34,6 @@ export function observedSignals(request: SubmitRequest, receivedAt: string): Spa
   };
 }
 
-/** Worth a look: links in the text, or more requests from one address than it gets emails. */
-export const isSuspect = (signals: SpamSignals | undefined, perAddressLimit: number) =>
-  signals !== undefined && (signals.links > 0 || (signals.address_requests_24h ?? 0) > perAddressLimit);
-
 /** One line for sales and the CRM note, e.g. "2 links in the text; request 5 from this address in 24 h". */
 export function signalsLine(signals: Partial<SpamSignals> | undefined): string {
   if (signals?.links === undefined) return 'Spam signals: not recorded';

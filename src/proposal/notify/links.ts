@@ -1,21 +1,15 @@
 /**
- * The confirmation email's two links, "Yes, this was me" and "Not me": each token an HMAC of the
- * request and the answer under CONSENT_SECRET (so a resend carries the same links), stored only as
- * its hash. A token is valid only when it is both what the current secret makes and what was stored:
- * a new secret revokes every link made under the old one. Single use; they expire with the key.
+ * The confirmation email's two links: each token an HMAC of the request and the answer under CONSENT_SECRET
+ * (a resend carries the same links), stored only as its hash. Valid only when both what the current secret
+ * makes and what was stored, so a new secret revokes every old link.
  */
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { CONSENT_LINK_HOURS } from '../../contract/consent.ts';
 import { CONSENT_PAGES } from '../../contract/paths.ts';
 
 export type LinkAnswer = 'confirm' | 'deny';
-export type LinkKey = { hash: string; expires_at: string };
-export interface ConsentLinks {
-  confirm: LinkKey;
-  deny: LinkKey;
-  /** The answer given, and when. */
-  used?: { answer: LinkAnswer; at: string };
-}
+type LinkKey = { hash: string; expires_at: string };
+export type ConsentLinks = { confirm: LinkKey; deny: LinkKey; used?: { answer: LinkAnswer; at: string } };
 
 export const linkToken = (secret: string, id: string, answer: LinkAnswer) =>
   createHmac('sha256', secret).update(`consent-link\n${answer}\n${id}`).digest('base64url');
@@ -28,7 +22,7 @@ export function consentLinks(secret: string, id: string, since: string): Consent
   return { confirm: key('confirm'), deny: key('deny') };
 }
 
-/** Whether the stored hashes are the current secret's (after a rotation they are not: the email re-keys before it sends). */
+/** Whether the stored hashes are the current secret's (after a rotation the email re-keys before it sends). */
 export const linksMatch = (secret: string, id: string, links: ConsentLinks) =>
   links.confirm.hash === hash('sha256', linkToken(secret, id, 'confirm'));
 

@@ -7,19 +7,19 @@ import { headerText, singleLine } from './text.ts';
 /** `retry`: not sent, worth another try; `failed`: refused for good. */
 export type SendResult = 'sent' | 'failed' | 'retry';
 
-export interface Mail {
+/** `messageId`: the Message-ID's local part, one per message, so a repeat after a fault shows once. */
+export type Mail = {
   to: string | string[];
   replyTo?: string;
   subject: string;
   text: string;
   html?: string;
-  /** Local part of the Message-ID, one per message, so a repeat after a fault shows once. */
   messageId: string;
-}
+};
 
 /** nodemailer's own timers are idle timers; one send is raced against this too (the claim checks it fits). */
 export const MAIL_EFFECT_MS = 10_000;
-const SMTP_TIMEOUT_MS = 5_000;
+const SMTP_TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 5_000 };
 
 export type Mailer = { send(mail: Mail, fields: LogFields): Promise<SendResult> };
 
@@ -30,12 +30,7 @@ export function createMailer(settings: { url: string; from: string } | undefined
   let transport: Promise<Transporter> | undefined;
   const connect = () =>
     (transport ??= import('nodemailer').then((nodemailer) =>
-      (nodemailer.default ?? nodemailer).createTransport({
-        url,
-        connectionTimeout: SMTP_TIMEOUT_MS,
-        greetingTimeout: SMTP_TIMEOUT_MS,
-        socketTimeout: SMTP_TIMEOUT_MS,
-      }),
+      (nodemailer.default ?? nodemailer).createTransport({ url, ...SMTP_TIMEOUTS }),
     ));
   return {
     async send(mail, fields) {
@@ -55,7 +50,6 @@ export function createMailer(settings: { url: string; from: string } | undefined
         );
         const info = await within(sending, MAIL_EFFECT_MS);
         if (info === TIMED_OUT) {
-          sending.catch(() => undefined);
           logEvent('mail_deferred', { ...fields, code: 'SEND_TIMEOUT' });
           return 'retry';
         }

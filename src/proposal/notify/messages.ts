@@ -1,10 +1,7 @@
 /**
- * What people read: the confirmation to the prospect (text and HTML from one template) and the sales
- * team's messages. Sales get the lead itself, in their words, with Reply-To set to the prospect;
- * bookkeeping comes last. The chat message carries the company, the need, the model and the timeline,
- * and no name, address or phone: chat channels are read by many and kept for years, so the person's
- * details stay in the email and the CRM. The confirmation goes to an address nobody has verified: it
- * repeats nothing the sender wrote, only the site's names for their choices.
+ * What people read. Sales get the lead in their words, Reply-To the prospect, bookkeeping last; the chat
+ * message names no person (channels are read by many and kept for years). The confirmation goes to an
+ * address nobody verified: it repeats nothing the sender wrote, only the site's names for their choices.
  */
 import { CONSENT_LINK_HOURS, type ConsentMethod } from '../../contract/consent.ts';
 import { FIELD_LABELS, INTAKE_FIELDS } from '../../contract/fields.ts';
@@ -18,6 +15,8 @@ import type { Partner } from './partner.ts';
 import { chatText, headerText, singleLine } from './text.ts';
 
 export type SalesMessage = { subject: string; text: string; chat: string; messageId: string; replyTo?: string };
+
+const lines = (...text: string[]) => `${text.join('\n')}\n`;
 
 const day = (iso: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'long' }).format(new Date(iso));
@@ -41,8 +40,7 @@ const CONSENT_WORDS: Record<ConsentMethod, string> = {
   agent_asserted: 'stated by the sending agent or program',
 };
 
-function consentWords(r: ProposalRecord): string {
-  const c = r.consent;
+function consentWords({ consent: c }: ProposalRecord): string {
   const how = c.method === undefined ? 'given' : CONSENT_WORDS[c.method];
   const confirmed = c.vouched_by === 'first_party' ? '' : '; not yet confirmed by the person';
   const released =
@@ -61,19 +59,17 @@ const CRM_WORDS = (r: ProposalRecord) =>
         ? `The CRM (${r.delivery.crm}) does not have it yet; it is delivered automatically.`
         : `The CRM (${r.delivery.crm}) did not accept it (last error: ${r.delivery.last_error_kind ?? 'unknown'}): it is kept in the site's inbox; enter it by hand.`;
 
-/** The lead in lines: the person, the company, the request, where it came from; `e` escapes sender text for where it lands. */
-function leadLines(r: ProposalRecord, p: Partner, e: (v: string) => string): string[] {
+/** The lead in lines, sender text on one line each: the person, the company, the request, where it came from. */
+function leadText(r: ProposalRecord, p: Partner, opening: string[]): string {
   const named = (id: string | undefined) => (id === undefined ? undefined : (p.choiceLabels[id] ?? id));
-  const line = (label: string, value: string | undefined) => (value === undefined ? [] : [`${label}: ${e(value)}`]);
-  const { contact: c } = r;
-  return [
-    ...line('Name', c.name),
-    ...line('Email', c.email),
-    ...line('Role', c.role),
-    ...line('Phone', c.phone),
-    ...line('Company', c.company),
-    ...line('Company size', named(r.guidance.company_size)),
-    ...line('Industry', r.guidance.industry),
+  const line = (label: string, value: string | undefined) =>
+    value === undefined ? [] : [`${label}: ${singleLine(value)}`];
+  return lines(
+    ...opening,
+    '',
+    ...(['name', 'email', 'role', 'phone', 'company'] as const).flatMap((f) => line(FIELD_LABELS[f], r.contact[f])),
+    ...line(FIELD_LABELS.company_size, named(r.guidance.company_size)),
+    ...line(FIELD_LABELS.industry, r.guidance.industry),
     '',
     ...line(FIELD_LABELS.primary_need, named(r.guidance.primary_need)),
     ...line(FIELD_LABELS.engagement_model, named(r.intake.engagement_model)),
@@ -84,43 +80,35 @@ function leadLines(r: ProposalRecord, p: Partner, e: (v: string) => string): str
     `Consent: ${consentWords(r)}`,
     `Agent identity: ${agentIdentityText(r.agent_identity)}`,
     CRM_WORDS(r),
-  ];
+    '',
+    `Reference: request ${r.request_id}, received ${personalTime(r.received_at)}; consent ${r.consent.digest?.slice(0, 20) ?? ''}; ${signalsLine(r.signals)}`,
+  );
 }
 
-const reference = (r: ProposalRecord) =>
-  `Reference: request ${r.request_id}, received ${personalTime(r.received_at)}; consent ${r.consent.digest?.slice(0, 20) ?? ''}; ${signalsLine(r.signals)}`;
-
 /** A lead's headline: "Ann Example, CTO at Example GmbH". */
-const who = (r: ProposalRecord, e: (v: string) => string) =>
-  `${e(r.contact.name)}${r.contact.role === undefined ? ' at' : `, ${e(r.contact.role)} at`} ${e(r.contact.company)}`;
-
-const chatLine = (r: ProposalRecord, p: Partner, lead: string) =>
-  [
-    `${lead} from ${chatText(r.contact.company)}`,
-    ...[p.choiceLabels[r.guidance.primary_need ?? ''], p.choiceLabels[r.intake.engagement_model ?? '']].filter(Boolean),
-    ...(r.intake.timeline === undefined ? [] : [`timeline: ${chatText(r.intake.timeline)}`]),
-  ].join(' · ') +
-  `. Came from ${SOURCE_WORDS(r.source)}. The details are in the email to sales and the CRM; reference ${r.request_id}.`;
+const who = ({ contact: c }: ProposalRecord) =>
+  `${singleLine(c.name)}${c.role === undefined ? ' at' : `, ${singleLine(c.role)} at`} ${singleLine(c.company)}`;
 
 export function noticeMessage(r: ProposalRecord, p: Partner): SalesMessage {
+  const needAndModel = [p.choiceLabels[r.guidance.primary_need ?? ''], p.choiceLabels[r.intake.engagement_model ?? '']];
   return {
     subject: `New proposal request: ${headerText(r.contact.company)}`,
     replyTo: r.contact.email,
-    text: [
-      `A new proposal request to ${p.name} from ${who(r, singleLine)}.`,
+    text: leadText(r, p, [
+      `A new proposal request to ${p.name} from ${who(r)}.`,
       `Reply to this email to write to ${singleLine(r.contact.name)}.`,
-      '',
-      ...leadLines(r, p, singleLine),
-      '',
-      reference(r),
-      '',
-    ].join('\n'),
-    chat: chatLine(r, p, 'New proposal request'),
+    ]),
+    chat:
+      [
+        `New proposal request from ${chatText(r.contact.company)}`,
+        ...needAndModel.filter(Boolean),
+        ...(r.intake.timeline === undefined ? [] : [`timeline: ${chatText(r.intake.timeline)}`]),
+      ].join(' · ') +
+      `. Came from ${SOURCE_WORDS(r.source)}. The details are in the email to sales and the CRM; reference ${r.request_id}.`,
     messageId: `notification-${r.request_id}`,
   };
 }
 
-/** Why an alert is owed: the step that gave up, in words. */
 const ALERT_REASONS: Record<string, string> = {
   crm: 'the CRM did not accept it, however often it was tried: enter it by hand',
   confirmation_email: 'the confirmation email to the prospect could not be sent: write to them yourself',
@@ -134,14 +122,7 @@ export function alertMessage(r: ProposalRecord, p: Partner, reason: string): Sal
   return {
     subject: `Action needed: proposal request from ${headerText(r.contact.company)}`,
     replyTo: r.contact.email,
-    text: [
-      `A proposal request to ${p.name} from ${who(r, singleLine)} needs a person: ${why}.`,
-      '',
-      ...leadLines(r, p, singleLine),
-      '',
-      reference(r),
-      '',
-    ].join('\n'),
+    text: leadText(r, p, [`A proposal request to ${p.name} from ${who(r)} needs a person: ${why}.`]),
     chat: `Action needed on the proposal request from ${chatText(r.contact.company)}: ${why}. The details are in the email to sales; reference ${r.request_id}.`,
     messageId: `alert-${r.request_id}`,
   };
@@ -159,17 +140,19 @@ export function erasureMessage(id: string, lead: ErasedLead, deletion: 'event' |
   }[deletion];
   return {
     subject: `Proposal request from ${headerText(lead.company)} withdrawn: "Not me"`,
-    text: [
+    text: lines(
       `The owner of the email address of ${what} pressed "Not me" on the confirmation page: they say they did not send it. It was erased from the site's store. Do not contact the address about it.`,
       crm,
       '',
       `Reference: request ${id}`,
-      '',
-    ].join('\n'),
+    ),
     chat: `A proposal request from ${chatText(lead.company)} was withdrawn by the address owner ("Not me") and erased. Reference ${id}.`,
     messageId: `erased-${id}`,
   };
 }
+
+/** A message whose chat post is its email's text. */
+const plain = (subject: string, text: string, messageId: string) => ({ subject, text, chat: text, messageId });
 
 export function digestMessage(
   hour: string,
@@ -178,45 +161,37 @@ export function digestMessage(
   p: Partner,
 ): SalesMessage {
   const from = personalTime(`${hour}:00:00.000Z`);
-  const text = [
-    `In the hour from ${from}, ${p.name} received more proposal requests than the ${limit} announced one by one (NOTIFY_LIMIT_PER_HOUR): ${counts.more} more${counts.erasures > 0 ? `, and ${counts.erasures} "Not me" withdrawals` : ''}.`,
-    `${counts.suspect} of them carry links in their text or come from an address that sent more requests than it gets emails.`,
-    'Every request is stored and delivered to the CRM as usual. List them, with their spam signals, with `npm run inbox` (the deployed site: `npm run inbox -- --site SITE_ID --token TOKEN`).',
-    '',
-  ].join('\n');
-  return {
-    subject: `${counts.more + counts.erasures} more proposal requests in the hour from ${from}`,
-    text,
-    chat: text,
-    messageId: `digest-${hour}`,
-  };
+  return plain(
+    `${counts.more + counts.erasures} more proposal requests in the hour from ${from}`,
+    lines(
+      `In the hour from ${from}, ${p.name} received more proposal requests than the ${limit} announced one by one (NOTIFY_LIMIT_PER_HOUR): ${counts.more} more${counts.erasures > 0 ? `, and ${counts.erasures} "Not me" withdrawals` : ''}.`,
+      `${counts.suspect} of them carry links in their text or come from an address that sent more requests than it gets emails.`,
+      'Every request is stored and delivered to the CRM as usual. List them, with their spam signals, with `npm run inbox` (the deployed site: `npm run inbox -- --site SITE_ID --token TOKEN`).',
+    ),
+    `digest-${hour}`,
+  );
 }
 
 export function dayLimitMessage(date: string, limit: number, p: Partner): SalesMessage {
-  const text = [
-    `${p.name}'s proposal intake sent ${limit} confirmation emails on ${day(date)} (UTC), its CONFIRMATION_LIMIT_PER_DAY.`,
-    'Requests for the rest of the day are stored and delivered as usual, without a confirmation email; sending resumes at midnight UTC. If this is real demand, raise CONFIRMATION_LIMIT_PER_DAY; if it is a flood, `npm run inbox` lists the requests with their spam signals. This alert is sent once a day.',
-    '',
-  ].join('\n');
-  return {
-    subject: `Confirmation emails stopped for ${day(date)}: the daily limit of ${limit} was reached`,
-    text,
-    chat: text,
-    messageId: `daily-limit-${date}`,
-  };
+  return plain(
+    `Confirmation emails stopped for ${day(date)}: the daily limit of ${limit} was reached`,
+    lines(
+      `${p.name}'s proposal intake sent ${limit} confirmation emails on ${day(date)} (UTC), its CONFIRMATION_LIMIT_PER_DAY.`,
+      'Requests for the rest of the day are stored and delivered as usual, without a confirmation email; sending resumes at midnight UTC. If this is real demand, raise CONFIRMATION_LIMIT_PER_DAY; if it is a flood, `npm run inbox` lists the requests with their spam signals. This alert is sent once a day.',
+    ),
+    `daily-limit-${date}`,
+  );
 }
 
 export function questionsMessage(date: string, topics: Record<string, number>): SalesMessage {
   const top = Object.entries(topics).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const text = [
-    `Questions the site could not answer on ${day(date)} (UTC): no capability or audience matched them. Counted by their topic words only; nobody's words or details are kept.`,
-    '',
-    ...top.map(([words, n]) => `${n} × ${singleLine(words)}`),
-    '',
-  ].join('\n');
   return {
     subject: `${top.reduce((sum, [, n]) => sum + n, 0)} questions the site could not answer on ${day(date)}`,
-    text,
+    text: lines(
+      `Questions the site could not answer on ${day(date)} (UTC): no capability or audience matched them. Counted by their topic words only; nobody's words or details are kept.`,
+      '',
+      ...top.map(([words, n]) => `${n} × ${singleLine(words)}`),
+    ),
     chat: `Questions the site could not answer on ${day(date)}: ${top
       .slice(0, 10)
       .map(([w, n]) => `${chatText(w)} (${n})`)
@@ -225,90 +200,65 @@ export function questionsMessage(date: string, topics: Record<string, number>): 
   };
 }
 
-export function configAlertMessage(date: string, variable: string, reason: string): SalesMessage {
-  const text = `The proposal intake holds requests for the person's confirmation (CONSENT_CONFIRMATION), but ${variable} ${reason}. Requests are stored and held; fix the variable on Netlify and their confirmation emails go out. Unconfirmed after ${CONSENT_LINK_HOURS.confirm} hours, a held request is deleted.\n`;
-  return {
-    subject: `Proposal intake misconfigured: requests are held (${variable})`,
-    text,
-    chat: text,
-    messageId: `config-${variable}-${date}`,
-  };
-}
+export const configAlertMessage = (date: string, variable: string, reason: string): SalesMessage =>
+  plain(
+    `Proposal intake misconfigured: requests are held (${variable})`,
+    `The proposal intake holds requests for the person's confirmation (CONSENT_CONFIRMATION), but ${variable} ${reason}. Requests are stored and held; fix the variable on Netlify and their confirmation emails go out. Unconfirmed after ${CONSENT_LINK_HOURS.confirm} hours, a held request is deleted.\n`,
+    `config-${variable}-${date}`,
+  );
 
-/** A paragraph of the confirmation, its links, or its small print: one template, rendered as text and as HTML. */
-type Block = { p: string } | { links: { label: string; url: string; note: string }[] } | { small: string[] };
+/** The confirmation's paragraphs, buttons and small print: one template, rendered as text and as HTML. */
+type Block = string | { label: string; url: string; note: string } | { small: string };
 
 export function confirmationMail(r: ProposalRecord, p: Partner, links?: { confirm: string; deny: string }) {
   const need = p.choiceLabels[r.guidance.primary_need ?? ''];
   const model = p.choiceLabels[r.intake.engagement_model ?? ''];
   const about = need && model ? `${need} (${model})` : (need ?? model);
   const blocks: Block[] = [
-    { p: 'Hello,' },
-    {
-      p: `Thank you for your proposal request to ${p.name}, ${p.describedAs}. We received it on ${personalTime(r.received_at)}.`,
-    },
-    ...(about === undefined ? [] : [{ p: `You asked about: ${about}.` }]),
+    'Hello,',
+    `Thank you for your proposal request to ${p.name}, ${p.describedAs}. We received it on ${personalTime(r.received_at)}.`,
+    ...(about === undefined ? [] : [`You asked about: ${about}.`]),
     ...(links === undefined
       ? []
       : [
+          'Was it you who sent it? Please tell us with one click; nothing changes until you press the button on the page the link opens.',
           {
-            p: 'Was it you who sent it? Please tell us with one click; nothing changes until you press the button on the page the link opens.',
+            label: 'Yes, this was me',
+            url: links.confirm,
+            note: `confirms the request as yours; works for ${CONSENT_LINK_HOURS.confirm} hours`,
           },
           {
-            links: [
-              {
-                label: 'Yes, this was me',
-                url: links.confirm,
-                note: `confirms the request as yours; works for ${CONSENT_LINK_HOURS.confirm} hours`,
-              },
-              {
-                label: 'Not me',
-                url: links.deny,
-                note: `we delete the request and never contact you about it; works for ${CONSENT_LINK_HOURS.deny / 24} days, also after "Yes"`,
-              },
-            ],
+            label: 'Not me',
+            url: links.deny,
+            note: `we delete the request and never contact you about it; works for ${CONSENT_LINK_HOURS.deny / 24} days, also after "Yes"`,
           },
         ]),
-    {
-      p: `What happens next: ${p.signatory?.name ?? `the ${p.name} team`} reads your request and replies from ${p.email}${p.replyTime === undefined ? '' : ` ${p.replyTime}`}, with questions or a suggestion for a first conversation. Guidance about cloud-provider programs is non-binding: the provider decides eligibility and approval.`,
-    },
-    {
-      p: 'Please never send credentials, passwords, access keys, private architecture diagrams, confidential financial information or other secrets by email.',
-    },
-    {
-      p: `Kind regards,\n${p.signatory === undefined ? p.name : `${p.signatory.name}\n${p.signatory.role}, ${p.name}`}`,
-    },
+    `What happens next: ${p.signatory?.name ?? `the ${p.name} team`} reads your request and replies from ${p.email}${p.replyTime === undefined ? '' : ` ${p.replyTime}`}, with questions or a suggestion for a first conversation. Guidance about cloud-provider programs is non-binding: the provider decides eligibility and approval.`,
+    'Please never send credentials, passwords, access keys, private architecture diagrams, confidential financial information or other secrets by email.',
+    `Kind regards,\n${p.signatory === undefined ? p.name : `${p.signatory.name}\n${p.signatory.role}, ${p.name}`}`,
     {
       small: [
         `You get this email because a proposal request naming this address was sent at ${p.proposalUrl} with agreement to be contacted about it.${links === undefined ? ` If it was not you, write to ${p.email} and we delete it.` : ''}`,
         ...(p.privacyUrl === undefined ? [] : [`How we handle your data: ${p.privacyUrl}`]),
         `Reference: ${r.request_id}`,
-      ],
+      ].join('\n'),
     },
   ];
-  const link = (text: string) => esc(text).replace(/https?:\/\/\S+/g, (url) => `<a href="${url}">${url}</a>`);
-  const text = blocks
-    .map((b) =>
-      'p' in b
-        ? b.p
-        : 'small' in b
-          ? b.small.join('\n')
-          : b.links.map((l) => `${l.label} (${l.note}):\n${l.url}`).join('\n\n'),
-    )
-    .join('\n\n');
-  const html = `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a;max-width:36rem">${blocks
-    .map((b) =>
-      'p' in b
-        ? `<p>${esc(b.p).replaceAll('\n', '<br>')}</p>`
-        : 'small' in b
-          ? `<p style="font-size:0.8em;color:#555">${b.small.map(link).join('<br>')}</p>`
-          : b.links
-              .map(
-                (l) =>
-                  `<p><a href="${esc(l.url)}" style="display:inline-block;padding:0.5em 1em;border:1px solid #0b5394;border-radius:4px;color:#0b5394;text-decoration:none;font-weight:600">${esc(l.label)}</a><br><span style="font-size:0.85em;color:#555">${esc(l.note)}</span></p>`,
-              )
-              .join(''),
-    )
-    .join('')}</body></html>`;
-  return { subject: `Your proposal request to ${p.name}`, text: `${text}\n`, html };
+  const text = blocks.map((b) =>
+    typeof b === 'string' ? b : 'small' in b ? b.small : `${b.label} (${b.note}):\n${b.url}`,
+  );
+  const html = blocks.map((b) =>
+    typeof b === 'string'
+      ? `<p>${esc(b).replaceAll('\n', '<br>')}</p>`
+      : 'small' in b
+        ? `<p style="font-size:0.8em;color:#555">${esc(b.small)
+            .replace(/https?:\/\/\S+/g, (url) => `<a href="${url}">${url}</a>`)
+            .replaceAll('\n', '<br>')}</p>`
+        : `<p><a href="${esc(b.url)}" style="display:inline-block;padding:0.5em 1em;border:1px solid #0b5394;border-radius:4px;color:#0b5394;text-decoration:none;font-weight:600">${esc(b.label)}</a><br><span style="font-size:0.85em;color:#555">${esc(b.note)}</span></p>`,
+  );
+  return {
+    subject: `Your proposal request to ${p.name}`,
+    text: `${text.join('\n\n')}\n`,
+    html: `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a;max-width:36rem">${html.join('')}</body></html>`,
+  };
 }

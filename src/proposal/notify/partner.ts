@@ -6,7 +6,6 @@ export interface Partner {
   name: string;
   /** "an independent cloud consulting and delivery partner" */
   describedAs: string;
-  /** Where replies go. */
   email: string;
   proposalUrl: string;
   privacyUrl?: string;
@@ -29,11 +28,11 @@ export function partnerFromKnowledge(
     email: k.partner.email,
     proposalUrl: k.urls.proposal_page,
     ...(k.urls.privacy !== undefined && { privacyUrl: k.urls.privacy }),
-    choiceLabels: Object.fromEntries<string>([
-      ...choices.map((c): [string, string] => [c.id, c.name]),
-      ...COMPANY_SIZES.map((s): [string, string] => [s, `${s} employees`]),
-      [NOT_SURE, NOT_SURE_LABEL],
-    ]),
+    choiceLabels: {
+      ...Object.fromEntries(choices.map((c) => [c.id, c.name])),
+      ...Object.fromEntries(COMPANY_SIZES.map((s) => [s, `${s} employees`])),
+      [NOT_SURE]: NOT_SURE_LABEL,
+    },
     ...(k.partner.reply_time !== undefined && { replyTime: k.partner.reply_time }),
     ...(k.partner.signatory !== undefined && { signatory: k.partner.signatory }),
   };

@@ -4,14 +4,11 @@ import type { CrmFailureKind } from '../submit/record.ts';
 export type PostOutcome =
   { ok: true; reference?: string } | { ok: false; kind: CrmFailureKind; retryAfterSeconds?: number };
 
-/** Longest Retry-After passed on; a CRM asking for more is tried in an hour. */
-const MAX_RETRY_AFTER_SECONDS = 3600;
-
-/** Retry-After as seconds or an HTTP date (RFC 9110 10.2.3), clamped to 1 s .. 1 h. */
+/** Retry-After as seconds or an HTTP date (RFC 9110 10.2.3), clamped to 1 s .. 1 h (more is tried in an hour). */
 export function parseRetryAfter(value: string | null, now = new Date()): number | undefined {
   const trimmed = value?.trim() ?? '';
   const seconds = /^\d+$/.test(trimmed) ? Number(trimmed) : Math.ceil((Date.parse(trimmed) - now.getTime()) / 1000);
-  return Number.isNaN(seconds) ? undefined : Math.min(Math.max(seconds, 1), MAX_RETRY_AFTER_SECONDS);
+  return Number.isNaN(seconds) ? undefined : Math.min(Math.max(seconds, 1), 3600);
 }
 
 /** POSTs without following redirects: 2xx ok; 408, 429 and 5xx retryable; other 4xx `rejected` (kept, never dropped). */

@@ -11,7 +11,7 @@ import { within, TIMED_OUT } from '../store/blobs.ts';
 import { agentIdentityText } from '../../contract/web-bot-auth.ts';
 import { signalsLine } from '../limits/spam-signals.ts';
 import type { Partner } from '../notify/partner.ts';
-import type { ProposalRecord } from './record.ts';
+import { CONTACT, pick, type ProposalRecord } from './record.ts';
 import { postForOutcome, type PostOutcome } from '../notify/post.ts';
 
 export type CrmOutcome = PostOutcome;
@@ -24,18 +24,15 @@ export const CRM_EVENTS = {
 export type CrmEvent = keyof typeof CRM_EVENTS;
 
 /**
- * What a CRM is sent: the request as given and consented to, its id, the door it came through, its
- * signals and agent identity; field by field, so nothing the site keeps for itself (the client
- * network's hash, the claim, the work states, the key's pointer) reaches it until it is named here.
+ * What a CRM is sent, field by field: nothing the site keeps for itself (the client network's hash,
+ * the claim, the work states, the key's pointer) reaches it until it is named here.
  */
 export function crmPayload(r: ProposalRecord) {
   const { consent } = r;
-  const pick = <T extends object, K extends keyof T>(value: T, keys: readonly K[]) =>
-    Object.fromEntries(keys.flatMap((k) => (value[k] === undefined ? [] : [[k, value[k]]]))) as Pick<T, K>;
   return {
     request_id: r.request_id,
     received_at: r.received_at,
-    contact: pick(r.contact, ['name', 'email', 'company', 'role', 'phone']),
+    contact: pick(r.contact, CONTACT),
     intake: pick(r.intake, INTAKE_FIELDS),
     guidance: pick(r.guidance, GUIDANCE_FIELDS),
     consent: {
@@ -55,12 +52,9 @@ export type CrmPayload = ReturnType<typeof crmPayload>;
 
 export interface CrmAdapter {
   name: CrmName;
-  /** The stored record is the delivery (the Blobs inbox): storing it is accepting it. */
+  /** The Blobs inbox: storing the record is accepting it. */
   storesRecord?: true;
-  /**
-   * At least once per request; the payload's `request_id` (the webhook-id) lets the CRM keep it once.
-   * `event` sends an update of a request it has. Expected failures are outcomes; a throw is a bug.
-   */
+  /** At least once; `event` updates a request it has. Expected failures are outcomes; a throw is a bug. */
   deliver(payload: CrmPayload, signal: AbortSignal, event?: CrmEvent): Promise<CrmOutcome>;
   /** The erasure's deletion event (no request data); absent where sales delete by hand (HubSpot). */
   deleted?(requestId: string, signal: AbortSignal): Promise<CrmOutcome>;
@@ -98,11 +92,7 @@ export function crmAdapter(settings: CrmSettings, partner: Partner): CrmAdapter 
   return hubSpotAdapter(settings, partner);
 }
 
-/**
- * Signed per Standard Webhooks. The webhook-id is the request's own id (an update's: `<id>.<event>`),
- * never the sender's key, which may be reused after 24 hours: a receiver that dedupes on it keeps
- * each request once.
- */
+/** Standard Webhooks; webhook-id is the request's id (an update's `<id>.<event>`), never the sender's reusable key. */
 function webhookAdapter({ url, secret }: { url: string; secret: string }): CrmAdapter {
   // A named require: the packager (nft) traces `require(…)` of a createRequire binding, not an inline call.
   const requirePackage = createRequire(import.meta.url);
@@ -130,9 +120,8 @@ function webhookAdapter({ url, secret }: { url: string; secret: string }): CrmAd
 }
 
 /**
- * The Forms API secure submission: consent recorded natively, the contact deduped by email. It takes no
- * idempotency key: a repeat after a fault is a second submission on the same contact, with the same
- * "Proposal request <id>" line. The form needs email, firstname, lastname, company, jobtitle, phone, message.
+ * The Forms API secure submission (consent recorded natively, the contact deduped by email). No idempotency key: a
+ * repeat after a fault is a second submission on the same contact with the same "Proposal request <id>" line.
  */
 function hubSpotAdapter(
   s: { portalId: string; formGuid: string; accessToken: string; apiBase: string },
@@ -147,7 +136,7 @@ function hubSpotAdapter(
   };
 }
 
-/** The submission, from the same payload a webhook gets; HubSpot's default contact property names (object 0-1). */
+/** From the payload a webhook gets; HubSpot's default contact properties (object 0-1), which the form needs. */
 export function hubSpotSubmission(p: CrmPayload, partner: Partner, event?: CrmEvent) {
   const [first = '', ...rest] = (p.contact.name ?? '').trim().split(/\s+/);
   const lines = [
@@ -182,19 +171,13 @@ export function hubSpotSubmission(p: CrmPayload, partner: Partner, event?: CrmEv
 
 /** The request as labelled lines; a multi-line value indented under its label. */
 function overviewText(p: CrmPayload): string {
-  const fields: Array<[string, string | undefined]> = [
-    ...(['name', 'email', 'company', 'role', 'phone'] as const).map((f): [string, string | undefined] => [
-      FIELD_LABELS[f],
-      p.contact[f],
-    ]),
-    ...INTAKE_FIELDS.map((f): [string, string | undefined] => [FIELD_LABELS[f], p.intake[f]]),
-    ...GUIDANCE_FIELDS.map((f): [string, string | undefined] => [FIELD_LABELS[f], p.guidance[f]]),
-  ];
-  return fields
-    .flatMap(([label, value]) => {
+  const values: Partial<Record<keyof typeof FIELD_LABELS, string>> = { ...p.contact, ...p.intake, ...p.guidance };
+  return [...CONTACT, ...INTAKE_FIELDS, ...GUIDANCE_FIELDS]
+    .flatMap((f) => {
+      const value = values[f];
       if (value === undefined) return [];
       const parts = value.split(/\r\n|\r|\n/);
-      return [parts.length === 1 ? `${label}: ${value}` : `${label}:\n${parts.map((line) => `  ${line}`).join('\n')}`];
+      return parts.length === 1 ? [`${FIELD_LABELS[f]}: ${value}`] : [`${FIELD_LABELS[f]}:\n  ${parts.join('\n  ')}`];
     })
     .join('\n');
 }

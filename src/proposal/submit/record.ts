@@ -1,6 +1,6 @@
 /** The stored proposal request, `requests/<id>`: written before anything is sent, so nothing is lost when the CRM or mail is down. */
 import type { GuidanceFields, IntakeFields, SubmitRequest } from '../../contract/requests.ts';
-import { GUIDANCE_FIELDS, INTAKE_FIELDS } from '../../contract/fields.ts';
+import { CONTACT_FIELDS, GUIDANCE_FIELDS, INTAKE_FIELDS, OPTIONAL_CONTACT_FIELDS } from '../../contract/fields.ts';
 import type { RequestSource } from '../../contract/source.ts';
 import type { ConfirmationEmailState, CrmName } from '../../contract/submit-replies.ts';
 import { assertedConsent, consentDigest, type ConsentEvidence, type ConsentShown } from '../../contract/consent.ts';
@@ -12,6 +12,7 @@ import type { ConsentLinks } from '../notify/links.ts';
 
 export const REQUESTS_PREFIX = 'requests';
 export const recordKey = (requestId: string) => `${REQUESTS_PREFIX}/${requestId}`;
+export const CONTACT = [...CONTACT_FIELDS, ...OPTIONAL_CONTACT_FIELDS] as const;
 
 export type CrmFailureKind = 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'rejected' | 'misconfigured';
 /** One channel of a sales message: `owed` until sent; `in_digest` when the hour's digest counts it instead. */
@@ -38,16 +39,14 @@ export interface ProposalRecord extends Owned {
   confirmation_email: {
     state: ConfirmationEmailState;
     at?: string;
-    /** Which send limit held it back (`limited`). */
     limit?: 'per_address' | 'per_client' | 'per_domain' | 'per_day';
   };
-  /** The sales team's notice of the new request. */
   notification: Channels;
   /** Sales' alert once a step gave up, so a person follows up: `reason` names the step. */
   alert?: Channels & { reason: string };
   /** The CRM's update once the person confirmed: sent under `<request_id>.consent-confirmed`. */
   consent_update?: { state: 'owed' | 'sent' | 'failed' };
-  /** The confirmation email's two links, as hashes (../consent/links.ts). */
+  /** The confirmation email's two links, as hashes. */
   consent_links?: ConsentLinks;
   /** Strict consent: not delivered nor told to sales until the person confirms; erased unconfirmed at `until`. */
   hold?: { until: string };
@@ -59,7 +58,6 @@ export interface ProposalRecord extends Owned {
   agent_identity?: AgentIdentity;
 }
 
-/** That consent was given, to which text (version, digest), how and who vouches for it (contract/consent.ts). */
 export interface ConsentRecord extends ConsentShown {
   given: true;
   text: string;
@@ -90,27 +88,27 @@ export interface RecordMeta {
   hold?: { until: string } | undefined;
 }
 
-/** Fields mapped one by one, never spread, so the honeypot, the fill time and anything added later stay out. */
+/** The `keys` of `value` that are set, named one by one: never a spread. */
+export const pick = <T extends object, K extends keyof T>(value: T, keys: readonly K[]) =>
+  Object.fromEntries(keys.flatMap((k) => (value[k] === undefined ? [] : [[k, value[k]]]))) as Pick<T, K>;
+
+/** Fields picked, so the honeypot, the fill time and anything added later stay out. */
 export function buildRecord(request: SubmitRequest, meta: RecordMeta): ProposalRecord {
-  const picked = <F extends keyof SubmitRequest>(fields: readonly F[]) =>
-    Object.fromEntries(fields.flatMap((f) => (request[f] === undefined ? [] : [[f, request[f]]])));
   const evidence = meta.evidence ?? assertedConsent(meta.source?.channel ?? 'http-api', meta.source?.claimed_channel);
   const { consent, source } = meta;
   return {
     request_id: meta.requestId,
     received_at: meta.receivedAt,
-    contact: { name: request.name, email: request.email, company: request.company, ...picked(['role', 'phone']) },
-    intake: picked(INTAKE_FIELDS),
-    guidance: picked(GUIDANCE_FIELDS),
+    contact: pick(request, CONTACT),
+    intake: pick(request, INTAKE_FIELDS),
+    guidance: pick(request, GUIDANCE_FIELDS),
     consent: {
       given: true,
       text: consent.text,
       version: consent.version,
       digest: consentDigest(consent.text),
       at: meta.receivedAt,
-      method: evidence.method,
-      vouched_by: evidence.vouched_by,
-      ...(evidence.confirmed_at !== undefined && { confirmed_at: evidence.confirmed_at }),
+      ...pick(evidence, ['method', 'vouched_by', 'confirmed_at']),
       ...(source !== undefined && { channel: source.channel }),
       ...(evidence.mcp !== undefined && { mcp: evidence.mcp }),
       ...(request.consent_version !== undefined &&
@@ -131,20 +129,17 @@ export function buildRecord(request: SubmitRequest, meta: RecordMeta): ProposalR
 /** Shape check for values read back from Blobs (typed `any` by the client). */
 export function isProposalRecord(value: unknown): value is ProposalRecord {
   if (!isObject(value)) return false;
-  const { contact, delivery, consent, confirmation_email: email, notification } = value;
+  const { contact, delivery, consent, confirmation_email: email } = value;
   return (
-    typeof value['request_id'] === 'string' &&
-    typeof value['received_at'] === 'string' &&
+    ['request_id', 'received_at'].every((f) => typeof value[f] === 'string') &&
+    ['intake', 'guidance', 'notification'].every((f) => isObject(value[f])) &&
     isObject(contact) &&
     typeof contact['email'] === 'string' &&
-    isObject(value['intake']) &&
-    isObject(value['guidance']) &&
     isObject(consent) &&
     consent['given'] === true &&
     isObject(delivery) &&
     ['pending', 'received', 'failed'].includes(delivery['state'] as string) &&
     isObject(email) &&
-    typeof email['state'] === 'string' &&
-    isObject(notification)
+    typeof email['state'] === 'string'
   );
 }

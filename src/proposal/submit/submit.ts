@@ -1,23 +1,17 @@
 /**
- * A submit: its key names one request (store/keys.ts), stored before anything is sent; the request's
- * owner does what it owes (work/request-steps.ts) and everyone else answers from the record. The
- * reply waits for what it reports (the CRM, the confirmation email); the rest follows it (`later`:
- * the invocation's waitUntil), and the scheduled run finishes what an owner could not.
+ * A submit: its key names one request, stored before anything is sent; its owner does what it owes and
+ * everyone else answers from the record. The reply waits for what it reports (the CRM, the confirmation
+ * email); the rest follows it (`later`), and the scheduled run finishes what an owner could not.
  */
 import { CONSENT_LINK_HOURS, type ConsentEvidence } from '../../contract/consent.ts';
 import { json, problem, type Reply } from '../../contract/http.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../../contract/idempotency-rules.ts';
 import type { SubmitRequest } from '../../contract/requests.ts';
 import type { RequestSource } from '../../contract/source.ts';
-import {
-  awaitingReplyBody,
-  failedReplyBody,
-  pendingReplyBody,
-  receivedReplyBody,
-} from '../../contract/submit-replies.ts';
+import * as replies from '../../contract/submit-replies.ts';
 import { logEvent } from '../log.ts';
 import { StoreUnavailable } from '../store/blobs.ts';
-import { requestForKey } from '../store/keys.ts';
+import { requestForKey, type KeyPointer } from '../store/keys.ts';
 import { addressPlace } from '../limits/send-gates.ts';
 import { observedSignals } from '../limits/spam-signals.ts';
 import { consentLinks } from '../notify/links.ts';
@@ -36,12 +30,10 @@ export interface SubmitMeta {
   evidence?: ConsentEvidence | undefined;
   /** The request's Web Bot Auth identity: verified only here, where a new request is stored. */
   identity: () => Promise<AgentIdentity | undefined>;
-  /** Work after the reply; absent, the call waits for it. */
+  /** Work after the reply (waitUntil); absent, the call waits for it. */
   later?: ((work: Promise<unknown>) => void) | undefined;
   inUseWaitMs?: number;
 }
-
-const replySteps = REQUEST_STEPS.slice(0, REPLY_STEPS);
 
 export async function submitProposal(ctx: Ctx, request: SubmitRequest, key: string, meta: SubmitMeta): Promise<Reply> {
   const giveUpAt = ctx.mono() + (meta.inUseWaitMs ?? IN_USE.waitMs);
@@ -63,14 +55,14 @@ export async function submitProposal(ctx: Ctx, request: SubmitRequest, key: stri
         throw new StoreUnavailable('read', 'malformed');
       } else {
         const record = found.value;
-        const owed = replySteps.filter((s) => s.owed(record, ctx) !== false);
+        const owed = REQUEST_STEPS.slice(0, REPLY_STEPS).filter((s) => s.owed(record, ctx) !== false);
         // The stored answer, marked as a replay (IETF Idempotency-Key draft): what follows it is the owner's or the schedule's.
         if (owed.length === 0) {
           const stored = replyFor(record, ctx);
           return { ...stored, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
         }
-        const due = owed.some((s) => (record.work?.[s.name]?.next_at ?? '') <= ctx.now().toISOString());
-        if (!due) return replyFor(record, ctx);
+        if (!owed.some((s) => (record.work?.[s.name]?.next_at ?? '') <= ctx.now().toISOString()))
+          return replyFor(record, ctx);
         owner = await Owner.take(REQUESTS, { record, version: found.version }, ctx);
         if (owner === null && !claimFree(record, ctx.now()) && ctx.mono() >= giveUpAt) {
           const left = Math.max(1, Math.ceil((Date.parse(record.claim!.until) - ctx.now().getTime()) / 1000));
@@ -109,7 +101,7 @@ async function complete(ctx: Ctx, owner: Owner<ProposalRecord, Ctx>, later: Subm
 async function newRecord(
   ctx: Ctx,
   request: SubmitRequest,
-  named: { pointer: { request_id: string; created_at: string }; key: string },
+  named: { pointer: KeyPointer; key: string },
   meta: SubmitMeta,
 ) {
   const { request_id: requestId, created_at: receivedAt } = named.pointer;
@@ -144,17 +136,17 @@ async function newRecord(
 }
 
 /** What the record says, never more; a pending one names when the CRM is tried again. */
-export function replyFor(r: ProposalRecord, ctx: Ctx): Reply {
-  const base = { requestId: r.request_id, receivedAt: r.received_at };
-  const confirmationEmail = r.confirmation_email.state;
-  if (r.hold !== undefined) return json(202, awaitingReplyBody({ ...base, confirmationEmail }));
+function replyFor(r: ProposalRecord, ctx: Ctx): Reply {
+  const base = { requestId: r.request_id, receivedAt: r.received_at, confirmationEmail: r.confirmation_email.state };
+  if (r.hold !== undefined) return json(202, replies.awaitingReplyBody(base));
+  if (r.delivery.state === 'failed') return json(202, replies.failedReplyBody(base));
   if (r.delivery.state === 'received') {
     const confirmLink = r.consent_links !== undefined && r.consent.vouched_by !== 'first_party';
-    const partner = { name: ctx.partner.name, describedAs: ctx.partner.describedAs };
-    return json(201, receivedReplyBody({ ...base, crm: r.delivery.crm, confirmationEmail, partner, confirmLink }));
+    return json(201, replies.receivedReplyBody({ ...base, crm: r.delivery.crm, partner: ctx.partner, confirmLink }));
   }
-  if (r.delivery.state === 'failed') return json(202, failedReplyBody({ ...base, confirmationEmail }));
   const next = Date.parse(r.work?.['crm']?.next_at ?? '');
   const retryAfterSeconds = Number.isNaN(next) ? 30 : Math.max(1, Math.ceil((next - ctx.now().getTime()) / 1000));
-  return json(202, pendingReplyBody({ ...base, retryAfterSeconds }), { 'Retry-After': String(retryAfterSeconds) });
+  return json(202, replies.pendingReplyBody({ ...base, retryAfterSeconds }), {
+    'Retry-After': String(retryAfterSeconds),
+  });
 }
