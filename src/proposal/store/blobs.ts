@@ -58,14 +58,12 @@ type Trace = { failure?: StoreFailure; status?: number; etag?: string | null };
 export class ProposalsStore {
   readonly name: string;
   readonly timeFactor: number;
-  readonly #location: Location | undefined;
-  readonly #fetch: typeof fetch | undefined;
+  readonly #options: StoreOptions;
 
-  constructor({ name = PROPOSALS_STORE, location, timeFactor = 1, fetch }: StoreOptions = {}) {
-    this.name = name;
-    this.#location = location;
-    this.timeFactor = timeFactor;
-    this.#fetch = fetch;
+  constructor(options: StoreOptions = {}) {
+    this.name = options.name ?? PROPOSALS_STORE;
+    this.timeFactor = options.timeFactor ?? 1;
+    this.#options = options;
   }
 
   /** The longest one write attempt may take: what an owner keeps free after an effect to record it. */
@@ -146,15 +144,14 @@ export class ProposalsStore {
     const trace: Trace = {};
     let store: Store;
     try {
-      const fetch = bounded(this.#fetch ?? globalThis.fetch, deadline, this.attemptMs, trace);
-      store = getStore({ name: this.name, consistency: 'strong', fetch, ...this.#location });
+      const fetch = bounded(this.#options.fetch ?? globalThis.fetch, deadline, this.attemptMs, trace);
+      store = getStore({ name: this.name, consistency: 'strong', fetch, ...this.#options.location });
     } catch (error) {
       throw new StoreUnavailable(operation, 'not-configured', error);
     }
-    // A margin past the deadline: the attempts end on their own first; this catches anything else.
-    const overrun = within(run(store, trace), Math.max(0, deadline - performance.now()) + 250);
     try {
-      const result = await overrun;
+      // A margin past the deadline: the attempts end on their own first; this catches anything else.
+      const result = await within(run(store, trace), Math.max(0, deadline - performance.now()) + 250);
       if (result === TIMED_OUT) throw new StoreUnavailable(operation, 'timeout');
       if (trace.failure !== undefined) throw new StoreUnavailable(operation, trace.failure);
       return result;
