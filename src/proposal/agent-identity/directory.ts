@@ -6,7 +6,7 @@
  * checked in the connection's own lookup so no second resolution can differ; no redirects; a bounded
  * body. Plain HTTP to loopback only where the configuration allows it (npm start, npm run dev, tests).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -80,8 +80,7 @@ function guardedLookup(loopbackHttp: boolean) {
 }
 
 /** RFC 7638 thumbprint of an Ed25519 OKP key. */
-export const okpThumbprint = (x: string) =>
-  createHash('sha256').update(`{"crv":"Ed25519","kty":"OKP","x":"${x}"}`).digest('base64url');
+export const okpThumbprint = (x: string) => hash('sha256', `{"crv":"Ed25519","kty":"OKP","x":"${x}"}`, 'base64url');
 
 async function keysOf(document: unknown): Promise<Keys | null> {
   const list = (document as { keys?: unknown } | null)?.keys;

@@ -1,9 +1,8 @@
 /**
- * The Web Bot Auth signature of a submit (RFC 9421 under the Web Bot Auth profile) as a record of who
- * sent it, never a gate, verified when the submit is stored, from the body the door read. The RFC 9421
- * mechanics are http-message-sig's; the profile (tag, what must be covered, the window, the key
- * directory, nonces, the body's digest) is checked here. Never throws, and never waits longer than the
- * key directory's timeout.
+ * The Web Bot Auth signature of a submit (RFC 9421 under the Web Bot Auth profile): a record of who
+ * sent it, never a gate, verified when the submit is stored, from the body the door read. RFC 9421 is
+ * http-message-sig's; the profile (tag, coverage, window, key directory, nonces, the body's digest) is
+ * checked here. Never throws, and never waits longer than the key directory's timeout.
  */
 import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import { isSignatureError, SignatureErrorCode, verifySignature, webcrypto } from 'http-message-sig';
@@ -13,14 +12,13 @@ import { NONCES_PREFIX } from '../store/expiring.ts';
 import { operatorOrigin, type KeyDirectories } from './directory.ts';
 import { covers, dictionaryOf, signedOperator, webBotAuthInput, type WebBotAuthInput } from './headers.ts';
 
-export interface VerifyDeps {
+/** `store` remembers nonces across instances for their signature's window; `now` is in ms since the epoch. */
+export type VerifyDeps = {
   directories: KeyDirectories;
-  /** Remembers nonces across instances for their signature's window. */
   store: ProposalsStore;
-  /** Milliseconds since the epoch. */
   now: () => number;
   loopbackHttp: boolean;
-}
+};
 
 /** Identifiers as real signers write them; anything else is not stored. */
 const SAFE_IDENTIFIER = /^"[@a-z0-9._-]{1,64}"(;[a-z]{1,16}(="[A-Za-z0-9._-]{0,64}"|=\?[01])?)*$/;

@@ -1,9 +1,8 @@
 /**
- * The person's answer on the confirmation pages. "Yes, this was me" (confirm_request) makes the
- * request's consent first_party and owes the CRM an update; "Not me" (deny_request) withdraws it, also
- * after a "Yes": the request is erased and the CRM's deletion and sales' word are owed. check_link
- * tells a page what a link names and whether it was used, changing nothing. A token is checked before
- * anything changes, and a refused one changes nothing.
+ * The person's answer on the confirmation pages: "Yes, this was me" (confirm_request) makes the consent
+ * first_party and owes the CRM an update; "Not me" (deny_request), also after a "Yes", erases the
+ * request and owes the CRM's deletion and sales' word; check_link tells what a link names, changing
+ * nothing. A token is checked before anything changes, and a refused one changes nothing.
  */
 import { json, problem, type Reply } from '../../contract/http.ts';
 import type { ConsentAnswerRequest, LinkCheckRequest } from '../../contract/requests.ts';
@@ -53,13 +52,10 @@ function withAnswer(r: ProposalRecord, answer: LinkAnswer, at: string): Proposal
 const described = (company: string, at: string, choices: string[]) => ({ company, received_at: at, choices });
 
 type LinkAction = 'confirm_request' | 'deny_request' | 'check_link';
+type LinkBody = ConsentAnswerRequest | LinkCheckRequest;
 
 /** The answer, or a 503 the person can retry when the store did not answer: nothing was changed then. */
-export async function answerConsent(
-  ctx: Ctx,
-  action: LinkAction,
-  body: ConsentAnswerRequest | LinkCheckRequest,
-): Promise<Reply> {
+export async function answerConsent(ctx: Ctx, action: LinkAction, body: LinkBody): Promise<Reply> {
   try {
     return await answered(ctx, action, body);
   } catch (error) {
@@ -70,7 +66,7 @@ export async function answerConsent(
   }
 }
 
-async function answered(ctx: Ctx, action: LinkAction, body: ConsentAnswerRequest | LinkCheckRequest): Promise<Reply> {
+async function answered(ctx: Ctx, action: LinkAction, body: LinkBody): Promise<Reply> {
   const answer: LinkAnswer =
     action === 'confirm_request' ? 'confirm' : action === 'deny_request' ? 'deny' : (body as LinkCheckRequest).answer;
   const { request_id: id, token } = body;

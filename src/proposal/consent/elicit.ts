@@ -1,12 +1,10 @@
 /**
- * Consent asked of the person over MCP, once, about a draft already checked (schema and guard). URL
- * elicitation sends the person to the partner's page, /confirm/yes, which shows the consent text and
- * the request and records the press on the key's grant (./grants.ts); a 2025-era client gets the same
- * page through the -32042 error. Form elicitation shows the consent text word for word. Both are the
- * host's word (`mcp_host`): a page the client can open proves nothing about the mailbox, so strict
- * mode still holds the request and the email's link still makes it first_party. A decline is
- * remembered on the grant. The requestState is signed with CONSENT_SECRET (the SDK's codec), bound to
- * the draft's digest, the consent version and the key.
+ * Consent asked over MCP, once, about a draft already checked (schema and guard). URL elicitation (for
+ * a 2025-era client, the -32042 error) sends the person to /confirm/yes, which shows the consent text
+ * and records the press on the key's grant (./grants.ts); form elicitation shows the text word for
+ * word. Both are the host's word (`mcp_host`): a page the client can open proves nothing about the
+ * mailbox, so strict mode still holds the request and the email's link still makes it first_party.
+ * The requestState is signed with CONSENT_SECRET, bound to the draft's digest, consent version and key.
  */
 import { hash } from 'node:crypto';
 import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';

@@ -1,9 +1,8 @@
 /**
  * A consent asked before anything is stored (MCP elicitation): one grant per idempotency key, found
- * through `grant-keys/<HMAC of the key>` (the key itself is never stored), made only for a draft that
- * passed validation and the guard. It holds the draft's digest, never the draft, a short summary in
- * the site's words for the confirmation page, the link's hashes, and what the person answered:
- * confirmed on the page, or declined. The scheduled run deletes it with its pointer (store/expiring.ts).
+ * through `grant-keys/<HMAC of the key>` (the key is never stored), made only for a draft that passed
+ * validation and the guard. It holds the draft's digest (never the draft), the page's summary, the
+ * link's hashes and the answer; the scheduled run deletes it with its pointer (store/expiring.ts).
  */
 import { createHmac } from 'node:crypto';
 import { isObject, StoreUnavailable, type ProposalsStore, type Version } from '../store/blobs.ts';

@@ -51,9 +51,9 @@ export function readSession(secret: string, wire: string, now: Date): DeclaredSe
 }
 
 /**
- * The declaration of this request's session: undefined without a secret, without the header, or on a
- * 2026-07-28 request (that revision has no sessions). `invalid` when the header carries no genuine,
- * unexpired token; `mismatch` when a genuine one names another revision than the request does.
+ * This request's declaration: undefined without a secret or the header, or on a 2026-07-28 request (no
+ * sessions there); `invalid` without a genuine unexpired token; `mismatch` when a genuine one names
+ * another revision than the request does.
  */
 export function sessionOf(secret: string | undefined, req: Request | undefined, now: Date) {
   const wire = req?.headers.get(HEADER)?.trim();

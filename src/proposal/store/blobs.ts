@@ -182,7 +182,10 @@ function bounded(fetch: typeof globalThis.fetch, deadline: number, attemptMs: nu
     const isWrite = (init?.method ?? 'GET').toUpperCase() === 'PUT';
     for (let attempt = 1; ; attempt++) {
       const left = deadline - performance.now();
-      if (left <= 0) return gaveUp(trace, 'timeout');
+      if (left <= 0) {
+        trace.failure = 'timeout';
+        break;
+      }
       const signal = AbortSignal.timeout(Math.ceil(Math.min(attemptMs, left)));
       let answer: Response | undefined;
       try {
@@ -199,15 +202,10 @@ function bounded(fetch: typeof globalThis.fetch, deadline: number, attemptMs: nu
         return answer;
       }
       if (answer) trace.failure = answer.status === 429 ? 'rate-limited' : 'server-error';
-      if (isWrite || attempt >= STORE_LIMITS.maxAttempts || !(await pause(attempt, answer?.headers, deadline)))
-        return gaveUp(trace);
+      if (isWrite || attempt >= STORE_LIMITS.maxAttempts || !(await pause(attempt, answer?.headers, deadline))) break;
     }
+    return new Response(null, { status: GAVE_UP });
   };
-}
-
-function gaveUp(trace: Trace, failure?: StoreFailure): Response {
-  if (failure !== undefined) trace.failure = failure;
-  return new Response(null, { status: GAVE_UP });
 }
 
 /** Waits before the next attempt; false when the wait the store asks for does not fit the deadline. */

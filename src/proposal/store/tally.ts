@@ -46,10 +46,8 @@ export async function tally(
     if (index >= 0) return value.more + index + 1;
     const place = value.more + value.events.length + 1;
     if (limit !== undefined && place > limit) return place;
-    const events = [
-      ...value.events,
-      { id: eventId, at: now.toISOString(), ...(flagged && { flagged: true as const }) },
-    ];
+    const event = { id: eventId, at: now.toISOString(), ...(flagged && { flagged: true as const }) };
+    const events = [...value.events, event];
     const overflow = Math.max(0, events.length - KEEP_IDS);
     const next: Value = {
       events: events.slice(overflow),
@@ -73,11 +71,10 @@ export async function peek(
   const index = eventId === undefined ? -1 : value.events.findIndex((event) => event.id === eventId);
   // Events no longer remembered by id come first; their flags are known only as a total.
   const after = value.events.slice(Math.max(0, skip - value.more));
-  const remembered = after.filter((e) => e.flagged).length;
   return {
     count: value.more + value.events.length,
     ...(index >= 0 && { place: value.more + index + 1 }),
-    flaggedAfter: remembered + (skip < value.more ? value.more_flagged : 0),
+    flaggedAfter: after.filter((e) => e.flagged).length + (skip < value.more ? value.more_flagged : 0),
     idsAfter: after.map((e) => e.id),
   };
 }
