@@ -37,7 +37,6 @@ export async function readGrant(store: ProposalsStore, id: string): Promise<Foun
 const pointerOf = (secret: string, key: string) =>
   `${GRANT_KEYS_PREFIX}${createHmac('sha256', secret).update(`grant-key\n${key}`).digest('hex')}`;
 
-/** The key's grant, if one was made. */
 export async function keyGrant(store: ProposalsStore, secret: string, key: string): Promise<Grant | undefined> {
   const named = (await store.read(pointerOf(secret, key)))?.value;
   return isObject(named) && typeof named['id'] === 'string' ? (await readGrant(store, named['id']))?.grant : undefined;
