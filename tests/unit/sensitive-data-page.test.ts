@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findSensitiveData, SENSITIVE_KIND_LABELS, type SensitiveKind } from '../../src/proposal/guard/index.ts';
+import { findSensitiveData } from '../../src/proposal/guard/index.ts';
+import { SENSITIVE_KIND_LABELS, type SensitiveKind } from '../../src/shared/sensitive-data/kinds.ts';
 import { secretlintHits } from '../../src/proposal/guard/secretlint.ts';
 import { findSecret } from '../../src/shared/sensitive-data/detect.ts';
 import { BENIGN_SAMPLES, SECRET_SAMPLES } from '../fixtures/sensitive-corpus.ts';

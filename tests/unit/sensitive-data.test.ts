@@ -2,12 +2,8 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  findSensitiveData,
-  SENSITIVE_KIND_LABELS,
-  SENSITIVE_KINDS,
-  type SensitiveFinding,
-} from '../../src/proposal/guard/index.ts';
+import { findSensitiveData, type SensitiveFinding } from '../../src/proposal/guard/index.ts';
+import { SENSITIVE_KIND_LABELS, SENSITIVE_KINDS } from '../../src/shared/sensitive-data/kinds.ts';
 import { secretlintHits } from '../../src/proposal/guard/secretlint.ts';
 import { dniLetterValid, luhnValid, ninoPrefixValid, ssnValid } from '../../src/shared/sensitive-data/identifiers.ts';
 import { BENIGN_SAMPLES, fake, SECRET_SAMPLES } from '../fixtures/sensitive-corpus.ts';

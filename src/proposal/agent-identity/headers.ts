@@ -9,15 +9,10 @@
 import { isInnerList, parseDictionary, parseItem, serializeItem, Token, type BareItem } from 'structured-headers';
 import { WEB_BOT_AUTH_TAG } from '../../contract/web-bot-auth.ts';
 
-export interface CoveredComponent {
-  name: string;
-  /** The `key` parameter: the dictionary member covered (`"signature-agent";key="agent1"`). */
-  key?: string;
-}
-
 export interface WebBotAuthInput {
   label: string;
-  components: CoveredComponent[];
+  /** `key`: the dictionary member covered (`"signature-agent";key="agent1"`). */
+  components: { name: string; key?: string }[];
   /** The RFC 9421 identifiers of the components, as stored (`"@authority"`). */
   covered: string[];
   created?: number;
@@ -34,14 +29,19 @@ export type Refusal = { refused: string };
 const MAX_LABELS = 8;
 const MAX_COMPONENTS = 24;
 
+/** The Structured-Fields dictionary a header holds, or undefined when it holds none. */
+export function dictionaryOf(header: string) {
+  try {
+    return parseDictionary(header);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The first member of Signature-Input tagged web-bot-auth: the one this profile checks. */
 export function webBotAuthInput(signatureInput: string): WebBotAuthInput | Refusal {
-  let dictionary;
-  try {
-    dictionary = parseDictionary(signatureInput);
-  } catch {
-    return { refused: 'Signature-Input is not a valid structured field' };
-  }
+  const dictionary = dictionaryOf(signatureInput);
+  if (dictionary === undefined) return { refused: 'Signature-Input is not a valid structured field' };
   if (dictionary.size > MAX_LABELS) return { refused: 'too many signatures' };
   for (const [label, member] of dictionary) {
     if (!isInnerList(member) || member[1].get('tag') !== WEB_BOT_AUTH_TAG) continue;
@@ -49,12 +49,10 @@ export function webBotAuthInput(signatureInput: string): WebBotAuthInput | Refus
     if (items.length > MAX_COMPONENTS) return { refused: 'too many covered components' };
     if (items.some(([name]) => typeof name !== 'string'))
       return { refused: 'Signature-Input names a component that is not a string' };
-    const components = items.map(([name, p]) => ({ name: name as string, ...strings(p, ['key']) }));
-    const covered = items.map(([name, p]) => serializeItem([name, p]));
     return {
       label,
-      components,
-      covered,
+      components: items.map(([name, p]) => ({ name: name as string, ...strings(p, ['key']) })),
+      covered: items.map(([name, p]) => serializeItem([name, p])),
       ...integers(params, ['created', 'expires']),
       ...strings(params, ['keyid', 'nonce', 'alg']),
     };
@@ -83,12 +81,8 @@ export function signedOperator(header: string | null, input: WebBotAuthInput): s
   const component = input.components.find((c) => c.name === 'signature-agent');
   if (component === undefined) return { refused: 'the signature does not cover signature-agent' };
   if (component.key !== undefined) {
-    try {
-      const member = parseDictionary(header).get(component.key);
-      if (member !== undefined && !isInnerList(member) && typeof member[0] === 'string') return member[0];
-    } catch {
-      // Falls through to the refusal below.
-    }
+    const member = dictionaryOf(header)?.get(component.key);
+    if (member !== undefined && !isInnerList(member) && typeof member[0] === 'string') return member[0];
     return { refused: 'the covered Signature-Agent member is not a URL string' };
   }
   try {
@@ -99,14 +93,9 @@ export function signedOperator(header: string | null, input: WebBotAuthInput): s
   } catch {
     if (/^https?:\/\/[^\s"]+$/.test(header.trim())) return header.trim();
   }
-  try {
-    // The dictionary form covered whole: it vouches for an operator when it names only one.
-    const strings = [...parseDictionary(header).values()].flatMap((m) =>
-      !isInnerList(m) && typeof m[0] === 'string' ? [m[0]] : [],
-    );
-    if (strings.length === 1) return strings[0]!;
-  } catch {
-    // Falls through.
-  }
+  // The dictionary form covered whole: it vouches for an operator when it names only one.
+  const members = [...(dictionaryOf(header)?.values() ?? [])];
+  const urls = members.flatMap((m) => (!isInnerList(m) && typeof m[0] === 'string' ? [m[0]] : []));
+  if (urls.length === 1) return urls[0]!;
   return { refused: 'Signature-Agent names no single operator URL' };
 }

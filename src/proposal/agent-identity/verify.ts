@@ -1,28 +1,24 @@
 /**
- * The Web Bot Auth signature of a submit (RFC 9421 under the Web Bot Auth profile) as a record of who
- * sent it, never a gate, verified when the submit is stored, from the body the door read. The RFC 9421
- * mechanics are http-message-sig's; the profile (tag, what must be covered, the window, the key
- * directory, nonces, the body's digest) is checked here. Never throws, and never waits longer than the
- * key directory's timeout.
+ * The Web Bot Auth signature of a submit (RFC 9421 under the Web Bot Auth profile): a record of who
+ * sent it, never a gate, verified when the submit is stored, from the body the door read. RFC 9421 is
+ * http-message-sig's; the profile (tag, coverage, window, key directory, nonces, the body's digest) is
+ * checked here. Never throws, and never waits longer than the key directory's timeout.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import { isSignatureError, SignatureErrorCode, verifySignature, webcrypto } from 'http-message-sig';
-import { AGENT_IDENTITY_LIMITS as LIMITS } from '../../contract/web-bot-auth.ts';
+import { AGENT_IDENTITY_LIMITS as LIMITS, type AgentIdentity } from '../../contract/web-bot-auth.ts';
 import { StoreUnavailable, type ProposalsStore } from '../store/blobs.ts';
 import { NONCES_PREFIX } from '../store/expiring.ts';
-import { checkContentDigest } from './content-digest.ts';
 import { operatorOrigin, type KeyDirectories } from './directory.ts';
-import { covers, signedOperator, webBotAuthInput, type WebBotAuthInput } from './headers.ts';
-import type { AgentIdentity } from '../../contract/web-bot-auth.ts';
+import { covers, dictionaryOf, signedOperator, webBotAuthInput, type WebBotAuthInput } from './headers.ts';
 
-export interface VerifyDeps {
+/** `store` remembers nonces across instances for their signature's window; `now` is in ms since the epoch. */
+export type VerifyDeps = {
   directories: KeyDirectories;
-  /** Remembers nonces across instances for their signature's window. */
   store: ProposalsStore;
-  /** Milliseconds since the epoch. */
   now: () => number;
   loopbackHttp: boolean;
-}
+};
 
 /** Identifiers as real signers write them; anything else is not stored. */
 const SAFE_IDENTIFIER = /^"[@a-z0-9._-]{1,64}"(;[a-z]{1,16}(="[A-Za-z0-9._-]{0,64}"|=\?[01])?)*$/;
@@ -60,22 +56,20 @@ export async function verifyAgentIdentity(
   const signature = request.headers.get('signature');
   const signatureInput = request.headers.get('signature-input');
   if (signature === null && signatureInput === null) return { outcome: 'absent' };
-  try {
-    return await verified(request, body, deps, signatureInput, signature);
-  } catch {
-    return { outcome: 'invalid', reason: 'the signature could not be checked' };
-  }
+  if (signatureInput === null || signature === null)
+    return { outcome: 'invalid', reason: 'Signature and Signature-Input must be sent together' };
+  return verified(request, body, deps, signatureInput).catch((): AgentIdentity => ({
+    outcome: 'invalid',
+    reason: 'the signature could not be checked',
+  }));
 }
 
 async function verified(
   request: Request,
   body: Uint8Array | undefined,
   deps: VerifyDeps,
-  signatureInput: string | null,
-  signature: string | null,
+  signatureInput: string,
 ): Promise<AgentIdentity> {
-  if (signatureInput === null || signature === null)
-    return { outcome: 'invalid', reason: 'Signature and Signature-Input must be sent together' };
   const input = webBotAuthInput(signatureInput);
   if ('refused' in input) return { outcome: 'invalid', reason: input.refused };
   const nowMs = deps.now();
@@ -112,14 +106,11 @@ async function verified(
   if (input.nonce !== undefined) {
     // Remembered across instances until the signature expires: a create-if-new name of the nonce.
     const until = new Date((input.expires! + LIMITS.clockSkewSeconds) * 1000).toISOString();
-    const name = createHash('sha256').update(`${origin.origin} ${input.keyid!} ${input.nonce}`).digest('hex');
+    const name = hash('sha256', `${origin.origin} ${input.keyid!} ${input.nonce}`);
     try {
-      const fresh = await deps.store.writeIf(
-        `${NONCES_PREFIX}${until}/${name}`,
-        { at: new Date(nowMs).toISOString() },
-        { ifNew: true },
-      );
-      if (fresh === null) return invalid('the nonce was used before (a replay)');
+      const at = new Date(nowMs).toISOString();
+      if ((await deps.store.writeIf(`${NONCES_PREFIX}${until}/${name}`, { at }, { ifNew: true })) === null)
+        return invalid('the nonce was used before (a replay)');
     } catch (error) {
       if (!(error instanceof StoreUnavailable)) throw error;
       return { outcome: 'unverified', ...seen, reason: 'the nonce could not be checked' };
@@ -127,11 +118,26 @@ async function verified(
   }
 
   const digest = request.headers.get('content-digest');
-  let bodyCovered = false;
-  if (covers(input, 'content-digest') && digest !== null) {
-    const check = checkContentDigest(digest, body);
-    if (check === 'mismatch') return invalid('content-digest does not match the body');
-    bodyCovered = check === 'match';
+  const check = covers(input, 'content-digest') && digest !== null ? checkContentDigest(digest, body) : 'unchecked';
+  if (check === 'mismatch') return invalid('content-digest does not match the body');
+  return { outcome: 'verified', ...seen, body_covered: check === 'match' };
+}
+
+const DIGESTS = { 'sha-256': 'sha256', 'sha-512': 'sha512' } as const;
+
+/** Whether a Content-Digest (RFC 9530) matches the body; `unchecked`: none in an algorithm computed here, or no body. */
+function checkContentDigest(header: string, body: Uint8Array | undefined): 'match' | 'mismatch' | 'unchecked' {
+  if (body === undefined) return 'unchecked';
+  const dictionary = dictionaryOf(header);
+  if (dictionary === undefined) return 'mismatch';
+  let checked = false;
+  for (const [name, algorithm] of Object.entries(DIGESTS)) {
+    const sent = dictionary.get(name)?.[0];
+    if (sent === undefined) continue;
+    if (!(sent instanceof ArrayBuffer)) return 'mismatch';
+    const [given, computed] = [Buffer.from(sent), createHash(algorithm).update(body).digest()];
+    if (given.length !== computed.length || !timingSafeEqual(given, computed)) return 'mismatch';
+    checked = true;
   }
-  return { outcome: 'verified', ...seen, body_covered: bodyCovered };
+  return checked ? 'match' : 'unchecked';
 }

@@ -1,9 +1,8 @@
 /**
- * The person's answer on the confirmation pages. "Yes, this was me" (confirm_request) makes the
- * request's consent first_party and owes the CRM an update; "Not me" (deny_request) withdraws it, also
- * after a "Yes": the request is erased and the CRM's deletion and sales' word are owed. check_link
- * tells a page what a link names (the company, the date) and whether it was used; it changes nothing.
- * A token is checked before anything changes, and a refused one changes nothing.
+ * The person's answer on the confirmation pages: "Yes, this was me" (confirm_request) makes the consent
+ * first_party and owes the CRM an update; "Not me" (deny_request), also after a "Yes", erases the
+ * request and owes the CRM's deletion and sales' word; check_link tells what a link names, changing
+ * nothing. A token is checked before anything changes, and a refused one changes nothing.
  */
 import { json, problem, type Reply } from '../../contract/http.ts';
 import type { ConsentAnswerRequest, LinkCheckRequest } from '../../contract/requests.ts';
@@ -21,15 +20,17 @@ import { answerGrant, readGrant } from './grants.ts';
 const POLL_MS = 100;
 const WAIT_MS = 5_000;
 
-const REFUSALS: Record<Exclude<TokenCheck, 'valid'>, () => Reply> = {
-  invalid: () => problem('confirmation-link-invalid', 'The link does not match a stored request. Nothing was changed.'),
-  used: () =>
-    problem('confirmation-link-used', 'This link was already used; the answer given stands. Nothing was changed.'),
-  expired: () => problem('confirmation-link-expired', 'This link has expired. Nothing was changed.'),
+const REFUSED = {
+  invalid: 'The link does not match a stored request.',
+  used: 'This link was already used; the answer given stands.',
+  expired: 'This link has expired.',
 };
+const refusal = (check: Exclude<TokenCheck, 'valid'>) =>
+  problem(`confirmation-link-${check}`, `${REFUSED[check]} Nothing was changed.`);
 
-/** The record with the person's confirmation: first_party through the email's link; a held request is released. */
-function confirmed(r: ProposalRecord, at: string): ProposalRecord {
+/** The record with the person's answer: a confirmation makes it first_party and releases a held request. */
+function withAnswer(r: ProposalRecord, answer: LinkAnswer, at: string): ProposalRecord {
+  if (answer === 'deny') return { ...r, consent_links: { ...r.consent_links!, used: { answer, at } } };
   const { hold, ...rest } = r;
   const { method, vouched_by } = r.consent;
   return {
@@ -51,29 +52,21 @@ function confirmed(r: ProposalRecord, at: string): ProposalRecord {
 const described = (company: string, at: string, choices: string[]) => ({ company, received_at: at, choices });
 
 type LinkAction = 'confirm_request' | 'deny_request' | 'check_link';
+type LinkBody = ConsentAnswerRequest | LinkCheckRequest;
 
 /** The answer, or a 503 the person can retry when the store did not answer: nothing was changed then. */
-export async function answerConsent(
-  ctx: Ctx,
-  action: LinkAction,
-  body: ConsentAnswerRequest | LinkCheckRequest,
-): Promise<Reply> {
+export async function answerConsent(ctx: Ctx, action: LinkAction, body: LinkBody): Promise<Reply> {
   try {
     return await answered(ctx, action, body);
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
     logEvent('store_unavailable', { request_id: body.request_id, operation: error.operation, reason: error.reason });
-    return problem(
-      'store-unavailable',
-      'Your answer could not be recorded just now: press the button again in a moment.',
-      {
-        retry_after_seconds: STORE_RETRY_AFTER_SECONDS,
-      },
-    );
+    const detail = 'Your answer could not be recorded just now: press the button again in a moment.';
+    return problem('store-unavailable', detail, { retry_after_seconds: STORE_RETRY_AFTER_SECONDS });
   }
 }
 
-async function answered(ctx: Ctx, action: LinkAction, body: ConsentAnswerRequest | LinkCheckRequest): Promise<Reply> {
+async function answered(ctx: Ctx, action: LinkAction, body: LinkBody): Promise<Reply> {
   const answer: LinkAnswer =
     action === 'confirm_request' ? 'confirm' : action === 'deny_request' ? 'deny' : (body as LinkCheckRequest).answer;
   const { request_id: id, token } = body;
@@ -93,8 +86,8 @@ async function answered(ctx: Ctx, action: LinkAction, body: ConsentAnswerRequest
           ...described(grant.summary.company, grant.created_at, grant.summary.choices),
           consent_text: ctx.consentText.text,
         };
-        if (action === 'check_link') return check === 'invalid' ? REFUSALS.invalid() : json(200, state);
-        if (check !== 'valid') return REFUSALS[check]();
+        if (action === 'check_link') return check === 'invalid' ? refusal(check) : json(200, state);
+        if (check !== 'valid') return refusal(check);
         if (!(await answerGrant(ctx.store, granted, 'confirmed', ctx.now().toISOString()))) continue;
         logEvent('consent_confirmed', { request_id: id, grant: true });
         return json(200, answerBody('confirmed', id));
@@ -103,12 +96,12 @@ async function answered(ctx: Ctx, action: LinkAction, body: ConsentAnswerRequest
       const erased = await readErasure(ctx, id);
       const check = erased === undefined ? 'invalid' : checkToken(secret, id, erased.links, answer, token, ctx.now());
       if (action === 'check_link' && check !== 'invalid') return json(200, { status: 'used', answered: 'deny' });
-      return REFUSALS[check === 'valid' ? 'used' : check]();
+      return refusal(check === 'valid' ? 'used' : check);
     }
     const record = found.value;
     const check = checkToken(secret, id, record.consent_links, answer, token, ctx.now());
     if (action === 'check_link') {
-      if (check === 'invalid') return REFUSALS.invalid();
+      if (check === 'invalid') return refusal(check);
       const choices = [record.guidance.primary_need, record.intake.engagement_model].flatMap(
         (c) => ctx.partner.choiceLabels[c ?? ''] ?? [],
       );
@@ -120,13 +113,10 @@ async function answered(ctx: Ctx, action: LinkAction, body: ConsentAnswerRequest
     }
     if (check !== 'valid') {
       logEvent('consent_link_refused', { request_id: id, answer, check });
-      return REFUSALS[check]();
+      return refusal(check);
     }
     const at = ctx.now().toISOString();
-    const change = (r: ProposalRecord): ProposalRecord =>
-      answer === 'confirm'
-        ? confirmed(r, at)
-        : { ...r, consent_links: { ...r.consent_links!, used: { answer: 'deny', at } } };
+    const change = (r: ProposalRecord) => withAnswer(r, answer, at);
     const owner = await Owner.take(REQUESTS, { record, version: found.version }, ctx, change);
     if (owner === null) {
       // Whoever holds the claim is doing the request's work: it usually finishes in moments.

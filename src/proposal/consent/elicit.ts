@@ -1,30 +1,20 @@
 /**
- * Consent asked of the person over MCP, once, about a draft already checked (schema and guard). A
- * client that declares URL elicitation sends the person to the partner's page, /confirm/yes, which
- * shows the consent text and the request and records the press on the key's grant (./grants.ts); a
- * 2025-era client that declared it gets the same page through the -32042 error. One with form
- * elicitation only shows the consent text word for word. Both are the host's word that the person
- * agreed (`mcp_host`): a page the client can open proves nothing about the mailbox, so strict mode
- * still holds the request and the email's link still makes it first_party. A decline or cancel is a
- * result, remembered on the grant; a key that already names a stored request answers with it. The
- * round trip's requestState is signed with CONSENT_SECRET (the SDK's codec), bound to the draft's
- * digest, the consent version and the key.
+ * Consent asked over MCP, once, about a draft already checked (schema and guard). URL elicitation (for
+ * a 2025-era client, the -32042 error) sends the person to /confirm/yes, which shows the consent text
+ * and records the press on the key's grant (./grants.ts); form elicitation shows the text word for
+ * word. Both are the host's word (`mcp_host`): a page the client can open proves nothing about the
+ * mailbox, so strict mode still holds the request and the email's link still makes it first_party.
+ * The requestState is signed with CONSENT_SECRET, bound to the draft's digest, consent version and key.
  */
 import { hash } from 'node:crypto';
-import type {
-  createRequestStateCodec,
-  InputRequiredResult,
-  inputRequired,
-  inputResponse,
-  ServerContext,
-  UrlElicitationRequiredError,
-} from '@modelcontextprotocol/server';
-import { problem, type Reply } from '../../contract/http.ts';
+import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import { problem, type ProblemType, type Reply } from '../../contract/http.ts';
 import type { ConsentEvidence } from '../../contract/consent.ts';
 import { keyInUse } from '../store/keys.ts';
 import { linkToken, linkUrl } from '../notify/links.ts';
 import { canonicalJson } from '../submit/key.ts';
 import type { Intake } from '../actions/pipeline.ts';
+import type { McpSdk } from '../doors/mcp.ts';
 import { answerGrant, grantForKey, keyGrant, readGrant, type Grant } from './grants.ts';
 import { ELICITING_REVISION, type DeclaredSession } from './session.ts';
 
@@ -33,36 +23,27 @@ const KEY = 'consent';
 /** What the round trip's signed state holds: never the draft, only its digest. */
 type ConsentState = { draft: string; version: string; key: string; grant: string };
 
-export interface ElicitingSdk {
-  inputRequired: typeof inputRequired;
-  inputResponse: typeof inputResponse;
-  createRequestStateCodec: typeof createRequestStateCodec;
-  CLIENT_CAPABILITIES_META_KEY: string;
-  UrlElicitationRequiredError: typeof UrlElicitationRequiredError;
-}
-
 export type Codec = {
   mint: (state: ConsentState) => Promise<string>;
   verify: (wire: string, ctx: ServerContext) => Promise<ConsentState>;
 };
 
-export function consentCodec(sdk: ElicitingSdk, secret: string | undefined): Codec | undefined {
-  if (secret === undefined) return undefined;
-  const codec = sdk.createRequestStateCodec<ConsentState>({ key: secret, ttlSeconds: 900 });
-  return { mint: (state) => codec.mint(state), verify: (wire, ctx) => codec.verify(wire, ctx) };
-}
+/** The SDK's codec: its methods use no `this`, so the door may hand `verify` on alone. */
+export const consentCodec = (sdk: McpSdk, secret: string | undefined): Codec | undefined =>
+  secret === undefined ? undefined : sdk.createRequestStateCodec<ConsentState>({ key: secret, ttlSeconds: 900 });
 
 /** The elicitation modes the client of this request declares (2026-07-28: in its envelope; `{}` means form). */
-function modes(sdk: ElicitingSdk, ctx: ServerContext): { form: boolean; url: boolean } {
+function modes(sdk: McpSdk, ctx: ServerContext): { form: boolean; url: boolean } {
   const caps = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[sdk.CLIENT_CAPABILITIES_META_KEY];
   const elicitation = (caps as { elicitation?: Record<string, unknown> } | undefined)?.elicitation;
   if (elicitation === undefined) return { form: false, url: false };
   return { form: Object.keys(elicitation).length === 0 || 'form' in elicitation, url: 'url' in elicitation };
 }
 
-const refused = (detail: string): { refuse: Reply } => ({
-  refuse: problem('consent-required', `${detail} Nothing was submitted.`),
+const refused = (detail: string, type: ProblemType = 'consent-required'): { refuse: Reply } => ({
+  refuse: problem(type, `${detail} Nothing was submitted.`),
 });
+const DECLINED = 'The person declined to send this request.';
 
 export interface ConsentCall {
   args: Record<string, unknown>;
@@ -78,7 +59,7 @@ export interface ConsentCall {
 /** What a submit does about consent: `ask` (the input-required result), `refuse` (a problem), or the `consent` to submit with. */
 export async function mcpConsent(
   intake: Intake,
-  sdk: ElicitingSdk,
+  sdk: McpSdk,
   codec: Codec | undefined,
   ctx: ServerContext,
   call: ConsentCall,
@@ -91,9 +72,7 @@ export async function mcpConsent(
   if (!(eliciting || call.session?.url)) {
     // A person's decline stands when the same key comes back through a client that does not ask.
     const earlier = await keyGrant(intake.store, secret, key);
-    return earlier?.declined_at === undefined
-      ? { consent: asserted }
-      : refused('The person declined to send this request.');
+    return earlier?.declined_at === undefined ? { consent: asserted } : refused(DECLINED);
   }
   // Asked once, about a draft that would be accepted; a key already stored answers with its request.
   const problemOf = await call.check();
@@ -103,13 +82,11 @@ export async function mcpConsent(
   const version = intake.consentText.version;
   const grant = await grantForKey(intake.store, secret, key, { draft, version, summary: call.summary }, intake.now());
   if (grant.draft !== draft || grant.version !== version)
-    return {
-      refuse: problem(
-        'invalid-request',
-        'This idempotency_key was first sent with another draft or consent version; send a new request with a new key. Nothing was submitted.',
-      ),
-    };
-  if (grant.declined_at !== undefined) return refused('The person declined to send this request.');
+    return refused(
+      'This idempotency_key was first sent with another draft or consent version; send a new request with a new key.',
+      'invalid-request',
+    );
+  if (grant.declined_at !== undefined) return refused(DECLINED);
   const onPage = (at: string): { consent: ConsentEvidence } => ({
     consent: { ...asserted, method: 'url_page', vouched_by: 'mcp_host', confirmed_at: at },
   });
@@ -133,19 +110,14 @@ export async function mcpConsent(
             required: ['agree'],
           },
         });
-    const ask = sdk.inputRequired({
-      inputRequests: { [KEY]: request },
-      requestState: await codec.mint({ draft, version, key, grant: grant.id }),
-    });
-    return { ask };
+    const requestState = await codec.mint({ draft, version, key, grant: grant.id });
+    return { ask: sdk.inputRequired({ inputRequests: { [KEY]: request }, requestState }) };
   }
   if (state.draft !== draft || state.version !== version || state.key !== key || state.grant !== grant.id)
-    return {
-      refuse: problem(
-        'invalid-request',
-        'The requestState belongs to another draft, consent version or idempotency key; send the tool call again without it. Nothing was submitted.',
-      ),
-    };
+    return refused(
+      'The requestState belongs to another draft, consent version or idempotency key; send the tool call again without it.',
+      'invalid-request',
+    );
   const answer = sdk.inputResponse(ctx.mcpReq.inputResponses, KEY);
   const action = 'action' in answer ? answer.action : undefined;
   if (action === 'accept' && declared.url) {

@@ -1,9 +1,8 @@
 /**
  * A consent asked before anything is stored (MCP elicitation): one grant per idempotency key, found
- * through `grant-keys/<HMAC of the key>` (the key itself is never stored), made only for a draft that
- * passed validation and the guard. It holds the draft's digest, never the draft, a short summary in
- * the site's words for the confirmation page, the link's hashes, and what the person answered:
- * confirmed on the page, or declined. The scheduled run deletes it with its pointer (store/expiring.ts).
+ * through `grant-keys/<HMAC of the key>` (the key is never stored), made only for a draft that passed
+ * validation and the guard. It holds the draft's digest (never the draft), the page's summary, the
+ * link's hashes and the answer; the scheduled run deletes it with its pointer (store/expiring.ts).
  */
 import { createHmac } from 'node:crypto';
 import { isObject, StoreUnavailable, type ProposalsStore, type Version } from '../store/blobs.ts';
@@ -25,10 +24,12 @@ export interface Grant {
   declined_at?: string;
 }
 
+type Found = { grant: Grant; version: Version };
+
 const isGrant = (value: unknown): value is Grant =>
   isObject(value) && typeof value['id'] === 'string' && typeof value['draft'] === 'string' && isObject(value['links']);
 
-export async function readGrant(store: ProposalsStore, id: string): Promise<{ grant: Grant; version: Version } | null> {
+export async function readGrant(store: ProposalsStore, id: string): Promise<Found | null> {
   const found = await store.read(`${GRANTS_PREFIX}${id}`);
   return found !== null && isGrant(found.value) ? { grant: found.value, version: found.version } : null;
 }
@@ -36,7 +37,6 @@ export async function readGrant(store: ProposalsStore, id: string): Promise<{ gr
 const pointerOf = (secret: string, key: string) =>
   `${GRANT_KEYS_PREFIX}${createHmac('sha256', secret).update(`grant-key\n${key}`).digest('hex')}`;
 
-/** The key's grant, if one was made. */
 export async function keyGrant(store: ProposalsStore, secret: string, key: string): Promise<Grant | undefined> {
   const named = (await store.read(pointerOf(secret, key)))?.value;
   return isObject(named) && typeof named['id'] === 'string' ? (await readGrant(store, named['id']))?.grant : undefined;
@@ -51,17 +51,12 @@ export async function grantForKey(
   now: Date,
 ): Promise<Grant> {
   const pointer = pointerOf(secret, key);
+  const at = now.toISOString();
   for (let attempt = 0; attempt < 2; attempt++) {
     const found = await keyGrant(store, secret, key);
     if (found !== undefined) return found;
     const id = timeOrderedId(now);
-    const grant: Grant = {
-      id,
-      ...draft,
-      created_at: now.toISOString(),
-      links: consentLinks(secret, id, now.toISOString()),
-      pointer,
-    };
+    const grant: Grant = { id, ...draft, created_at: at, links: consentLinks(secret, id, at), pointer };
     await store.writeIf(`${GRANTS_PREFIX}${id}`, grant, { ifNew: true });
     if ((await store.writeIf(pointer, { id }, { ifNew: true })) !== null) return grant;
   }
@@ -69,16 +64,11 @@ export async function grantForKey(
 }
 
 /** Records the person's answer once: false when another write came first. */
-export async function answerGrant(
-  store: ProposalsStore,
-  found: { grant: Grant; version: Version },
-  answer: 'confirmed' | 'declined',
-  at: string,
-) {
-  const { grant } = found;
+export async function answerGrant(store: ProposalsStore, found: Found, answer: 'confirmed' | 'declined', at: string) {
+  const { grant, version } = found;
   const next: Grant =
     answer === 'confirmed'
       ? { ...grant, confirmed_at: at, links: { ...grant.links, used: { answer: 'confirm', at } } }
       : { ...grant, declined_at: at };
-  return (await store.writeIf(`${GRANTS_PREFIX}${grant.id}`, next, { ifVersion: found.version })) !== null;
+  return (await store.writeIf(`${GRANTS_PREFIX}${grant.id}`, next, { ifVersion: version })) !== null;
 }

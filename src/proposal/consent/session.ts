@@ -1,14 +1,13 @@
 /**
- * What a 2025-era MCP client declared at `initialize`, kept without server state: the stateless
- * server answers each POST with a fresh SDK instance, which never sees the handshake again. The
- * `initialize` reply carries an `Mcp-Session-Id` that is the declaration itself, signed (HMAC-SHA-256
- * under a key derived from CONSENT_SECRET) and expiring; the client sends it back on every request
- * (2025-03-26, "Session Management"), and a tampered or expired one is answered as an unknown
- * session, 404, so the client initializes again. Only what consent needs: the negotiated revision,
- * whether the client declared URL elicitation, and its name.
+ * What a 2025-era MCP client declared at `initialize`, kept without server state (each POST meets a
+ * fresh SDK instance, which never sees the handshake): the `initialize` reply's `Mcp-Session-Id` is
+ * the declaration itself, signed (HMAC-SHA-256, a key derived from CONSENT_SECRET) and expiring. The
+ * client sends it back on every request (2025-03-26, "Session Management"); a tampered or expired one
+ * is an unknown session, 404, so the client initializes again.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { revisionName } from '../../contract/consent.ts';
+import { rpcError } from '../../contract/mcp-server.ts';
 import { implementationName } from '../../contract/source.ts';
 
 /** The revision whose stateless round trips carry an elicitation; the ones before it have sessions. */
@@ -17,17 +16,10 @@ export const ELICITING_REVISION = '2026-07-28';
 /** How long a session's declaration is trusted; after it, the client initializes again. */
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;
 const HEADER = 'mcp-session-id';
+const MISMATCH = 'Bad Request: the MCP-Protocol-Version header names another revision than the session negotiated';
 
-export interface DeclaredSession {
-  /** The revision `initialize` negotiated. */
-  revision: string;
-  /** Whether `capabilities.elicitation.url` was declared. */
-  url: boolean;
-  /** `clientInfo` as `name/version`, cleaned like every recorded name. */
-  client?: string;
-  /** Expiry, seconds since the epoch. */
-  exp: number;
-}
+/** Only what consent needs: the revision negotiated, URL elicitation declared, `clientInfo` as `name/version`. */
+export type DeclaredSession = { revision: string; url: boolean; client?: string; exp: number };
 
 const sessionKey = (secret: string) => createHmac('sha256', secret).update('mcp-session-key').digest();
 const mac = (secret: string, payload: string) =>
@@ -58,20 +50,16 @@ export function readSession(secret: string, wire: string, now: Date): DeclaredSe
   return { revision, url: value.url === true, ...(client !== undefined && { client }), exp: value.exp };
 }
 
-/** A 2025-era request: one whose MCP-Protocol-Version header names no 2026-07-28-or-later revision. */
-const legacyRequest = (req: Request) =>
-  (revisionName(req.headers.get('mcp-protocol-version')) ?? '') < ELICITING_REVISION;
-
 /**
- * The declaration of this request's session: undefined without a secret, without the header, or on a
- * 2026-07-28 request (that revision has no sessions). `invalid` when the header carries no genuine,
- * unexpired token; `mismatch` when a genuine one names another revision than the request does.
+ * This request's declaration: undefined without a secret or the header, or on a 2026-07-28 request (no
+ * sessions there); `invalid` without a genuine unexpired token; `mismatch` when a genuine one names
+ * another revision than the request does.
  */
 export function sessionOf(secret: string | undefined, req: Request | undefined, now: Date) {
   const wire = req?.headers.get(HEADER)?.trim();
-  if (secret === undefined || req === undefined || wire === undefined || !legacyRequest(req)) return undefined;
+  const named = revisionName(req?.headers.get('mcp-protocol-version'));
+  if (secret === undefined || wire === undefined || (named ?? '') >= ELICITING_REVISION) return undefined;
   const session = readSession(secret, wire, now);
-  const named = revisionName(req.headers.get('mcp-protocol-version'));
   if (session === undefined) return 'invalid';
   return named === undefined || named === session.revision ? session : 'mismatch';
 }
@@ -102,17 +90,6 @@ function negotiated(text: string): string | undefined {
   }
 }
 
-/** The SDK's answer to a session it does not know (the transport's own words). */
-const SESSION_NOT_FOUND = { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } };
-const REVISION_MISMATCH = {
-  jsonrpc: '2.0',
-  id: null,
-  error: {
-    code: -32000,
-    message: 'Bad Request: the MCP-Protocol-Version header names another revision than the session negotiated',
-  },
-};
-
 /**
  * The door's session step around `serve` (the SDK): refuses a tampered or expired session with 404,
  * and stamps a 2025-era `initialize` reply with the signed declaration as its Mcp-Session-Id.
@@ -126,9 +103,10 @@ export async function withSession(
 ): Promise<Response> {
   const declared = secret === undefined ? undefined : declaredAtInitialize(message);
   const session = declared === undefined ? sessionOf(secret, req, now) : undefined;
-  if (session === 'invalid') return Response.json(SESSION_NOT_FOUND, { status: 404 });
+  // The SDK's answer to a session it does not know, in the transport's own words.
+  if (session === 'invalid') return rpcError(404, -32001, 'Session not found');
   // A genuine session of another revision than the request names: a bad request, not an unknown session.
-  if (session === 'mismatch') return Response.json(REVISION_MISMATCH, { status: 400 });
+  if (session === 'mismatch') return rpcError(400, -32000, MISMATCH);
   const reply = await serve();
   if (secret === undefined || declared === undefined || reply.status !== 200) return reply;
   const text = await reply.text();

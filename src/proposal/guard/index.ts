@@ -8,14 +8,8 @@ import { identifierHits } from '../../shared/sensitive-data/identifiers.ts';
 import { SENSITIVE_KIND_LABELS, type SensitiveKind } from '../../shared/sensitive-data/kinds.ts';
 import { secretlintHitsEach } from './secretlint.ts';
 
-export { SENSITIVE_KIND_LABELS, SENSITIVE_KINDS, type SensitiveKind } from '../../shared/sensitive-data/kinds.ts';
-
-export interface SensitiveFinding {
-  /** JSON Pointer in URI-fragment form, e.g. "#/constraints" or "#/notes/0". */
-  pointer: string;
-  kind: SensitiveKind;
-  label: string;
-}
+/** `pointer`: a JSON Pointer in URI-fragment form, e.g. "#/constraints" or "#/notes/0". */
+export type SensitiveFinding = { pointer: string; kind: SensitiveKind; label: string };
 
 /** Thrown when a detector fails; carries no part of the scanned text: a fixed message, no cause. */
 export class SensitiveDataScanError extends Error {
@@ -29,13 +23,8 @@ export class SensitiveDataScanError extends Error {
 const encodeSegment = (segment: string): string =>
   encodeURIComponent(segment.toWellFormed().replaceAll('~', '~0').replaceAll('/', '~1'));
 
-/** One text to scan: a string value, or the keys of one object (which could carry a secret too). */
-interface Target {
-  text: string;
-  /** Pointer of the string, or of the object whose keys these are. */
-  pointer: string;
-  keys: boolean;
-}
+/** One text to scan: the string at `pointer`, or the keys of the object there (which could carry a secret too). */
+type Target = { text: string; pointer: string; keys: boolean };
 
 /** Every string (and every object's keys) in document order. Bodies are schema-valid, so shallow. */
 function collectTargets(value: unknown, pointer: string, targets: Target[]): Target[] {

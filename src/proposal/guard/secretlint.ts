@@ -27,10 +27,7 @@ const config = (recommendedPreset: typeof RecommendedPreset): Config => ({
   ],
 });
 
-interface Linter {
-  lintSource: typeof LintSource;
-  config: Config;
-}
+type Linter = { lintSource: typeof LintSource; config: Config };
 
 /** Loaded once, by the first lint; a failed load is tried again by the next (its lint fails meanwhile). */
 let linter: Promise<Linter> | undefined;

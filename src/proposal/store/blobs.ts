@@ -58,14 +58,12 @@ type Trace = { failure?: StoreFailure; status?: number; etag?: string | null };
 export class ProposalsStore {
   readonly name: string;
   readonly timeFactor: number;
-  readonly #location: Location | undefined;
-  readonly #fetch: typeof fetch | undefined;
+  readonly #options: StoreOptions;
 
-  constructor({ name = PROPOSALS_STORE, location, timeFactor = 1, fetch }: StoreOptions = {}) {
-    this.name = name;
-    this.#location = location;
-    this.timeFactor = timeFactor;
-    this.#fetch = fetch;
+  constructor(options: StoreOptions = {}) {
+    this.name = options.name ?? PROPOSALS_STORE;
+    this.timeFactor = options.timeFactor ?? 1;
+    this.#options = options;
   }
 
   /** The longest one write attempt may take: what an owner keeps free after an effect to record it. */
@@ -146,15 +144,14 @@ export class ProposalsStore {
     const trace: Trace = {};
     let store: Store;
     try {
-      const fetch = bounded(this.#fetch ?? globalThis.fetch, deadline, this.attemptMs, trace);
-      store = getStore({ name: this.name, consistency: 'strong', fetch, ...this.#location });
+      const fetch = bounded(this.#options.fetch ?? globalThis.fetch, deadline, this.attemptMs, trace);
+      store = getStore({ name: this.name, consistency: 'strong', fetch, ...this.#options.location });
     } catch (error) {
       throw new StoreUnavailable(operation, 'not-configured', error);
     }
-    // A margin past the deadline: the attempts end on their own first; this catches anything else.
-    const overrun = within(run(store, trace), Math.max(0, deadline - performance.now()) + 250);
     try {
-      const result = await overrun;
+      // A margin past the deadline: the attempts end on their own first; this catches anything else.
+      const result = await within(run(store, trace), Math.max(0, deadline - performance.now()) + 250);
       if (result === TIMED_OUT) throw new StoreUnavailable(operation, 'timeout');
       if (trace.failure !== undefined) throw new StoreUnavailable(operation, trace.failure);
       return result;
@@ -185,7 +182,10 @@ function bounded(fetch: typeof globalThis.fetch, deadline: number, attemptMs: nu
     const isWrite = (init?.method ?? 'GET').toUpperCase() === 'PUT';
     for (let attempt = 1; ; attempt++) {
       const left = deadline - performance.now();
-      if (left <= 0) return gaveUp(trace, 'timeout');
+      if (left <= 0) {
+        trace.failure = 'timeout';
+        break;
+      }
       const signal = AbortSignal.timeout(Math.ceil(Math.min(attemptMs, left)));
       let answer: Response | undefined;
       try {
@@ -202,15 +202,10 @@ function bounded(fetch: typeof globalThis.fetch, deadline: number, attemptMs: nu
         return answer;
       }
       if (answer) trace.failure = answer.status === 429 ? 'rate-limited' : 'server-error';
-      if (isWrite || attempt >= STORE_LIMITS.maxAttempts || !(await pause(attempt, answer?.headers, deadline)))
-        return gaveUp(trace);
+      if (isWrite || attempt >= STORE_LIMITS.maxAttempts || !(await pause(attempt, answer?.headers, deadline))) break;
     }
+    return new Response(null, { status: GAVE_UP });
   };
-}
-
-function gaveUp(trace: Trace, failure?: StoreFailure): Response {
-  if (failure !== undefined) trace.failure = failure;
-  return new Response(null, { status: GAVE_UP });
 }
 
 /** Waits before the next attempt; false when the wait the store asks for does not fit the deadline. */

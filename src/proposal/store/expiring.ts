@@ -11,12 +11,12 @@ export const GRANT_KEYS_PREFIX = 'grant-keys/';
 export const NONCES_PREFIX = 'nonces/';
 
 /** Keys under `prefix` whose time (read off the name) is before `cutoff`, at most `limit`, from the head. */
-async function expired(
+export function expiredRecords(
   store: ProposalsStore,
   prefix: string,
   cutoff: number,
   limit: number,
-  timeOf: (name: string) => number | undefined,
+  timeOf: (name: string) => number | undefined = idTime,
 ) {
   let listed = 0;
   return store.listWhile(prefix, (key) => listed++ < limit && (timeOf(key.slice(prefix.length)) ?? Infinity) < cutoff);
@@ -24,17 +24,13 @@ async function expired(
 
 /** Grants older than `keepMs`, each with the pointer it names; nonces whose signature expired. */
 export async function deleteExpiring(store: ProposalsStore, now: number, grantKeepMs: number, limit: number) {
-  const grants = await expired(store, GRANTS_PREFIX, now - grantKeepMs, limit, idTime);
+  const grants = await expiredRecords(store, GRANTS_PREFIX, now - grantKeepMs, limit);
   for (const key of grants) {
     const value = (await store.read(key))?.value;
     if (isObject(value) && typeof value['pointer'] === 'string') await store.remove(value['pointer']);
     await store.remove(key);
   }
-  const nonces = await expired(store, NONCES_PREFIX, now, limit, (name) => Date.parse(name.split('/')[0] ?? ''));
+  const nonces = await expiredRecords(store, NONCES_PREFIX, now, limit, (name) => Date.parse(name.split('/')[0] ?? ''));
   await Promise.all(nonces.map((key) => store.remove(key)));
   return { grants_deleted: grants.length, nonces_deleted: nonces.length };
 }
-
-/** The head of a time-ordered listing: keys under `prefix` named before `cutoff` (the records retention deletes). */
-export const expiredRecords = (store: ProposalsStore, prefix: string, cutoff: number, limit: number) =>
-  expired(store, prefix, cutoff, limit, idTime);

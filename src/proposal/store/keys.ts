@@ -9,14 +9,9 @@ import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
 import { isObject, StoreUnavailable, type ProposalsStore } from './blobs.ts';
 import { timeOrderedId } from './ids.ts';
 
-export const POINTERS_PREFIX = 'keys/';
+type KeyPointer = { fingerprint: string; request_id: string; created_at: string };
 
-export interface KeyPointer {
-  fingerprint: string;
-  request_id: string;
-  created_at: string;
-}
-
+const pointerKey = (idempotencyKey: string) => `keys/${hash('sha256', idempotencyKey)}`;
 const isPointer = (value: unknown): value is KeyPointer =>
   isObject(value) && ['fingerprint', 'request_id', 'created_at'].every((f) => typeof value[f] === 'string');
 
@@ -27,7 +22,7 @@ export async function requestForKey(
   fingerprint: string,
   now: () => Date,
 ): Promise<{ pointer: KeyPointer; key: string } | 'reused'> {
-  const key = `${POINTERS_PREFIX}${hash('sha256', idempotencyKey)}`;
+  const key = pointerKey(idempotencyKey);
   // A refused write means another pointer appeared: read again (a damaged one must not loop forever).
   for (let tries = 0; tries < 3; tries++) {
     const at = now();
@@ -51,6 +46,6 @@ export async function removePointer(store: ProposalsStore, key: string, requestI
 
 /** Whether the key names a request within its 24 hours (its request stored, or about to be). */
 export async function keyInUse(store: ProposalsStore, idempotencyKey: string, now: Date): Promise<boolean> {
-  const value = (await store.read(`${POINTERS_PREFIX}${hash('sha256', idempotencyKey)}`))?.value;
+  const value = (await store.read(pointerKey(idempotencyKey)))?.value;
   return isPointer(value) && now.getTime() - Date.parse(value.created_at) < KEY_RETENTION_MS;
 }

@@ -1,9 +1,8 @@
 /**
- * Tallies: events counted once each, in order, within a fixed window (an hour, a UTC day), so an event
- * knows its place ("the 5th request from this address today") and a retry gets the same place. Each is
- * one blob changed by compare-and-swap, `windows/<window end>/<sha256 of the name>`: simultaneous
- * invocations never share a place, no address appears in a name, and ended windows are deleted from
- * the head of the listing.
+ * Events counted once each, in order, within a fixed window (an hour, a UTC day): an event knows its
+ * place ("the 5th request from this address today") and a retry gets the same place. One blob per
+ * tally changed by compare-and-swap, `windows/<window end>/<sha256 of the name>`: simultaneous
+ * invocations never share a place, no address appears in a name, ended windows go from the head.
  */
 import { hash } from 'node:crypto';
 import { isObject, StoreUnavailable, type ProposalsStore } from './blobs.ts';
@@ -13,15 +12,15 @@ const WINDOWS_PREFIX = 'windows/';
 const KEEP_IDS = 1_000;
 /** Conditional writes a count tries: with N writers at once the last may lose N - 1 races. */
 const MAX_ATTEMPTS = 60;
-/** An ended window is kept this long: no per-address trace outlives the limits that read it. */
-const KEEP_MS = 48 * 3_600_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
+/** An ended window is kept this long: no per-address trace outlives the limits that read it. */
+const KEEP_MS = 48 * HOUR_MS;
 
 type Event = { id: string; at: string; flagged?: true };
 type Value = { events: Event[]; more: number; more_flagged: number };
 /** A tally: its name and the end of the fixed window it counts. */
-export type Window = { name: string; endsAt: Date };
+type Window = { name: string; endsAt: Date };
 
 export const windowKey = ({ name, endsAt }: Window) =>
   `${WINDOWS_PREFIX}${endsAt.toISOString()}/${hash('sha256', name)}`;
@@ -47,10 +46,8 @@ export async function tally(
     if (index >= 0) return value.more + index + 1;
     const place = value.more + value.events.length + 1;
     if (limit !== undefined && place > limit) return place;
-    const events = [
-      ...value.events,
-      { id: eventId, at: now.toISOString(), ...(flagged && { flagged: true as const }) },
-    ];
+    const event = { id: eventId, at: now.toISOString(), ...(flagged && { flagged: true as const }) };
+    const events = [...value.events, event];
     const overflow = Math.max(0, events.length - KEEP_IDS);
     const next: Value = {
       events: events.slice(overflow),
@@ -74,11 +71,10 @@ export async function peek(
   const index = eventId === undefined ? -1 : value.events.findIndex((event) => event.id === eventId);
   // Events no longer remembered by id come first; their flags are known only as a total.
   const after = value.events.slice(Math.max(0, skip - value.more));
-  const remembered = after.filter((e) => e.flagged).length;
   return {
     count: value.more + value.events.length,
     ...(index >= 0 && { place: value.more + index + 1 }),
-    flaggedAfter: remembered + (skip < value.more ? value.more_flagged : 0),
+    flaggedAfter: after.filter((e) => e.flagged).length + (skip < value.more ? value.more_flagged : 0),
     idsAfter: after.map((e) => e.id),
   };
 }
