@@ -136,7 +136,7 @@ start(
     '--command',
     `node scripts/dev/attach.ts ${astroPort}`,
   ],
-  // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
+  // The local Blobs server shares its process with every invocation: see src/proposal/store/blobs.ts (timeFactor).
   {
     BROWSER: 'none',
     // netlify dev's proxy (PORT), functions and Blobs servers listen on HOST, loopback by default.

@@ -77,7 +77,7 @@ async function startNetlify(restartsLeft: number): Promise<void> {
       env: {
         // The build netlify serve runs publishes absolute URLs at this address (src/integrations/site-url.ts).
         SITE_URL: `http://localhost:${port}`,
-        // The local Blobs server shares its process with every invocation: see src/proposal/store/limits.ts.
+        // The local Blobs server shares its process with every invocation: see src/proposal/store/blobs.ts (timeFactor).
         STORE_TIMEOUT_FACTOR: '2',
         // Signed requests from agents on loopback are checked locally (src/contract/web-bot-auth.ts).
         [LOOPBACK_DIRECTORY_ENV]: '1',

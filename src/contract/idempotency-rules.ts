@@ -14,8 +14,8 @@ const KEY = `${KEY_CHAR_CLASS}{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}`;
 export const IDEMPOTENCY_KEY_PATTERN = `^(?:${KEY}|"${KEY}")$`;
 
 /**
- * Retry-After of a 503. Tied to the lease (proposal/store/limits.ts, leaseMs): a 503 leaves no
- * lease unless a write landed after its answer was lost for good; such a lease runs out by its
- * deadline, and a retry that meets it waits or gets 409 with the seconds it has left.
+ * Retry-After of a 503. A 503 leaves no claim unless a write landed after its answer was lost for
+ * good; such a claim ends with its invocation (src/proposal/work/engine.ts), and a retry that meets
+ * it waits or gets 409 with the seconds it has left.
  */
 export const STORE_RETRY_AFTER_SECONDS = 10;
