@@ -10,12 +10,10 @@ export const allowedHosts = (canonicalUrl: string, deployUrls: readonly string[]
 
 /** Which header names a host the function does not answer on; a missing Origin passes, an unparsable one (`null` too) does not. */
 export function foreignHost(req: Request, allowed: ReadonlySet<string>): 'Host' | 'Origin' | undefined {
-  const host = hostnameOf(`http://${req.headers.get('host') ?? new URL(req.url).host}`);
-  if (host === undefined || !allowed.has(host)) return 'Host';
+  const served = (url: string) => allowed.has(hostnameOf(url) ?? '');
+  if (!served(`http://${req.headers.get('host') ?? new URL(req.url).host}`)) return 'Host';
   const origin = req.headers.get('origin');
-  if (origin === null || origin === '') return undefined;
-  const originHost = hostnameOf(origin);
-  return originHost !== undefined && allowed.has(originHost) ? undefined : 'Origin';
+  return !origin || served(origin) ? undefined : 'Origin';
 }
 
 type MediaType = 'json' | 'form';
