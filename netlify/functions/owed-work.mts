@@ -14,7 +14,6 @@ let intake: Intake | undefined;
 
 export default async () => {
   const startedAt = performance.now();
-  // The configuration is read once per instance, as the HTTP function reads it.
   intake ??= createIntake(knowledge as Knowledge, validators, readEnv);
   await runScheduled(workContext(intake, { startedAt, limitMs: SCHEDULED_LIMIT_MS }));
 };

@@ -14,17 +14,15 @@ const MCP_SDK = new URL('../../.generated/mcp-sdk.mjs', import.meta.url).href;
 /** Netlify's limit of a synchronous function: no claim of this invocation outlives it. */
 const LIMIT_MS = 60_000;
 
-/**
- * netlify serve retries a 403 or 404 at `<path>.html`, `.htm`, `/index.html` and `/index.htm` (its CDN
- * emulation, utils/proxy.js alternativePathsFor): each retry goes to the door of the path it retries.
- */
+// netlify serve retries a 403 or 404 at `<path>.html`, `.htm`, `/index.html` and `/index.htm` (its CDN emulation,
+// utils/proxy.js alternativePathsFor): each retry goes to the door of the path it retries.
 const API_PATHS = new Set(
   ['', '.html', '.htm', '/index.html', '/index.htm'].map((s) => DOCUMENT_PATHS.proposalApi + s),
 );
 const toHttp = (path: string) => API_PATHS.has(path) || path.startsWith(`${DOCUMENT_PATHS.consentPages}/`);
 
 // Built by the first invocation: the configuration is read once per instance.
-let doors: { http: (inv: Invocation) => Promise<Response>; mcp: (inv: Invocation) => Promise<Response> } | undefined;
+let doors: Record<'http' | 'mcp', (inv: Invocation) => Promise<Response>> | undefined;
 
 export default async (request: Request, context?: Context) => {
   const invocation: Invocation = {
@@ -46,9 +44,8 @@ export default async (request: Request, context?: Context) => {
 };
 
 export const config: Config = {
-  // DOCUMENT_PATHS.proposalApi, DOCUMENT_PATHS.mcp and the confirmation pages, written out because Netlify
-  // reads them statically (a test keeps them equal). The methods hold for every path: GET /api/proposal is
-  // the contract file and GET /mcp the CDN's 405 (netlify.toml), with no invocation.
+  // DOCUMENT_PATHS' API, MCP and confirmation pages, written out because Netlify reads them statically (a test keeps
+  // them equal). GET /api/proposal is the contract file and GET /mcp the CDN's 405 (netlify.toml): no invocation.
   path: ['/api/proposal', '/mcp', '/confirm/*'],
   method: ['POST', 'OPTIONS', 'DELETE'],
   // Mirrored in the contract's limits.rate_limit (src/contract/contract.ts); a test keeps them equal.

@@ -9,25 +9,20 @@ import type { DoorWords } from './pipeline.ts';
 const patterns = new Map<string, RegExp>();
 
 function mentions(text: string, keyword: string): boolean {
-  let pattern = patterns.get(keyword);
-  if (!pattern) {
-    pattern = new RegExp(`(?:^|[^\\p{L}\\p{N}])${RegExp.escape(keyword)}(?:$|[^\\p{L}\\p{N}])`, 'iu');
-    patterns.set(keyword, pattern);
-  }
+  const pattern =
+    patterns.get(keyword) ?? new RegExp(`(?:^|[^\\p{L}\\p{N}])${RegExp.escape(keyword)}(?:$|[^\\p{L}\\p{N}])`, 'iu');
+  patterns.set(keyword, pattern);
   return pattern.test(text);
 }
 
 /** Startups vs established businesses: company size first, then the words of the question. */
-function pickAudience(k: Knowledge, req: GuideRequest) {
-  const bySize = k.audiences.filter((a) => a.company_sizes.includes(req.company_size));
-  const startupish = /\b(startup|start-up|seed|series [a-c]|founder|mvp|pre-revenue|yc)\b/i.test(
-    `${req.question} ${req.industry}`,
-  );
+function pickAudience(k: Knowledge, size: GuideRequest['company_size'], text: string) {
+  const bySize = k.audiences.filter((a) => a.company_sizes.includes(size));
+  const startupish = /\b(startup|start-up|seed|series [a-c]|founder|mvp|pre-revenue|yc)\b/i.test(text);
   const candidates = bySize.length > 0 ? bySize : k.audiences;
   return candidates.find((a) => (a.id === 'startups') === startupish) ?? candidates[0];
 }
 
-/** `door`: how the next steps name the other actions and the key (./door-words.ts). */
 export function guide(k: Knowledge, req: GuideRequest, door: DoorWords) {
   const text = `${req.question} ${req.industry}`;
   const scored = k.capabilities
@@ -40,19 +35,15 @@ export function guide(k: Knowledge, req: GuideRequest, door: DoorWords) {
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, 3);
 
-  const audience = pickAudience(k, req);
+  const audience = pickAudience(k, req.company_size, text);
   const top = scored[0]?.c.id;
   const unsure = req.primary_need === NOT_SURE && scored.length === 0;
+  const fit = (m: Knowledge['engagement_models'][number]) =>
+    (top && m.suggested_for.includes(top) ? 2 : 0) + scored.filter((s) => m.suggested_for.includes(s.c.id)).length;
   const model = unsure
     ? (k.engagement_models.find((m) => m.id === 'assessment') ?? k.engagement_models[0])
-    : [...k.engagement_models]
-        .map((m, order) => ({
-          m,
-          order,
-          score:
-            (top && m.suggested_for.includes(top) ? 2 : 0) +
-            scored.filter((s) => m.suggested_for.includes(s.c.id)).length,
-        }))
+    : k.engagement_models
+        .map((m, order) => ({ m, order, score: fit(m) }))
         .sort((a, b) => b.score - a.score || a.order - b.order)[0]?.m;
 
   const programItems =

@@ -31,7 +31,6 @@ function markdownSection(title: string, fields: Partial<Record<Labelled, string>
   return lines.length > 0 ? `## ${title}\n\n${lines.join('\n')}\n` : '';
 }
 
-/** `door`: how the next step names the submit action and the key (./door-words.ts). */
 export function summarize(k: Knowledge, req: SummarizeRequest, door: DoorWords) {
   const intake = pick(req, INTAKE_FIELDS);
   const guidance = pick(req, GUIDANCE_FIELDS);
@@ -42,11 +41,10 @@ export function summarize(k: Knowledge, req: SummarizeRequest, door: DoorWords) 
   const missingIntake = REQUIRED_INTAKE_FIELDS.filter((f) => !intake[f]);
   const missingContact = CONTACT_FIELDS.filter((f) => !contact[f]);
   const warnings: string[] = [];
-  if (!intake.cloud_context) {
+  if (!intake.cloud_context)
     warnings.push(
       'Name your cloud account team, startup program or funding context if you know them, or write "none".',
     );
-  }
   if (missingContact.length > 0)
     warnings.push(`To send the request we need: ${missingContact.map((f) => FIELD_LABELS[f]).join(', ')}.`);
   warnings.push(
@@ -55,9 +53,7 @@ export function summarize(k: Knowledge, req: SummarizeRequest, door: DoorWords) 
 
   const markdown = [
     '# Proposal request overview',
-    '',
     `For ${k.partner.name}, ${k.partner.described_as}. Not submitted.`,
-    '',
     markdownSection('Intake', intake),
     markdownSection('Context', guidance),
     markdownSection('Contact', contact),

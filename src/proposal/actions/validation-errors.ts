@@ -4,14 +4,7 @@ import type { FieldError } from '../../contract/http.ts';
 import { FORM_FIELDS } from '../../contract/fields.ts';
 
 /** Every field of any action, plus the submit-only ones: names safe to repeat back. */
-const KNOWN_FIELDS: ReadonlySet<string> = new Set([
-  ...FORM_FIELDS,
-  'action',
-  'consent',
-  'consent_version',
-  'website',
-  'form_started_at',
-]);
+const KNOWN_FIELDS = new Set([...FORM_FIELDS, 'action', 'consent', 'consent_version', 'website', 'form_started_at']);
 
 /** A made-up property name may itself be a secret ({"sk_live_…": 1}): only names the contract knows are repeated. */
 const pointerOf = (e: ErrorObject): string => {
@@ -22,35 +15,24 @@ const pointerOf = (e: ErrorObject): string => {
   return `#${e.instancePath}${escaped !== undefined ? `/${escaped}` : ''}`;
 };
 
-function detailOf(e: ErrorObject): string {
-  const p = e.params as Record<string, unknown>;
-  switch (e.keyword) {
-    case 'required':
-      return 'is required';
-    case 'additionalProperties':
-      return 'is not a field of this action';
-    case 'maxLength':
-      return `must be at most ${String(p.limit)} characters`;
-    case 'minLength':
-      return 'must not be empty';
-    case 'enum':
-      return `must be one of: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'const':
-      return `must be ${JSON.stringify(p.allowedValue)}`;
-    case 'type':
-      return `must be of type ${String(p.type)}`;
-    case 'pattern':
-      return e.instancePath === '/phone'
-        ? 'must be a phone number: digits, spaces and + ( ) . - / only, with the country code'
-        : 'must contain visible text, without control or invisible formatting characters';
-    case 'format':
-      return p['format'] === 'email'
-        ? 'must be an email address, such as name@example.com'
-        : `must be a valid ${String(p['format'])}`;
-    default:
-      return e.message ?? 'is invalid';
-  }
-}
+/** A sender's words for each ajv keyword; any other keyword says ajv's own message. */
+const DETAILS: Record<string, (p: Record<string, unknown>, e: ErrorObject) => string> = {
+  required: () => 'is required',
+  additionalProperties: () => 'is not a field of this action',
+  maxLength: (p) => `must be at most ${String(p['limit'])} characters`,
+  minLength: () => 'must not be empty',
+  enum: (p) => `must be one of: ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+  const: (p) => `must be ${JSON.stringify(p['allowedValue'])}`,
+  type: (p) => `must be of type ${String(p['type'])}`,
+  pattern: (_, e) =>
+    e.instancePath === '/phone'
+      ? 'must be a phone number: digits, spaces and + ( ) . - / only, with the country code'
+      : 'must contain visible text, without control or invisible formatting characters',
+  format: (p) =>
+    p['format'] === 'email'
+      ? 'must be an email address, such as name@example.com'
+      : `must be a valid ${String(p['format'])}`,
+};
 
 /** One entry per pointer and detail, in ajv's order. */
 export function fieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
@@ -58,7 +40,11 @@ export function fieldErrors(errors: ErrorObject[] | null | undefined): FieldErro
   for (const e of errors ?? []) {
     const pointer = pointerOf(e);
     const unknownName = e.keyword === 'additionalProperties' && pointer === `#${e.instancePath}`;
-    const detail = unknownName ? 'has an unknown property (its name is not repeated here)' : detailOf(e);
+    const detail = unknownName
+      ? 'has an unknown property (its name is not repeated here)'
+      : Object.hasOwn(DETAILS, e.keyword)
+        ? DETAILS[e.keyword]!(e.params as Record<string, unknown>, e)
+        : (e.message ?? 'is invalid');
     out.set(`${pointer} ${detail}`, { pointer, detail });
   }
   return [...out.values()];

@@ -27,24 +27,18 @@ import { escapeHtml as esc } from '../../text/escape-html.ts';
 /** `frame`: the site's header and footer, cut from the built /proposal page (src/integrations/build-outputs.ts). */
 export type ReplyKnowledge = Knowledge & { stylesheet?: string; frame?: { header: string; footer: string } };
 
-/** `lead` is shown above the workspace; `form` is absent once the request is done. */
-interface Page {
-  title: string;
-  lead: string;
-  form?: FormState;
-}
-
 type Values = Record<string, string>;
+/** `lead` is shown above the workspace; `form` is absent once the request is done. */
+type Page = { title: string; lead: string; form?: FormState };
 
 function problemPage(body: ProblemBody, values: Values): Page {
   // A missing consent is said once, at the box; the top of the page only points there.
-  if (isProblemType(body.type, 'consent-required')) {
+  if (isProblemType(body.type, 'consent-required'))
     return {
       title: 'Please check your request',
       lead: `<div class="reply problem" role="alert"><p>One thing is missing before sending: <a href="#f-consent">your consent in step 4</a>. Everything you typed is kept.</p></div>`,
       form: { values, errors: { consent: CONSENT_MISSING }, canSend: true },
     };
-  }
   // Only a page of another site posts here cross-site: nothing it sent is shown back, and there is no form to fill.
   if (isProblemType(body.type, 'cross-site-request'))
     return {
@@ -110,7 +104,7 @@ function formValues(params: URLSearchParams | undefined): Values {
 }
 
 /** A successful reply's body names its action (guide and summarize), or is a submit's (a status). */
-export function htmlReply(k: ReplyKnowledge, reply: Reply, params?: URLSearchParams): Response {
+export function htmlReply(k: ReplyKnowledge, reply: Reply, headers: Headers, params?: URLSearchParams): Response {
   const values = formValues(params);
   const body = reply.body as GuideReply | SummarizeReply | SubmitReply;
   const page =
@@ -125,9 +119,8 @@ export function htmlReply(k: ReplyKnowledge, reply: Reply, params?: URLSearchPar
 ${page.form ? workspaceFormsHtml(k, page.form) : `<p class="actions"><a class="button secondary" href="/proposal">Start a new request</a> <a href="/">${esc(k.partner.name)} home</a></p>`}`;
   const response = framed(k, page.title, main, reply.status, 'strict-origin-when-cross-origin', 'wide');
   // The protocol headers that keep their meaning on an HTML page.
-  const sent = new Headers(reply.headers);
   for (const name of ['retry-after', 'idempotent-replayed'])
-    if (sent.has(name)) response.headers.set(name, sent.get(name)!);
+    if (headers.has(name)) response.headers.set(name, headers.get(name)!);
   return response;
 }
 
@@ -156,20 +149,15 @@ export function consentPageAnswer(url: string): Record<string, unknown> | undefi
   const action =
     path === CONSENT_PAGES.confirm ? 'confirm_request' : path === CONSENT_PAGES.deny ? 'deny_request' : undefined;
   if (action === undefined) return undefined;
-  const body = Object.create(null) as Record<string, unknown>;
-  body['action'] = action;
-  body['request_id'] = searchParams.get('request') ?? '';
-  body['token'] = searchParams.get('token') ?? '';
-  return body;
+  return { action, request_id: searchParams.get('request') ?? '', token: searchParams.get('token') ?? '' };
 }
 
 /** What happened, or the problem and that nothing changed, in the words the page's script shows (shared/consent/link-view.ts). */
 export function consentReplyPage(k: ReplyKnowledge, reply: Reply): Response {
-  const partner = { name: k.partner.name, email: k.partner.email };
   const ok = reply.status < 300;
   const view = ok
-    ? answeredView(reply.body as AnswerReply, partner)
-    : linkProblemView(reply.body as ProblemBody | null, reply.status, undefined, partner);
+    ? answeredView(reply.body as AnswerReply, k.partner)
+    : linkProblemView(reply.body as ProblemBody | null, reply.status, undefined, k.partner);
   const main = `
 <div class="reply${ok ? '' : ' problem'}" role="${ok ? 'status' : 'alert'}">${viewToHtml(view.body, 'h2')}</div>
 <p class="actions"><a href="/">${esc(k.partner.name)} home</a></p>`;

@@ -1,7 +1,4 @@
-/**
- * The parts of the MCP SDK v2 the door uses. The build bundles this file into .generated/mcp-sdk.mjs,
- * which the function entry imports on the first MCP message (docs/api.md, "How the SDK ships").
- */
+/** The MCP SDK v2 as the door uses it, bundled into .generated/mcp-sdk.mjs for the first MCP message (docs/api.md). */
 export { CLIENT_INFO_META_KEY, createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 export {
   CLIENT_CAPABILITIES_META_KEY,

@@ -1,8 +1,6 @@
 /**
- * POST /mcp on the official SDK v2, loaded with the first MCP message (./mcp-sdk.ts): one tool per
- * action for both protocol eras. Its createMcpHandler answers 2026-07-28 (server/discover, the `_meta`
- * envelope, cache hints) and 2025-era requests on its stateless legacy path. Before the SDK: the hosts,
- * the body, batches and headers that contradict the body (what the SDK checks itself: docs/api.md).
+ * POST /mcp on the official SDK v2 (./mcp-sdk.ts, loaded by the first MCP message): one tool per action, both eras.
+ * Before the SDK: the hosts, the body, batches, headers that contradict the body (what the SDK checks: docs/api.md).
  */
 import type { CallToolResult, jsonSchemaValidator, ServerContext } from '@modelcontextprotocol/server';
 import { MAX_BODY_BYTES, ACTIONS, type ProposalAction } from '../../contract/fields.ts';
@@ -20,15 +18,7 @@ import {
 } from '../../contract/mcp-server.ts';
 import { IDEMPOTENCY_KEY_ARGUMENT as KEY, mcpTools, PROPOSAL_TOOLS, REPLAYED_META } from '../../contract/tools.ts';
 import { errorName, logEvent } from '../log.ts';
-import {
-  checked,
-  internalError,
-  runAction,
-  type ActionRequest,
-  type DoorWords,
-  type Intake,
-  type Invocation,
-} from '../actions/pipeline.ts';
+import { checked, internalError, runAction, type Intake, type Invocation } from '../actions/pipeline.ts';
 import { consentCodec, mcpConsent, type Codec } from '../consent/elicit.ts';
 import { declaredSession, withSession } from '../consent/session.ts';
 import { allowedHosts, foreignHost, readPost, type PostRefusal } from './gates.ts';
@@ -44,8 +34,8 @@ const REFUSED: Record<PostRefusal, [number, number, string]> = {
   'malformed-json': [400, -32700, 'Parse error: Invalid JSON'],
 };
 
-export const MCP_WORDS: DoorWords = {
-  action: (action) => `the ${PROPOSAL_TOOLS[action].name} tool`,
+const MCP_WORDS = {
+  action: (action: ProposalAction) => `the ${PROPOSAL_TOOLS[action].name} tool`,
   key: `the ${KEY} argument`,
   keyPointer: `#/${KEY}`,
   schemas: "the tool's inputSchema in tools/list",
@@ -81,11 +71,11 @@ function refusal(req: Request, message: unknown): Response | undefined {
 }
 
 /** Success: `structuredContent` and the same JSON as text (a replay says so in `_meta`); a refusal: `isError` and the problem. */
-function toolResult(reply: Reply): CallToolResult {
+function toolResult(reply: Reply, agentsPage: string): CallToolResult {
+  const body = withProblemBase(reply, agentsPage).body as Record<string, unknown>;
   const text = (value: unknown) => ({ type: 'text' as const, text: JSON.stringify(value) });
-  if (reply.status >= 300) return { isError: true, content: [text(reply.body)] };
-  const body = reply.body as Record<string, unknown>;
-  if (!Object.entries(reply.headers ?? {}).some(([name, v]) => /^idempotent-replayed$/i.test(name) && v === 'true'))
+  if (reply.status >= 300) return { isError: true, content: [text(body)] };
+  if (new Headers(reply.headers).get('idempotent-replayed') !== 'true')
     return { content: [text(body)], structuredContent: body };
   const note = `Replayed: this ${KEY} was already used with these arguments; this is the stored result, nothing was submitted again.`;
   return {
@@ -97,6 +87,7 @@ function toolResult(reply: Reply): CallToolResult {
 
 function buildServer(sdk: McpSdk, intake: Intake, inv: Invocation, codec: Codec | undefined) {
   const k = intake.knowledge;
+  const result = (reply: Reply) => toolResult(reply, k.urls.agents);
   const server = new sdk.McpServer(mcpServerInfo(k), {
     ...(codec && { requestState: { verify: codec.verify } }),
     capabilities: MCP_CAPABILITIES,
@@ -113,9 +104,7 @@ function buildServer(sdk: McpSdk, intake: Intake, inv: Invocation, codec: Codec 
       async (given, ctx: ServerContext) => {
         const { [KEY]: key, ...args } = given;
         if (action === 'submit' && key !== undefined && typeof key !== 'string')
-          return toolResult(
-            withProblemBase(problem('invalid-idempotency-key', `The ${KEY} argument must be a string.`), k.urls.agents),
-          );
+          return result(problem('invalid-idempotency-key', `The ${KEY} argument must be a string.`));
         // The client's name for itself: `clientInfo` in the envelope (SEP-2575), what its 2025-era session declared, or its User-Agent.
         const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
         const session = declaredSession(intake.config.consent.secret, inv.request, intake.now());
@@ -125,15 +114,15 @@ function buildServer(sdk: McpSdk, intake: Intake, inv: Invocation, codec: Codec 
           userAgentProduct(inv.request.headers.get('user-agent'));
         const caller = mcpCaller(client, inv.request, session?.revision);
         // Other actions take no key: sent to them, it is a field their schema does not allow.
-        const request = (consent?: ActionRequest['consent']): ActionRequest => ({
+        const request = (consent = caller.consent) => ({
           body: { ...(action === 'submit' ? args : given), action },
           idempotencyKey: action === 'submit' ? ((key as string | undefined) ?? null) : null,
           door: MCP_WORDS,
           source: caller.source,
-          consent: consent ?? caller.consent,
+          consent,
         });
         try {
-          let consent: ActionRequest['consent'];
+          let consent = caller.consent;
           if (action === 'submit') {
             const labels = intake.partner.choiceLabels;
             const asked = await mcpConsent(intake, sdk, codec, ctx, {
@@ -141,24 +130,21 @@ function buildServer(sdk: McpSdk, intake: Intake, inv: Invocation, codec: Codec 
               key,
               asserted: caller.consent,
               session,
-              check: async () => {
-                const result = await checked(intake, request());
-                return 'reply' in result ? result.reply : undefined;
-              },
+              check: () => checked(intake, request()).then((draft) => ('valid' in draft ? undefined : draft)),
               summary: {
                 company: typeof args['company'] === 'string' ? args['company'] : '',
                 choices: [args['primary_need'], args['engagement_model']].flatMap((c) => labels[String(c)] ?? []),
               },
             });
             if ('ask' in asked) return asked.ask;
-            if ('refuse' in asked) return toolResult(withProblemBase(asked.refuse, k.urls.agents));
+            if ('refuse' in asked) return result(asked.refuse);
             consent = asked.consent;
           }
-          return toolResult(withProblemBase(await runAction(intake, inv, request(consent)), k.urls.agents));
+          return result(await runAction(intake, inv, request(consent)));
         } catch (error) {
           if (error instanceof sdk.UrlElicitationRequiredError) throw error;
           logEvent('unexpected_error', { name: errorName(error), channel: 'mcp' });
-          return toolResult(withProblemBase(internalError(), k.urls.agents));
+          return result(internalError());
         }
       },
     );
@@ -166,9 +152,9 @@ function buildServer(sdk: McpSdk, intake: Intake, inv: Invocation, codec: Codec 
   return server;
 }
 
-/** `loadSdk`: imports the bundled SDK, called when the first MCP message arrives. */
 export function createMcpDoor(intake: Intake, loadSdk: () => Promise<McpSdk>) {
   const hosts = allowedHosts(intake.knowledge.urls.home, intake.config.deployUrls);
+  const secret = intake.config.consent.secret;
   let sdk: Promise<McpSdk> | undefined;
   const load = () =>
     (sdk ??= loadSdk().catch((error: unknown) => {
@@ -190,21 +176,15 @@ export function createMcpDoor(intake: Intake, loadSdk: () => Promise<McpSdk>) {
     if (refused) return refused;
     try {
       const loaded = await load();
-      const codec = consentCodec(loaded, intake.config.consent.secret);
-      const onerror = (error: Error) => logEvent('mcp_error', { name: errorName(error) });
+      const codec = consentCodec(loaded, secret);
       // The server is built per message: stateless, and each message's invocation is its own.
       const handler = loaded.createMcpHandler(() => buildServer(loaded, intake, inv, codec), {
         responseMode: 'json',
         maxRequestBodySize: MAX_MCP_BODY_BYTES,
-        onerror,
+        onerror: (error: Error) => logEvent('mcp_error', { name: errorName(error) }),
       });
-      return await withSession(
-        intake.config.consent.secret,
-        req,
-        post.json,
-        () => handler.fetch(req, { parsedBody: post.json }),
-        intake.now(),
-      );
+      const answer = () => handler.fetch(req, { parsedBody: post.json });
+      return await withSession(secret, req, post.json, answer, intake.now());
     } catch (error) {
       // Never a stack trace or a file path: the class name to the log, a fixed text to the client.
       logEvent('unexpected_error', { name: errorName(error), channel: 'mcp' });
