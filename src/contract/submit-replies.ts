@@ -69,17 +69,26 @@ export function receivedReplyBody(r: {
 }
 
 /** 202: stored, not yet accepted by the CRM; the same key and body retried later complete it. */
-export function pendingReplyBody(r: { requestId: string; receivedAt: string; retryAfterSeconds: number }) {
+export function pendingReplyBody(r: {
+  requestId: string;
+  receivedAt: string;
+  confirmationEmail: ConfirmationEmailState;
+  retryAfterSeconds: number;
+}) {
+  const owed = r.confirmationEmail === 'not_sent';
   return {
     status: 'pending' as const,
-    confirmation_email: 'not_sent' as const,
+    // What the record says: a confirmed or released request may have had its email, or none is owed.
+    confirmation_email: r.confirmationEmail,
     request_id: r.requestId,
     received_at: r.receivedAt,
     retry_after_seconds: r.retryAfterSeconds,
     // For people, as every message: how an agent may ask again is the contract's (STATUS_MEANINGS.pending).
     message:
-      "Stored safely; it is delivered to the partner's team automatically, without a retry from you, and the " +
-      'confirmation email follows. No confirmation email has been sent yet.',
+      "Stored safely; it is delivered to the partner's team automatically, without a retry from you" +
+      (owed
+        ? ', and the confirmation email follows. No confirmation email has been sent yet.'
+        : `. ${CONFIRMATION_EMAIL_TO_PERSON[r.confirmationEmail]}`),
   };
 }
 

@@ -204,12 +204,14 @@ export function submitView(r: SubmitReply, who: Sender, retryIn?: number): Reply
       el(
         'p',
         null,
-        'It has not reached our team yet, and gets there without anything more from you; the confirmation email follows.',
+        r.confirmation_email === 'not_sent'
+          ? 'It has not reached our team yet, and gets there without anything more from you; the confirmation email follows.'
+          : 'It has not reached our team yet, and gets there without anything more from you.',
         retryIn === undefined
           ? ' You can close this page.'
           : ` We check again while this page is open (in about ${retryIn} seconds); you can also close it.`,
       ),
-      el('p', null, 'No confirmation email has been sent yet.'),
+      el('p', null, r.confirmation_email === 'not_sent' ? 'No confirmation email has been sent yet.' : email),
     ),
   };
 }
