@@ -9,7 +9,7 @@ import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
 import { isObject, StoreUnavailable, type ProposalsStore } from './blobs.ts';
 import { timeOrderedId } from './ids.ts';
 
-type KeyPointer = { fingerprint: string; request_id: string; created_at: string };
+export type KeyPointer = { fingerprint: string; request_id: string; created_at: string };
 
 const pointerKey = (idempotencyKey: string) => `keys/${hash('sha256', idempotencyKey)}`;
 const isPointer = (value: unknown): value is KeyPointer =>
