@@ -60,7 +60,11 @@ export function restoreEnv(env: Record<string, string>): void {
 export async function storedRecords(): Promise<ProposalRecord[]> {
   const store = getStore({ name: PROPOSALS_STORE, consistency: 'strong' });
   const { blobs } = await store.list({ prefix: 'requests/' });
-  return Promise.all(blobs.map(async ({ key }) => (await store.get(key, { type: 'json' })) as ProposalRecord));
+  const read = await Promise.all(
+    blobs.map(({ key }) => store.get(key, { type: 'json' }) as Promise<ProposalRecord | null>),
+  );
+  // One erased between the list and its read is no longer stored.
+  return read.filter((r): r is ProposalRecord => r !== null);
 }
 
 /** A JSON POST to /api/proposal. */
