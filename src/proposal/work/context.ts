@@ -1,9 +1,13 @@
 /** What owed work runs with: one value per invocation, built by the entry (the door's or the schedule's). */
 import type { Config } from '../config.ts';
-import type { CrmAdapter } from '../submit/crm.ts';
-import type { Mailer, SendResult } from '../notify/mail.ts';
+import type { LogFields } from '../log.ts';
+import { crmCall, type CrmAdapter, type CrmOutcome } from '../submit/crm.ts';
+import type { Channels, CrmFailureKind } from '../submit/record.ts';
+import { MAIL_EFFECT_MS, type Mailer, type SendResult } from '../notify/mail.ts';
+import { CHAT_EFFECT_MS, postChat } from '../notify/chat.ts';
+import type { SalesMessage } from '../notify/messages.ts';
 import type { ConsentText, Partner } from '../notify/partner.ts';
-import type { WorkTime } from './engine.ts';
+import type { Outcome, Owned, Owner, WorkTime } from './engine.ts';
 
 export interface Ctx extends WorkTime {
   config: Config;
@@ -17,8 +21,7 @@ export interface Ctx extends WorkTime {
 
 /**
  * Sends through `where` unless it already failed in this run: the run's other messages to a receiver
- * that is down wait for the next run (a retry, as its own failure would be), rather than spend the
- * run's time on it one timeout after another while the leads behind them wait.
+ * that is down wait for the next run, rather than spend its time on one timeout after another.
  */
 export async function reaching(ctx: Ctx, where: string, send: () => Promise<SendResult>): Promise<SendResult> {
   if (ctx.unreachable?.has(where)) return 'retry';
@@ -27,8 +30,55 @@ export async function reaching(ctx: Ctx, where: string, send: () => Promise<Send
   return result;
 }
 
+/** One CRM call within the claim: a refusal of any kind is a retry (consented data is never dropped). */
+export async function askCrm<R extends Owned>(
+  ctx: Ctx,
+  owner: Owner<R, Ctx>,
+  call: (signal: AbortSignal) => Promise<CrmOutcome>,
+  done: (r: R, reference?: string) => R,
+  note?: (r: R, kind: CrmFailureKind) => R,
+): Promise<Outcome<R>> {
+  owner.beforeEffect(ctx.config.crmTimeoutMs);
+  const outcome = await crmCall(ctx.config.crmTimeoutMs, call);
+  if (outcome.ok) return { done: (r) => done(r, outcome.reference) };
+  return {
+    retry: true,
+    reason: outcome.kind,
+    ...(outcome.retryAfterSeconds !== undefined && { afterMs: outcome.retryAfterSeconds * 1000 }),
+    ...(note !== undefined && { note: (r: R) => note(r, outcome.kind) }),
+  };
+}
+
 /** Where sales are told: NOTIFY_EMAIL (else the partner's address) when mail is configured, and the chat webhook. */
-export const salesChannels = (ctx: Ctx) => ({
+const salesChannels = (ctx: Ctx) => ({
   email: ctx.mailer === null ? undefined : (ctx.config.notify.emailTo ?? [ctx.partner.email]),
   chat: ctx.config.notify.chatUrl,
 });
+
+/** What a new request or job owes sales: each configured channel. */
+export const owedChannels = (ctx: Ctx): Channels => {
+  const to = salesChannels(ctx);
+  return {
+    email: to.email?.length ? 'owed' : 'not_configured',
+    chat: to.chat === undefined ? 'not_configured' : 'owed',
+  };
+};
+
+/** Sends one channel of a sales message (`id` its webhook-id); 'not_configured' when that channel no longer is. */
+export async function tellSales(
+  ctx: Ctx,
+  owner: { beforeEffect(boundMs: number): void },
+  channel: keyof Channels,
+  message: SalesMessage,
+  id: string,
+  fields: LogFields,
+) {
+  const to = salesChannels(ctx)[channel];
+  if (to === undefined) return 'not_configured' as const;
+  return reaching(ctx, channel === 'chat' ? (to as string) : 'smtp', () => {
+    owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
+    if (channel === 'chat') return postChat(to as string, message.chat, id);
+    const { chat: _chat, ...mail } = message;
+    return ctx.mailer!.send({ ...mail, to }, fields);
+  });
+}

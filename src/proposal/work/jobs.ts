@@ -11,8 +11,6 @@ import type { CrmName } from '../../contract/submit-replies.ts';
 import { isObject } from '../store/blobs.ts';
 import { DAY_MS, HOUR_MS, peek } from '../store/tally.ts';
 import { hourEnd, hourOf, noticeWindow, pastHourLimit } from '../limits/send-gates.ts';
-import { MAIL_EFFECT_MS } from '../notify/mail.ts';
-import { CHAT_EFFECT_MS, postChat } from '../notify/chat.ts';
 import type { ConsentLinks } from '../notify/links.ts';
 import {
   configAlertMessage,
@@ -23,9 +21,8 @@ import {
   type ErasedLead,
   type SalesMessage,
 } from '../notify/messages.ts';
-import { crmCall } from '../submit/crm.ts';
 import type { Channels, NotifyState, ProposalRecord } from '../submit/record.ts';
-import { reaching, salesChannels, type Ctx } from './context.ts';
+import { askCrm, owedChannels, tellSales, type Ctx } from './context.ts';
 import { Owner, type Kind, type Owned, type Step } from './engine.ts';
 import { markDue } from './due.ts';
 import { readTopics } from './questions.ts';
@@ -65,7 +62,6 @@ function newJob(ctx: Ctx, kind: JobKind, period: string): J {
   const start =
     kind === 'digest' ? Date.parse(`${period}:00:00.000Z`) : Date.parse(`${period.slice(0, 10)}T00:00:00.000Z`);
   const ends = kind === 'digest' ? hourEnd(period).getTime() : kind === 'erasure' ? now.getTime() : start + DAY_MS;
-  const to = salesChannels(ctx);
   return {
     kind,
     period,
@@ -74,19 +70,18 @@ function newJob(ctx: Ctx, kind: JobKind, period: string): J {
     keep_until: new Date(
       kind === 'erasure' ? now.getTime() + CONSENT_LINK_HOURS.deny * HOUR_MS : ends + 2 * DAY_MS,
     ).toISOString(),
-    message: {
-      email: to.email?.length ? 'owed' : 'not_configured',
-      chat: to.chat === undefined ? 'not_configured' : 'owed',
-    },
+    message: owedChannels(ctx),
   };
 }
 
 /** Owes the job once: its due entry, then the record, both create-if-new; a job already there is left as it is. */
-export async function oweJob(ctx: Ctx, kind: Exclude<JobKind, 'erasure'>, period: string, extra: Partial<J> = {}) {
-  const job = { ...newJob(ctx, kind, period), ...extra };
+async function owe(ctx: Ctx, job: J) {
   await markDue(ctx.store, job.not_before, JOBS.prefix, jobId(job));
   await ctx.store.writeIf(`${JOBS.prefix}/${jobId(job)}`, { ...job, due_at: job.not_before }, { ifNew: true });
 }
+
+export const oweJob = (ctx: Ctx, kind: Exclude<JobKind, 'erasure'>, period: string, extra: Partial<J> = {}) =>
+  owe(ctx, { ...newJob(ctx, kind, period), ...extra });
 
 /**
  * Owes a "Not me": the erasure job (the CRM's deletion event when the CRM has the request and takes
@@ -96,21 +91,18 @@ export async function oweErasure(ctx: Ctx, r: ProposalRecord): Promise<void> {
   const reached = r.delivery.state === 'received' && r.delivery.crm !== 'inbox';
   const takesEvents = ctx.crm.name === r.delivery.crm && ctx.crm.deleted !== undefined;
   const need = ctx.partner.choiceLabels[r.guidance.primary_need ?? ''];
-  const erasure: NonNullable<J['erasure']> = {
+  const lead = {
+    company: r.contact.company,
+    ...(need !== undefined && { need }),
+    received_at: r.received_at,
     crm: r.delivery.crm,
-    links: r.consent_links!,
-    deletion: !reached ? 'none' : takesEvents ? 'owed' : 'by_hand',
-    lead: {
-      company: r.contact.company,
-      ...(need !== undefined && { need }),
-      received_at: r.received_at,
-      crm: r.delivery.crm,
-      delivered: reached,
-    },
+    delivered: reached,
   };
-  const job = { ...newJob(ctx, 'erasure', r.request_id), erasure };
-  await markDue(ctx.store, job.not_before, JOBS.prefix, jobId(job));
-  await ctx.store.writeIf(`${JOBS.prefix}/${jobId(job)}`, { ...job, due_at: job.not_before }, { ifNew: true });
+  const deletion = !reached ? 'none' : takesEvents ? 'owed' : 'by_hand';
+  await owe(ctx, {
+    ...newJob(ctx, 'erasure', r.request_id),
+    erasure: { crm: r.delivery.crm, links: r.consent_links!, deletion, lead },
+  });
 }
 
 /** Runs a job now when it is due and free (a "Not me"'s, right after the press); else the scheduled run does. */
@@ -174,24 +166,11 @@ const messageStep = (channel: keyof Channels): Step<J, Ctx> => ({
   owed: (j) => j.message[channel] === 'owed' && j.not_before,
   async run(j, ctx, owner) {
     const message = await messageOf(j, ctx);
-    if (message === 'in_digest')
-      return {
-        done: (c) =>
-          told(
-            told(c, 'email', c.message.email === 'owed' ? 'in_digest' : c.message.email),
-            'chat',
-            c.message.chat === 'owed' ? 'in_digest' : c.message.chat,
-          ),
-      };
-    const to = salesChannels(ctx)[channel];
-    if (to === undefined) return { done: (c) => told(c, channel, 'not_configured') };
-    const { chat, ...mail } = message;
-    const result = await reaching(ctx, channel === 'chat' ? (to as string) : 'smtp', () => {
-      owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
-      return channel === 'chat'
-        ? postChat(to as string, chat, jobId(j))
-        : ctx.mailer!.send({ ...mail, to }, { job: jobId(j) });
-    });
+    if (message === 'in_digest') {
+      const held = (s: NotifyState) => (s === 'owed' ? 'in_digest' : s);
+      return { done: (c) => told(told(c, 'email', held(c.message.email)), 'chat', held(c.message.chat)) };
+    }
+    const result = await tellSales(ctx, owner, channel, message, jobId(j), { job: jobId(j) });
     if (result === 'retry') return { retry: true, reason: channel };
     return { done: (c) => told(c, channel, result) };
   },
@@ -209,14 +188,7 @@ const JOB_STEPS: readonly Step<J, Ctx>[] = [
         (c: J): J => ({ ...c, erasure: { ...c.erasure!, deletion: state } });
       // A CRM that takes no deletion event (or is no longer the one configured): sales delete by hand.
       if (crm.name !== j.erasure!.crm || crm.deleted === undefined) return { done: deleted('by_hand') };
-      owner.beforeEffect(ctx.config.crmTimeoutMs);
-      const outcome = await crmCall(ctx.config.crmTimeoutMs, (signal) => crm.deleted!(j.period, signal));
-      if (outcome.ok) return { done: deleted('sent') };
-      return {
-        retry: true,
-        reason: outcome.kind,
-        ...(outcome.retryAfterSeconds && { afterMs: outcome.retryAfterSeconds * 1000 }),
-      };
+      return askCrm(ctx, owner, (signal) => crm.deleted!(j.period, signal), deleted('sent'));
     },
     gaveUp: (j) => ({ ...j, erasure: { ...j.erasure!, deletion: 'failed' } }),
   },
@@ -227,7 +199,6 @@ const JOB_STEPS: readonly Step<J, Ctx>[] = [
     owed: (j) =>
       j.erasure?.deletion !== 'owed' && j.message.email !== 'owed' && j.message.chat !== 'owed' && j.keep_until,
     run: async () => ({ done: () => null }),
-    gaveUp: (j) => j,
   },
 ];
 

@@ -7,10 +7,9 @@ import { logEvent } from '../log.ts';
 import { removePointer } from '../store/keys.ts';
 import { confirmationLimit, pastHourLimit, hourOf, suspect } from '../limits/send-gates.ts';
 import { MAIL_EFFECT_MS } from '../notify/mail.ts';
-import { CHAT_EFFECT_MS, postChat } from '../notify/chat.ts';
 import { consentLinks, linksMatch, linkToken, linkUrl } from '../notify/links.ts';
-import { alertMessage, confirmationMail, noticeMessage, type SalesMessage } from '../notify/messages.ts';
-import { crmCall, crmPayload, type CrmOutcome } from '../submit/crm.ts';
+import { alertMessage, confirmationMail, noticeMessage } from '../notify/messages.ts';
+import { crmPayload } from '../submit/crm.ts';
 import {
   isProposalRecord,
   REQUESTS_PREFIX,
@@ -18,23 +17,12 @@ import {
   type NotifyState,
   type ProposalRecord,
 } from '../submit/record.ts';
-import { reaching, salesChannels, type Ctx } from './context.ts';
-import type { Kind, Outcome, Owner, Step } from './engine.ts';
+import { askCrm, owedChannels, reaching, tellSales, type Ctx } from './context.ts';
+import type { Kind, Step } from './engine.ts';
 import { oweErasure, oweJob } from './jobs.ts';
 
 type R = ProposalRecord;
 type RequestStep = Step<R, Ctx>;
-
-/** The CRM's answer as an outcome: a refusal of any kind keeps the request pending (consented data is never dropped). */
-const crmOutcome = (outcome: CrmOutcome, done: (r: R) => R, note?: (r: R) => R): Outcome<R> =>
-  outcome.ok
-    ? { done }
-    : {
-        retry: true,
-        reason: outcome.kind,
-        ...(outcome.retryAfterSeconds !== undefined && { afterMs: outcome.retryAfterSeconds * 1000 }),
-        ...(note !== undefined && { note }),
-      };
 
 /** Only the CRM a request was accepted for delivers it: another configuration leaves it (and says so). */
 function acceptedHere(r: R, ctx: Ctx): boolean {
@@ -64,12 +52,12 @@ const crm: RequestStep = {
   async run(r, ctx, owner) {
     if (!acceptedHere(r, ctx)) return { retry: true, reason: 'not-accepted-here' };
     if (ctx.crm.storesRecord) return { done: (c) => delivered(c, ctx.now().toISOString()) };
-    owner.beforeEffect(ctx.config.crmTimeoutMs);
-    const outcome = await crmCall(ctx.config.crmTimeoutMs, (signal) => ctx.crm.deliver(crmPayload(r), signal));
-    return crmOutcome(
-      outcome,
-      (c) => delivered(c, ctx.now().toISOString(), outcome.ok ? outcome.reference : undefined),
-      (c) => ({ ...c, delivery: { ...c.delivery, ...(!outcome.ok && { last_error_kind: outcome.kind }) } }),
+    return askCrm(
+      ctx,
+      owner,
+      (signal) => ctx.crm.deliver(crmPayload(r), signal),
+      (c, reference) => delivered(c, ctx.now().toISOString(), reference),
+      (c, kind) => ({ ...c, delivery: { ...c.delivery, last_error_kind: kind } }),
     );
   },
   gaveUp: (r, ctx) => ({ ...r, delivery: { ...r.delivery, state: 'failed', failed_at: ctx.now().toISOString() } }),
@@ -136,18 +124,6 @@ const confirmation: RequestStep = {
   gaveUp: (r, ctx) => emailState('failed', ctx.now().toISOString())(r),
 };
 
-/** Sends one channel of a sales message; a channel no longer configured is settled so. */
-async function sendOn(channel: keyof Channels, message: SalesMessage, ctx: Ctx, owner: Owner<R, Ctx>, id: string) {
-  const to = salesChannels(ctx)[channel];
-  if (to === undefined) return 'not_configured' as const;
-  return reaching(ctx, channel === 'chat' ? (to as string) : 'smtp', () => {
-    owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
-    if (channel === 'chat') return postChat(to as string, message.chat, id);
-    const { chat: _chat, ...mail } = message;
-    return ctx.mailer!.send({ ...mail, to }, { request_id: id });
-  });
-}
-
 const setChannel =
   (field: 'notification' | 'alert', channel: keyof Channels, state: NotifyState) =>
   (r: R): R =>
@@ -170,7 +146,7 @@ function salesStep(field: 'notification' | 'alert', channel: keyof Channels): Re
         };
       }
       const message = field === 'alert' ? alertMessage(r, ctx.partner, r.alert!.reason) : noticeMessage(r, ctx.partner);
-      const result = await sendOn(channel, message, ctx, owner, r.request_id);
+      const result = await tellSales(ctx, owner, channel, message, r.request_id, { request_id: r.request_id });
       if (result === 'retry') return { retry: true, reason: channel };
       if (result === 'failed') return { failed: setChannel(field, channel, 'failed') };
       return { done: setChannel(field, channel, result) };
@@ -187,11 +163,7 @@ const consentUpdate: RequestStep = {
     const sent = (c: R): R => ({ ...c, consent_update: { state: 'sent' } });
     if (ctx.crm.storesRecord) return { done: sent };
     if (!acceptedHere(r, ctx)) return { retry: true, reason: 'not-accepted-here' };
-    owner.beforeEffect(ctx.config.crmTimeoutMs);
-    return crmOutcome(
-      await crmCall(ctx.config.crmTimeoutMs, (s) => ctx.crm.deliver(crmPayload(r), s, 'consent-confirmed')),
-      sent,
-    );
+    return askCrm(ctx, owner, (signal) => ctx.crm.deliver(crmPayload(r), signal, 'consent-confirmed'), sent);
   },
   gaveUp: (r) => ({ ...r, consent_update: { state: 'failed' } }),
 };
@@ -205,7 +177,6 @@ const withdrawn: RequestStep = {
     logEvent('consent_denied', { request_id: r.request_id });
     return { done: () => null };
   },
-  gaveUp: (r) => r,
 };
 
 const holdExpiry: RequestStep = {
@@ -215,7 +186,6 @@ const holdExpiry: RequestStep = {
     logEvent('consent_hold_expired', { request_id: r.request_id });
     return { done: () => null };
   },
-  gaveUp: (r) => r,
 };
 
 export const REQUEST_STEPS: readonly RequestStep[] = [
@@ -232,14 +202,7 @@ export const REQUEST_STEPS: readonly RequestStep[] = [
 /** What a submit's reply waits for: what it reports. */
 export const REPLY_STEPS = 3;
 
-/** What a new request owes sales: each configured channel. */
-export const owedChannels = (ctx: Ctx): Channels => {
-  const to = salesChannels(ctx);
-  return {
-    email: to.email?.length ? 'owed' : 'not_configured',
-    chat: to.chat === undefined ? 'not_configured' : 'owed',
-  };
-};
+export { owedChannels };
 
 export const REQUESTS: Kind<R, Ctx> = {
   prefix: REQUESTS_PREFIX,
