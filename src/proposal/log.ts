@@ -14,7 +14,6 @@ const EVENT_LEVELS = {
   consent_link_refused: 'info',
   consent_hold_expired: 'info',
   consent_hold_released: 'info',
-  job_owed: 'info',
   step_retry: 'warn',
   claim_lost: 'warn',
   store_unavailable: 'warn',
@@ -38,13 +37,10 @@ const EVENT_LEVELS = {
 
 export type LogEvent = keyof typeof EVENT_LEVELS;
 
-function write(level: 'info' | 'warn' | 'error', event: string, fields: object): void {
+const write = (level: 'info' | 'warn' | 'error', event: string, fields: object) =>
   console[level](JSON.stringify({ source: 'proposal-submit', level, event, ...fields }));
-}
 
-export function logEvent(event: LogEvent, fields: LogFields = {}): void {
-  write(EVENT_LEVELS[event], event, fields);
-}
+export const logEvent = (event: LogEvent, fields: LogFields = {}) => write(EVENT_LEVELS[event], event, fields);
 
 /** What a log may say of a thrown value: its class name, never its message (which may quote request data). */
 export const errorName = (error: unknown): string => (error instanceof Error ? error.name : 'unknown');
@@ -55,9 +51,8 @@ const FRAME = /^at (?:.+ \((?:.+:\d+:\d+|native|<anonymous>|index \d+)\)|.+:\d+:
 type ErrorDescription = { name: string; code?: string; frames: string[]; cause?: ErrorDescription };
 
 /** An error nobody expected, at level error: its class, `code` and stack frames (and its cause's), never its message. */
-export function logError(event: LogEvent, error: unknown, fields: LogFields = {}): void {
+export const logError = (event: LogEvent, error: unknown, fields: LogFields = {}) =>
   write('error', event, { ...fields, error: describe(error) });
-}
 
 function describe(error: unknown, depth = 0): ErrorDescription {
   if (!(error instanceof Error)) return { name: typeof error, frames: [] };

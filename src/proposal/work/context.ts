@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { LogFields } from '../log.ts';
 import { crmCall, type CrmAdapter, type CrmOutcome } from '../submit/crm.ts';
 import type { Channels, CrmFailureKind } from '../submit/record.ts';
-import { MAIL_EFFECT_MS, type Mailer, type SendResult } from '../notify/mail.ts';
+import { MAIL_EFFECT_MS, type Mail, type Mailer, type SendResult } from '../notify/mail.ts';
 import { CHAT_EFFECT_MS, postChat } from '../notify/chat.ts';
 import type { SalesMessage } from '../notify/messages.ts';
 import type { ConsentText, Partner } from '../notify/partner.ts';
@@ -23,7 +23,7 @@ export interface Ctx extends WorkTime {
  * Sends through `where` unless it already failed in this run: the run's other messages to a receiver
  * that is down wait for the next run, rather than spend its time on one timeout after another.
  */
-export async function reaching(ctx: Ctx, where: string, send: () => Promise<SendResult>): Promise<SendResult> {
+async function reaching(ctx: Ctx, where: string, send: () => Promise<SendResult>): Promise<SendResult> {
   if (ctx.unreachable?.has(where)) return 'retry';
   const result = await send();
   if (result === 'retry') ctx.unreachable?.add(where);
@@ -64,10 +64,17 @@ export const owedChannels = (ctx: Ctx): Channels => {
   };
 };
 
+/** Sends one email within the claim. */
+export const sendMail = <R extends Owned>(ctx: Ctx, owner: Owner<R, Ctx>, mail: Mail, fields: LogFields) =>
+  reaching(ctx, 'smtp', () => {
+    owner.beforeEffect(MAIL_EFFECT_MS);
+    return ctx.mailer!.send(mail, fields);
+  });
+
 /** Sends one channel of a sales message (`id` its webhook-id); 'not_configured' when that channel no longer is. */
-export async function tellSales(
+export async function tellSales<R extends Owned>(
   ctx: Ctx,
-  owner: { beforeEffect(boundMs: number): void },
+  owner: Owner<R, Ctx>,
   channel: keyof Channels,
   message: SalesMessage,
   id: string,
@@ -75,10 +82,10 @@ export async function tellSales(
 ) {
   const to = salesChannels(ctx)[channel];
   if (to === undefined) return 'not_configured' as const;
-  return reaching(ctx, channel === 'chat' ? (to as string) : 'smtp', () => {
-    owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
-    if (channel === 'chat') return postChat(to as string, message.chat, id);
-    const { chat: _chat, ...mail } = message;
-    return ctx.mailer!.send({ ...mail, to }, fields);
+  const { chat, ...mail } = message;
+  if (channel === 'email') return sendMail(ctx, owner, { ...mail, to }, fields);
+  return reaching(ctx, to as string, () => {
+    owner.beforeEffect(CHAT_EFFECT_MS);
+    return postChat(to as string, chat, id);
   });
 }

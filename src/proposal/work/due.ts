@@ -1,9 +1,7 @@
 /**
- * The due listing: `due/<ISO time>/<kind>/<id>`, one small blob per time a record needs its owner.
- * Names sort by time, so a run lists only the head that is due and its cost grows with what is due,
- * not with what is stored; a record waiting for tomorrow costs nothing today. An entry is written
- * before the record owes the work it stands for; one that outlived its record's need is deleted by
- * the run that meets it.
+ * The due listing: `due/<ISO time>/<kind>/<id>`, one small blob per time a record needs its owner,
+ * written before the record owes that work. Names sort by time, so a run lists only the head that is
+ * due; an entry that outlived its record's need is deleted by the run that meets it.
  */
 import type { ProposalsStore } from '../store/blobs.ts';
 

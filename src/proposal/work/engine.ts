@@ -7,7 +7,7 @@
  * faults; receivers dedupe on stable ids). Each record's next due time has an entry in ./due.ts first.
  */
 import { randomUUID } from 'node:crypto';
-import { StoreUnavailable, type ProposalsStore, type Version } from '../store/blobs.ts';
+import { StoreUnavailable, type ProposalsStore, type Version, type WriteCondition } from '../store/blobs.ts';
 import { logEvent } from '../log.ts';
 import { markDue, unmarkDue } from './due.ts';
 
@@ -131,19 +131,11 @@ export class Owner<R extends Owned, C extends WorkTime> {
     return Owner.#claim(kind, ctx, r, { ifVersion: found.version });
   }
 
-  static async #claim<R extends Owned, C extends WorkTime>(
-    kind: Kind<R, C>,
-    ctx: C,
-    r: R,
-    condition: { ifNew: true } | { ifVersion: Version },
-  ): Promise<Owner<R, C> | null> {
+  static async #claim<R extends Owned, C extends WorkTime>(kind: Kind<R, C>, ctx: C, r: R, condition: WriteCondition) {
     const started = ctx.mono();
     const runs = Math.min(ctx.ends - started, ctx.limitMs);
-    const claimed = {
-      ...r,
-      claim: { until: new Date(ctx.now().getTime() + runs).toISOString() },
-      written: randomUUID(),
-    };
+    const until = new Date(ctx.now().getTime() + runs).toISOString();
+    const claimed = { ...r, claim: { until }, written: randomUUID() };
     const version = await ctx.store.writeIf(`${kind.prefix}/${kind.id(r)}`, claimed, condition);
     return version === null ? null : new Owner(kind, ctx, claimed, version, started + runs - CLOCK_SKEW_MS);
   }
@@ -186,7 +178,7 @@ export class Owner<R extends Owned, C extends WorkTime> {
         if (owed === false) continue;
         if (stepDue(owed, this.#record.work?.[step.name], options.ignoreBackoff) > ctx.now().toISOString()) continue;
         const next = this.#recorded(step, await step.run(this.#record, ctx, this));
-        if (next === null) return { record: await this.#erase() };
+        if (next === null) return { record: await this.erase() };
         await this.save(next);
       }
       if (options.replyAfter === kind.steps.length) options.reached?.(this.#record);
@@ -250,7 +242,7 @@ export class Owner<R extends Owned, C extends WorkTime> {
   }
 
   /** Erases the record under the claim, with what goes with it. */
-  async #erase(): Promise<null> {
+  async erase(): Promise<null> {
     const { kind, ctx } = this;
     const r = this.#record;
     await kind.erase?.(r, ctx);

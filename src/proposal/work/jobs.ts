@@ -1,10 +1,9 @@
 /**
- * Work owed by no request of its own, each a record `jobs/<period>-<kind>` created once (create-if-new)
- * and run by the engine like a request: the hour's digest of notices past NOTIFY_LIMIT_PER_HOUR, the
- * day's alert that the confirmation limit was reached, the day's questions the site could not answer,
- * the day's alert that strict consent cannot ask anyone, and a "Not me" erasure (the CRM's deletion
- * event and sales' word). Each job is deleted by its last step, due when nothing reads it any more
- * (an erasure's once its link expired, so a reused link hears "used" until then).
+ * Work owed by no request, each a record `jobs/<period>-<kind>` created once and run by the engine:
+ * the hour's digest of notices past NOTIFY_LIMIT_PER_HOUR, the day's alerts that the confirmation
+ * limit was reached or that strict consent cannot ask anyone, the day's unanswered questions, and a
+ * "Not me" erasure (the CRM's deletion event, sales' word). Its last step deletes it once nothing
+ * reads it (an erasure's once its link expired, so a reused link hears "used" until then).
  */
 import { CONSENT_LINK_HOURS } from '../../contract/consent.ts';
 import type { CrmName } from '../../contract/submit-replies.ts';
@@ -41,10 +40,7 @@ export interface JobRecord extends Owned {
   message: Channels;
   /** A configuration alert's variable. */
   variable?: string;
-  /**
-   * An erasure: the CRM it went to and its deletion event, the link's hashes (a reuse hears "used"),
-   * and the lead in words until sales were told; no contact details.
-   */
+  /** An erasure: its CRM, deletion event, link hashes (a reuse hears "used"), the lead (no contact) till sales know. */
   erasure?: {
     crm: CrmName;
     links: ConsentLinks;
@@ -59,17 +55,14 @@ export const erasureJobId = (requestId: string) => `${requestId}-erasure`;
 
 function newJob(ctx: Ctx, kind: JobKind, period: string): J {
   const now = ctx.now();
-  const start =
-    kind === 'digest' ? Date.parse(`${period}:00:00.000Z`) : Date.parse(`${period.slice(0, 10)}T00:00:00.000Z`);
-  const ends = kind === 'digest' ? hourEnd(period).getTime() : kind === 'erasure' ? now.getTime() : start + DAY_MS;
+  const day = Date.parse(`${period.slice(0, 10)}T00:00:00.000Z`);
+  const ends = kind === 'digest' ? hourEnd(period).getTime() : kind === 'erasure' ? now.getTime() : day + DAY_MS;
   return {
     kind,
     period,
     created_at: now.toISOString(),
     not_before: new Date(kind === 'digest' || kind === 'questions' ? ends : now.getTime()).toISOString(),
-    keep_until: new Date(
-      kind === 'erasure' ? now.getTime() + CONSENT_LINK_HOURS.deny * HOUR_MS : ends + 2 * DAY_MS,
-    ).toISOString(),
+    keep_until: new Date(ends + (kind === 'erasure' ? CONSENT_LINK_HOURS.deny * HOUR_MS : 2 * DAY_MS)).toISOString(),
     message: owedChannels(ctx),
   };
 }
@@ -91,18 +84,11 @@ export async function oweErasure(ctx: Ctx, r: ProposalRecord): Promise<void> {
   const reached = r.delivery.state === 'received' && r.delivery.crm !== 'inbox';
   const takesEvents = ctx.crm.name === r.delivery.crm && ctx.crm.deleted !== undefined;
   const need = ctx.partner.choiceLabels[r.guidance.primary_need ?? ''];
-  const lead = {
-    company: r.contact.company,
-    ...(need !== undefined && { need }),
-    received_at: r.received_at,
-    crm: r.delivery.crm,
-    delivered: reached,
-  };
+  const { crm } = r.delivery;
+  const lead = { company: r.contact.company, ...(need !== undefined && { need }), received_at: r.received_at };
   const deletion = !reached ? 'none' : takesEvents ? 'owed' : 'by_hand';
-  await owe(ctx, {
-    ...newJob(ctx, 'erasure', r.request_id),
-    erasure: { crm: r.delivery.crm, links: r.consent_links!, deletion, lead },
-  });
+  const erasure: J['erasure'] = { crm, links: r.consent_links!, deletion, lead: { ...lead, crm, delivered: reached } };
+  await owe(ctx, { ...newJob(ctx, 'erasure', r.request_id), erasure });
 }
 
 /** Runs a job now when it is due and free (a "Not me"'s, right after the press); else the scheduled run does. */
@@ -127,12 +113,8 @@ async function messageOf(j: J, ctx: Ctx): Promise<SalesMessage | 'in_digest'> {
     });
     const erasures = counted.idsAfter.filter((id) => id.startsWith('erased-')).length;
     const more = Math.max(0, counted.count - limits.noticesPerHour);
-    return digestMessage(
-      j.period,
-      { more: more - erasures, erasures, suspect: counted.flaggedAfter },
-      limits.noticesPerHour,
-      ctx.partner,
-    );
+    const counts = { more: more - erasures, erasures, suspect: counted.flaggedAfter };
+    return digestMessage(j.period, counts, limits.noticesPerHour, ctx.partner);
   }
   if (j.kind === 'day-limit-alert') return dayLimitMessage(j.period, limits.perDay, ctx.partner);
   if (j.kind === 'questions') return questionsMessage(j.period, await readTopics(ctx.store, j.period));
@@ -143,13 +125,9 @@ async function messageOf(j: J, ctx: Ctx): Promise<SalesMessage | 'in_digest'> {
     await oweJob(ctx, 'digest', hourOf(ctx.now()));
     return 'in_digest';
   }
-  const { deletion, lead } = j.erasure!;
-  const words = deletion === 'by_hand' ? 'by_hand' : deletion === 'none' ? 'none' : 'event';
-  return erasureMessage(
-    j.period,
-    lead ?? { company: 'an unnamed company', received_at: j.created_at, crm: j.erasure!.crm, delivered: false },
-    words,
-  );
+  const { crm, deletion, lead } = j.erasure!;
+  const unnamed = { company: 'an unnamed company', received_at: j.created_at, crm, delivered: false };
+  return erasureMessage(j.period, lead ?? unnamed, deletion === 'by_hand' || deletion === 'none' ? deletion : 'event');
 }
 
 /** Once sales have been told on every channel, an erasure forgets the lead's words. */
@@ -208,10 +186,4 @@ const isJob = (value: unknown): value is J =>
   typeof value['period'] === 'string' &&
   isObject(value['message']);
 
-export const JOBS: Kind<J, Ctx> = {
-  prefix: 'jobs',
-  is: isJob,
-  id: jobId,
-  steps: JOB_STEPS,
-  onGiveUp: (j) => j,
-};
+export const JOBS: Kind<J, Ctx> = { prefix: 'jobs', is: isJob, id: jobId, steps: JOB_STEPS, onGiveUp: (j) => j };

@@ -6,7 +6,6 @@
 import { logEvent } from '../log.ts';
 import { removePointer } from '../store/keys.ts';
 import { confirmationLimit, pastHourLimit, hourOf, suspect } from '../limits/send-gates.ts';
-import { MAIL_EFFECT_MS } from '../notify/mail.ts';
 import { consentLinks, linksMatch, linkToken, linkUrl } from '../notify/links.ts';
 import { alertMessage, confirmationMail, noticeMessage } from '../notify/messages.ts';
 import { crmPayload } from '../submit/crm.ts';
@@ -17,7 +16,7 @@ import {
   type NotifyState,
   type ProposalRecord,
 } from '../submit/record.ts';
-import { askCrm, owedChannels, reaching, tellSales, type Ctx } from './context.ts';
+import { askCrm, owedChannels, sendMail, tellSales, type Ctx } from './context.ts';
 import type { Kind, Step } from './engine.ts';
 import { oweErasure, oweJob } from './jobs.ts';
 
@@ -102,21 +101,12 @@ const confirmation: RequestStep = {
     // Links only when they will match: made anew, and stored first, when the secret changed since.
     if (secret !== undefined && (r.consent_links === undefined || !linksMatch(secret, r.request_id, r.consent_links)))
       record = await owner.save({ ...r, consent_links: consentLinks(secret, r.request_id, r.received_at) });
-    const url = (answer: 'confirm' | 'deny') =>
+    const link = (answer: 'confirm' | 'deny') =>
       linkUrl(ctx.partner.proposalUrl, r.request_id, answer, linkToken(secret!, r.request_id, answer));
-    const mail = confirmationMail(
-      record,
-      ctx.partner,
-      secret === undefined ? undefined : { confirm: url('confirm'), deny: url('deny') },
-    );
-    const mailer = ctx.mailer;
-    const result = await reaching(ctx, 'smtp', () => {
-      owner.beforeEffect(MAIL_EFFECT_MS);
-      return mailer.send(
-        { to: r.contact.email, replyTo: ctx.partner.email, messageId: r.request_id, ...mail },
-        { request_id: r.request_id },
-      );
-    });
+    const links = secret === undefined ? undefined : { confirm: link('confirm'), deny: link('deny') };
+    const to = { to: r.contact.email, replyTo: ctx.partner.email, messageId: r.request_id };
+    const mail = { ...to, ...confirmationMail(record, ctx.partner, links) };
+    const result = await sendMail(ctx, owner, mail, { request_id: r.request_id });
     if (result === 'retry') return { retry: true, reason: 'mail' };
     if (result === 'failed') return { failed: emailState('failed', ctx.now().toISOString()) };
     return { done: emailState('sent', ctx.now().toISOString()) };
@@ -126,8 +116,7 @@ const confirmation: RequestStep = {
 
 const setChannel =
   (field: 'notification' | 'alert', channel: keyof Channels, state: NotifyState) =>
-  (r: R): R =>
-    ({ ...r, [field]: { ...r[field]!, [channel]: state } }) as R;
+  (r: R): R => ({ ...r, [field]: { ...r[field]!, [channel]: state } });
 
 function salesStep(field: 'notification' | 'alert', channel: keyof Channels): RequestStep {
   return {
@@ -151,7 +140,7 @@ function salesStep(field: 'notification' | 'alert', channel: keyof Channels): Re
       if (result === 'failed') return { failed: setChannel(field, channel, 'failed') };
       return { done: setChannel(field, channel, result) };
     },
-    gaveUp: (r) => setChannel(field, channel, 'failed')(r),
+    gaveUp: setChannel(field, channel, 'failed'),
   };
 }
 

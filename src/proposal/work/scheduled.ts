@@ -58,7 +58,7 @@ async function work(ctx: Ctx, entry: DueEntry, ignoreBackoff: boolean) {
     await ctx.store.remove(entry.key);
     return 'stale';
   }
-  const owner = claimFree(record, ctx.now()) ? await Owner.take(kind, { record, version: found.version }, ctx) : null;
+  const owner = await Owner.take(kind, { record, version: found.version }, ctx);
   if (owner === null) return 'busy';
   if ((await owner.run({ ignoreBackoff })).stopped) return 'stopped';
   // The release moved the record's own entry; one that was not it goes now.
@@ -112,8 +112,7 @@ async function deleteExpired(ctx: Ctx) {
       }
       const owner = await Owner.take(REQUESTS, { record: found.value, version: found.version }, ctx);
       if (owner === null) continue;
-      await REQUESTS.erase!(owner.record, ctx);
-      await store.remove(key);
+      await owner.erase();
       requests++;
     }
     out['requests_deleted'] = requests;
