@@ -1,7 +1,6 @@
 /**
- * Every configuration variable of the function, read here once, typed, each with the error it logs
- * when unusable (`.env.example` documents them). An unusable value never fails a request: the safe
- * reading applies (requests kept pending, strict consent held) and the log names the variable.
+ * Every variable of the function (`.env.example`), read here once, each with the error it logs. An unusable
+ * value never fails a request: the safe reading applies (requests kept pending, strict consent held).
  */
 import { RETENTION_DAYS_RANGE, DEFAULT_RETENTION_DAYS } from '../contract/data-handling.ts';
 import { SEND_LIMIT_RANGE, sendLimitsFromEnv } from '../contract/send-limits.ts';
@@ -74,7 +73,6 @@ export function readConfig(env: EnvReader) {
   if (strict && usable === undefined)
     bad('CONSENT_SECRET', 'CONSENT_CONFIRMATION holds requests, and without this secret nobody can confirm them');
 
-  const deployUrls = ['URL', 'DEPLOY_URL', 'DEPLOY_PRIME_URL'].flatMap((name) => env(name) ?? []);
   // The site's own address says it runs deployed (netlify serve sets a made-up DEPLOY_PRIME_URL locally).
   const deployed = !LOOPBACK.has(URL.parse(env('URL') ?? 'http://localhost')?.hostname ?? 'localhost');
   const network = env('CLIENT_NETWORK_SECRET')?.trim() ?? '';
@@ -114,7 +112,7 @@ export function readConfig(env: EnvReader) {
     consent: { ...(usable !== undefined && { secret: usable }), strict },
     networkSecret: network.length >= MIN_SECRET_LENGTH ? network : PUBLIC_NETWORK_SECRET,
     /** Netlify's own addresses of the deploy: the hosts served. */
-    deployUrls,
+    deployUrls: ['URL', 'DEPLOY_URL', 'DEPLOY_PRIME_URL'].flatMap((name) => env(name) ?? []),
     /** Key directories on loopback over plain HTTP (npm start, npm run dev): never on a deploy. */
     loopbackDirectories: env(LOOPBACK_DIRECTORY_ENV) === '1' && !deployed,
   };

@@ -1,7 +1,4 @@
-/**
- * One JSON line per event, at the event's level (the console method Netlify shows as INFO, WARN or
- * ERROR). Fields are ids, kinds, codes and variable names only: logs hold no personal data.
- */
+/** One JSON line per event, at its level. Fields are ids, kinds, codes and variable names: no personal data. */
 export type LogFields = Record<string, string | number | boolean | undefined>;
 
 /** `info`: normal work worth a line; `warn`: a failure retried by itself; `error`: a person should look. */

@@ -2,7 +2,7 @@
 import type { Config } from '../config.ts';
 import type { LogFields } from '../log.ts';
 import { crmCall, type CrmAdapter, type CrmOutcome } from '../submit/crm.ts';
-import type { Channels, CrmFailureKind } from '../submit/record.ts';
+import type { Channels, CrmFailureKind, NotifyState } from '../submit/record.ts';
 import { MAIL_EFFECT_MS, type Mail, type Mailer, type SendResult } from '../notify/mail.ts';
 import { CHAT_EFFECT_MS, postChat } from '../notify/chat.ts';
 import type { SalesMessage } from '../notify/messages.ts';
@@ -19,10 +19,7 @@ export interface Ctx extends WorkTime {
   unreachable?: Set<string>;
 }
 
-/**
- * Sends through `where` unless it already failed in this run: the run's other messages to a receiver
- * that is down wait for the next run, rather than spend its time on one timeout after another.
- */
+/** Sends through `where` unless it failed in this run: messages to a receiver that is down wait for the next run. */
 async function reaching(ctx: Ctx, where: string, send: () => Promise<SendResult>): Promise<SendResult> {
   if (ctx.unreachable?.has(where)) return 'retry';
   const result = await send();
@@ -54,6 +51,10 @@ const salesChannels = (ctx: Ctx) => ({
   email: ctx.mailer === null ? undefined : (ctx.config.notify.emailTo ?? [ctx.partner.email]),
   chat: ctx.config.notify.chatUrl,
 });
+
+const held = (s: NotifyState): NotifyState => (s === 'owed' ? 'in_digest' : s);
+/** Every channel still owed, told by the hour's digest instead. */
+export const inDigest = (c: Channels): Channels => ({ email: held(c.email), chat: held(c.chat) });
 
 /** What a new request or job owes sales: each configured channel. */
 export const owedChannels = (ctx: Ctx): Channels => {

@@ -1,10 +1,8 @@
 /**
- * The owed-work engine. A record (a request, a job) owes steps; each reports what an attempt came to,
- * and the engine records attempts, the next time, giving up by age and the kind's alert. One owner at
- * a time holds a record's claim, ending no later than its own invocation; it checks right before each
- * effect that the effect and the write recording it still fit, and every write is conditional on its
- * last one. So an effect is repeated only when the write recording it was lost (at least once after
- * faults; receivers dedupe on stable ids). Each record's next due time has an entry in ./due.ts first.
+ * The owed-work engine: a record (a request, a job) owes steps; the engine records what each attempt
+ * came to. One owner at a time holds a record's claim, ending with its invocation, checks before each
+ * effect that it and the write recording it still fit, and writes only on its own last version: an
+ * effect repeats only when the write recording it was lost (receivers dedupe on stable ids).
  */
 import { randomUUID } from 'node:crypto';
 import { StoreUnavailable, type ProposalsStore, type Version, type WriteCondition } from '../store/blobs.ts';
@@ -25,7 +23,7 @@ export type Outcome<R> =
   | { failed: (r: R) => R };
 
 type StepWork = { attempts: number; since: string; next_at?: string };
-/** What the engine keeps on a record: the claim's end, per-step attempts, the due entry it relies on, a nonce per write. */
+/** What the engine keeps on a record: the claim's end, each step's attempts, the due entry, a nonce per write. */
 export type Owned = { claim?: { until: string }; work?: Record<string, StepWork>; due_at?: string; written?: string };
 
 /** What the engine needs of an invocation; `mono` is monotonic ms, `ends` when (in it) the invocation ends. */
@@ -163,9 +161,8 @@ export class Owner<R extends Owned, C extends WorkTime> {
   }
 
   /**
-   * Runs the owed, due steps in order, recording each, then gives the claim up with the next due
-   * entry. `reached` gets the record as stored once the first `replyAfter` steps are done. The record
-   * is null when erased; `stopped` says why it stopped early (the next owner continues from there).
+   * Runs the owed, due steps in order, then gives the claim up; `reached` gets the stored record once the
+   * first `replyAfter` steps are done. `stopped` says why it stopped early (the next owner goes on).
    */
   async run(
     options: { ignoreBackoff?: boolean; replyAfter?: number; reached?: (r: R) => void } = {},

@@ -1,9 +1,7 @@
 /**
- * Work owed by no request, each a record `jobs/<period>-<kind>` created once and run by the engine:
- * the hour's digest of notices past NOTIFY_LIMIT_PER_HOUR, the day's alerts that the confirmation
- * limit was reached or that strict consent cannot ask anyone, the day's unanswered questions, and a
- * "Not me" erasure (the CRM's deletion event, sales' word). Its last step deletes it once nothing
- * reads it (an erasure's once its link expired, so a reused link hears "used" until then).
+ * Work owed by no request: a record `jobs/<period>-<kind>`, created once, that the engine runs: the hour's
+ * digest, the day's alerts and questions, a "Not me" erasure. Its last step deletes it once nothing reads
+ * it (an erasure's once its link expired, so a reused link hears "used" until then).
  */
 import { CONSENT_LINK_HOURS } from '../../contract/consent.ts';
 import type { CrmName } from '../../contract/submit-replies.ts';
@@ -20,8 +18,8 @@ import {
   type ErasedLead,
   type SalesMessage,
 } from '../notify/messages.ts';
-import type { Channels, NotifyState, ProposalRecord } from '../submit/record.ts';
-import { askCrm, owedChannels, tellSales, type Ctx } from './context.ts';
+import type { Channels, ProposalRecord } from '../submit/record.ts';
+import { askCrm, inDigest, owedChannels, tellSales, type Ctx } from './context.ts';
 import { Owner, type Kind, type Owned, type Step } from './engine.ts';
 import { markDue } from './due.ts';
 import { readTopics } from './questions.ts';
@@ -35,7 +33,6 @@ export interface JobRecord extends Owned {
   created_at: string;
   /** Not sent before (a digest: its hour's end). */
   not_before: string;
-  /** Deleted then. */
   keep_until: string;
   message: Channels;
   /** A configuration alert's variable. */
@@ -76,10 +73,7 @@ async function owe(ctx: Ctx, job: J) {
 export const oweJob = (ctx: Ctx, kind: Exclude<JobKind, 'erasure'>, period: string, extra: Partial<J> = {}) =>
   owe(ctx, { ...newJob(ctx, kind, period), ...extra });
 
-/**
- * Owes a "Not me": the erasure job (the CRM's deletion event when the CRM has the request and takes
- * one, sales' word naming the lead), made before the request is erased; a repeat finds it there.
- */
+/** Owes a "Not me"'s erasure job (the CRM's deletion event, sales' word), made before the request is erased. */
 export async function oweErasure(ctx: Ctx, r: ProposalRecord): Promise<void> {
   const reached = r.delivery.state === 'received' && r.delivery.crm !== 'inbox';
   const takesEvents = ctx.crm.name === r.delivery.crm && ctx.crm.deleted !== undefined;
@@ -107,10 +101,8 @@ export async function readErasure(ctx: Ctx, requestId: string) {
 async function messageOf(j: J, ctx: Ctx): Promise<SalesMessage | 'in_digest'> {
   const { limits } = ctx.config;
   if (j.kind === 'digest') {
-    const counted = await peek(ctx.store, noticeWindow(new Date(`${j.period}:00:00.000Z`)), {
-      now: ctx.now(),
-      skip: limits.noticesPerHour,
-    });
+    const hour = noticeWindow(new Date(`${j.period}:00:00.000Z`));
+    const counted = await peek(ctx.store, hour, { now: ctx.now(), skip: limits.noticesPerHour });
     const erasures = counted.idsAfter.filter((id) => id.startsWith('erased-')).length;
     const more = Math.max(0, counted.count - limits.noticesPerHour);
     const counts = { more: more - erasures, erasures, suspect: counted.flaggedAfter };
@@ -131,10 +123,8 @@ async function messageOf(j: J, ctx: Ctx): Promise<SalesMessage | 'in_digest'> {
 }
 
 /** Once sales have been told on every channel, an erasure forgets the lead's words. */
-const told = (j: J, channel: keyof Channels, state: NotifyState): J => {
-  const message = { ...j.message, [channel]: state };
-  const done = message.email !== 'owed' && message.chat !== 'owed';
-  if (!done || j.erasure === undefined) return { ...j, message };
+const told = (j: J, message: Channels): J => {
+  if (message.email === 'owed' || message.chat === 'owed' || j.erasure === undefined) return { ...j, message };
   const { lead: _lead, ...erasure } = j.erasure;
   return { ...j, message, erasure };
 };
@@ -144,15 +134,12 @@ const messageStep = (channel: keyof Channels): Step<J, Ctx> => ({
   owed: (j) => j.message[channel] === 'owed' && j.not_before,
   async run(j, ctx, owner) {
     const message = await messageOf(j, ctx);
-    if (message === 'in_digest') {
-      const held = (s: NotifyState) => (s === 'owed' ? 'in_digest' : s);
-      return { done: (c) => told(told(c, 'email', held(c.message.email)), 'chat', held(c.message.chat)) };
-    }
+    if (message === 'in_digest') return { done: (c) => told(c, inDigest(c.message)) };
     const result = await tellSales(ctx, owner, channel, message, jobId(j), { job: jobId(j) });
     if (result === 'retry') return { retry: true, reason: channel };
-    return { done: (c) => told(c, channel, result) };
+    return { done: (c) => told(c, { ...c.message, [channel]: result }) };
   },
-  gaveUp: (j) => told(j, channel, 'failed'),
+  gaveUp: (j) => told(j, { ...j.message, [channel]: 'failed' }),
 });
 
 const JOB_STEPS: readonly Step<J, Ctx>[] = [

@@ -1,8 +1,6 @@
 /**
- * Questions the site could not answer, counted, not kept: a guide that matched no capability records
- * the question's topic words (no addresses, links, numbers, short or capitalised words, which may be
- * names), at most TOPICS a day, in one blob per UTC day that the tallies' clean-up deletes. The day's
- * questions job (./jobs.ts, owed by the caller) tells sales once the day is over.
+ * Questions the site could not answer, counted, not kept: their topic words only, at most TOPICS a day,
+ * in one blob per UTC day that the tallies' clean-up deletes; the day's questions job tells sales.
  */
 import { isObject, type ProposalsStore } from '../store/blobs.ts';
 import { DAY_MS, windowKey, windowOf } from '../store/tally.ts';

@@ -16,7 +16,7 @@ import {
   type NotifyState,
   type ProposalRecord,
 } from '../submit/record.ts';
-import { askCrm, owedChannels, sendMail, tellSales, type Ctx } from './context.ts';
+import { askCrm, inDigest, owedChannels, sendMail, tellSales, type Ctx } from './context.ts';
 import type { Kind, Step } from './engine.ts';
 import { oweErasure, oweJob } from './jobs.ts';
 
@@ -129,10 +129,7 @@ function salesStep(field: 'notification' | 'alert', channel: keyof Channels): Re
       if (field === 'notification' && (await pastHourLimit(gates, r.request_id, suspect(r, ctx.config.limits)))) {
         await oweJob(ctx, 'digest', hourOf(ctx.now()));
         logEvent('notice_in_digest', { request_id: r.request_id });
-        const held = (s: NotifyState): NotifyState => (s === 'owed' ? 'in_digest' : s);
-        return {
-          done: (c) => ({ ...c, notification: { email: held(c.notification.email), chat: held(c.notification.chat) } }),
-        };
+        return { done: (c) => ({ ...c, notification: inDigest(c.notification) }) };
       }
       const message = field === 'alert' ? alertMessage(r, ctx.partner, r.alert!.reason) : noticeMessage(r, ctx.partner);
       const result = await tellSales(ctx, owner, channel, message, r.request_id, { request_id: r.request_id });

@@ -1,8 +1,7 @@
 /**
- * The scheduled run (Netlify's clock, every minute; `npm start` and `npm run dev` run it on the same
- * cadence, `npm run inbox -- redeliver` with the backoff ignored): the owed work that is due, then what
- * time deletes (requests past RETENTION_DAYS, ended tallies, old grants and nonces), each from the head
- * of its time-ordered names, so its cost grows with what is due, not with what is stored.
+ * The scheduled run (every minute; `npm run inbox -- redeliver` ignores the backoff): the owed work that
+ * is due, then what time deletes, each from the head of its time-ordered names, so its cost grows with
+ * what is due, not with what is stored.
  */
 import { KEY_RETENTION_MS } from '../../contract/idempotency-rules.ts';
 import { errorName, logEvent, type LogEvent, type LogFields } from '../log.ts';
