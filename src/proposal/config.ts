@@ -91,7 +91,6 @@ export function readConfig(env: EnvReader) {
   const crm = crmSettings(env);
   const config = {
     crm,
-    /** Bound of one CRM call. */
     crmTimeoutMs: number('CRM_TIMEOUT_MS', { min: 1, max: 30_000 }, 8_000, true),
     // Without SMTP_URL and MAIL_FROM no email is sent; sales are told at NOTIFY_EMAIL, else the partner's address.
     ...(mail && { mail: { url: env('SMTP_URL')!, from: env('MAIL_FROM')! } }),
@@ -107,7 +106,6 @@ export function readConfig(env: EnvReader) {
     } satisfies RetryPolicy,
     retentionMs: retentionDays * 86_400_000,
     limits,
-    /** Stretches every store bound. */
     storeTimeFactor: number('STORE_TIMEOUT_FACTOR', { min: 1, max: 3 }, 1, true),
     consent: { ...(usable !== undefined && { secret: usable }), strict },
     networkSecret: network.length >= MIN_SECRET_LENGTH ? network : PUBLIC_NETWORK_SECRET,

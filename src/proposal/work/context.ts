@@ -65,7 +65,6 @@ export const owedChannels = (ctx: Ctx): Channels => {
   };
 };
 
-/** Sends one email within the claim. */
 export const sendMail = <R extends Owned>(ctx: Ctx, owner: Owner<R, Ctx>, mail: Mail, fields: LogFields) =>
   reaching(ctx, 'smtp', () => {
     owner.beforeEffect(MAIL_EFFECT_MS);

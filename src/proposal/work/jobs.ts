@@ -35,7 +35,6 @@ export interface JobRecord extends Owned {
   not_before: string;
   keep_until: string;
   message: Channels;
-  /** A configuration alert's variable. */
   variable?: string;
   /** An erasure: its CRM, deletion event, link hashes (a reuse hears "used"), the lead (no contact) till sales know. */
   erasure?: {

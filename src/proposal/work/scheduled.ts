@@ -16,8 +16,6 @@ import { listDue, markDue, type DueEntry } from './due.ts';
 import { JOBS } from './jobs.ts';
 import { REQUESTS } from './request-steps.ts';
 
-const KINDS = { [REQUESTS.prefix]: REQUESTS, [JOBS.prefix]: JOBS } as Record<string, Kind<Owned, Ctx>>;
-/** Entries a run takes, records worked on at once, and deletions of each kind. */
 export const RUN_LIMITS = { entries: 200, concurrency: 4, deletions: 200 } as const;
 /** Time kept free at the end of a run for the clean-up and the last writes. */
 const RESERVE_MS = 5_000;
@@ -31,8 +29,12 @@ function storeFailed(error: unknown, fields: LogFields, event: LogEvent = 'store
 }
 
 /** One entry: its record's owed work run when it is due and free; a stale entry deleted (undefined: not counted). */
-async function work(ctx: Ctx, entry: DueEntry, ignoreBackoff: boolean) {
-  const kind = KINDS[entry.kind];
+const work = (ctx: Ctx, entry: DueEntry, ignoreBackoff: boolean) =>
+  entry.kind === JOBS.prefix
+    ? workOn(ctx, entry, ignoreBackoff, JOBS)
+    : workOn(ctx, entry, ignoreBackoff, entry.kind === REQUESTS.prefix ? REQUESTS : undefined);
+
+async function workOn<R extends Owned>(ctx: Ctx, entry: DueEntry, ignoreBackoff: boolean, kind?: Kind<R, Ctx>) {
   const found = kind === undefined ? null : await ctx.store.read(`${kind.prefix}/${entry.id}`);
   if (kind === undefined || found === null) {
     // An entry is written one store call before its record: that young, the record may be on its way
@@ -41,7 +43,7 @@ async function work(ctx: Ctx, entry: DueEntry, ignoreBackoff: boolean) {
     if (kind !== undefined && ctx.now().getTime() - Date.parse(entry.at) < young) return;
     // The sender may store a request yet while its key can name it.
     const possibleUntil = (idTime(entry.id) ?? 0) + KEY_RETENTION_MS + ctx.limitMs;
-    if (kind === REQUESTS && possibleUntil > ctx.now().getTime())
+    if (entry.kind === REQUESTS.prefix && possibleUntil > ctx.now().getTime())
       await markDue(ctx.store, new Date(possibleUntil).toISOString(), entry.kind, entry.id);
     await ctx.store.remove(entry.key);
     return;
