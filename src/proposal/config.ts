@@ -1,11 +1,9 @@
 /**
- * Every configuration variable of the function, read here once, typed, each with the error it logs
- * when unusable (`.env.example` documents them). Nothing else in the function reads the environment.
- * An unusable value never fails a request: the safe reading applies (requests kept pending for a CRM
- * that cannot deliver, strict consent held) and the log names the variable.
+ * Every variable of the function (`.env.example`), read here once, each with the error it logs. An unusable
+ * value never fails a request: the safe reading applies (requests kept pending, strict consent held).
  */
 import { RETENTION_DAYS_RANGE, DEFAULT_RETENTION_DAYS } from '../contract/data-handling.ts';
-import { SEND_LIMIT_RANGE, sendLimitsFromEnv, type SendLimits } from '../contract/send-limits.ts';
+import { SEND_LIMIT_RANGE, sendLimitsFromEnv } from '../contract/send-limits.ts';
 import { LOOPBACK_DIRECTORY_ENV } from '../contract/web-bot-auth.ts';
 import type { CrmName } from '../contract/submit-replies.ts';
 import type { RetryPolicy } from './work/engine.ts';
@@ -19,32 +17,10 @@ export type CrmSettings =
   | { provider: 'hubspot'; portalId: string; formGuid: string; accessToken: string; apiBase: string }
   | { provider: CrmName; misconfigured: { variables: string[]; reason: string } };
 
-export interface Config {
-  crm: CrmSettings;
-  /** Bound of one CRM call. */
-  crmTimeoutMs: number;
-  /** SMTP_URL and MAIL_FROM: absent, no email is sent. */
-  mail?: { url: string; from: string };
-  /** Sales: NOTIFY_EMAIL (absent: the partner's contact address) and a chat webhook. */
-  notify: { emailTo?: string[]; chatUrl?: string };
-  retry: RetryPolicy;
-  retentionMs: number;
-  limits: SendLimits;
-  /** STORE_TIMEOUT_FACTOR: stretches every store bound. */
-  storeTimeFactor: number;
-  /** CONSENT_SECRET (links, signed MCP state and sessions) and strict mode (CONSENT_CONFIRMATION). */
-  consent: { secret?: string; strict: boolean };
-  /** CLIENT_NETWORK_SECRET, or the public fallback. */
-  networkSecret: string;
-  /** Netlify's own addresses of the deploy (URL, DEPLOY_URL, DEPLOY_PRIME_URL): the hosts served. */
-  deployUrls: string[];
-  /** Key directories on loopback over plain HTTP (npm start, npm run dev): never on a deploy. */
-  loopbackDirectories: boolean;
-}
+export type Config = ReturnType<typeof readConfig>['config'];
+type ConfigProblem = { variable: string; reason: string; missing?: true };
 
-export type ConfigProblem = { variable: string; reason: string; missing?: true };
-
-export const MIN_SECRET_LENGTH = 32;
+const MIN_SECRET_LENGTH = 32;
 const ENDPOINT_RULE = 'must be an https: URL (http: only on loopback)';
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 /** A public key, so the per-client limit still counts across instances when the secret is missing. */
@@ -57,10 +33,11 @@ export function isAllowedEndpoint(value: string): boolean {
   return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
 }
 
-export function readConfig(env: EnvReader): { config: Config; problems: ConfigProblem[] } {
+export function readConfig(env: EnvReader) {
   const problems: ConfigProblem[] = [];
-  const bad = (variable: string, reason: string) => void problems.push({ variable, reason });
-  const number = (name: string, min: number, max: number, fallback: number, integer = false) => {
+  const bad = (variable: string, reason: string, missing = false) =>
+    void problems.push({ variable, reason, ...(missing && { missing: true as const }) });
+  const number = (name: string, { min, max }: { min: number; max: number }, fallback: number, integer = false) => {
     const raw = env(name);
     if (raw === undefined) return fallback;
     const value = Number(raw);
@@ -73,13 +50,8 @@ export function readConfig(env: EnvReader): { config: Config; problems: ConfigPr
   for (const variable of invalid)
     bad(variable, `must be an integer from ${SEND_LIMIT_RANGE.min} to ${SEND_LIMIT_RANGE.max}`);
 
-  const giveUpAfterMs = number('REDELIVERY_MAX_HOURS', 0.0001, 8_760, 72) * 3_600_000;
-  let retentionDays = number(
-    'RETENTION_DAYS',
-    RETENTION_DAYS_RANGE.min,
-    RETENTION_DAYS_RANGE.max,
-    DEFAULT_RETENTION_DAYS,
-  );
+  const giveUpAfterMs = number('REDELIVERY_MAX_HOURS', { min: 0.0001, max: 8_760 }, 72) * 3_600_000;
+  let retentionDays = number('RETENTION_DAYS', RETENTION_DAYS_RANGE, DEFAULT_RETENTION_DAYS);
   if (retentionDays * 86_400_000 < giveUpAfterMs) {
     // Retention must not end a request that redelivery may still complete.
     bad(
@@ -101,84 +73,86 @@ export function readConfig(env: EnvReader): { config: Config; problems: ConfigPr
   if (strict && usable === undefined)
     bad('CONSENT_SECRET', 'CONSENT_CONFIRMATION holds requests, and without this secret nobody can confirm them');
 
-  const deployUrls = ['URL', 'DEPLOY_URL', 'DEPLOY_PRIME_URL'].flatMap((name) => env(name) ?? []);
   // The site's own address says it runs deployed (netlify serve sets a made-up DEPLOY_PRIME_URL locally).
   const deployed = !LOOPBACK.has(URL.parse(env('URL') ?? 'http://localhost')?.hostname ?? 'localhost');
   const network = env('CLIENT_NETWORK_SECRET')?.trim() ?? '';
   if (network.length < MIN_SECRET_LENGTH && deployed)
-    problems.push({
-      variable: 'CLIENT_NETWORK_SECRET',
-      reason: `must be at least ${MIN_SECRET_LENGTH} characters; a public key applies until it is set`,
-      ...(network === '' && { missing: true as const }),
-    });
+    bad(
+      'CLIENT_NETWORK_SECRET',
+      `must be at least ${MIN_SECRET_LENGTH} characters; a public key applies until it is set`,
+      network === '',
+    );
 
   const mail = env('SMTP_URL') !== undefined && env('MAIL_FROM') !== undefined;
   const chatUrl = env('NOTIFY_WEBHOOK_URL');
   if (chatUrl !== undefined && !isAllowedEndpoint(chatUrl)) bad('NOTIFY_WEBHOOK_URL', ENDPOINT_RULE);
   const emailTo = env('NOTIFY_EMAIL')?.split(',').map((a) => a.trim()).filter((a) => a !== ''); // prettier-ignore
 
-  const config: Config = {
-    crm: crmSettings(env),
-    crmTimeoutMs: number('CRM_TIMEOUT_MS', 1, 30_000, 8_000, true),
+  const crm = crmSettings(env);
+  const config = {
+    crm,
+    crmTimeoutMs: number('CRM_TIMEOUT_MS', { min: 1, max: 30_000 }, 8_000, true),
+    // Without SMTP_URL and MAIL_FROM no email is sent; sales are told at NOTIFY_EMAIL, else the partner's address.
     ...(mail && { mail: { url: env('SMTP_URL')!, from: env('MAIL_FROM')! } }),
     notify: {
       ...(emailTo !== undefined && { emailTo }),
       ...(chatUrl !== undefined && isAllowedEndpoint(chatUrl) && { chatUrl }),
     },
     retry: {
-      firstMs: number('REDELIVERY_BACKOFF_SECONDS', 0.1, 3_600, 60) * 1000,
+      firstMs: number('REDELIVERY_BACKOFF_SECONDS', { min: 0.1, max: 3_600 }, 60) * 1000,
       factor: 2,
       capMs: 3_600_000,
       giveUpAfterMs,
-    },
+    } satisfies RetryPolicy,
     retentionMs: retentionDays * 86_400_000,
     limits,
-    storeTimeFactor: number('STORE_TIMEOUT_FACTOR', 1, 3, 1, true),
+    storeTimeFactor: number('STORE_TIMEOUT_FACTOR', { min: 1, max: 3 }, 1, true),
     consent: { ...(usable !== undefined && { secret: usable }), strict },
     networkSecret: network.length >= MIN_SECRET_LENGTH ? network : PUBLIC_NETWORK_SECRET,
-    deployUrls,
+    /** Netlify's own addresses of the deploy: the hosts served. */
+    deployUrls: ['URL', 'DEPLOY_URL', 'DEPLOY_PRIME_URL'].flatMap((name) => env(name) ?? []),
+    /** Key directories on loopback over plain HTTP (npm start, npm run dev): never on a deploy. */
     loopbackDirectories: env(LOOPBACK_DIRECTORY_ENV) === '1' && !deployed,
   };
-  const crm = config.crm;
   if ('misconfigured' in crm)
-    problems.push(...crm.misconfigured.variables.map((variable) => ({ variable, reason: crm.misconfigured.reason })));
+    for (const variable of crm.misconfigured.variables) bad(variable, crm.misconfigured.reason);
   return { config, problems };
 }
 
 /** CRM_PROVIDER: unset or "inbox" (default), "webhook" or "hubspot", with the variables each needs. */
 function crmSettings(env: EnvReader): CrmSettings {
-  const provider = env('CRM_PROVIDER')?.trim().toLowerCase() ?? 'inbox';
-  const misconfigured = (name: CrmName, variables: string[], reason: string) => ({
-    provider: name,
+  const chosen = env('CRM_PROVIDER')?.trim().toLowerCase() ?? 'inbox';
+  if (chosen === 'inbox') return { provider: chosen };
+  // Requests stay pending in the inbox rather than go to a CRM nobody chose.
+  if (chosen !== 'webhook' && chosen !== 'hubspot')
+    return {
+      provider: 'inbox',
+      misconfigured: { variables: ['CRM_PROVIDER'], reason: 'must be inbox, webhook or hubspot' },
+    };
+  const provider = chosen;
+  const wrong = (variables: string[], reason: string): CrmSettings => ({
+    provider,
     misconfigured: { variables, reason },
   });
-  const missing = (name: CrmName, names: string[]) => {
-    const unset = names.filter((variable) => env(variable) === undefined);
-    return unset.length === 0 ? undefined : misconfigured(name, unset, 'missing');
-  };
-  if (provider === 'inbox') return { provider };
+  const needed =
+    provider === 'webhook'
+      ? ['CRM_WEBHOOK_URL', 'CRM_WEBHOOK_SECRET']
+      : ['HUBSPOT_PORTAL_ID', 'HUBSPOT_FORM_GUID', 'HUBSPOT_ACCESS_TOKEN'];
+  const unset = needed.filter((variable) => env(variable) === undefined);
+  if (unset.length > 0) return wrong(unset, 'missing');
+  const values = needed.map((name) => env(name)!) as [string, string, string];
   if (provider === 'webhook') {
-    const url = env('CRM_WEBHOOK_URL');
-    const secret = env('CRM_WEBHOOK_SECRET');
-    if (url === undefined || secret === undefined)
-      return missing('webhook', ['CRM_WEBHOOK_URL', 'CRM_WEBHOOK_SECRET'])!;
-    if (!isAllowedEndpoint(url)) return misconfigured('webhook', ['CRM_WEBHOOK_URL'], ENDPOINT_RULE);
+    const [url, secret] = values;
+    if (!isAllowedEndpoint(url)) return wrong(['CRM_WEBHOOK_URL'], ENDPOINT_RULE);
     if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret))
-      return misconfigured('webhook', ['CRM_WEBHOOK_SECRET'], 'must have the form whsec_<base64>');
+      return wrong(['CRM_WEBHOOK_SECRET'], 'must have the form whsec_<base64>');
     return { provider, url, secret };
   }
-  if (provider === 'hubspot') {
-    const names = ['HUBSPOT_PORTAL_ID', 'HUBSPOT_FORM_GUID', 'HUBSPOT_ACCESS_TOKEN'];
-    const unset = missing('hubspot', names);
-    if (unset) return unset;
-    const [portalId, formGuid, accessToken] = names.map((name) => env(name)!) as [string, string, string];
-    if (!/^\d+$/.test(portalId)) return misconfigured('hubspot', ['HUBSPOT_PORTAL_ID'], 'must be digits');
-    if (!/^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(formGuid))
-      return misconfigured('hubspot', ['HUBSPOT_FORM_GUID'], 'must be a form GUID');
-    const apiBase = env('HUBSPOT_API_BASE') ?? 'https://api.hsforms.com';
-    if (!isAllowedEndpoint(apiBase)) return misconfigured('hubspot', ['HUBSPOT_API_BASE'], ENDPOINT_RULE);
-    return { provider, portalId, formGuid, accessToken, apiBase };
-  }
-  // Requests stay pending in the inbox rather than go to a CRM nobody chose.
-  return misconfigured('inbox', ['CRM_PROVIDER'], 'must be inbox, webhook or hubspot');
+  const [portalId, formGuid, accessToken] = values;
+  if (!/^\d+$/.test(portalId)) return wrong(['HUBSPOT_PORTAL_ID'], 'must be digits');
+  if (!/^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(formGuid))
+    return wrong(['HUBSPOT_FORM_GUID'], 'must be a form GUID');
+  const apiBase = env('HUBSPOT_API_BASE') ?? 'https://api.hsforms.com';
+  if (!isAllowedEndpoint(apiBase)) return wrong(['HUBSPOT_API_BASE'], ENDPOINT_RULE);
+  return { provider, portalId, formGuid, accessToken, apiBase };
 }

@@ -1,7 +1,4 @@
-/**
- * One JSON line per event, at the event's level (the console method Netlify shows as INFO, WARN or
- * ERROR). Fields are ids, kinds, codes and variable names only: logs hold no personal data.
- */
+/** One JSON line per event, at its level. Fields are ids, kinds, codes and variable names: no personal data. */
 export type LogFields = Record<string, string | number | boolean | undefined>;
 
 /** `info`: normal work worth a line; `warn`: a failure retried by itself; `error`: a person should look. */
@@ -14,7 +11,6 @@ const EVENT_LEVELS = {
   consent_link_refused: 'info',
   consent_hold_expired: 'info',
   consent_hold_released: 'info',
-  job_owed: 'info',
   step_retry: 'warn',
   claim_lost: 'warn',
   store_unavailable: 'warn',
@@ -38,13 +34,10 @@ const EVENT_LEVELS = {
 
 export type LogEvent = keyof typeof EVENT_LEVELS;
 
-function write(level: 'info' | 'warn' | 'error', event: string, fields: object): void {
+const write = (level: 'info' | 'warn' | 'error', event: string, fields: object) =>
   console[level](JSON.stringify({ source: 'proposal-submit', level, event, ...fields }));
-}
 
-export function logEvent(event: LogEvent, fields: LogFields = {}): void {
-  write(EVENT_LEVELS[event], event, fields);
-}
+export const logEvent = (event: LogEvent, fields: LogFields = {}) => write(EVENT_LEVELS[event], event, fields);
 
 /** What a log may say of a thrown value: its class name, never its message (which may quote request data). */
 export const errorName = (error: unknown): string => (error instanceof Error ? error.name : 'unknown');
@@ -55,9 +48,8 @@ const FRAME = /^at (?:.+ \((?:.+:\d+:\d+|native|<anonymous>|index \d+)\)|.+:\d+:
 type ErrorDescription = { name: string; code?: string; frames: string[]; cause?: ErrorDescription };
 
 /** An error nobody expected, at level error: its class, `code` and stack frames (and its cause's), never its message. */
-export function logError(event: LogEvent, error: unknown, fields: LogFields = {}): void {
+export const logError = (event: LogEvent, error: unknown, fields: LogFields = {}) =>
   write('error', event, { ...fields, error: describe(error) });
-}
 
 function describe(error: unknown, depth = 0): ErrorDescription {
   if (!(error instanceof Error)) return { name: typeof error, frames: [] };

@@ -1,9 +1,6 @@
 /**
- * The due listing: `due/<ISO time>/<kind>/<id>`, one small blob per time a record needs its owner.
- * Names sort by time, so a run lists only the head that is due and its cost grows with what is due,
- * not with what is stored; a record waiting for tomorrow costs nothing today. An entry is written
- * before the record owes the work it stands for; one that outlived its record's need is deleted by
- * the run that meets it.
+ * The due listing: `due/<ISO time>/<kind>/<id>`, written before the record owes that work. Names sort by
+ * time, so a run lists only the head that is due; a run deletes an entry that outlived its need.
  */
 import type { ProposalsStore } from '../store/blobs.ts';
 
@@ -11,9 +8,8 @@ const PREFIX = 'due/';
 
 export const dueKey = (at: string, kind: string, id: string) => `${PREFIX}${at}/${kind}/${id}`;
 
-export async function markDue(store: ProposalsStore, at: string, kind: string, id: string): Promise<void> {
-  await store.writeIf(dueKey(at, kind, id), { at }, { ifNew: true });
-}
+export const markDue = (store: ProposalsStore, at: string, kind: string, id: string) =>
+  store.writeIf(dueKey(at, kind, id), { at }, { ifNew: true });
 
 export const unmarkDue = (store: ProposalsStore, at: string, kind: string, id: string) =>
   store.remove(dueKey(at, kind, id));

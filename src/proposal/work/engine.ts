@@ -1,30 +1,19 @@
 /**
- * The owed-work engine. A record (a request, a job) owes steps; each step reports what one attempt
- * came to (`done`, `retry` after a delay or the other side's Retry-After, `failed`) and the engine
- * records it: attempts, the next time, giving up by age (the policy is data), the kind's alert. One
- * owner at a time holds a record's claim, a deadline no later than its own invocation's end; it checks
- * right before each effect that the effect and the write recording it still fit, and every write is
- * conditional on its own last one. So an effect is started once, and repeated only when the write
- * recording it stayed unknown (at least once after faults; receivers dedupe on stable ids, like
- * DBOS's steps: a result persisted is never re-run, one lost between effect and record is).
- * Owed work is found by time: a record that owes something has an entry in the due listing at or
- * before its next due time, written before the record needs it (./due.ts).
+ * The owed-work engine: a record (a request, a job) owes steps; the engine records what each attempt
+ * came to. One owner at a time holds a record's claim, ending with its invocation, checks before each
+ * effect that it and the write recording it still fit, and writes only on its own last version: an
+ * effect repeats only when the write recording it was lost (receivers dedupe on stable ids).
  */
 import { randomUUID } from 'node:crypto';
-import { StoreUnavailable, type ProposalsStore, type Version } from '../store/blobs.ts';
+import { StoreUnavailable, type ProposalsStore, type Version, type WriteCondition } from '../store/blobs.ts';
 import { logEvent } from '../log.ts';
 import { markDue, unmarkDue } from './due.ts';
 
-export interface RetryPolicy {
-  firstMs: number;
-  factor: number;
-  capMs: number;
-  /** A step still failing this long after its first attempt gives up. */
-  giveUpAfterMs: number;
-}
+/** A step still failing `giveUpAfterMs` after its first attempt gives up. */
+export type RetryPolicy = { firstMs: number; factor: number; capMs: number; giveUpAfterMs: number };
 
 /** The wait before attempt `attempts + 1`: first·factor^(n−1), capped, never below what the other side asked. */
-export const retryDelayMs = (policy: RetryPolicy, attempts: number, askedMs = 0) =>
+const retryDelayMs = (policy: RetryPolicy, attempts: number, askedMs = 0) =>
   Math.max(Math.min(policy.firstMs * policy.factor ** Math.max(0, attempts - 1), policy.capMs), askedMs);
 
 /** `done`: what to record (null erases the record); `retry`: try again later; `failed`: refused for good. */
@@ -33,19 +22,18 @@ export type Outcome<R> =
   | { retry: true; afterMs?: number; reason?: string; note?: (r: R) => R }
   | { failed: (r: R) => R };
 
-export type StepWork = { attempts: number; since: string; next_at?: string };
-/** What the engine keeps on a record: the claim's end, per-step attempts, the due entry it relies on, a nonce per write. */
+type StepWork = { attempts: number; since: string; next_at?: string };
+/** What the engine keeps on a record: the claim's end, each step's attempts, the due entry, a nonce per write. */
 export type Owned = { claim?: { until: string }; work?: Record<string, StepWork>; due_at?: string; written?: string };
 
-/** What the engine needs of an invocation: the store, the policy, its clocks and where its own time ends. */
+/** What the engine needs of an invocation; `mono` is monotonic ms, `ends` when (in it) the invocation ends. */
 export interface WorkTime {
   store: ProposalsStore;
   retry: RetryPolicy;
   now: () => Date;
-  /** Monotonic ms (performance.now unless a test moves it). */
   mono: () => number;
-  /** Monotonic ms at which this invocation ends, and the longest any one claim of it may run. */
   ends: number;
+  /** The longest any one claim may run. */
   limitMs: number;
 }
 
@@ -56,7 +44,7 @@ export interface Step<R extends Owned, C extends WorkTime> {
   /** Counting and rendering, then `owner.beforeEffect(bound)` right before the effect, and what came of it. */
   run(r: R, ctx: C, owner: Owner<R, C>): Promise<Outcome<R>>;
   /** What giving up by age records (the kind's onGiveUp follows). */
-  gaveUp(r: R, ctx: C): R;
+  gaveUp?(r: R, ctx: C): R;
 }
 
 export interface Kind<R extends Owned, C extends WorkTime> {
@@ -72,11 +60,11 @@ export interface Kind<R extends Owned, C extends WorkTime> {
 }
 
 /** The claim was taken over, or an effect no longer fits the time left: stop before any further effect. */
-export class ClaimLost extends Error {
+class ClaimLost extends Error {
+  override readonly name = 'ClaimLost';
   readonly why: 'taken' | 'out-of-time';
   constructor(why: 'taken' | 'out-of-time') {
     super(`The claim was lost (${why}).`);
-    this.name = 'ClaimLost';
     this.why = why;
   }
 }
@@ -89,19 +77,20 @@ export const claimFree = (r: Owned, now: Date) => r.claim === undefined || Date.
 const stepDue = (owed: true | string, work: StepWork | undefined, ignoreBackoff = false) =>
   [owed === true ? '' : owed, ignoreBackoff ? '' : (work?.next_at ?? '')].sort()[1]!;
 
-/** The earliest time a step of `r` is due ('' for now), or undefined when it owes nothing. */
+/** When a step of `r` is next due, now at the earliest; undefined when it owes nothing. */
 export function nextDue<R extends Owned, C extends WorkTime>(kind: Kind<R, C>, r: R, ctx: C): string | undefined {
+  const now = ctx.now().toISOString();
   const times = kind.steps.flatMap((s) => {
     const owed = s.owed(r, ctx);
     return owed === false ? [] : [stepDue(owed, r.work?.[s.name])];
   });
-  return times.sort()[0];
+  const first = times.sort()[0];
+  return first === undefined || first > now ? first : now;
 }
 
 export class Owner<R extends Owned, C extends WorkTime> {
   #record: R;
   #version: Version;
-
   readonly kind: Kind<R, C>;
   readonly ctx: C;
   /** Monotonic ms after which this owner starts no effect. */
@@ -132,9 +121,7 @@ export class Owner<R extends Owned, C extends WorkTime> {
     if (!claimFree(found.record, ctx.now())) return null;
     let r = change(found.record);
     // Work the change makes owed sooner than the record's entry says gets an entry of its own first.
-    const due = nextDue(kind, r, ctx);
-    const now = ctx.now().toISOString();
-    const at = due === undefined ? undefined : due > now ? due : now;
+    const at = nextDue(kind, r, ctx);
     if (at !== undefined && (r.due_at === undefined || at < r.due_at)) {
       await markDue(ctx.store, at, kind.prefix, kind.id(r));
       r = { ...r, due_at: at };
@@ -142,19 +129,11 @@ export class Owner<R extends Owned, C extends WorkTime> {
     return Owner.#claim(kind, ctx, r, { ifVersion: found.version });
   }
 
-  static async #claim<R extends Owned, C extends WorkTime>(
-    kind: Kind<R, C>,
-    ctx: C,
-    r: R,
-    condition: { ifNew: true } | { ifVersion: Version },
-  ): Promise<Owner<R, C> | null> {
+  static async #claim<R extends Owned, C extends WorkTime>(kind: Kind<R, C>, ctx: C, r: R, condition: WriteCondition) {
     const started = ctx.mono();
     const runs = Math.min(ctx.ends - started, ctx.limitMs);
-    const claimed = {
-      ...r,
-      claim: { until: new Date(ctx.now().getTime() + runs).toISOString() },
-      written: randomUUID(),
-    };
+    const until = new Date(ctx.now().getTime() + runs).toISOString();
+    const claimed = { ...r, claim: { until }, written: randomUUID() };
     const version = await ctx.store.writeIf(`${kind.prefix}/${kind.id(r)}`, claimed, condition);
     return version === null ? null : new Owner(kind, ctx, claimed, version, started + runs - CLOCK_SKEW_MS);
   }
@@ -182,9 +161,8 @@ export class Owner<R extends Owned, C extends WorkTime> {
   }
 
   /**
-   * Runs the owed, due steps in order, recording each, then gives the claim up with the next due
-   * entry. `reached` gets the record as stored once the first `replyAfter` steps are done. The record
-   * is null when erased; `stopped` says why it stopped early (the next owner continues from there).
+   * Runs the owed, due steps in order, then gives the claim up; `reached` gets the stored record once the
+   * first `replyAfter` steps are done. `stopped` says why it stopped early (the next owner goes on).
    */
   async run(
     options: { ignoreBackoff?: boolean; replyAfter?: number; reached?: (r: R) => void } = {},
@@ -232,17 +210,17 @@ export class Owner<R extends Owned, C extends WorkTime> {
       logEvent('step_failed', fields);
       return kind.onGiveUp(settled(outcome.failed(r)), step.name, ctx);
     }
-    const now = ctx.now();
+    const now = ctx.now().getTime();
     const attempts = (work?.attempts ?? 0) + 1;
-    const since = work?.since ?? now.toISOString();
-    if (now.getTime() - Date.parse(since) >= ctx.retry.giveUpAfterMs) {
+    const since = work?.since ?? new Date(now).toISOString();
+    if (now - Date.parse(since) >= ctx.retry.giveUpAfterMs) {
       logEvent('step_given_up', { ...fields, attempts });
-      return kind.onGiveUp(settled(step.gaveUp(r, ctx)), step.name, ctx);
+      return kind.onGiveUp(settled(step.gaveUp?.(r, ctx) ?? r), step.name, ctx);
     }
     logEvent('step_retry', { ...fields, attempts, ...(outcome.reason !== undefined && { reason: outcome.reason }) });
-    // The last attempt comes when the step gives up, not a backoff step later (the alert is on time), unless the other side asked to wait.
-    const giveUpAt = Math.max(Date.parse(since) + ctx.retry.giveUpAfterMs, now.getTime() + (outcome.afterMs ?? 0));
-    const next = Math.min(now.getTime() + retryDelayMs(ctx.retry, attempts, outcome.afterMs), giveUpAt);
+    // The last attempt comes when the step gives up (the alert on time), unless the other side asked to wait longer.
+    const giveUpAt = Math.max(Date.parse(since) + ctx.retry.giveUpAfterMs, now + (outcome.afterMs ?? 0));
+    const next = Math.min(now + retryDelayMs(ctx.retry, attempts, outcome.afterMs), giveUpAt);
     const next_at = new Date(next).toISOString();
     return { ...(outcome.note?.(r) ?? r), work: { ...others, [step.name]: { attempts, since, next_at } } };
   }
@@ -250,15 +228,13 @@ export class Owner<R extends Owned, C extends WorkTime> {
   /** Gives the claim up; the due entry follows the record's next due time, the new one written first. */
   async #release(): Promise<R> {
     const { kind, ctx } = this;
+    const { store } = ctx;
     const r = this.#record;
-    const now = ctx.now().toISOString();
-    const at = nextDue(kind, r, ctx);
-    const due = at === undefined ? undefined : at > now ? at : now;
-    if (due !== undefined && due !== r.due_at) await markDue(ctx.store, due, kind.prefix, kind.id(r));
+    const due = nextDue(kind, r, ctx);
+    if (due !== undefined && due !== r.due_at) await markDue(store, due, kind.prefix, kind.id(r));
     const { due_at: old, ...rest } = r;
     const saved = await this.save({ ...rest, ...(due !== undefined && { due_at: due }) } as R, true);
-    if (old !== undefined && old !== due)
-      await unmarkDue(ctx.store, old, kind.prefix, kind.id(r)).catch(() => undefined);
+    if (old !== undefined && old !== due) await unmarkDue(store, old, kind.prefix, kind.id(r)).catch(() => undefined);
     return saved;
   }
 

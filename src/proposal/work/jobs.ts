@@ -1,18 +1,13 @@
 /**
- * Work owed by no request of its own, each a record `jobs/<period>-<kind>` created once (create-if-new)
- * and run by the engine like a request: the hour's digest of notices past NOTIFY_LIMIT_PER_HOUR, the
- * day's alert that the confirmation limit was reached, the day's questions the site could not answer,
- * the day's alert that strict consent cannot ask anyone, and a "Not me" erasure (the CRM's deletion
- * event and sales' word). Each job is deleted by its last step, due when nothing reads it any more
- * (an erasure's once its link expired, so a reused link hears "used" until then).
+ * Work owed by no request: a record `jobs/<period>-<kind>`, created once, that the engine runs: the hour's
+ * digest, the day's alerts and questions, a "Not me" erasure. Its last step deletes it once nothing reads
+ * it (an erasure's once its link expired, so a reused link hears "used" until then).
  */
 import { CONSENT_LINK_HOURS } from '../../contract/consent.ts';
 import type { CrmName } from '../../contract/submit-replies.ts';
 import { isObject } from '../store/blobs.ts';
 import { DAY_MS, HOUR_MS, peek } from '../store/tally.ts';
 import { hourEnd, hourOf, noticeWindow, pastHourLimit } from '../limits/send-gates.ts';
-import { MAIL_EFFECT_MS } from '../notify/mail.ts';
-import { CHAT_EFFECT_MS, postChat } from '../notify/chat.ts';
 import type { ConsentLinks } from '../notify/links.ts';
 import {
   configAlertMessage,
@@ -23,9 +18,8 @@ import {
   type ErasedLead,
   type SalesMessage,
 } from '../notify/messages.ts';
-import { crmCall } from '../submit/crm.ts';
-import type { Channels, NotifyState, ProposalRecord } from '../submit/record.ts';
-import { reaching, salesChannels, type Ctx } from './context.ts';
+import type { Channels, ProposalRecord } from '../submit/record.ts';
+import { askCrm, inDigest, owedChannels, tellSales, type Ctx } from './context.ts';
 import { Owner, type Kind, type Owned, type Step } from './engine.ts';
 import { markDue } from './due.ts';
 import { readTopics } from './questions.ts';
@@ -39,15 +33,10 @@ export interface JobRecord extends Owned {
   created_at: string;
   /** Not sent before (a digest: its hour's end). */
   not_before: string;
-  /** Deleted then. */
   keep_until: string;
   message: Channels;
-  /** A configuration alert's variable. */
   variable?: string;
-  /**
-   * An erasure: the CRM it went to and its deletion event, the link's hashes (a reuse hears "used"),
-   * and the lead in words until sales were told; no contact details.
-   */
+  /** An erasure: its CRM, deletion event, link hashes (a reuse hears "used"), the lead (no contact) till sales know. */
   erasure?: {
     crm: CrmName;
     links: ConsentLinks;
@@ -62,55 +51,37 @@ export const erasureJobId = (requestId: string) => `${requestId}-erasure`;
 
 function newJob(ctx: Ctx, kind: JobKind, period: string): J {
   const now = ctx.now();
-  const start =
-    kind === 'digest' ? Date.parse(`${period}:00:00.000Z`) : Date.parse(`${period.slice(0, 10)}T00:00:00.000Z`);
-  const ends = kind === 'digest' ? hourEnd(period).getTime() : kind === 'erasure' ? now.getTime() : start + DAY_MS;
-  const to = salesChannels(ctx);
+  const day = Date.parse(`${period.slice(0, 10)}T00:00:00.000Z`);
+  const ends = kind === 'digest' ? hourEnd(period).getTime() : kind === 'erasure' ? now.getTime() : day + DAY_MS;
   return {
     kind,
     period,
     created_at: now.toISOString(),
     not_before: new Date(kind === 'digest' || kind === 'questions' ? ends : now.getTime()).toISOString(),
-    keep_until: new Date(
-      kind === 'erasure' ? now.getTime() + CONSENT_LINK_HOURS.deny * HOUR_MS : ends + 2 * DAY_MS,
-    ).toISOString(),
-    message: {
-      email: to.email?.length ? 'owed' : 'not_configured',
-      chat: to.chat === undefined ? 'not_configured' : 'owed',
-    },
+    keep_until: new Date(ends + (kind === 'erasure' ? CONSENT_LINK_HOURS.deny * HOUR_MS : 2 * DAY_MS)).toISOString(),
+    message: owedChannels(ctx),
   };
 }
 
 /** Owes the job once: its due entry, then the record, both create-if-new; a job already there is left as it is. */
-export async function oweJob(ctx: Ctx, kind: Exclude<JobKind, 'erasure'>, period: string, extra: Partial<J> = {}) {
-  const job = { ...newJob(ctx, kind, period), ...extra };
+async function owe(ctx: Ctx, job: J) {
   await markDue(ctx.store, job.not_before, JOBS.prefix, jobId(job));
   await ctx.store.writeIf(`${JOBS.prefix}/${jobId(job)}`, { ...job, due_at: job.not_before }, { ifNew: true });
 }
 
-/**
- * Owes a "Not me": the erasure job (the CRM's deletion event when the CRM has the request and takes
- * one, sales' word naming the lead), made before the request is erased; a repeat finds it there.
- */
+export const oweJob = (ctx: Ctx, kind: Exclude<JobKind, 'erasure'>, period: string, extra: Partial<J> = {}) =>
+  owe(ctx, { ...newJob(ctx, kind, period), ...extra });
+
+/** Owes a "Not me"'s erasure job (the CRM's deletion event, sales' word), made before the request is erased. */
 export async function oweErasure(ctx: Ctx, r: ProposalRecord): Promise<void> {
   const reached = r.delivery.state === 'received' && r.delivery.crm !== 'inbox';
   const takesEvents = ctx.crm.name === r.delivery.crm && ctx.crm.deleted !== undefined;
   const need = ctx.partner.choiceLabels[r.guidance.primary_need ?? ''];
-  const erasure: NonNullable<J['erasure']> = {
-    crm: r.delivery.crm,
-    links: r.consent_links!,
-    deletion: !reached ? 'none' : takesEvents ? 'owed' : 'by_hand',
-    lead: {
-      company: r.contact.company,
-      ...(need !== undefined && { need }),
-      received_at: r.received_at,
-      crm: r.delivery.crm,
-      delivered: reached,
-    },
-  };
-  const job = { ...newJob(ctx, 'erasure', r.request_id), erasure };
-  await markDue(ctx.store, job.not_before, JOBS.prefix, jobId(job));
-  await ctx.store.writeIf(`${JOBS.prefix}/${jobId(job)}`, { ...job, due_at: job.not_before }, { ifNew: true });
+  const { crm } = r.delivery;
+  const lead = { company: r.contact.company, ...(need !== undefined && { need }), received_at: r.received_at };
+  const deletion = !reached ? 'none' : takesEvents ? 'owed' : 'by_hand';
+  const erasure: J['erasure'] = { crm, links: r.consent_links!, deletion, lead: { ...lead, crm, delivered: reached } };
+  await owe(ctx, { ...newJob(ctx, 'erasure', r.request_id), erasure });
 }
 
 /** Runs a job now when it is due and free (a "Not me"'s, right after the press); else the scheduled run does. */
@@ -129,18 +100,12 @@ export async function readErasure(ctx: Ctx, requestId: string) {
 async function messageOf(j: J, ctx: Ctx): Promise<SalesMessage | 'in_digest'> {
   const { limits } = ctx.config;
   if (j.kind === 'digest') {
-    const counted = await peek(ctx.store, noticeWindow(new Date(`${j.period}:00:00.000Z`)), {
-      now: ctx.now(),
-      skip: limits.noticesPerHour,
-    });
+    const hour = noticeWindow(new Date(`${j.period}:00:00.000Z`));
+    const counted = await peek(ctx.store, hour, { now: ctx.now(), skip: limits.noticesPerHour });
     const erasures = counted.idsAfter.filter((id) => id.startsWith('erased-')).length;
     const more = Math.max(0, counted.count - limits.noticesPerHour);
-    return digestMessage(
-      j.period,
-      { more: more - erasures, erasures, suspect: counted.flaggedAfter },
-      limits.noticesPerHour,
-      ctx.partner,
-    );
+    const counts = { more: more - erasures, erasures, suspect: counted.flaggedAfter };
+    return digestMessage(j.period, counts, limits.noticesPerHour, ctx.partner);
   }
   if (j.kind === 'day-limit-alert') return dayLimitMessage(j.period, limits.perDay, ctx.partner);
   if (j.kind === 'questions') return questionsMessage(j.period, await readTopics(ctx.store, j.period));
@@ -151,20 +116,14 @@ async function messageOf(j: J, ctx: Ctx): Promise<SalesMessage | 'in_digest'> {
     await oweJob(ctx, 'digest', hourOf(ctx.now()));
     return 'in_digest';
   }
-  const { deletion, lead } = j.erasure!;
-  const words = deletion === 'by_hand' ? 'by_hand' : deletion === 'none' ? 'none' : 'event';
-  return erasureMessage(
-    j.period,
-    lead ?? { company: 'an unnamed company', received_at: j.created_at, crm: j.erasure!.crm, delivered: false },
-    words,
-  );
+  const { crm, deletion, lead } = j.erasure!;
+  const unnamed = { company: 'an unnamed company', received_at: j.created_at, crm, delivered: false };
+  return erasureMessage(j.period, lead ?? unnamed, deletion === 'by_hand' || deletion === 'none' ? deletion : 'event');
 }
 
 /** Once sales have been told on every channel, an erasure forgets the lead's words. */
-const told = (j: J, channel: keyof Channels, state: NotifyState): J => {
-  const message = { ...j.message, [channel]: state };
-  const done = message.email !== 'owed' && message.chat !== 'owed';
-  if (!done || j.erasure === undefined) return { ...j, message };
+const told = (j: J, message: Channels): J => {
+  if (message.email === 'owed' || message.chat === 'owed' || j.erasure === undefined) return { ...j, message };
   const { lead: _lead, ...erasure } = j.erasure;
   return { ...j, message, erasure };
 };
@@ -174,28 +133,12 @@ const messageStep = (channel: keyof Channels): Step<J, Ctx> => ({
   owed: (j) => j.message[channel] === 'owed' && j.not_before,
   async run(j, ctx, owner) {
     const message = await messageOf(j, ctx);
-    if (message === 'in_digest')
-      return {
-        done: (c) =>
-          told(
-            told(c, 'email', c.message.email === 'owed' ? 'in_digest' : c.message.email),
-            'chat',
-            c.message.chat === 'owed' ? 'in_digest' : c.message.chat,
-          ),
-      };
-    const to = salesChannels(ctx)[channel];
-    if (to === undefined) return { done: (c) => told(c, channel, 'not_configured') };
-    const { chat, ...mail } = message;
-    const result = await reaching(ctx, channel === 'chat' ? (to as string) : 'smtp', () => {
-      owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
-      return channel === 'chat'
-        ? postChat(to as string, chat, jobId(j))
-        : ctx.mailer!.send({ ...mail, to }, { job: jobId(j) });
-    });
+    if (message === 'in_digest') return { done: (c) => told(c, inDigest(c.message)) };
+    const result = await tellSales(ctx, owner, channel, message, jobId(j), { job: jobId(j) });
     if (result === 'retry') return { retry: true, reason: channel };
-    return { done: (c) => told(c, channel, result) };
+    return { done: (c) => told(c, { ...c.message, [channel]: result }) };
   },
-  gaveUp: (j) => told(j, channel, 'failed'),
+  gaveUp: (j) => told(j, { ...j.message, [channel]: 'failed' }),
 });
 
 const JOB_STEPS: readonly Step<J, Ctx>[] = [
@@ -209,14 +152,7 @@ const JOB_STEPS: readonly Step<J, Ctx>[] = [
         (c: J): J => ({ ...c, erasure: { ...c.erasure!, deletion: state } });
       // A CRM that takes no deletion event (or is no longer the one configured): sales delete by hand.
       if (crm.name !== j.erasure!.crm || crm.deleted === undefined) return { done: deleted('by_hand') };
-      owner.beforeEffect(ctx.config.crmTimeoutMs);
-      const outcome = await crmCall(ctx.config.crmTimeoutMs, (signal) => crm.deleted!(j.period, signal));
-      if (outcome.ok) return { done: deleted('sent') };
-      return {
-        retry: true,
-        reason: outcome.kind,
-        ...(outcome.retryAfterSeconds && { afterMs: outcome.retryAfterSeconds * 1000 }),
-      };
+      return askCrm(ctx, owner, (signal) => crm.deleted!(j.period, signal), deleted('sent'));
     },
     gaveUp: (j) => ({ ...j, erasure: { ...j.erasure!, deletion: 'failed' } }),
   },
@@ -227,7 +163,6 @@ const JOB_STEPS: readonly Step<J, Ctx>[] = [
     owed: (j) =>
       j.erasure?.deletion !== 'owed' && j.message.email !== 'owed' && j.message.chat !== 'owed' && j.keep_until,
     run: async () => ({ done: () => null }),
-    gaveUp: (j) => j,
   },
 ];
 
@@ -237,10 +172,4 @@ const isJob = (value: unknown): value is J =>
   typeof value['period'] === 'string' &&
   isObject(value['message']);
 
-export const JOBS: Kind<J, Ctx> = {
-  prefix: 'jobs',
-  is: isJob,
-  id: jobId,
-  steps: JOB_STEPS,
-  onGiveUp: (j) => j,
-};
+export const JOBS: Kind<J, Ctx> = { prefix: 'jobs', is: isJob, id: jobId, steps: JOB_STEPS, onGiveUp: (j) => j };

@@ -1,8 +1,6 @@
 /**
- * Questions the site could not answer, counted, not kept: a guide that matched no capability records
- * the question's topic words (no addresses, links, numbers, short words or capitalised words, which may be names; the guard already refused
- * anything secret), at most TOPICS a day, in one blob per UTC day that the tallies' clean-up deletes.
- * The day's questions job (./jobs.ts, owed by the caller) tells sales once the day is over.
+ * Questions the site could not answer, counted, not kept: their topic words only, at most TOPICS a day,
+ * in one blob per UTC day that the tallies' clean-up deletes; the day's questions job tells sales.
  */
 import { isObject, type ProposalsStore } from '../store/blobs.ts';
 import { DAY_MS, windowKey, windowOf } from '../store/tally.ts';
@@ -16,16 +14,14 @@ const STOP = new Set(
 );
 
 /** The question's topic words, in order: "migrate mainframe cobol". Empty when none is left. */
-export function topicWords(question: string): string {
+function topicWords(question: string): string {
   const text = question.replace(/\S*[@:/\\]\S*|\S*\d\S*/g, ' ');
   // Lower-case words and acronyms (AWS, SAP): a capitalised word may be a name ("I am Ann Example").
   const topical = text
     .split(/[^\p{L}]+/u)
     .filter((w) => w === w.toLowerCase() || (w === w.toUpperCase() && w.length <= 6));
-  const words = [...new Set(topical.map((w) => w.toLowerCase()))].filter(
-    (w) => w.length >= 3 && w.length <= 24 && !STOP.has(w),
-  );
-  return words.slice(0, WORDS).join(' ');
+  const kept = topical.map((w) => w.toLowerCase()).filter((w) => w.length >= 3 && w.length <= 24 && !STOP.has(w));
+  return [...new Set(kept)].slice(0, WORDS).join(' ');
 }
 
 const key = (day: string) => windowKey(windowOf('questions', new Date(`${day}T00:00:00.000Z`), DAY_MS));

@@ -6,11 +6,9 @@
 import { logEvent } from '../log.ts';
 import { removePointer } from '../store/keys.ts';
 import { confirmationLimit, pastHourLimit, hourOf, suspect } from '../limits/send-gates.ts';
-import { MAIL_EFFECT_MS } from '../notify/mail.ts';
-import { CHAT_EFFECT_MS, postChat } from '../notify/chat.ts';
 import { consentLinks, linksMatch, linkToken, linkUrl } from '../notify/links.ts';
-import { alertMessage, confirmationMail, noticeMessage, type SalesMessage } from '../notify/messages.ts';
-import { crmCall, crmPayload, type CrmOutcome } from '../submit/crm.ts';
+import { alertMessage, confirmationMail, noticeMessage } from '../notify/messages.ts';
+import { crmPayload } from '../submit/crm.ts';
 import {
   isProposalRecord,
   REQUESTS_PREFIX,
@@ -18,23 +16,12 @@ import {
   type NotifyState,
   type ProposalRecord,
 } from '../submit/record.ts';
-import { reaching, salesChannels, type Ctx } from './context.ts';
-import type { Kind, Outcome, Owner, Step } from './engine.ts';
+import { askCrm, inDigest, owedChannels, sendMail, tellSales, type Ctx } from './context.ts';
+import type { Kind, Step } from './engine.ts';
 import { oweErasure, oweJob } from './jobs.ts';
 
 type R = ProposalRecord;
 type RequestStep = Step<R, Ctx>;
-
-/** The CRM's answer as an outcome: a refusal of any kind keeps the request pending (consented data is never dropped). */
-const crmOutcome = (outcome: CrmOutcome, done: (r: R) => R, note?: (r: R) => R): Outcome<R> =>
-  outcome.ok
-    ? { done }
-    : {
-        retry: true,
-        reason: outcome.kind,
-        ...(outcome.retryAfterSeconds !== undefined && { afterMs: outcome.retryAfterSeconds * 1000 }),
-        ...(note !== undefined && { note }),
-      };
 
 /** Only the CRM a request was accepted for delivers it: another configuration leaves it (and says so). */
 function acceptedHere(r: R, ctx: Ctx): boolean {
@@ -64,12 +51,12 @@ const crm: RequestStep = {
   async run(r, ctx, owner) {
     if (!acceptedHere(r, ctx)) return { retry: true, reason: 'not-accepted-here' };
     if (ctx.crm.storesRecord) return { done: (c) => delivered(c, ctx.now().toISOString()) };
-    owner.beforeEffect(ctx.config.crmTimeoutMs);
-    const outcome = await crmCall(ctx.config.crmTimeoutMs, (signal) => ctx.crm.deliver(crmPayload(r), signal));
-    return crmOutcome(
-      outcome,
-      (c) => delivered(c, ctx.now().toISOString(), outcome.ok ? outcome.reference : undefined),
-      (c) => ({ ...c, delivery: { ...c.delivery, ...(!outcome.ok && { last_error_kind: outcome.kind }) } }),
+    return askCrm(
+      ctx,
+      owner,
+      (signal) => ctx.crm.deliver(crmPayload(r), signal),
+      (c, reference) => delivered(c, ctx.now().toISOString(), reference),
+      (c, kind) => ({ ...c, delivery: { ...c.delivery, last_error_kind: kind } }),
     );
   },
   gaveUp: (r, ctx) => ({ ...r, delivery: { ...r.delivery, state: 'failed', failed_at: ctx.now().toISOString() } }),
@@ -114,21 +101,12 @@ const confirmation: RequestStep = {
     // Links only when they will match: made anew, and stored first, when the secret changed since.
     if (secret !== undefined && (r.consent_links === undefined || !linksMatch(secret, r.request_id, r.consent_links)))
       record = await owner.save({ ...r, consent_links: consentLinks(secret, r.request_id, r.received_at) });
-    const url = (answer: 'confirm' | 'deny') =>
+    const link = (answer: 'confirm' | 'deny') =>
       linkUrl(ctx.partner.proposalUrl, r.request_id, answer, linkToken(secret!, r.request_id, answer));
-    const mail = confirmationMail(
-      record,
-      ctx.partner,
-      secret === undefined ? undefined : { confirm: url('confirm'), deny: url('deny') },
-    );
-    const mailer = ctx.mailer;
-    const result = await reaching(ctx, 'smtp', () => {
-      owner.beforeEffect(MAIL_EFFECT_MS);
-      return mailer.send(
-        { to: r.contact.email, replyTo: ctx.partner.email, messageId: r.request_id, ...mail },
-        { request_id: r.request_id },
-      );
-    });
+    const links = secret === undefined ? undefined : { confirm: link('confirm'), deny: link('deny') };
+    const to = { to: r.contact.email, replyTo: ctx.partner.email, messageId: r.request_id };
+    const mail = { ...to, ...confirmationMail(record, ctx.partner, links) };
+    const result = await sendMail(ctx, owner, mail, { request_id: r.request_id });
     if (result === 'retry') return { retry: true, reason: 'mail' };
     if (result === 'failed') return { failed: emailState('failed', ctx.now().toISOString()) };
     return { done: emailState('sent', ctx.now().toISOString()) };
@@ -136,22 +114,9 @@ const confirmation: RequestStep = {
   gaveUp: (r, ctx) => emailState('failed', ctx.now().toISOString())(r),
 };
 
-/** Sends one channel of a sales message; a channel no longer configured is settled so. */
-async function sendOn(channel: keyof Channels, message: SalesMessage, ctx: Ctx, owner: Owner<R, Ctx>, id: string) {
-  const to = salesChannels(ctx)[channel];
-  if (to === undefined) return 'not_configured' as const;
-  return reaching(ctx, channel === 'chat' ? (to as string) : 'smtp', () => {
-    owner.beforeEffect(channel === 'email' ? MAIL_EFFECT_MS : CHAT_EFFECT_MS);
-    if (channel === 'chat') return postChat(to as string, message.chat, id);
-    const { chat: _chat, ...mail } = message;
-    return ctx.mailer!.send({ ...mail, to }, { request_id: id });
-  });
-}
-
 const setChannel =
   (field: 'notification' | 'alert', channel: keyof Channels, state: NotifyState) =>
-  (r: R): R =>
-    ({ ...r, [field]: { ...r[field]!, [channel]: state } }) as R;
+  (r: R): R => ({ ...r, [field]: { ...r[field]!, [channel]: state } });
 
 function salesStep(field: 'notification' | 'alert', channel: keyof Channels): RequestStep {
   return {
@@ -164,18 +129,15 @@ function salesStep(field: 'notification' | 'alert', channel: keyof Channels): Re
       if (field === 'notification' && (await pastHourLimit(gates, r.request_id, suspect(r, ctx.config.limits)))) {
         await oweJob(ctx, 'digest', hourOf(ctx.now()));
         logEvent('notice_in_digest', { request_id: r.request_id });
-        const held = (s: NotifyState): NotifyState => (s === 'owed' ? 'in_digest' : s);
-        return {
-          done: (c) => ({ ...c, notification: { email: held(c.notification.email), chat: held(c.notification.chat) } }),
-        };
+        return { done: (c) => ({ ...c, notification: inDigest(c.notification) }) };
       }
       const message = field === 'alert' ? alertMessage(r, ctx.partner, r.alert!.reason) : noticeMessage(r, ctx.partner);
-      const result = await sendOn(channel, message, ctx, owner, r.request_id);
+      const result = await tellSales(ctx, owner, channel, message, r.request_id, { request_id: r.request_id });
       if (result === 'retry') return { retry: true, reason: channel };
       if (result === 'failed') return { failed: setChannel(field, channel, 'failed') };
       return { done: setChannel(field, channel, result) };
     },
-    gaveUp: (r) => setChannel(field, channel, 'failed')(r),
+    gaveUp: setChannel(field, channel, 'failed'),
   };
 }
 
@@ -187,11 +149,7 @@ const consentUpdate: RequestStep = {
     const sent = (c: R): R => ({ ...c, consent_update: { state: 'sent' } });
     if (ctx.crm.storesRecord) return { done: sent };
     if (!acceptedHere(r, ctx)) return { retry: true, reason: 'not-accepted-here' };
-    owner.beforeEffect(ctx.config.crmTimeoutMs);
-    return crmOutcome(
-      await crmCall(ctx.config.crmTimeoutMs, (s) => ctx.crm.deliver(crmPayload(r), s, 'consent-confirmed')),
-      sent,
-    );
+    return askCrm(ctx, owner, (signal) => ctx.crm.deliver(crmPayload(r), signal, 'consent-confirmed'), sent);
   },
   gaveUp: (r) => ({ ...r, consent_update: { state: 'failed' } }),
 };
@@ -205,7 +163,6 @@ const withdrawn: RequestStep = {
     logEvent('consent_denied', { request_id: r.request_id });
     return { done: () => null };
   },
-  gaveUp: (r) => r,
 };
 
 const holdExpiry: RequestStep = {
@@ -215,7 +172,6 @@ const holdExpiry: RequestStep = {
     logEvent('consent_hold_expired', { request_id: r.request_id });
     return { done: () => null };
   },
-  gaveUp: (r) => r,
 };
 
 export const REQUEST_STEPS: readonly RequestStep[] = [
@@ -232,14 +188,7 @@ export const REQUEST_STEPS: readonly RequestStep[] = [
 /** What a submit's reply waits for: what it reports. */
 export const REPLY_STEPS = 3;
 
-/** What a new request owes sales: each configured channel. */
-export const owedChannels = (ctx: Ctx): Channels => {
-  const to = salesChannels(ctx);
-  return {
-    email: to.email?.length ? 'owed' : 'not_configured',
-    chat: to.chat === undefined ? 'not_configured' : 'owed',
-  };
-};
+export { owedChannels };
 
 export const REQUESTS: Kind<R, Ctx> = {
   prefix: REQUESTS_PREFIX,
