@@ -20,9 +20,10 @@ export type CrmSettings =
 export type Config = ReturnType<typeof readConfig>['config'];
 type ConfigProblem = { variable: string; reason: string; missing?: true };
 
-const MIN_SECRET_LENGTH = 32;
+export const MIN_SECRET_LENGTH = 32;
 const ENDPOINT_RULE = 'must be an https: URL (http: only on loopback)';
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/** Host names of this machine as a URL spells them. */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
 /** A public key, so the per-client limit still counts across instances when the secret is missing. */
 const PUBLIC_NETWORK_SECRET = 'proposal-send-limit';
 
@@ -30,7 +31,7 @@ const PUBLIC_NETWORK_SECRET = 'proposal-send-limit';
 export function isAllowedEndpoint(value: string): boolean {
   const url = URL.parse(value);
   if (url === null || url.username !== '' || url.password !== '') return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
 }
 
 export function readConfig(env: EnvReader) {
@@ -74,7 +75,7 @@ export function readConfig(env: EnvReader) {
     bad('CONSENT_SECRET', 'CONSENT_CONFIRMATION holds requests, and without this secret nobody can confirm them');
 
   // The site's own address says it runs deployed (netlify serve sets a made-up DEPLOY_PRIME_URL locally).
-  const deployed = !LOOPBACK.has(URL.parse(env('URL') ?? 'http://localhost')?.hostname ?? 'localhost');
+  const deployed = !LOOPBACK_HOSTS.has(URL.parse(env('URL') ?? 'http://localhost')?.hostname ?? 'localhost');
   const network = env('CLIENT_NETWORK_SECRET')?.trim() ?? '';
   if (network.length < MIN_SECRET_LENGTH && deployed)
     bad(

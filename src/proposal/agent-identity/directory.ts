@@ -12,6 +12,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { AGENT_IDENTITY_LIMITS as LIMITS, KEY_DIRECTORY_PATH } from '../../contract/web-bot-auth.ts';
+import { LOOPBACK_HOSTS } from '../config.ts';
 
 /** `refused`: the operator's host has an address no operator's directory is at (the profile's rule, like an IP literal). */
 export type KeyLookup =
@@ -25,8 +26,6 @@ type Read = { keys: Keys; maxAgeS: number } | { failed: string } | { refused: st
 
 /** The code of the lookup's refusal, so the connection's error tells it from a host that is down. */
 const NOT_PUBLIC_CODE = 'ERR_NOT_PUBLIC_ADDRESS';
-
-const LOOPBACK_NAMES = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 /** What no operator's directory is at: loopback, private, link-local, unique-local, shared, reserved and multicast ranges. */
@@ -53,7 +52,7 @@ export function operatorOrigin(value: string, loopbackHttp: boolean): { origin: 
   if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:'))
     return { refused: 'Signature-Agent is not an http(s) URL' };
   if (url.username !== '' || url.password !== '') return { refused: 'Signature-Agent carries credentials' };
-  if (loopbackHttp && LOOPBACK_NAMES.has(url.hostname)) return { origin: url.origin };
+  if (loopbackHttp && LOOPBACK_HOSTS.has(url.hostname)) return { origin: url.origin };
   if (url.protocol === 'http:') return { refused: 'Signature-Agent is not an https URL' };
   if (isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0)
     return { refused: 'Signature-Agent names an IP address, not a host name' };

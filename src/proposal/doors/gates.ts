@@ -2,11 +2,12 @@
  * What both doors check before reading a request their own way: Host and Origin against the hosts served (DNS
  * rebinding, by the MCP SDK's rules), the media type, and the body read within its limit before any parsing.
  */
-const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+import { LOOPBACK_HOSTS } from '../config.ts';
+
 const hostnameOf = (url: string) => URL.parse(url)?.hostname || undefined;
 
 export const allowedHosts = (canonicalUrl: string, deployUrls: readonly string[]): ReadonlySet<string> =>
-  new Set([...LOOPBACK, ...[canonicalUrl, ...deployUrls].flatMap((url) => hostnameOf(url) ?? [])]);
+  new Set([...LOOPBACK_HOSTS, ...[canonicalUrl, ...deployUrls].flatMap((url) => hostnameOf(url) ?? [])]);
 
 /** Which header names a host the function does not answer on; a missing Origin passes, an unparsable one (`null` too) does not. */
 export function foreignHost(req: Request, allowed: ReadonlySet<string>): 'Host' | 'Origin' | undefined {

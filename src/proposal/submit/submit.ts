@@ -18,7 +18,8 @@ import { consentLinks } from '../notify/links.ts';
 import type { AgentIdentity } from '../../contract/web-bot-auth.ts';
 import type { Ctx } from '../work/context.ts';
 import { claimFree, Owner } from '../work/engine.ts';
-import { delivered, owedChannels, REPLY_STEPS, REQUEST_STEPS, REQUESTS } from '../work/request-steps.ts';
+import { owedChannels } from '../work/context.ts';
+import { delivered, REPLY_STEPS, REQUEST_STEPS, REQUESTS } from '../work/request-steps.ts';
 import { requestFingerprint } from './key.ts';
 import { buildRecord, recordKey, type ProposalRecord } from './record.ts';
 

@@ -188,8 +188,6 @@ export const REQUEST_STEPS: readonly RequestStep[] = [
 /** What a submit's reply waits for: what it reports. */
 export const REPLY_STEPS = 3;
 
-export { owedChannels };
-
 export const REQUESTS: Kind<R, Ctx> = {
   prefix: REQUESTS_PREFIX,
   is: isProposalRecord,
