@@ -227,7 +227,7 @@ describe("URL elicitation: the person confirms on the partner's page in Chromium
 });
 
 describe('the CDN edges of /mcp', () => {
-  it('GET /mcp is the CDN\'s 405 with Allow and the JSON-RPC error, as the function answers DELETE', async () => {
+  it("GET /mcp is the CDN's 405 with Allow and the JSON-RPC error, as the function answers DELETE", async () => {
     const res = await fetch(`${site.url}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST, OPTIONS');

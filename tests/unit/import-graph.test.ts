@@ -38,8 +38,7 @@ function specifiersOf(text: string, fileName = 'module.ts'): Specifier[] {
       named(node.moduleReference.expression, node.isTypeOnly);
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
       named(node.arguments[0], false);
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument))
-      named(node.argument.literal, true);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) named(node.argument.literal, true);
     ts.forEachChild(node, visit);
   };
   visit(source);

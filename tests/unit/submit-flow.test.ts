@@ -31,7 +31,11 @@ function makeDeps(overrides: Partial<Ctx> = {}, more: Record<string, string> = {
 async function setClaim(deps: Ctx, requestId: string, untilMs: number) {
   const raw = rawStore(deps.store);
   const { work: _work, ...record } = (await raw.get(recordKey(requestId), { type: 'json' })) as ProposalRecord;
-  await raw.setJSON(recordKey(requestId), { ...record, claim: { until: new Date(untilMs).toISOString() }, written: randomUUID() });
+  await raw.setJSON(recordKey(requestId), {
+    ...record,
+    claim: { until: new Date(untilMs).toISOString() },
+    written: randomUUID(),
+  });
 }
 
 async function records(deps: Ctx): Promise<ProposalRecord[]> {

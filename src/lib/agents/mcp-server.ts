@@ -1,6 +1,11 @@
 /** What the site publishes about its MCP server: the server card, and the texts of the catalogs, llms.txt, /agents and SKILL.md. */
 import type { Knowledge } from '../../contract/knowledge.ts';
-import { LEGACY_PROTOCOL_VERSIONS, MCP_CAPABILITIES, mcpServerInfo, PROTOCOL_VERSIONS } from '../../contract/mcp-server.ts';
+import {
+  LEGACY_PROTOCOL_VERSIONS,
+  MCP_CAPABILITIES,
+  mcpServerInfo,
+  PROTOCOL_VERSIONS,
+} from '../../contract/mcp-server.ts';
 export { MCP_CAPABILITIES } from '../../contract/mcp-server.ts';
 
 export const MCP_TRANSPORT = 'streamable-http';
@@ -92,8 +97,6 @@ export function registryAuthRecord(env: Record<string, string | undefined>): str
   }
   return `v=MCPv1; k=ed25519; p=${key}\n`;
 }
-
-
 
 /**
  * The card in its earlier shape (SEP-1649), which scanners still read at
